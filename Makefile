@@ -1,0 +1,52 @@
+# Two commands do everything on a fresh clone: `make demo` and `make test` (see README.md).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat requirements/dev.txt | sha1sum | cut -c1-12)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: demo test venv lint typecheck pytest bench bench-engine bench-brackets bench-hands bench-live clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements/dev.txt
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	@rm -f $(VENV)/.installed-*; touch $@
+
+# Embedded default: SQLite, in-memory channel layer, Celery eager. No server but Python.
+demo: venv
+	env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py demo_load
+	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
+	env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+
+typecheck: venv
+	$(VENV)/bin/mypy .
+
+pytest: venv
+	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The whole gate, in CI order (STYLE.md §12). Tests need PostgreSQL and Redis.
+test: lint typecheck pytest
+
+bench: bench-engine bench-brackets
+
+bench-engine: venv
+	$(PY) bench/bench_engine_fold.py
+	$(PY) bench/bench_engine_play.py
+
+bench-brackets: venv
+	$(PY) bench/bench_brackets.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache db.sqlite3 staticfiles

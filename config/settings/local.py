@@ -1,0 +1,10 @@
+"""Local development and ``make demo``: the embedded default unless DATABASE_URL / REDIS_URL."""
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "0.0.0.0"])  # noqa: S104
+
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG

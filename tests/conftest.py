@@ -1,0 +1,58 @@
+"""Suite-wide fixtures. The suite runs against PostgreSQL and Redis, never SQLite.
+
+If either service is unreachable the run stops at once with a message saying how to start it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+START_HINTS = {
+    "PostgreSQL": "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+    "Redis": (
+        "redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no"
+    ),
+}
+
+
+def _check_services() -> list[str]:
+    import psycopg
+    import redis
+
+    problems: list[str] = []
+    # Settings module sets the defaults; read them the same way.
+    db_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/1")
+    if not db_url.startswith(("postgres://", "postgresql://")):
+        problems.append(f"DATABASE_URL must point at PostgreSQL for tests, got {db_url!r}")
+    else:
+        try:
+            psycopg.connect(
+                db_url.replace("postgres://", "postgresql://", 1), connect_timeout=3
+            ).close()
+        except Exception as exc:
+            problems.append(
+                f"PostgreSQL unreachable at {db_url} ({exc}).\n"
+                f"  Start it: {START_HINTS['PostgreSQL']}"
+            )
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except Exception as exc:
+        problems.append(
+            f"Redis unreachable at {redis_url} ({exc}).\n  Start it: {START_HINTS['Redis']}"
+        )
+    return problems
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    from django.conf import settings
+
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    # Only the Django-backed part of the suite needs the services; pure engine runs skip this.
+    problems = _check_services()
+    if problems:
+        pytest.exit("Test services are not available:\n" + "\n".join(problems), returncode=3)
+    assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
