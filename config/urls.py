@@ -11,6 +11,13 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Apps' URLs: JSON API under /api/, pages at the root. Each app owns its urls modules.
+    path("api/", include("tournament.api.urls")),
+    path("api/", include("scoring.api.urls")),
+    path("api/", include("brackets.api.urls")),
+    path("", include("tournament.urls")),
+    path("", include("scoring.urls")),
+    path("", include("brackets.urls")),
     path("", core_views.home, name="home"),
 ]
 

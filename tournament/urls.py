@@ -1,0 +1,4 @@
+from typing import Any
+
+app_name = "tournament"
+urlpatterns: list[Any] = []
