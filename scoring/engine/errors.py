@@ -12,7 +12,7 @@ class EngineError(ValueError):
     """Base class of every error the engine raises on purpose."""
 
 
-class RuleViolation(EngineError):
+class RuleViolation(EngineError):  # noqa: N818 -- public name used across the engine
     """A move, record or setting that RULES.md forbids."""
 
     def __init__(self, *, code: str, rule: str, message: str, field: str | None = None) -> None:
@@ -30,7 +30,7 @@ class RuleViolation(EngineError):
 
 
 class IllegalMove(RuleViolation):
-    """A move that is not among the legal moves of a hand state (R12–R19)."""
+    """A move that is not among the legal moves of a hand state (R12-R19)."""
 
 
 class InvalidRecord(RuleViolation):
