@@ -11,6 +11,17 @@ from scoring.engine.errors import (
     InvalidRuleset,
     RuleViolation,
 )
+from scoring.engine.match import (
+    HandScored,
+    MatchState,
+    NextHand,
+    PlayerStats,
+    match_apply,
+    match_fold,
+    match_start,
+    seat_name,
+)
+from scoring.engine.record import EndKind, HandRecord, block_result, lowest_seats
 from scoring.engine.rules import (
     DEFAULT_PRESET,
     PRESETS,
@@ -40,12 +51,18 @@ __all__ = [
     "AllOnes",
     "Boneyard",
     "DealKind",
+    "EndKind",
     "EngineError",
+    "HandRecord",
+    "HandScored",
     "IllegalMove",
     "InvalidRecord",
     "InvalidRuleset",
     "Llave",
+    "MatchState",
+    "NextHand",
     "Opening",
+    "PlayerStats",
     "ReplayLeaderLoss",
     "ResetRule",
     "RuleViolation",
@@ -54,4 +71,10 @@ __all__ = [
     "TieOpener",
     "TieValue",
     "Tile",
+    "block_result",
+    "lowest_seats",
+    "match_apply",
+    "match_fold",
+    "match_start",
+    "seat_name",
 ]
