@@ -75,7 +75,7 @@ class Deal:
         """Build a deal from tiles (no checks; see :func:`check_deal`)."""
         return cls(tuple(mask_of(h) for h in hands), mask_of(stock), boneyard)
 
-    def to_json(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         """Plain JSON: ``{"hands": [["6-6", ...], ...], "stock": [...], "boneyard": "none"}``."""
         return {
             "hands": [[str(t) for t in tiles_from_mask(h)] for h in self.hands],
@@ -84,8 +84,8 @@ class Deal:
         }
 
     @classmethod
-    def from_json(cls, data: object, *, field: str = "deal") -> Deal:
-        """Inverse of :meth:`to_json`; :class:`InvalidRecord` naming the field on bad input."""
+    def from_dict(cls, data: object, *, field: str = "deal") -> Deal:
+        """Inverse of :meth:`to_dict`; :class:`InvalidRecord` naming the field on bad input."""
         if not isinstance(data, Mapping):
             raise _bad(field, "The deal must be an object with hands, stock and boneyard (R2).")
         hands_raw = data.get("hands")
