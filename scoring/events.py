@@ -1,0 +1,32 @@
+"""Names and shapes of the live events the scoring services broadcast after commit.
+
+Consumers and pages subscribe to these groups; only services send to them (STYLE.md §4). The
+channel layer is at-most-once, so every event carries the match and tournament versions: a
+client that sees a gap re-fetches (PITFALLS.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MATCH_UPDATE = "match.update"
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def match_group(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def match_update_event(
+    *, match_id: int, tournament_id: int, version: int, tournament_version: int
+) -> dict[str, Any]:
+    return {
+        "type": MATCH_UPDATE,
+        "match_id": match_id,
+        "tournament_id": tournament_id,
+        "version": version,
+        "tournament_version": tournament_version,
+    }

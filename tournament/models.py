@@ -1,0 +1,230 @@
+"""Players, tournaments, entries, tables, roles, referee tokens and the director's action log.
+
+Models hold data and database constraints only (STYLE.md §6); workflows live in
+``tournament.services``. The effective ruleset of a tournament is the engine's
+``Ruleset.from_preset(ruleset_preset, ruleset_overrides).to_json()``, stored in ``ruleset`` by
+the services so reads never re-validate it; each match freezes its own copy when it starts
+(RULES.md §1).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from core.models import BaseModel
+
+
+class Player(BaseModel):
+    """A person who plays; may exist across many tournaments, with or without a login."""
+
+    name = models.CharField(max_length=120)
+    nickname = models.CharField(max_length=60, blank=True)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166-1 alpha-2 code")
+    club = models.CharField(max_length=120, blank=True)
+    rating = models.IntegerField(null=True, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.nickname})" if self.nickname else self.name
+
+
+class Tournament(BaseModel):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=160)
+    slug = models.SlugField(max_length=80, unique=True)
+    venue = models.CharField(max_length=160, blank=True)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    ruleset_preset = models.CharField(max_length=32, default="wsod")
+    ruleset_overrides = models.JSONField(default=dict, blank=True)
+    # Effective ruleset (engine Ruleset.to_json()), written by the services after validation.
+    ruleset = models.JSONField(default=dict, blank=True)
+    # Bumped with UPDATE ... SET version = version + 1 at the end of every recording
+    # transaction: the live pages use it as ETag and cache key (PITFALLS.md).
+    version = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-starts_on", "name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "registration", "running", "finished"]),
+                name="tournament_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(starts_on__isnull=True)
+                | Q(ends_on__isnull=True)
+                | Q(ends_on__gte=models.F("starts_on")),
+                name="tournament_dates_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(BaseModel):
+    """A player registered in a tournament."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DISQUALIFIED = "disqualified", "Disqualified"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    checked_in = models.BooleanField(default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    status_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "seed", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique_player"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=Q(seed__isnull=False),
+                name="entry_unique_seed",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "withdrawn", "disqualified"]),
+                name="entry_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament_id}"
+
+
+class Table(BaseModel):
+    """A physical table in the venue."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField()
+    label = models.CharField(max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label or f"Table {self.number}"
+
+
+class TournamentRole(BaseModel):
+    """A per-tournament role: directors manage the tournament, referees record hands."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director"
+        REFEREE = "referee", "Referee"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices)
+
+    class Meta:
+        ordering = ["tournament_id", "role", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="tournamentrole_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=["director", "referee"]), name="tournamentrole_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.role} of {self.tournament_id}"
+
+
+class RefereeToken(BaseModel):
+    """A personal bearer token for a referee, also the private link ``/ref/<key>/``.
+
+    The key is ``secrets.token_urlsafe(24)`` (192 random bits, PITFALLS.md asks for >= 128)
+    and is stored as issued so the director can show the link / QR code again; revoking sets
+    ``revoked_at`` and the key stops working at once.
+    """
+
+    role = models.ForeignKey(TournamentRole, on_delete=models.CASCADE, related_name="tokens")
+    key = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=60, blank=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(key__regex=r"^[A-Za-z0-9_-]{22,}$"), name="refereetoken_key_long"
+            ),
+        ]
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    def __str__(self) -> str:
+        return f"token {self.key[:6]}… for {self.role}"
+
+
+class ActionLog(BaseModel):
+    """An append-only record of director actions that change results or seating."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="action_logs")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    verb = models.CharField(max_length=64)
+    target_type = models.CharField(max_length=64, blank=True)
+    target_id = models.CharField(max_length=64, blank=True)
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["tournament", "target_type", "target_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.target_type}#{self.target_id}"
