@@ -118,14 +118,20 @@ def simulate_hand(
 
 @dataclass(frozen=True, slots=True)
 class SimulatedMatch:
-    """A whole match played by bots: per hand the record, the play log and its scoring."""
+    """A whole match played by bots.
+
+    Per hand ``i``: ``next_hands[i]`` (who posed and what the hand was worth, as the match
+    announced it), ``logs[i]`` (the play log), ``records[i]`` (its outcome record) and
+    ``scored[i]`` (how the match scored it). ``final`` is the state after the last hand.
+    """
 
     seed: int
+    lot_winner: int
     records: tuple[HandRecord, ...]
     logs: tuple[PlayLog, ...]
     scored: tuple[HandScored, ...]
     final: MatchState
-    lot_winner: int
+    next_hands: tuple[NextHand, ...]
 
 
 def simulate_match(
@@ -148,13 +154,23 @@ def simulate_match(
     records: list[HandRecord] = []
     logs: list[PlayLog] = []
     scored: list[HandScored] = []
+    announced: list[NextHand] = []
     while not state.over and len(records) < max_hands:
+        announced.append(state.next)
         log, record = simulate_hand(ruleset, n_players, state.next, rng, bots)
         state, result = match_apply(state, record)
         records.append(record)
         logs.append(log)
         scored.append(result)
-    return SimulatedMatch(seed, tuple(records), tuple(logs), tuple(scored), state, lot_winner)
+    return SimulatedMatch(
+        seed,
+        lot_winner,
+        tuple(records),
+        tuple(logs),
+        tuple(scored),
+        state,
+        tuple(announced),
+    )
 
 
 def _bots(bot: str | Bot | Sequence[Bot], n_players: int) -> tuple[Bot, ...]:
