@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "tournament",
     "scoring",
     "brackets",
+    "live",
 ]
 
 MIDDLEWARE = [

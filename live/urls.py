@@ -1,0 +1,4 @@
+from typing import Any
+
+app_name = "live"
+urlpatterns: list[Any] = []
