@@ -1,0 +1,217 @@
+"""Who goes through at the end of a stage, and where the others finish (T6, T5).
+
+Glossary:
+    cut            -- the top N of the standings advance (T6).
+    per-table      -- the top k (1 or 2) of every table by placing advance, plus the best
+                      non-advancing players by standings to fill a target field (T6).
+    line           -- the last advancing position. Players level on it after every T5 key
+                      (standings rows sharing a rank) are *contested*: the result names them and
+                      the number of spots they play for; the service creates the play-off table
+                      (T6) and feeds its order back through :func:`resolve_playoff`.
+    place          -- an eliminated player's final place: after everyone who went further, in
+                      standings order; players level in the standings share a place.
+
+Invariant: ``len(advanced) + playoff.spots`` is exactly the number the stage promised.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from brackets.engine.errors import BracketError
+from brackets.engine.model import ByePolicy, PlayerId
+from brackets.engine.standings import MatchId, MatchRecord, StandingRow, Standings
+
+
+@dataclass(frozen=True, slots=True)
+class Playoff:
+    """Players level on the advancement line after T5, playing for ``spots`` places (T6)."""
+
+    players: tuple[PlayerId, ...]
+    spots: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """An eliminated player's final place (shared by players level in the standings)."""
+
+    player_id: PlayerId
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class Advancement:
+    """The outcome of a stage's advancement (T6).
+
+    ``advanced`` is sure to go through (standings order); ``playoff``, if any, names who plays
+    for the remaining spots; ``eliminated`` holds everyone else with their final place.
+    """
+
+    advanced: tuple[PlayerId, ...]
+    playoff: Playoff | None
+    eliminated: tuple[Placement, ...]
+
+    @property
+    def promised(self) -> int:
+        """How many players this stage sends on once the play-off is played."""
+        return len(self.advanced) + (self.playoff.spots if self.playoff else 0)
+
+
+def _place(rows: Sequence[StandingRow], first_place: int) -> tuple[Placement, ...]:
+    """Places from ``first_place`` on, in standings order; equal ranks share a place."""
+    out: list[Placement] = []
+    for i, row in enumerate(rows):
+        if i and row.rank == rows[i - 1].rank:
+            out.append(Placement(row.player_id, out[-1].place))
+        else:
+            out.append(Placement(row.player_id, first_place + i))
+    return tuple(out)
+
+
+def _fill(
+    pool: Sequence[StandingRow], spots: int, ahead: int
+) -> tuple[list[PlayerId], Playoff | None, tuple[Placement, ...]]:
+    """Take the best ``spots`` of ``pool`` (standings order) with T6's play-off on the line.
+
+    ``ahead`` players already advance; eliminated places start after them and after any
+    play-off players.
+    """
+    if spots >= len(pool):
+        return [r.player_id for r in pool], None, ()
+    if spots == 0:
+        return [], None, _place(pool, ahead + 1)
+    line_rank = pool[spots - 1].rank
+    if pool[spots].rank != line_rank:
+        return [r.player_id for r in pool[:spots]], None, _place(pool[spots:], ahead + spots + 1)
+    sure = [r.player_id for r in pool if r.rank < line_rank]
+    level = [r.player_id for r in pool if r.rank == line_rank]
+    out = [r for r in pool if r.rank > line_rank]
+    playoff = Playoff(players=tuple(level), spots=spots - len(sure))
+    return sure, playoff, _place(out, ahead + len(sure) + len(level) + 1)
+
+
+def advance_cut(standings: Standings, top: int) -> Advancement:
+    """The top ``top`` of the standings advance (T6 cut).
+
+    Ties on the line are broken by T5 (already in the standings ranks); players still level
+    there are returned as a :class:`Playoff` for the contested spots. If ``top`` is at least
+    the field, everyone advances.
+
+    Raises :class:`BracketError` ``bad_cut`` when ``top`` < 1.
+    """
+    if top < 1:
+        raise BracketError(
+            code="bad_cut",
+            rule="T6",
+            field="top",
+            message=f"A cut must let at least one player through, not {top} (T6).",
+        )
+    advanced, playoff, eliminated = _fill(standings.rows, top, 0)
+    return Advancement(advanced=tuple(advanced), playoff=playoff, eliminated=eliminated)
+
+
+def advance_per_table(
+    round_records: Iterable[MatchRecord],
+    standings: Standings,
+    *,
+    per_table: int,
+    target: int | None = None,
+    byes: Iterable[PlayerId] = (),
+    bye_policy: ByePolicy = ByePolicy.WIN,
+) -> Advancement:
+    """Top ``per_table`` of every table advance, then the best others fill ``target`` (T6).
+
+    ``round_records`` are the T4 lines of the deciding round (one match per table); a forfeit
+    never advances by placing (T7). Under :attr:`ByePolicy.WIN` a player with a bye in that
+    round advances as if they had won a table (T1). ``standings`` ranks everyone in the stage
+    and orders the fill, its line (T5, play-off if still level) and the eliminated places.
+    ``target`` ``None`` means no fill.
+
+    Raises :class:`BracketError` ``bad_per_table`` (k not 1 or 2), ``unknown_player`` (a table
+    player missing from the standings), ``duplicate_placing`` or ``target_too_small`` (fewer
+    spots than table qualifiers).
+    """
+    if per_table not in (1, 2):
+        raise BracketError(
+            code="bad_per_table",
+            rule="T6",
+            field="per_table",
+            message=f"Per-table advancement takes the top 1 or 2 of a table, not {per_table} (T6).",
+        )
+    tables: dict[MatchId, list[MatchRecord]] = defaultdict(list)
+    for rec in round_records:
+        if any(r.placing == rec.placing for r in tables[rec.match_id]):
+            raise BracketError(
+                code="duplicate_placing",
+                rule="T4",
+                field="round_records",
+                message=f"Two players placed {rec.placing} in match {rec.match_id} (T3, T4).",
+            )
+        tables[rec.match_id].append(rec)
+    qualified = {
+        r.player_id
+        for recs in tables.values()
+        for r in recs
+        if r.placing <= per_table and not r.forfeit
+    }
+    if bye_policy is ByePolicy.WIN:
+        qualified.update(byes)
+    known = {r.player_id for r in standings.rows}
+    unknown = sorted(qualified - known)
+    if unknown:
+        raise BracketError(
+            code="unknown_player",
+            rule="T6",
+            field="standings",
+            message=f"Qualifiers {unknown} are missing from the standings (T6).",
+        )
+    goal = len(qualified) if target is None else target
+    if goal < len(qualified):
+        raise BracketError(
+            code="target_too_small",
+            rule="T6",
+            field="target",
+            message=f"{len(qualified)} players qualify from their tables; a target field of "
+            f"{goal} leaves no room for them (T6).",
+        )
+    pool = [r for r in standings.rows if r.player_id not in qualified]
+    filled, playoff, eliminated = _fill(pool, goal - len(qualified), len(qualified))
+    chosen = qualified.union(filled)
+    advanced = tuple(r.player_id for r in standings.rows if r.player_id in chosen)
+    return Advancement(advanced=advanced, playoff=playoff, eliminated=eliminated)
+
+
+def resolve_playoff(advancement: Advancement, order: Sequence[PlayerId]) -> Advancement:
+    """Fold a play-off table's result (best first) into an advancement (T6).
+
+    The first ``spots`` players advance; the others are eliminated with the places right after
+    the advancing field, in play-off order.
+
+    Raises :class:`BracketError` ``no_playoff`` or ``playoff_mismatch`` (``order`` is not
+    exactly the play-off players).
+    """
+    playoff = advancement.playoff
+    if playoff is None:
+        raise BracketError(
+            code="no_playoff",
+            rule="T6",
+            field="order",
+            message="This advancement has no play-off to resolve (T6).",
+        )
+    if sorted(order) != sorted(playoff.players) or len(set(order)) != len(order):
+        raise BracketError(
+            code="playoff_mismatch",
+            rule="T6",
+            field="order",
+            message=f"The play-off order must list exactly players {list(playoff.players)} (T6).",
+        )
+    winners = tuple(order[: playoff.spots])
+    first = len(advancement.advanced) + playoff.spots + 1
+    losers = tuple(Placement(p, first + i) for i, p in enumerate(order[playoff.spots :]))
+    return Advancement(
+        advanced=advancement.advanced + winners,
+        playoff=None,
+        eliminated=losers + advancement.eliminated,
+    )

@@ -1,0 +1,344 @@
+"""Standings of a stage from its match records (T4, T5, T7, T1).
+
+Glossary:
+    match record   -- one player's line in one finished match (T4): placing at the table,
+                      points, hands won, six-loves given and received, llaves, ties, replays won.
+                      A match win is placing 1.
+    forfeit        -- a no-show or disqualification, recorded as a 0-6 loss (T7): no match win,
+                      no points, no hands; :meth:`MatchRecord.forfeit_loss` builds the line.
+    bye            -- a round without a table (T1); per :class:`ByePolicy` it is one match win
+                      or nothing. It never adds hands or six-loves.
+    tiebreak keys  -- T5 in order: match wins, hands won, six-loves given, head-to-head.
+    head-to-head   -- among players level on the first three keys, a mini-table over the matches
+                      two or more of them played together: one point for every tied opponent a
+                      player finished ahead of (a lower placing). Applied again inside any
+                      smaller group still level, the way group tables usually are.
+    play-off       -- players still level after head-to-head share a rank and carry
+                      ``tied_with``; the director decides with a play-off match (T5).
+
+Ranks are competition ranks: 1, 2, 2, 4. Players level after all keys are listed by id.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from brackets.engine.errors import BracketError
+from brackets.engine.model import ByePolicy, PlayerId, Record
+
+MatchId = int
+
+
+class Tiebreak(StrEnum):
+    """The T5 level that placed a row against its neighbours, in T5 order."""
+
+    MATCH_WINS = "match_wins"
+    HANDS_WON = "hands_won"
+    SIX_LOVES_GIVEN = "six_loves_given"
+    HEAD_TO_HEAD = "head_to_head"
+    PLAYOFF = "playoff"
+    """Still level after head-to-head: the director orders a play-off (T5)."""
+
+
+_LEVEL = {t: i for i, t in enumerate(Tiebreak)}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One player's line in one finished match (T4; forfeits per T7)."""
+
+    match_id: MatchId
+    player_id: PlayerId
+    placing: int
+    points: int = 0
+    hands_won: int = 0
+    six_loves_given: int = 0
+    six_loves_received: int = 0
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
+    forfeit: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.placing <= 4:
+            self._reject("bad_placing", "placing", "T4", "placing must be 1st to 4th")
+        for name in (
+            "points",
+            "hands_won",
+            "six_loves_given",
+            "six_loves_received",
+            "llaves",
+            "ties",
+            "replays_won",
+        ):
+            if getattr(self, name) < 0:
+                self._reject("negative_count", name, "T4", f"{name} cannot be negative")
+        if self.forfeit and (self.placing == 1 or self.points or self.hands_won):
+            self._reject(
+                "bad_forfeit",
+                "forfeit",
+                "T7",
+                "a forfeit is a 0-6 loss: not 1st, no points, no hands won",
+            )
+
+    def _reject(self, code: str, field: str, rule: str, what: str) -> None:
+        raise BracketError(
+            code=code,
+            rule=rule,
+            field=field,
+            message=f"Match {self.match_id}, player {self.player_id}: {what} ({rule}).",
+        )
+
+    @property
+    def match_win(self) -> bool:
+        """A match win is placing 1 (T4); a forfeit never is (T7)."""
+        return self.placing == 1 and not self.forfeit
+
+    @classmethod
+    def forfeit_loss(cls, match_id: MatchId, player_id: PlayerId, placing: int) -> MatchRecord:
+        """The T7 line for a no-show or disqualification: a 0-6 loss at ``placing``."""
+        return cls(
+            match_id=match_id,
+            player_id=player_id,
+            placing=placing,
+            six_loves_received=1,
+            forfeit=True,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line in the standings (T5), with the tiebreak columns."""
+
+    rank: int
+    player_id: PlayerId
+    match_wins: int
+    hands_won: int
+    six_loves_given: int
+    head_to_head: int | None
+    """Mini-table points among the players level on the first three keys; ``None`` if none."""
+    tied_with: tuple[PlayerId, ...]
+    """Players still level after head-to-head (same rank): a play-off is needed (T5)."""
+    decided_by: Tiebreak
+    """The deepest T5 level needed to place this row against the rows next to it."""
+    played: int = 0
+    byes: int = 0
+    points: int = 0
+    six_loves_received: int = 0
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
+    forfeits: int = 0
+
+    @property
+    def needs_playoff(self) -> bool:
+        return bool(self.tied_with)
+
+    @property
+    def record(self) -> Record:
+        return Record(match_wins=self.match_wins, hands_won=self.hands_won)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Standings rows, best first (T5)."""
+
+    rows: tuple[StandingRow, ...]
+
+    def __iter__(self) -> Iterator[StandingRow]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def order(self) -> tuple[PlayerId, ...]:
+        """Player ids best first."""
+        return tuple(r.player_id for r in self.rows)
+
+    def row(self, player_id: PlayerId) -> StandingRow:
+        for r in self.rows:
+            if r.player_id == player_id:
+                return r
+        raise BracketError(
+            code="unknown_player",
+            rule="T5",
+            field="player_id",
+            message=f"Player {player_id} is not in these standings (T5).",
+        )
+
+    def records(self) -> dict[PlayerId, Record]:
+        """Each player's record, the input :func:`reseat_swiss` groups by (T8)."""
+        return {r.player_id: r.record for r in self.rows}
+
+
+@dataclass
+class _Totals:
+    played: int = 0
+    byes: int = 0
+    match_wins: int = 0
+    hands_won: int = 0
+    six_loves_given: int = 0
+    points: int = 0
+    six_loves_received: int = 0
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
+    forfeits: int = 0
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.match_wins, self.hands_won, self.six_loves_given)
+
+
+def _head_to_head(
+    group: Sequence[PlayerId],
+    placings: dict[MatchId, dict[PlayerId, int]],
+    matches_of: dict[PlayerId, list[MatchId]],
+) -> dict[PlayerId, int]:
+    """Mini-table among ``group``: a point per tied opponent finished ahead of (T5)."""
+    members = set(group)
+    score = dict.fromkeys(group, 0)
+    shared = {m for p in group for m in matches_of.get(p, ())}
+    for m in shared:
+        at_table = [(pl, p) for p, pl in placings[m].items() if p in members]
+        for pl_a, a in at_table:
+            score[a] += sum(1 for pl_b, _ in at_table if pl_a < pl_b)
+    return score
+
+
+def _resolve(
+    group: list[PlayerId],
+    placings: dict[MatchId, dict[PlayerId, int]],
+    matches_of: dict[PlayerId, list[MatchId]],
+) -> list[list[PlayerId]]:
+    """Split a group level on the first three keys into tiers by head-to-head (T5)."""
+    score = _head_to_head(group, placings, matches_of)
+    buckets: dict[int, list[PlayerId]] = defaultdict(list)
+    for p in group:
+        buckets[score[p]].append(p)
+    tiers: list[list[PlayerId]] = []
+    for s in sorted(buckets, reverse=True):
+        bucket = sorted(buckets[s])
+        if 1 < len(bucket) < len(group):
+            tiers.extend(_resolve(bucket, placings, matches_of))
+        else:
+            tiers.append(bucket)
+    return tiers
+
+
+def compute_standings(
+    records: Iterable[MatchRecord],
+    *,
+    players: Iterable[PlayerId] = (),
+    byes: Iterable[PlayerId] = (),
+    bye_policy: ByePolicy = ByePolicy.WIN,
+) -> Standings:
+    """Rank a stage's players by T5: match wins, hands won, six-loves given, head-to-head.
+
+    ``records`` are the T4 lines of the stage's finished matches (forfeits per T7); ``players``
+    adds players with no line yet (0 everywhere); ``byes`` lists one player id per bye, worth a
+    match win under :attr:`ByePolicy.WIN` (T1). Players still level after head-to-head share a
+    rank and name each other in ``tied_with`` (a play-off decides, T5).
+
+    Raises :class:`BracketError` ``duplicate_record`` (a player twice in one match) or
+    ``duplicate_placing`` (two players with one placing in one match, T4).
+    """
+    totals: dict[PlayerId, _Totals] = {p: _Totals() for p in players}
+    placings: dict[MatchId, dict[PlayerId, int]] = defaultdict(dict)
+    matches_of: dict[PlayerId, list[MatchId]] = defaultdict(list)
+    for rec in records:
+        at_table = placings[rec.match_id]
+        if rec.player_id in at_table:
+            raise BracketError(
+                code="duplicate_record",
+                rule="T4",
+                field="records",
+                message=f"Player {rec.player_id} has two lines in match {rec.match_id} (T4).",
+            )
+        if rec.placing in at_table.values():
+            raise BracketError(
+                code="duplicate_placing",
+                rule="T4",
+                field="records",
+                message=f"Two players placed {rec.placing} in match {rec.match_id}; placings "
+                "at a table are unique (T3, T4).",
+            )
+        at_table[rec.player_id] = rec.placing
+        matches_of[rec.player_id].append(rec.match_id)
+        t = totals.setdefault(rec.player_id, _Totals())
+        t.played += 1
+        t.match_wins += rec.match_win
+        t.hands_won += rec.hands_won
+        t.six_loves_given += rec.six_loves_given
+        t.points += rec.points
+        t.six_loves_received += rec.six_loves_received
+        t.llaves += rec.llaves
+        t.ties += rec.ties
+        t.replays_won += rec.replays_won
+        t.forfeits += rec.forfeit
+    for p in byes:
+        t = totals.setdefault(p, _Totals())
+        t.byes += 1
+        if bye_policy is ByePolicy.WIN:
+            t.match_wins += 1
+
+    # Level groups on the first three T5 keys, best first; head-to-head splits each group.
+    by_key: dict[tuple[int, int, int], list[PlayerId]] = defaultdict(list)
+    for p, t in totals.items():
+        by_key[t.key()].append(p)
+    tiers: list[list[PlayerId]] = []
+    h2h: dict[PlayerId, int] = {}
+    for key in sorted(by_key, reverse=True):
+        group = sorted(by_key[key])
+        if len(group) == 1:
+            tiers.append(group)
+            continue
+        h2h.update(_head_to_head(group, placings, matches_of))
+        tiers.extend(_resolve(group, placings, matches_of))
+
+    ordered: list[tuple[PlayerId, int, tuple[PlayerId, ...]]] = []  # (player, rank, tied_with)
+    rank = 1
+    for tier in tiers:
+        for p in tier:
+            ordered.append((p, rank, tuple(q for q in tier if q != p)))
+        rank += len(tier)
+
+    def separation(a: int, b: int) -> int:
+        pa, ra, _ = ordered[a]
+        pb, rb, _ = ordered[b]
+        ka, kb = totals[pa].key(), totals[pb].key()
+        if ra == rb:
+            return _LEVEL[Tiebreak.PLAYOFF]
+        for level, (x, y) in enumerate(zip(ka, kb, strict=True)):
+            if x != y:
+                return level
+        return _LEVEL[Tiebreak.HEAD_TO_HEAD]
+
+    levels = list(Tiebreak)
+    rows: list[StandingRow] = []
+    for i, (p, r, tied_with) in enumerate(ordered):
+        near = [separation(i, j) for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
+        t = totals[p]
+        rows.append(
+            StandingRow(
+                rank=r,
+                player_id=p,
+                match_wins=t.match_wins,
+                hands_won=t.hands_won,
+                six_loves_given=t.six_loves_given,
+                head_to_head=h2h.get(p),
+                tied_with=tied_with,
+                decided_by=levels[max(near, default=0)],
+                played=t.played,
+                byes=t.byes,
+                points=t.points,
+                six_loves_received=t.six_loves_received,
+                llaves=t.llaves,
+                ties=t.ties,
+                replays_won=t.replays_won,
+                forfeits=t.forfeits,
+            )
+        )
+    return Standings(rows=tuple(rows))
