@@ -40,19 +40,12 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 # Playwright's sync API runs an event loop in the main thread; Django's async-safety check would
 # then refuse ORM calls made by the test itself (test data set-up). The ORM is only used from
 # the test thread here, never concurrently from the loop, so the check does not apply.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-from playwright.sync_api import (  # noqa: E402
-    Browser,
-    BrowserContext,
-    Page,
-    Playwright,
-    sync_playwright,
-)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
