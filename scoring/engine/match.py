@@ -51,9 +51,9 @@ Decisions (where RULES.md leaves something open; copied into the README):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Final
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
+from typing import Final, TypeVar
 
 from scoring.engine.errors import InvalidRecord, InvalidRuleset
 from scoring.engine.record import RECORD_RULE, EndKind, HandRecord, lowest_seats
@@ -72,6 +72,7 @@ from scoring.engine.rules import (
 from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX, Tile
 
 _SEAT_NAMES: Final = "ABCDEFGH"
+_T = TypeVar("_T")
 
 
 def seat_name(seat: int) -> str:
@@ -83,8 +84,9 @@ def seat_name(seat: int) -> str:
 class NextHand:
     """What the referee screen shows before the next hand (R5-R10, R26).
 
-    ``poser`` is ``None`` for a forced pose ("whoever holds 6-6"). ``rule`` is the rule that
-    decided who poses; ``reason`` says why in words.
+    ``poser`` is ``None`` for a forced pose ("whoever holds 6-6", R5). ``rule`` is the rule that
+    decided who poses; ``reason`` says why in words. ``leader`` is the R28 leader of the
+    current tie run.
     """
 
     number: int
@@ -118,7 +120,11 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class HandScored:
-    """The result of folding one hand (R25-R35, R40-R41)."""
+    """The result of folding one hand (R25-R35, R40-R41).
+
+    ``value`` is V (R26), ``paid`` what stands in ``scores_after`` for the winner (decision 6),
+    ``tied`` the seats sharing the lowest count of a tied block (R20).
+    """
 
     number: int
     value: int
@@ -134,7 +140,7 @@ class HandScored:
 
 @dataclass(frozen=True, slots=True)
 class _Context:
-    """Per (ruleset, player count) constants, computed once at :func:`match_start`."""
+    """Per (ruleset, player count) constants, computed once (see :func:`_context`)."""
 
     target: int
     max_count: int
@@ -153,14 +159,23 @@ class _Context:
     llave: Llave
     sporting_allowed: bool
     rotate: bool
+    # Reasons shown on the referee screen, by seat (built once: folding is hot).
+    won_reason: tuple[str, ...]
+    reset_reason: tuple[str, ...]
+    leader_reason: tuple[str, ...]
+    again_reason: tuple[str, ...]
+    rotate_reason: tuple[str, ...]
+    first_hand: tuple[NextHand, ...]  # by lot winner (R6)
 
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """A match between hands. Build it with :func:`match_start`; never mutate it.
 
-    ``tie_run`` is k (R26), ``leader`` the R28 leader of the current tie run, ``playoff`` whether
-    the next hand is a play-off (R9, R27), ``last_poser`` the seat that posed the last hand.
+    ``hands`` is the number of hands folded, ``tie_run`` is k (R26), ``leader`` the R28 leader
+    of the current tie run, ``playoff`` whether the next hand is a play-off (R9, R27),
+    ``last_poser`` the seat that posed the last hand, ``lot_winner`` the seat that won the draw
+    for the lead (R6).
     """
 
     ruleset: Ruleset
@@ -189,13 +204,39 @@ class MatchState:
         return self.ruleset.target_for(self.n_players)
 
 
+def _unchecked(cls: type[_T]) -> Callable[..., _T]:
+    """A positional constructor for a frozen slots dataclass that skips its ``__init__``.
+
+    Why: the generated frozen ``__init__`` sets each field through ``object.__setattr__``,
+    which made folding miss its 100,000 hands/s goal; calling the slot descriptors directly is
+    about twice as fast. Arguments are the fields in declaration order, as for ``cls(...)``.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, object] = {"new": object.__new__, "cls": cls}
+    for name in names:
+        namespace[f"set_{name}"] = cls.__dict__[name].__set__
+    body = "".join(f"    set_{name}(o, {name})\n" for name in names)
+    source = f"def build({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
+    exec(source, namespace)  # noqa: S102 -- fixed source built from field names only
+    build = namespace["build"]
+    assert callable(build)
+    return build
+
+
+_new_state: Final = _unchecked(MatchState)
+_new_next: Final = _unchecked(NextHand)
+_new_stats: Final = _unchecked(PlayerStats)
+_NO_STATS: Final = PlayerStats()
+
+
 def match_start(ruleset: Ruleset, n_players: int, *, lot_winner: int = 0) -> MatchState:
     """The state before the first hand (R25, R6).
 
     ``lot_winner`` is the seat that won the draw for the lead; only ``lot_then_rotate`` uses it.
-    Raises :class:`InvalidRuleset` when the ruleset cannot be played by ``n_players`` (R2).
+    Raises :class:`InvalidRuleset` when the ruleset cannot be played by ``n_players`` (R2) or
+    ``lot_winner`` is not a seat.
     """
-    ruleset.validate_for_players(n_players)
+    ctx = _CONTEXTS.get((ruleset, n_players)) or _context(ruleset, n_players)  # validates (R2)
     if isinstance(lot_winner, bool) or not (
         isinstance(lot_winner, int) and 0 <= lot_winner < n_players
     ):
@@ -205,50 +246,21 @@ def match_start(ruleset: Ruleset, n_players: int, *, lot_winner: int = 0) -> Mat
             field="lot_winner",
             message=f"lot_winner must be a seat 0..{n_players - 1}, not {lot_winner!r} (R6).",
         )
-    ctx = _context(ruleset, n_players)
-    if ctx.rotate:
-        first = NextHand(
-            1,
-            lot_winner,
-            False,
-            None,
-            _value(ctx, 0, False),
-            False,
-            False,
-            0,
-            None,
-            f"{seat_name(lot_winner)} won the draw for the lead (R6)",
-            "R6",
-        )
-    else:
-        first = NextHand(
-            1,
-            None,
-            True,
-            DOUBLE_SIX,
-            _value(ctx, 0, False),
-            False,
-            False,
-            0,
-            None,
-            "first hand: the holder of 6-6 poses it (R6, R5)",
-            "R6",
-        )
-    return MatchState(
-        ruleset=ruleset,
-        n_players=n_players,
-        scores=(0,) * n_players,
-        hands=0,
-        next=first,
-        over=False,
-        winner=None,
-        stats=(_NO_STATS,) * n_players,
-        last_poser=None,
-        tie_run=0,
-        leader=None,
-        playoff=False,
-        lot_winner=lot_winner,
-        ctx=ctx,
+    return _new_state(
+        ruleset,
+        n_players,
+        (0,) * n_players,
+        0,
+        ctx.first_hand[lot_winner],
+        False,
+        None,
+        (_NO_STATS,) * n_players,
+        None,
+        0,
+        None,
+        False,
+        lot_winner,
+        ctx,
     )
 
 
@@ -261,167 +273,169 @@ def match_apply(state: MatchState, record: HandRecord) -> tuple[MatchState, Hand
     winner whose count is not 0 (R18), a llave claim under ``llave = off`` (R24) or on a block
     (R23). Nothing changes when it raises.
     """
+    new_state, scored = _step(state, record, True)
+    assert scored is not None
+    return new_state, scored
+
+
+def match_fold(
+    ruleset: Ruleset, n_players: int, records: Iterable[HandRecord], *, lot_winner: int = 0
+) -> MatchState:
+    """Fold ``records`` from the start of a match; raises what :func:`match_apply` raises.
+
+    Equivalent to calling :func:`match_apply` on each record, without building the per-hand
+    reports.
+    """
+    state = match_start(ruleset, n_players, lot_winner=lot_winner)
+    step = _step
+    for record in records:
+        state = step(state, record, False)[0]
+    return state
+
+
+# -- folding ---------------------------------------------------------------------------------
+
+
+def _step(
+    state: MatchState, record: HandRecord, report: bool
+) -> tuple[MatchState, HandScored | None]:
     ctx = state.ctx if state.ctx is not None else _context(state.ruleset, state.n_players)
     _validate(state, ctx, record)
 
     n = state.n_players
-    nh = state.next
-    k = state.tie_run
     number = state.hands + 1
     scores = state.scores
-    stats = list(state.stats)
     counts = record.counts
-
-    if record.end == EndKind.DOMINO:
-        assert record.winner is not None  # _validate guarantees it (R18)
-        w: int | None = record.winner
-        tied: tuple[int, ...] = ()
+    domino = record.end == EndKind.DOMINO
+    if domino:
+        w = record.winner
+        assert w is not None  # _validate guarantees it (R18)
     else:
         assert counts is not None  # _validate guarantees it (R20)
         tied = lowest_seats(counts)
-        if len(tied) == 1:
-            w, tied = tied[0], ()
-        else:
-            w = None
+        if len(tied) > 1:
+            return _step_tie(state, ctx, record, tied, number, report)
+        w = tied[0]
 
-    value = nh.value
-    if w is None:
-        return _fold_tie(state, ctx, record, tied, stats, number, value)
-
-    notes: list[str] = []
-    if record.end == EndKind.DOMINO:
-        notes.append(f"{seat_name(w)} dominoes (R18)")
-    else:
-        notes.append(f"{seat_name(w)} wins the block with the lowest count (R20)")
-
-    was_replay = k > 0
-    was_playoff = state.playoff
+    value = state.next.value
+    was_replay = state.tie_run > 0
     leader = state.leader
     reset = False
     playoff_next = False
     over = False
     six_love_to: tuple[int, ...] = ()
-    new_scores: tuple[int, ...]
+    notes: list[str] = []
+    rule = ""  # the rule that ended the match, for the note
 
     if ctx.scoring is Scoring.PIPS:
-        assert counts is not None  # required under pips (R40)
-        own = counts[w]
-        paid = sum(counts) - 2 * own  # the others' counts minus the winner's own (R40)
+        assert counts is not None  # required under pip scoring (R40)
+        paid = sum(counts) - 2 * counts[w]  # the others' counts minus the winner's own (R40)
         new_scores = _add(scores, w, paid)
-        notes.append(f"{seat_name(w)} is credited {paid} pips (R40)")
-        over = new_scores[w] >= ctx.target
-        if over:
-            notes.append(f"{seat_name(w)} reaches {ctx.target}: match over (R41)")
+        over, rule = new_scores[w] >= ctx.target, "R41"
     else:
         p = value
         if record.llave:
-            p = value + 1 if ctx.llave is Llave.PLUS_ONE else max(value, 2)
-            notes.append(f"llave: the hand pays {p} (R24)")
-        # R31(a), also first under straight_six (R30); R32 alone under any_challenger.
-        leader_lost = (
+            p = value + 1 if ctx.llave is Llave.PLUS_ONE else max(value, 2)  # R24
+        if (
             ctx.leader_loss_resets
             and not ctx.any_challenger
             and was_replay
             and leader is not None
             and w != leader
-        )
-        if leader_lost:
-            assert leader is not None
-            reset = True
-            paid = 0
-            new_scores = (0,) * n
-            notes.append(
-                f"leader {seat_name(leader)} lost the replay: RESET, "
-                f"{seat_name(w)} scores nothing (R31a)"
-            )
+        ):
+            # R31(a); under straight_six it applies first too (R30). Decision 5: not under R32.
+            reset, paid, new_scores = True, 0, (0,) * n
+            if report:
+                notes.append(
+                    f"leader {seat_name(leader)} lost the replay: RESET, "
+                    f"{seat_name(w)} scores nothing (R31a)"
+                )
         elif ctx.scoring is Scoring.STRAIGHT_SIX:
-            paid = p
-            new_scores = _add(scores, w, p)
+            paid, new_scores = p, _add(scores, w, p)  # R30
             if new_scores[w] >= ctx.target:
-                over = True
-                if all(s == 0 for i, s in enumerate(new_scores) if i != w):
+                over, rule = True, "R30"
+                if new_scores.count(0) == n - 1:
                     six_love_to = tuple(i for i in range(n) if i != w)
-                notes.append(_over_note(w, ctx.target, six_love_to, "R30"))
         elif ctx.any_challenger:
             holder = next((i for i in range(n) if i != w and scores[i] > 0), None)
-            if holder is not None:
-                reset = True
-                paid = 0
-                new_scores = (0,) * n
+            if holder is not None:  # R32: a challenger wins, everything resets
+                reset, paid, new_scores = True, 0, (0,) * n
                 playoff_next = ctx.playoff_on_all_ones and scores[holder] == 1
-                notes.append(
-                    f"{seat_name(holder)} already had points: RESET, "
-                    f"{seat_name(w)} scores nothing (R32)"
-                )
-                if playoff_next:
-                    notes.append("play-off next (R32, R9)")
+                if report:
+                    notes.append(
+                        f"{seat_name(holder)} had points: RESET, "
+                        f"{seat_name(w)} scores nothing (R32)"
+                        + ("; play-off next (R9)" if playoff_next else "")
+                    )
             else:
-                paid = p
-                new_scores = _add(scores, w, p)
+                paid, new_scores = p, _add(scores, w, p)
                 if new_scores[w] >= ctx.target:
-                    over = True
-                    six_love_to = tuple(i for i in range(n) if i != w and new_scores[i] == 0)
-                    notes.append(_over_note(w, ctx.target, six_love_to, "R32"))
+                    over, rule = True, "R32"
+                    six_love_to = tuple(i for i in range(n) if new_scores[i] == 0)
         else:
             added = _add(scores, w, p)  # R31(b)
-            if added[w] >= ctx.target and any(s == 0 for s in added):
-                over = True  # R31(c)
-                paid = p
-                new_scores = added
+            if added[w] >= ctx.target and 0 in added:  # R31(c)
+                over, rule, paid, new_scores = True, "R31c", p, added
                 six_love_to = tuple(i for i in range(n) if added[i] == 0)
-                notes.append(_over_note(w, ctx.target, six_love_to, "R31c"))
-            elif all(s >= 1 for s in added):  # R31(d)
-                reset = True
-                paid = 0
-                new_scores = (0,) * n
-                playoff_next = ctx.playoff_on_all_ones and all(s == 1 for s in added)
-                if playoff_next:
-                    notes.append("all ones: RESET, play-off next (R31d, R9)")
-                else:
-                    notes.append("everyone has scored: RESET (R31d)")
+            elif 0 not in added:  # R31(d): everyone has scored
+                reset, paid, new_scores = True, 0, (0,) * n
+                playoff_next = ctx.playoff_on_all_ones and added.count(1) == n
+                if report:
+                    notes.append(
+                        "all ones: RESET, play-off next (R31d, R9)"
+                        if playoff_next
+                        else "everyone has scored: RESET (R31d)"
+                    )
             else:
-                paid = p
-                new_scores = added
+                paid, new_scores = p, added  # R31(e)
+        if report and record.llave:
+            notes.insert(0, f"llave: the hand pays {p} (R24)")
 
-    old = stats[w]
-    stats[w] = PlayerStats(
-        old.hands_won + 1,
-        old.domino_wins + (record.end == EndKind.DOMINO),
-        old.block_wins + (record.end == EndKind.BLOCK),
-        old.llaves + record.llave,
-        old.ties,
-        old.replays_won + was_replay,
-        old.resets_caused + reset,
-        old.playoffs_won + was_playoff,
-        old.six_love_given + len(six_love_to),
-        old.six_love_received,
+    stats = list(state.stats)
+    o = stats[w]
+    stats[w] = _new_stats(
+        o.hands_won + 1,
+        o.domino_wins + domino,
+        o.block_wins + (not domino),
+        o.llaves + record.llave,
+        o.ties,
+        o.replays_won + was_replay,
+        o.resets_caused + reset,
+        o.playoffs_won + state.playoff,
+        o.six_love_given + len(six_love_to),
+        o.six_love_received,
     )
     for i in six_love_to:
         o = stats[i]
-        stats[i] = PlayerStats(
-            o.hands_won,
-            o.domino_wins,
-            o.block_wins,
-            o.llaves,
-            o.ties,
-            o.replays_won,
-            o.resets_caused,
-            o.playoffs_won,
-            o.six_love_given,
-            o.six_love_received + 1,
-        )
+        stats[i] = _new_stats(*_stats_row(o)[:9], o.six_love_received + 1)
 
+    following = number + 1
     if over:
-        nxt = _over_hand(number + 1, w)
-    elif ctx.rotate:
-        nxt = _rotated(ctx, number + 1, record.poser, n, 0, playoff_next, None)
+        nxt = _new_next(
+            following, None, False, None, 0, False, False, 0, None, f"{seat_name(w)} won", "R33"
+        )
+    elif ctx.rotate:  # decision 2: rotation regardless
+        seat = (record.poser + 1) % n
+        nxt = _new_next(
+            following,
+            seat,
+            False,
+            None,
+            _value(ctx, 0, playoff_next),
+            False,
+            playoff_next,
+            0,
+            None,
+            ctx.rotate_reason[record.poser],
+            "R6",
+        )
     elif playoff_next:
-        nxt = NextHand(
-            number + 1,
+        nxt = _new_next(
+            following,
             None,
             True,
             DOUBLE_SIX,
-            _value(ctx, 0, True),
+            ctx.playoff_value,
             False,
             True,
             0,
@@ -429,51 +443,18 @@ def match_apply(state: MatchState, record: HandRecord) -> tuple[MatchState, Hand
             "play-off: the holder of 6-6 poses (R9)",
             "R9",
         )
+    elif reset and ctx.reset_forced:
+        reason = "after the reset the holder of 6-6 poses (R8)"
+        nxt = _new_next(following, None, True, DOUBLE_SIX, 1, False, False, 0, None, reason, "R8")
     elif reset:
-        if ctx.reset_forced:
-            nxt = NextHand(
-                number + 1,
-                None,
-                True,
-                DOUBLE_SIX,
-                _value(ctx, 0, False),
-                False,
-                False,
-                0,
-                None,
-                "after the reset the holder of 6-6 poses (R8)",
-                "R8",
-            )
-        else:
-            nxt = NextHand(
-                number + 1,
-                w,
-                False,
-                None,
-                _value(ctx, 0, False),
-                False,
-                False,
-                0,
-                None,
-                f"{seat_name(w)} won the hand that caused the reset (R8)",
-                "R8",
-            )
+        reason = ctx.reset_reason[w]
+        nxt = _new_next(following, w, False, None, 1, False, False, 0, None, reason, "R8")
     else:
-        nxt = NextHand(
-            number + 1,
-            w,
-            False,
-            None,
-            _value(ctx, 0, False),
-            False,
-            False,
-            0,
-            None,
-            f"{seat_name(w)} won the last hand (R7)",
-            "R7",
-        )
+        reason = ctx.won_reason[w]
+        value_next = 0 if ctx.scoring is Scoring.PIPS else 1
+        nxt = _new_next(following, w, False, None, value_next, False, False, 0, None, reason, "R7")
 
-    new_state = MatchState(
+    new_state = _new_state(
         state.ruleset,
         n,
         new_scores,
@@ -489,173 +470,80 @@ def match_apply(state: MatchState, record: HandRecord) -> tuple[MatchState, Hand
         state.lot_winner,
         ctx,
     )
+    if not report:
+        return new_state, None
+
+    if domino:
+        notes.insert(0, f"{seat_name(w)} dominoes (R18)")
+    else:
+        notes.insert(0, f"{seat_name(w)} wins the block with the lowest count (R20)")
+    if ctx.scoring is Scoring.PIPS:
+        notes.append(f"{seat_name(w)} is credited {paid} (R40)")
+    if over:
+        text = f"{seat_name(w)} reaches {ctx.target}: match over ({rule}, R33)"
+        if six_love_to:
+            text += f"; six-love to {', '.join(seat_name(i) for i in six_love_to)}"
+        notes.append(text)
     scored = HandScored(
-        number,
-        value,
-        paid,
-        w,
-        (),
-        reset,
-        playoff_next,
-        new_scores,
-        over,
-        tuple(notes),
+        number, value, paid, w, (), reset, playoff_next, new_scores, over, tuple(notes)
     )
     return new_state, scored
 
 
-def match_fold(
-    ruleset: Ruleset, n_players: int, records: Iterable[HandRecord], *, lot_winner: int = 0
-) -> MatchState:
-    """Fold ``records`` from the start of a match; raises what :func:`match_apply` raises."""
-    state = match_start(ruleset, n_players, lot_winner=lot_winner)
-    for record in records:
-        state, _ = match_apply(state, record)
-    return state
-
-
-# -- internals -------------------------------------------------------------------------------
-
-_NO_STATS: Final = PlayerStats()
-
-
-def _add(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
-    return (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
-
-
-def _over_note(w: int, target: int, six_love_to: tuple[int, ...], rule: str) -> str:
-    text = f"{seat_name(w)} reaches {target}: match over ({rule}, R33)"
-    if six_love_to:
-        text += f"; six-love to {', '.join(seat_name(i) for i in six_love_to)}"
-    return text
-
-
-def _unique_leader(scores: tuple[int, ...]) -> int | None:
-    """R28: the player strictly above everyone else and on at least 1, else ``None``."""
-    top = max(scores)
-    if top < 1 or scores.count(top) != 1:
-        return None
-    return scores.index(top)
-
-
-def _value(ctx: _Context, k: int, playoff: bool) -> int:
-    """R26: the value of a hand after ``k`` consecutive ties (0 under pip scoring)."""
-    if ctx.scoring is Scoring.PIPS:
-        return 0
-    base = ctx.playoff_value if playoff else 1
-    if k == 0:
-        return base
-    if ctx.tie_value is TieValue.ESCALATE:
-        v = base + k
-    elif ctx.tie_value is TieValue.FLAT2:
-        v = max(base, 2)
-    else:
-        v = base
-    if ctx.tie_value_cap is not None:
-        v = min(v, max(ctx.tie_value_cap, base))
-    return v
-
-
-def _over_hand(number: int, w: int) -> NextHand:
-    return NextHand(
-        number, None, False, None, 0, False, False, 0, None, f"{seat_name(w)} won (R33)", "R33"
-    )
-
-
-def _rotated(
-    ctx: _Context,
-    number: int,
-    last_poser: int,
-    n: int,
-    k: int,
-    playoff: bool,
-    leader: int | None,
-) -> NextHand:
-    seat = (last_poser + 1) % n
-    return NextHand(
-        number,
-        seat,
-        False,
-        None,
-        _value(ctx, k, playoff),
-        k > 0,
-        playoff,
-        k,
-        leader,
-        f"{seat_name(seat)} follows {seat_name(last_poser)} in play order (R6)",
-        "R6",
-    )
-
-
-def _fold_tie(
+def _step_tie(
     state: MatchState,
     ctx: _Context,
     record: HandRecord,
     tied: tuple[int, ...],
-    stats: list[PlayerStats],
     number: int,
-    value: int,
-) -> tuple[MatchState, HandScored]:
+    report: bool,
+) -> tuple[MatchState, HandScored | None]:
     """R27 (R40 under pip scoring): scores stand, k grows, the replay is posed per R10."""
     k = state.tie_run + 1
     # R28: the leader is fixed when the first tie of a run happens.
     leader = state.leader if state.tie_run > 0 else _unique_leader(state.scores)
-    playoff = state.playoff
-    names = "=".join(seat_name(i) for i in tied)
-    notes = [f"tie {names} (R20): scores unchanged (R27)"]
-    if state.tie_run == 0:
-        notes.append(
-            f"leader {seat_name(leader)} (R28)" if leader is not None else "no leader (R28)"
-        )
+    playoff = state.playoff  # R27: the replay of a play-off is still a play-off
+    stats = list(state.stats)
     for i in tied:
-        o = stats[i]
-        stats[i] = PlayerStats(
-            o.hands_won,
-            o.domino_wins,
-            o.block_wins,
-            o.llaves,
-            o.ties + 1,
-            o.replays_won,
-            o.resets_caused,
-            o.playoffs_won,
-            o.six_love_given,
-            o.six_love_received,
-        )
+        row = _stats_row(stats[i])
+        stats[i] = _new_stats(*row[:4], row[4] + 1, *row[5:])
     value_next = _value(ctx, k, playoff)
     poser: int | None
-    if ctx.rotate:
-        nxt = _rotated(ctx, number + 1, record.poser, state.n_players, k, playoff, leader)
-    else:
-        opener = ctx.tie_opener
-        if opener is TieOpener.LEADER and leader is not None:
-            poser, rule = leader, "R10"
-            reason = f"replay: {seat_name(leader)} is the leader (R10, R28)"
-        elif opener is TieOpener.PREVIOUS_OPENER and not state.next.forced:
-            poser, rule = record.poser, "R10"
-            reason = f"replay: {seat_name(record.poser)} posed the tied hand and poses again (R10)"
-        else:
-            poser, rule = None, "R10"
-            if opener is TieOpener.LEADER:
-                reason = "replay with no unique leader: the holder of 6-6 poses (R10, R28)"
-            elif opener is TieOpener.PREVIOUS_OPENER:
-                reason = "replay: the tied hand was a forced pose, so this one is too (R10)"
-            else:
-                reason = "replay: the holder of 6-6 poses (R10)"
-        forced = poser is None
-        nxt = NextHand(
-            number + 1,
-            poser,
-            forced,
-            DOUBLE_SIX if forced else None,
-            value_next,
-            True,
-            playoff,
-            k,
-            leader,
-            reason,
-            rule,
+    if ctx.rotate:  # decision 2
+        poser, rule = (record.poser + 1) % state.n_players, "R6"
+        reason = ctx.rotate_reason[record.poser]
+    elif ctx.tie_opener is TieOpener.LEADER:
+        poser, rule = leader, "R10"
+        reason = (
+            ctx.leader_reason[leader]
+            if leader is not None
+            else "replay with no unique leader: the holder of 6-6 poses (R10, R28)"
         )
-    new_state = MatchState(
+    elif ctx.tie_opener is TieOpener.PREVIOUS_OPENER:
+        # Decision 3: "forced or free as before".
+        poser, rule = (None if state.next.forced else record.poser), "R10"
+        reason = (
+            "replay: the tied hand was a forced pose, so this one is too (R10)"
+            if poser is None
+            else ctx.again_reason[record.poser]
+        )
+    else:
+        poser, rule, reason = None, "R10", "replay: the holder of 6-6 poses (R10)"
+    forced = poser is None
+    nxt = _new_next(
+        number + 1,
+        poser,
+        forced,
+        DOUBLE_SIX if forced else None,
+        value_next,
+        True,
+        playoff,
+        k,
+        leader,
+        reason,
+        rule,
+    )
+    new_state = _new_state(
         state.ruleset,
         state.n_players,
         state.scores,
@@ -671,10 +559,65 @@ def _fold_tie(
         state.lot_winner,
         ctx,
     )
+    if not report:
+        return new_state, None
+    notes = [f"tie {'='.join(seat_name(i) for i in tied)} (R20): scores unchanged (R27)"]
+    if state.tie_run == 0:
+        notes.append(
+            f"leader {seat_name(leader)} (R28)" if leader is not None else "no leader (R28)"
+        )
     scored = HandScored(
-        number, value, 0, None, tied, False, False, state.scores, False, tuple(notes)
+        number, state.next.value, 0, None, tied, False, False, state.scores, False, tuple(notes)
     )
     return new_state, scored
+
+
+def _stats_row(s: PlayerStats) -> tuple[int, ...]:
+    return (
+        s.hands_won,
+        s.domino_wins,
+        s.block_wins,
+        s.llaves,
+        s.ties,
+        s.replays_won,
+        s.resets_caused,
+        s.playoffs_won,
+        s.six_love_given,
+        s.six_love_received,
+    )
+
+
+def _add(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
+    return (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
+
+
+def _unique_leader(scores: tuple[int, ...]) -> int | None:
+    """R28: the player strictly above everyone else and on at least 1, else ``None``."""
+    top = max(scores)
+    if top < 1 or scores.count(top) != 1:
+        return None
+    return scores.index(top)
+
+
+def _value(ctx: _Context, k: int, playoff: bool) -> int:
+    """R26: the value of a hand after ``k`` consecutive ties (0 under pip scoring)."""
+    if ctx.scoring is Scoring.PIPS:
+        return 0  # decision 4
+    base = ctx.playoff_value if playoff else 1
+    if k == 0:
+        return base
+    if ctx.tie_value is TieValue.ESCALATE:
+        v = base + k
+    elif ctx.tie_value is TieValue.FLAT2:
+        v = max(base, 2)
+    else:
+        v = base
+    if ctx.tie_value_cap is not None:
+        v = min(v, max(ctx.tie_value_cap, base))
+    return v
+
+
+# -- validation (section 9) ------------------------------------------------------------------
 
 
 def _reject(code: str, rule: str, field: str | None, message: str) -> InvalidRecord:
@@ -684,12 +627,11 @@ def _reject(code: str, rule: str, field: str | None, message: str) -> InvalidRec
 def _validate(state: MatchState, ctx: _Context, record: HandRecord) -> None:
     """Section 9: every check a record must pass before it is folded."""
     if state.over:
-        assert state.winner is not None
         raise _reject(
             "match_over",
             "R33",
             None,
-            f"The match is over ({seat_name(state.winner)} won); no further hands (R33).",
+            f"The match is over ({seat_name(state.winner or 0)} won); no further hands (R33).",
         )
     n = state.n_players
     nh = state.next
@@ -711,7 +653,7 @@ def _validate(state: MatchState, ctx: _Context, record: HandRecord) -> None:
     tile = record.pose_tile
     if not isinstance(tile, Tile):
         raise _reject("invalid_tile", "R1", "pose_tile", f"{tile!r} is not a tile (R1).")
-    bit = 1 << tile.index
+    bit = tile.mask
     if not ctx.set_mask & bit:
         raise _reject(
             "tile_not_in_set",
@@ -737,7 +679,7 @@ def _validate(state: MatchState, ctx: _Context, record: HandRecord) -> None:
     elif nh.forced and not ctx.forced_mask & bit:
         if ctx.forced_fallbacks:
             detail = (
-                f"lead 6-6, or if 6-6 was not dealt the highest double held, or with no double "
+                "lead 6-6, or if 6-6 was not dealt the highest double held, or with no double "
                 f"dealt the heaviest tile held; {tile} cannot be that in this deal (R5)"
             )
         else:
@@ -751,34 +693,7 @@ def _validate(state: MatchState, ctx: _Context, record: HandRecord) -> None:
 
     counts = record.counts
     if counts is not None:
-        if len(counts) != n:
-            raise _reject(
-                "wrong_count_length",
-                RECORD_RULE,
-                "counts",
-                f"counts must hold one count per seat ({n}), not {len(counts)} (§9).",
-            )
-        top = ctx.max_count
-        for i, c in enumerate(counts):
-            if type(c) is not int:
-                raise _reject(
-                    "malformed", RECORD_RULE, f"counts[{i}]", f"counts[{i}]={c!r} is not an int."
-                )
-            if c < 0:
-                raise _reject(
-                    "negative_count",
-                    "R20",
-                    f"counts[{i}]",
-                    f"{seat_name(i)}'s count {c} is negative; a count is a pip total (R20).",
-                )
-            if c > top:
-                raise _reject(
-                    "count_out_of_range",
-                    "R20",
-                    f"counts[{i}]",
-                    f"{seat_name(i)}'s count {c} exceeds {top}, the heaviest possible hand in "
-                    "this deal (R20, §9).",
-                )
+        _validate_counts(counts, n, ctx.max_count)
 
     end = record.end
     if end == EndKind.DOMINO:
@@ -843,8 +758,41 @@ def _validate(state: MatchState, ctx: _Context, record: HandRecord) -> None:
         )
 
 
+def _validate_counts(counts: tuple[int, ...], n: int, top: int) -> None:
+    if len(counts) != n:
+        raise _reject(
+            "wrong_count_length",
+            RECORD_RULE,
+            "counts",
+            f"counts must hold one count per seat ({n}), not {len(counts)} (§9).",
+        )
+    for i, c in enumerate(counts):
+        if type(c) is not int:
+            raise _reject(
+                "malformed", RECORD_RULE, f"counts[{i}]", f"counts[{i}]={c!r} is not an integer."
+            )
+        if c < 0:
+            raise _reject(
+                "negative_count",
+                "R20",
+                f"counts[{i}]",
+                f"{seat_name(i)}'s count {c} is negative; a count is a pip total (R20).",
+            )
+        if c > top:
+            raise _reject(
+                "count_out_of_range",
+                "R20",
+                f"counts[{i}]",
+                f"{seat_name(i)}'s count {c} exceeds {top}, the heaviest possible hand in "
+                "this deal (R20, §9).",
+            )
+
+
+# -- per-ruleset constants -------------------------------------------------------------------
+
+
 def _r5_rank(tile: Tile) -> tuple[int, int, int]:
-    """Order of R5 (highest first): 6-6, lower doubles, then heavier tiles, larger high end."""
+    """Order of R5, highest first: doubles (6-6 first), then heavier tiles, larger high end."""
     return (1 if tile.is_double else 0, tile.pips, tile.high)
 
 
@@ -852,7 +800,8 @@ def _forced_mask(ruleset: Ruleset, n_players: int) -> int:
     """Tiles a forced pose may lead (R5; decision 1).
 
     A tile can be the R5 forced pose only if every tile R5 ranks above it may have stayed
-    undealt, i.e. at most ``left over`` tiles rank above it.
+    undealt, i.e. at most ``left over`` tiles of the set rank above it. With everything dealt
+    that leaves 6-6 alone.
     """
     set_mask = ruleset.set_mask(n_players)
     in_set = [t for t in ALL_TILES if set_mask >> t.index & 1]
@@ -860,8 +809,7 @@ def _forced_mask(ruleset: Ruleset, n_players: int) -> int:
     mask = 0
     for t in in_set:
         rank = _r5_rank(t)
-        above = sum(1 for u in in_set if _r5_rank(u) > rank)
-        if above <= left_over:
+        if sum(1 for u in in_set if _r5_rank(u) > rank) <= left_over:
             mask |= t.mask
     return mask
 
@@ -872,30 +820,52 @@ _CONTEXTS: dict[tuple[Ruleset, int], _Context] = {}
 def _context(ruleset: Ruleset, n_players: int) -> _Context:
     key = (ruleset, n_players)
     ctx = _CONTEXTS.get(key)
-    if ctx is None:
-        ctx = _Context(
-            target=ruleset.target_for(n_players),
-            max_count=ruleset.max_count(n_players),
-            set_mask=ruleset.set_mask(n_players),
-            forced_mask=_forced_mask(ruleset, n_players),
-            forced_fallbacks=not ruleset.deals_all_tiles(n_players),
-            scoring=ruleset.scoring,
-            any_challenger=(
-                ruleset.scoring is Scoring.SIX_LOVE
-                and ruleset.reset_rule is ResetRule.ANY_CHALLENGER
-            ),
-            playoff_on_all_ones=ruleset.all_ones is AllOnes.PLAYOFF,
-            playoff_value=ruleset.playoff_value,
-            tie_value=ruleset.tie_value,
-            tie_value_cap=ruleset.tie_value_cap,
-            tie_opener=ruleset.tie_opener,
-            leader_loss_resets=ruleset.replay_leader_loss is ReplayLeaderLoss.RESET,
-            reset_forced=ruleset.after_reset_opener is AfterResetOpener.SIX_SIX_HOLDER,
-            llave=ruleset.llave,
-            sporting_allowed=ruleset.sporting_allowed,
-            rotate=ruleset.opening is Opening.LOT_THEN_ROTATE,
+    if ctx is not None:
+        return ctx
+    ruleset.validate_for_players(n_players)
+    seats = range(n_players)
+    names = [seat_name(i) for i in seats]
+    rotate = ruleset.opening is Opening.LOT_THEN_ROTATE
+    base = 0 if ruleset.scoring is Scoring.PIPS else 1  # R26, decision 4
+    if rotate:
+        first_hand = tuple(
+            NextHand(1, i, False, None, base, False, False, 0, None, reason, "R6")
+            for i, reason in enumerate(f"{s} won the draw for the lead (R6)" for s in names)
         )
-        if len(_CONTEXTS) > 256:  # rulesets are few; bound the cache anyway
-            _CONTEXTS.clear()
-        _CONTEXTS[key] = ctx
+    else:
+        reason = "first hand: the holder of 6-6 poses it (R6, R5)"
+        forced = NextHand(1, None, True, DOUBLE_SIX, base, False, False, 0, None, reason, "R6")
+        first_hand = (forced,) * n_players
+    ctx = _Context(
+        target=ruleset.target_for(n_players),
+        max_count=ruleset.max_count(n_players),
+        set_mask=ruleset.set_mask(n_players),
+        forced_mask=_forced_mask(ruleset, n_players),
+        forced_fallbacks=not ruleset.deals_all_tiles(n_players),
+        scoring=ruleset.scoring,
+        any_challenger=(
+            ruleset.scoring is Scoring.SIX_LOVE and ruleset.reset_rule is ResetRule.ANY_CHALLENGER
+        ),
+        playoff_on_all_ones=ruleset.all_ones is AllOnes.PLAYOFF,
+        playoff_value=ruleset.playoff_value,
+        tie_value=ruleset.tie_value,
+        tie_value_cap=ruleset.tie_value_cap,
+        tie_opener=ruleset.tie_opener,
+        leader_loss_resets=ruleset.replay_leader_loss is ReplayLeaderLoss.RESET,
+        reset_forced=ruleset.after_reset_opener is AfterResetOpener.SIX_SIX_HOLDER,
+        llave=ruleset.llave,
+        sporting_allowed=ruleset.sporting_allowed,
+        rotate=rotate,
+        won_reason=tuple(f"{s} won the last hand (R7)" for s in names),
+        reset_reason=tuple(f"{s} won the hand that caused the reset (R8)" for s in names),
+        leader_reason=tuple(f"replay: {s} is the leader (R10, R28)" for s in names),
+        again_reason=tuple(f"replay: {s} posed the tied hand and poses again (R10)" for s in names),
+        rotate_reason=tuple(
+            f"{names[(i + 1) % n_players]} follows {names[i]} in play order (R6)" for i in seats
+        ),
+        first_hand=first_hand,
+    )
+    if len(_CONTEXTS) > 256:  # rulesets are few; bound the cache anyway
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = ctx
     return ctx
