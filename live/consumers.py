@@ -1,0 +1,181 @@
+"""Spectator websockets: read-only, scoped to a public tournament (STYLE.md §7).
+
+``TournamentConsumer`` joins the tournament group, ``MatchConsumer`` one match's group (both
+named by ``scoring.events``). They never broadcast anything themselves (STYLE.md §4); they
+forward what the services send after commit:
+
+* ``match.update`` -> ``{"type": "match.update", "match_id", "version", "tournament_version",
+  "match": {...live JSON, same shape as the API...}}``. The match JSON is read once per process
+  and (match, version), not once per socket: a thousand spectators in one process cost one
+  small read (:class:`FrameCache`). If that read fails the bare event is sent and the client
+  re-fetches, exactly as for a gap.
+* ``tournament.update`` (a round published, a stage advanced) ->
+  ``{"type": "tournament.update", "tournament_version"}``: the client re-fetches.
+
+On connect, after joining the group, the consumer sends ``{"type": "hello", "tournament_version"
+[, "match"]}``: a client whose page is older than that re-fetches, so a hand recorded between
+rendering the page and opening the socket is never missed. The channel layer is at-most-once
+(PITFALLS.md): clients drop events whose version they already have and re-fetch on a gap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from live.scope import public_tournament_find, tournament_version
+from live.tables import MatchJSON, match_live
+from scoring.events import match_group, tournament_group
+
+logger = logging.getLogger(__name__)
+
+CLOSE_NOT_FOUND = 4404
+
+FrameKey = tuple[int, int, int]
+
+
+class FrameCache:
+    """Text frames of ``match.update`` events, built once per process and key (single flight).
+
+    The first consumer to ask for a key starts one task that reads the match; the others wait
+    for the same task. The task is not tied to any consumer, so a spectator who disconnects
+    mid-read cancels only their own wait. Finished frames are kept in a small LRU.
+    """
+
+    def __init__(
+        self, load: Callable[[int, int], Awaitable[MatchJSON | None]], maxsize: int = 512
+    ) -> None:
+        self._load = load
+        self._maxsize = maxsize
+        self._done: OrderedDict[FrameKey, str] = OrderedDict()
+        self._inflight: dict[FrameKey, asyncio.Task[str]] = {}
+
+    async def frame(self, event: dict[str, Any]) -> str:
+        key = (int(event["match_id"]), int(event["version"]), int(event["tournament_version"]))
+        text = self._done.get(key)
+        if text is not None:
+            return text
+        task = self._inflight.get(key)
+        if task is None or task.get_loop() is not asyncio.get_running_loop():
+            task = asyncio.ensure_future(self._build(key, event))
+            self._inflight[key] = task
+        return await asyncio.shield(task)
+
+    async def _build(self, key: FrameKey, event: dict[str, Any]) -> str:
+        body: dict[str, Any] = {
+            "type": "match.update",
+            "match_id": key[0],
+            "version": key[1],
+            "tournament_version": key[2],
+        }
+        try:
+            match = await self._load(key[0], int(event["tournament_id"]))
+        except Exception:  # the client treats a bare event as a gap and re-fetches
+            logger.exception("reading match %s for a live event failed", key[0])
+            match = None
+        finally:
+            self._inflight.pop(key, None)
+        if match is not None:
+            body["match"] = match
+        text = json.dumps(body, separators=(",", ":"))
+        self._done[key] = text
+        while len(self._done) > self._maxsize:
+            self._done.popitem(last=False)
+        return text
+
+
+async def _load_match(match_id: int, tournament_id: int) -> MatchJSON | None:
+    match: MatchJSON | None = await database_sync_to_async(match_live)(
+        match_id=match_id, tournament_id=tournament_id
+    )
+    return match
+
+
+frames = FrameCache(_load_match)
+
+
+def _state(tournament_id: int, match_id: int | None) -> tuple[int, MatchJSON | None] | None:
+    """The tournament's version and the match JSON, or ``None`` if the match is not its."""
+    match = None
+    if match_id is not None:
+        match = match_live(match_id=match_id, tournament_id=tournament_id)
+        if match is None:
+            return None
+    return tournament_version(tournament_id=tournament_id), match
+
+
+class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+    """Join one group of a public tournament, say hello, forward events; ignore input."""
+
+    tournament_id: int
+
+    def _match_id(self) -> int | None:
+        return None
+
+    def _group(self, tournament_id: int) -> str:
+        return tournament_group(tournament_id)
+
+    async def connect(self) -> None:
+        slug = str(self.scope["url_route"]["kwargs"]["slug"])
+        match_id = self._match_id()
+        found = await database_sync_to_async(public_tournament_find)(slug=slug)
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.tournament_id = found.id
+        group = self._group(found.id)
+        # Join before reading the state the hello reports: every commit after that read
+        # arrives as an event, so nothing falls between the page and the socket.
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups = [group]  # websocket_disconnect leaves it
+        state = await database_sync_to_async(_state)(found.id, match_id)
+        if state is None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.groups = []
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        hello: dict[str, Any] = {"type": "hello", "tournament_version": state[0]}
+        if state[1] is not None:
+            hello["match"] = state[1]
+        await self.send(text_data=json.dumps(hello, separators=(",", ":")))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Spectator sockets are read-only: input is ignored."""
+
+    async def match_update(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=await frames.frame(event))
+
+    async def tournament_update(self, event: dict[str, Any]) -> None:
+        version = event.get("tournament_version")
+        if version is None:
+            version = await database_sync_to_async(tournament_version)(
+                tournament_id=self.tournament_id
+            )
+        await self.send(
+            text_data=json.dumps(
+                {"type": "tournament.update", "tournament_version": int(version)},
+                separators=(",", ":"),
+            )
+        )
+
+
+class TournamentConsumer(_SpectatorConsumer):
+    """``/ws/live/<slug>/``: every match update of the tournament, and tournament updates."""
+
+
+class MatchConsumer(_SpectatorConsumer):
+    """``/ws/live/<slug>/matches/<match_id>/``: one table's updates."""
+
+    def _match_id(self) -> int | None:
+        return int(self.scope["url_route"]["kwargs"]["match_id"])
+
+    def _group(self, tournament_id: int) -> str:
+        return match_group(int(self.scope["url_route"]["kwargs"]["match_id"]))

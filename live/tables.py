@@ -1,0 +1,134 @@
+"""Live state of matches for spectators: scores, the next hand's value, the last hand.
+
+Reads the snapshot columns the recording transaction writes (``Match.scores``,
+``Match.next_hand``, ``Seat`` results) rather than folding hands, with a fixed number of
+queries whatever the number of matches: matches, their seats with players, and the last live
+hand of each match (PostgreSQL ``DISTINCT ON``). The same JSON shape feeds the live tables page,
+the public API and the websocket events, so a client applies an event exactly like a fetch.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from scoring.models import Hand, Match, Seat
+
+MatchJSON = dict[str, Any]
+
+
+def _next_hand_json(next_hand: Any) -> dict[str, Any] | None:
+    """The part of the engine's ``NextHand`` a spectator sees (R26: value, replay, play-off)."""
+    if not isinstance(next_hand, dict):
+        return None
+    return {
+        "number": next_hand.get("number"),
+        "value": next_hand.get("value"),
+        "is_replay": bool(next_hand.get("is_replay")),
+        "is_playoff": bool(next_hand.get("is_playoff")),
+        "tie_run": next_hand.get("tie_run") or 0,
+    }
+
+
+def _hand_json(hand: Hand | None) -> dict[str, Any] | None:
+    if hand is None:
+        return None
+    return {
+        "number": hand.number,
+        "end": hand.end,
+        "winner": hand.winner,
+        "tied": hand.tied,
+        "reset": hand.reset,
+        "value": hand.value,
+        "paid": hand.paid,
+        "llave": hand.llave,
+        "scores_after": list(hand.scores_after or []),
+    }
+
+
+def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> MatchJSON:
+    """One match as spectators see it. ``seats`` carry ``entry__player`` (select_related)."""
+    scores = list(match.scores or [])
+    seat_rows = []
+    for seat in sorted(seats, key=lambda s: s.seat):
+        score = scores[seat.seat] if seat.seat < len(scores) else seat.points
+        player = seat.entry.player
+        seat_rows.append(
+            {
+                "seat": seat.seat,
+                "entry_id": seat.entry_id,
+                "player_id": player.pk,
+                "name": str(player),
+                "score": score,
+                "love": score == 0,
+                "placing": seat.placing,
+                "forfeited": seat.forfeited,
+            }
+        )
+    table = match.table
+    return {
+        "id": match.pk,
+        "version": match.version,
+        "status": match.status,
+        "label": match.label,
+        "table": None if table is None else {"number": table.number, "label": str(table)},
+        "n_players": match.n_players,
+        "hands_count": match.hands_count,
+        "winner_seat": match.winner_seat,
+        "end_reason": match.end_reason,
+        "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,
+        "last_hand": _hand_json(last_hand),
+        "seats": seat_rows,
+    }
+
+
+def _last_hands(match_ids: list[int]) -> dict[int, Hand]:
+    if not match_ids:
+        return {}
+    hands = (
+        Hand.objects.filter(match_id__in=match_ids, void=False)
+        .order_by("match_id", "-number")
+        .distinct("match_id")
+        .only(
+            "match_id",
+            "number",
+            "end",
+            "winner",
+            "tied",
+            "reset",
+            "value",
+            "paid",
+            "llave",
+            "scores_after",
+        )
+    )
+    return {hand.match_id: hand for hand in hands}
+
+
+def _seats_by_match(match_ids: list[int]) -> dict[int, list[Seat]]:
+    by_match: dict[int, list[Seat]] = defaultdict(list)
+    if match_ids:
+        seats = Seat.objects.filter(match_id__in=match_ids).select_related("entry__player")
+        for seat in seats:
+            by_match[seat.match_id].append(seat)
+    return by_match
+
+
+def matches_json(matches: list[Match]) -> list[MatchJSON]:
+    """JSON for ``matches`` (loaded with ``select_related("table")``): two more queries."""
+    ids = [m.pk for m in matches]
+    seats = _seats_by_match(ids)
+    last = _last_hands(ids)
+    return [match_json(m, seats.get(m.pk, []), last.get(m.pk)) for m in matches]
+
+
+def match_live(*, match_id: int, tournament_id: int | None = None) -> MatchJSON | None:
+    """One match's live JSON (three queries), or ``None`` if it does not exist (there)."""
+    qs = Match.objects.select_related("table").filter(pk=match_id)
+    if tournament_id is not None:
+        qs = qs.filter(tournament_id=tournament_id)
+    match = qs.first()
+    if match is None:
+        return None
+    return matches_json([match])[0]
