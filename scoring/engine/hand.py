@@ -570,7 +570,7 @@ def _apply_pose(state: HandState, move: Move, seat: int) -> HandState:
         raise _illegal(
             "tile_not_held",
             "R13",
-            f"Seat {seat_label(seat)} cannot pose {tile}: it is not in their hand.",
+            f"Seat {seat_label(seat)} cannot pose {tile}: it is not in their hand (R13).",
         )
     forced = state.forced_tile
     sporting = False
@@ -616,7 +616,7 @@ def _apply_play(state: HandState, move: Move, seat: int) -> HandState:
         raise _illegal(
             "tile_not_held",
             "R13",
-            f"Seat {seat_label(seat)} cannot play {tile}: it is not in their hand.",
+            f"Seat {seat_label(seat)} cannot play {tile}: it is not in their hand (R13).",
         )
     left, right = state.left, state.right
     end = move.end
@@ -741,7 +741,7 @@ def _apply_draw(state: HandState, move: Move, seat: int) -> HandState:
         raise _illegal(
             "tile_not_in_boneyard",
             "R16",
-            f"{tile} cannot be drawn: it is not in the boneyard.",
+            f"{tile} cannot be drawn: it is not in the boneyard (R16).",
         )
     hands = list(state.hands)
     hands[seat] = hand | tile.mask
