@@ -13,3 +13,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 match_finished = Signal()
+
+# Sent after commit when a director voids the hand that had ended a match, so the match is in
+# progress again (kwargs: match_id, tournament_id). Receivers undo what match_finished did.
+match_reopened = Signal()

@@ -1,0 +1,151 @@
+"""JSON forms of matches and hands, shared by the API and the recording service.
+
+The recording service stores the exact response body of an idempotent request (so a retry gets
+the original answer byte for byte), which is why these output serializers live outside
+``scoring.api``. They read model instances only: no query is made while rendering a hand or a
+match state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from scoring.engine.match import NextHand
+from scoring.models import Hand, Match
+
+
+def next_hand_json(nh: NextHand | None) -> dict[str, Any] | None:
+    """The engine's NextHand as stored in ``Match.next_hand`` (R5-R10, R26, R28)."""
+    if nh is None:
+        return None
+    return {
+        "number": nh.number,
+        "poser": nh.poser,
+        "forced": nh.forced,
+        "forced_tile": str(nh.forced_tile) if nh.forced_tile is not None else None,
+        "value": nh.value,
+        "is_replay": nh.is_replay,
+        "is_playoff": nh.is_playoff,
+        "tie_run": nh.tie_run,
+        "leader": nh.leader,
+        "reason": nh.reason,
+        "rule": getattr(nh, "rule", None),
+    }
+
+
+class NextHandSerializer(serializers.Serializer[dict[str, Any]]):
+    """Who poses the next hand and what it is worth (RULES.md R5-R10, R26-R28)."""
+
+    number = serializers.IntegerField()
+    poser = serializers.IntegerField(allow_null=True, help_text="null: whoever holds 6-6 (R5)")
+    forced = serializers.BooleanField()
+    forced_tile = serializers.CharField(allow_null=True)
+    value = serializers.IntegerField()
+    is_replay = serializers.BooleanField()
+    is_playoff = serializers.BooleanField()
+    tie_run = serializers.IntegerField()
+    leader = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+
+
+class MatchStateSerializer(serializers.ModelSerializer[Match]):
+    """The folded state of a match (snapshot columns), without seats: no extra query."""
+
+    tournament = serializers.IntegerField(source="tournament_id", read_only=True)
+    next_hand = NextHandSerializer(allow_null=True, read_only=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "tournament",
+            "status",
+            "version",
+            "n_players",
+            "scores",
+            "hands_count",
+            "next_hand",
+            "winner_seat",
+            "end_reason",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class HandSerializer(serializers.ModelSerializer[Hand]):
+    """A recorded hand (void ones included, with who / when / why)."""
+
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    recorded_by = serializers.IntegerField(source="recorded_by_id", read_only=True)
+    voided_by = serializers.IntegerField(source="voided_by_id", read_only=True)
+    counts = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, read_only=True
+    )
+    scores_after = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    notes = serializers.ListField(child=serializers.CharField(), read_only=True)
+    play_log = serializers.JSONField(allow_null=True, read_only=True)
+
+    class Meta:
+        model = Hand
+        fields = [
+            "id",
+            "match",
+            "number",
+            "poser",
+            "pose_tile",
+            "end",
+            "winner",
+            "counts",
+            "llave",
+            "sporting",
+            "play_log",
+            "value",
+            "paid",
+            "tied",
+            "reset",
+            "scores_after",
+            "notes",
+            "recorded_by",
+            "recorded_at",
+            "void",
+            "voided_by",
+            "voided_at",
+            "void_reason",
+        ]
+        read_only_fields = fields
+
+
+class HandRecordedSerializer(serializers.Serializer[dict[str, Any]]):
+    """Response of recording (or voiding) a hand: the hand and the match state after it."""
+
+    hand = HandSerializer()
+    match = MatchStateSerializer()
+    tournament_version = serializers.IntegerField()
+
+
+def hand_recorded_body(*, hand: Hand, match: Match, tournament_version: int) -> dict[str, Any]:
+    """Plain-JSON body of :class:`HandRecordedSerializer` (stored for idempotent retries)."""
+    data = HandRecordedSerializer(
+        {"hand": hand, "match": match, "tournament_version": tournament_version}
+    ).data
+    body: dict[str, Any] = _plain(data)
+    return body
+
+
+def match_state_body(match: Match) -> dict[str, Any]:
+    body: dict[str, Any] = _plain(MatchStateSerializer(match).data)
+    return body
+
+
+def _plain(data: Any) -> Any:
+    """ReturnDict / OrderedDict / datetime → plain JSON types (what a JSONField stores)."""
+    import json
+
+    from rest_framework.utils.encoders import JSONEncoder
+
+    return json.loads(json.dumps(data, cls=JSONEncoder))

@@ -1,0 +1,143 @@
+"""Reads of the scoring app: the engine state of a match, scoped lists (HackSoft selectors).
+
+Fetch first, then compute (STYLE.md §2): :func:`match_hand_records` loads a match's non-void
+hands in ONE query as plain engine ``HandRecord`` values, and :func:`match_fold_records` folds
+them with the pure engine. The stored snapshot columns are a cache of that fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from core.exceptions import NotFoundError
+from scoring.engine import Ruleset, Tile
+from scoring.engine.match import HandScored, MatchState, match_apply, match_start
+from scoring.engine.record import EndKind, HandRecord
+from scoring.models import Hand, Match, Seat
+from tournament.models import Tournament
+
+_RECORD_COLUMNS = ("number", "poser", "pose_tile", "end", "winner", "counts", "llave", "sporting")
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def match_ruleset(match: Match) -> Ruleset:
+    """The ruleset frozen on ``match`` at start (cached per JSON text; Ruleset is immutable)."""
+    import json
+
+    text = json.dumps(match.ruleset, sort_keys=True)
+    ruleset = _RULESETS.get(text)
+    if ruleset is None:
+        ruleset = Ruleset.from_json(match.ruleset)
+        if len(_RULESETS) > 256:
+            _RULESETS.clear()
+        _RULESETS[text] = ruleset
+    return ruleset
+
+
+def hand_record_from_row(row: dict[str, Any]) -> HandRecord:
+    """A stored hand's columns → the engine record (a block's winner is derived, R20)."""
+    end = EndKind(row["end"])
+    counts = row["counts"]
+    return HandRecord(
+        poser=row["poser"],
+        pose_tile=Tile.parse(row["pose_tile"]),
+        end=end,
+        winner=row["winner"] if end is EndKind.DOMINO else None,
+        counts=tuple(counts) if counts is not None else None,
+        llave=row["llave"],
+        sporting=row["sporting"],
+    )
+
+
+def match_hand_records(*, match_id: int) -> list[HandRecord]:
+    """The match's non-void hands in number order, as engine records: exactly one query."""
+    rows = (
+        Hand.objects.filter(match_id=match_id, void=False)
+        .order_by("number")
+        .values(*_RECORD_COLUMNS)
+    )
+    return [hand_record_from_row(r) for r in rows]
+
+
+def match_fold_records(
+    match: Match, records: Sequence[HandRecord]
+) -> tuple[MatchState, list[HandScored], list[tuple[int, ...]]]:
+    """Fold ``records`` from the start of ``match`` (pure; no query).
+
+    Returns the state, every hand's ``HandScored`` and the score line after each hand (used to
+    place players by who reached their score first, T3/T4).
+    """
+    state = match_start(match_ruleset(match), match.n_players, lot_winner=match.lot_winner)
+    scored: list[HandScored] = []
+    for record in records:
+        state, result = match_apply(state, record)
+        scored.append(result)
+    return state, scored, [s.scores_after for s in scored]
+
+
+def match_state(*, match: Match) -> MatchState:
+    """The engine state of a started match, folded from its stored non-void hands."""
+    state, _, _ = match_fold_records(match, match_hand_records(match_id=match.pk))
+    return state
+
+
+def match_get(*, match_id: int) -> Match:
+    try:
+        return Match.objects.select_related("tournament").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+
+
+def match_detail_get(*, match_id: int) -> Match:
+    """A match with its tournament, table, referee and seats (entry, player): three queries."""
+    try:
+        return (
+            Match.objects.select_related("tournament", "table", "referee")
+            .prefetch_related(
+                Prefetch(
+                    "seats",
+                    queryset=Seat.objects.select_related("entry__player").order_by("seat"),
+                )
+            )
+            .get(pk=match_id)
+        )
+    except Match.DoesNotExist:
+        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+
+
+def match_list(
+    *,
+    tournament: Tournament,
+    status: str | None = None,
+    table_id: int | None = None,
+    referee_id: int | None = None,
+) -> QuerySet[Match]:
+    """Matches of ONE tournament (always filtered by it: no cross-tournament listing)."""
+    qs = (
+        Match.objects.filter(tournament=tournament)
+        .select_related("table", "referee")
+        .prefetch_related(
+            Prefetch(
+                "seats", queryset=Seat.objects.select_related("entry__player").order_by("seat")
+            )
+        )
+        .order_by("id")
+    )
+    if status:
+        qs = qs.filter(status=status)
+    if table_id is not None:
+        qs = qs.filter(table_id=table_id)
+    if referee_id is not None:
+        qs = qs.filter(referee_id=referee_id)
+    return qs
+
+
+def hand_list(*, match: Match, include_void: bool = True) -> QuerySet[Hand]:
+    qs = Hand.objects.filter(match=match).order_by("number", "id")
+    if not include_void:
+        qs = qs.filter(void=False)
+    return qs

@@ -1,0 +1,955 @@
+"""Writes of the scoring app: create, start, record, void, override and forfeit matches.
+
+Every write that changes a match locks its row (``SELECT ... FOR NO KEY UPDATE``), recomputes
+the state with the engine from the stored non-void hands (the single source of truth), stores
+the result and the snapshot in the same transaction, bumps ``Match.version`` and, last,
+``Tournament.version``. Only after commit does it broadcast (``core.broadcast``) and, when a
+match ended, enqueue the task that sends ``scoring.signals.match_finished`` (brackets
+subscribes; scoring never imports brackets).
+
+Engine rejections become ``ApplicationError`` 400s carrying the engine's code, rule and field;
+a stale expected hand number is a 409 with the current state; an idempotency key reused with
+another body is a 422.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, IntegerField, Value, When
+from django.utils import timezone
+
+from core.broadcast import broadcast_on_commit
+from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
+from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
+from scoring.engine.match import MatchState, match_apply
+from scoring.engine.match import match_start as engine_match_start
+from scoring.engine.playlog import PlayLog, replay_play_log
+from scoring.engine.record import HandRecord
+from scoring.events import match_group, match_update_event, tournament_group
+from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
+from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
+from scoring.signals import match_finished, match_reopened
+from tournament.models import Entry, Table, Tournament, TournamentRole
+from tournament.selectors import user_roles
+from tournament.services import action_log_record, tournament_version_bump
+
+Actor = Any  # an authenticated user instance
+
+MAX_IDEMPOTENCY_KEY = 128
+STAT_FIELDS = (
+    "hands_won",
+    "domino_wins",
+    "block_wins",
+    "llaves",
+    "ties",
+    "replays_won",
+    "resets_caused",
+    "playoffs_won",
+    "six_love_given",
+    "six_love_received",
+)
+_OUTCOME_KEYS = ("poser", "pose_tile", "end", "winner", "counts", "llave", "sporting")
+
+
+@dataclass(frozen=True, slots=True)
+class ClientInfo:
+    """Where a write came from, stored on the hand for audit."""
+
+    ip: str | None = None
+    user_agent: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecordResult:
+    """What :func:`hand_record` did. ``replayed``: an idempotent retry got the stored answer."""
+
+    status: int
+    body: dict[str, Any]
+    replayed: bool
+    hand: Hand | None = None
+    match: Match | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitResult:
+    match: Match
+    continuation: Match | None
+
+
+# -- permissions --------------------------------------------------------------------------------
+
+
+def _require_authenticated(actor: Actor) -> None:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in first.", code="not_authenticated")
+
+
+def _roles(actor: Actor, tournament_id: int) -> set[str]:
+    if getattr(actor, "is_superuser", False):
+        return {TournamentRole.Role.DIRECTOR.value}
+    return user_roles(user=actor, tournament_id=tournament_id)
+
+
+def _require_director(actor: Actor, tournament_id: int) -> None:
+    _require_authenticated(actor)
+    if TournamentRole.Role.DIRECTOR not in _roles(actor, tournament_id):
+        raise PermissionDeniedError(
+            "Only a director of this tournament may do this.", code="not_director"
+        )
+
+
+def _require_referee_or_director(actor: Actor, match: Match) -> bool:
+    """Allow the match's assigned referee or a director (one query); True for a director."""
+    _require_authenticated(actor)
+    roles = _roles(actor, match.tournament_id)
+    if TournamentRole.Role.DIRECTOR in roles:
+        return True
+    if TournamentRole.Role.REFEREE in roles and match.referee_id == actor.pk:
+        return False
+    raise PermissionDeniedError(
+        "Only the referee assigned to this match or a director may do this.",
+        code="not_match_referee",
+    )
+
+
+def _require_reason(reason: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError(
+            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+        )
+    return reason.strip()
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _engine_error(exc: RuleViolation, prefix: str = "") -> ApplicationError:
+    """An engine rejection as a 400 naming the engine's code, rule and field."""
+    if exc.field:
+        field = f"{prefix}.{exc.field}" if prefix else exc.field
+    else:
+        field = prefix or "non_field_errors"
+    return ApplicationError(
+        exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+    )
+
+
+def _lock_match(match_id: int) -> Match:
+    """The match row, locked ``FOR NO KEY UPDATE`` until the transaction ends.
+
+    NO KEY: hands inserted in the same transaction take ``FOR KEY SHARE`` on the match through
+    their foreign key, which a plain ``FOR UPDATE`` held by another transaction would block.
+    """
+    try:
+        return Match.objects.select_for_update(no_key=True).get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+
+
+def placings_by_score(
+    scores: Sequence[int],
+    history: Sequence[Sequence[int]],
+    hands_won: Sequence[int],
+    winner: int | None,
+) -> list[int]:
+    """Placing at the table (T3/T4): the winner first, then by score, then by who reached
+    that score first (the earliest start of their final unchanged run in ``history``), then
+    hands won, then seat order."""
+
+    def reached(i: int) -> int:
+        j = len(history)
+        while j > 0 and history[j - 1][i] == scores[i]:
+            j -= 1
+        return j
+
+    n = len(scores)
+    order = sorted(range(n), key=lambda i: (i != winner, -scores[i], reached(i), -hands_won[i], i))
+    placing = [0] * n
+    for rank, seat in enumerate(order, start=1):
+        placing[seat] = rank
+    return placing
+
+
+def _seats_write(
+    *,
+    match_id: int,
+    n: int,
+    state: MatchState,
+    placings: Sequence[int | None] | None,
+) -> None:
+    """Every seat's points, statistics (R35) and placing in ONE ``UPDATE ... CASE``."""
+    updates: dict[str, Any] = {}
+    for name in STAT_FIELDS:
+        updates[name] = Case(
+            *[When(seat=i, then=Value(getattr(state.stats[i], name))) for i in range(n)],
+            default=F(name),
+            output_field=IntegerField(),
+        )
+    updates["points"] = Case(
+        *[When(seat=i, then=Value(state.scores[i])) for i in range(n)],
+        default=F("points"),
+        output_field=IntegerField(),
+    )
+    if placings is None:
+        updates["placing"] = Value(None, output_field=IntegerField())
+    else:
+        updates["placing"] = Case(
+            *[When(seat=i, then=Value(placings[i])) for i in range(n)],
+            output_field=IntegerField(),
+        )
+    updates["updated_at"] = Value(timezone.now())
+    Seat.objects.filter(match_id=match_id).update(**updates)
+
+
+def _snapshot(match: Match, state: MatchState) -> None:
+    """Copy the folded state into the match's snapshot columns (not saved)."""
+    match.scores = list(state.scores)
+    match.hands_count = state.hands
+    match.next_hand = None if state.over else next_hand_json(state.next)
+    match.winner_seat = state.winner if state.over else None
+
+
+_SNAPSHOT_FIELDS = ["scores", "hands_count", "next_hand", "winner_seat", "version", "updated_at"]
+
+
+def _notify_after_commit(
+    match: Match, tournament_version: int, *, finished: bool = False, reopened: bool = False
+) -> None:
+    """Broadcast to the match and tournament groups, and announce a finished match, after
+    commit (STYLE.md §4)."""
+    event = match_update_event(
+        match_id=match.pk,
+        tournament_id=match.tournament_id,
+        version=match.version,
+        tournament_version=tournament_version,
+    )
+    broadcast_on_commit([match_group(match.pk), tournament_group(match.tournament_id)], event)
+    if finished:
+        transaction.on_commit(partial(_enqueue_match_finished, match.pk), robust=True)
+    if reopened:
+        transaction.on_commit(
+            partial(
+                match_reopened.send,
+                sender=Match,
+                match_id=match.pk,
+                tournament_id=match.tournament_id,
+            ),
+            robust=True,
+        )
+
+
+def _enqueue_match_finished(match_id: int) -> None:
+    from scoring.tasks import match_finished_notify  # tasks import this module
+
+    match_finished_notify.delay(match_id)
+
+
+def match_finished_announce(*, match_id: int) -> bool:
+    """Send ``match_finished`` for a finished match (idempotent; the task calls this).
+
+    Returns False (and sends nothing) when the match is not finished any more, e.g. a
+    director voided the last hand before the task ran.
+    """
+    row = (
+        Match.objects.filter(pk=match_id, status=Match.Status.FINISHED)
+        .values("tournament_id", "end_reason")
+        .first()
+    )
+    if row is None:
+        return False
+    match_finished.send(
+        sender=Match,
+        match_id=match_id,
+        tournament_id=row["tournament_id"],
+        end_reason=row["end_reason"],
+    )
+    return True
+
+
+def _fingerprint(match_id: int, expected_number: int, payload: Mapping[str, Any]) -> str:
+    canonical = json.dumps(
+        {"match": match_id, "number": expected_number, "payload": payload},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(record: IdempotencyRecord, fingerprint: str) -> HandRecordResult:
+    if record.fingerprint != fingerprint:
+        raise ApplicationError(
+            "This Idempotency-Key was already used for a different request.",
+            code="idempotency_key_reused",
+            status=422,
+            fields={"Idempotency-Key": ["Already used with another body; use a new key."]},
+        )
+    return HandRecordResult(status=record.response_status, body=record.response_body, replayed=True)
+
+
+def _record_from_payload(
+    payload: Mapping[str, Any], match: Match, state: MatchState
+) -> tuple[HandRecord, dict[str, Any] | None]:
+    """The engine record for ``payload``: an outcome record, or one derived from a play log.
+
+    With ``play_log`` the engine replays it and derives poser, pose, end, winner, counts and
+    llave (§9); outcome fields sent alongside must agree with what it derived.
+    """
+    if not isinstance(payload, Mapping):
+        raise ApplicationError(
+            "A hand must be a JSON object (§9).",
+            code="malformed",
+            rule="§9",
+            fields={"non_field_errors": ["Expected an object."]},
+        )
+    data = dict(payload)
+    log_raw = data.pop("play_log", None)
+    if log_raw is None:
+        try:
+            return HandRecord.from_dict(data), None
+        except RuleViolation as exc:
+            raise _engine_error(exc) from exc
+    unknown = sorted(k for k in data if k not in _OUTCOME_KEYS)
+    if unknown:
+        raise ApplicationError(
+            f"Unknown field {unknown[0]!r} (§9).",
+            code="unknown_field",
+            rule="§9",
+            fields={unknown[0]: ["Unknown field."]},
+        )
+    try:
+        log = PlayLog.from_dict(log_raw)
+        derived = replay_play_log(match_ruleset(match), match.n_players, state.next, log)
+    except RuleViolation as exc:
+        raise _engine_error(exc, prefix="play_log") from exc
+    got = derived.to_dict()
+    for key, claimed in data.items():
+        if claimed is None or (key in ("llave", "sporting") and claimed is False):
+            continue
+        expected = got[key]
+        if key == "pose_tile":
+            with contextlib.suppress(RuleViolation):
+                claimed = str(Tile.parse(str(claimed)))
+        if claimed != expected:
+            raise ApplicationError(
+                f"{key}={claimed!r} disagrees with the play log, which gives {expected!r} (§9).",
+                code="log_mismatch",
+                rule="§9",
+                fields={key: [f"The play log gives {expected!r}."]},
+            )
+    return derived, log.to_dict()
+
+
+# -- match lifecycle ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    entries: Sequence[Entry],
+    table: Table | None = None,
+    referee: Actor | None = None,
+    label: str = "",
+    lot_winner: int = 0,
+) -> Match:
+    """A stand-alone match of 2-4 entries seated in the given play order (director only)."""
+    _require_director(actor, tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+    n = len(entries)
+    if not 2 <= n <= 4:
+        raise ApplicationError(
+            f"A table seats 2, 3 or 4 players, not {n} (R2).",
+            code="bad_player_count",
+            rule="R2",
+            fields={"entries": ["Give 2 to 4 entries in play order."]},
+        )
+    seen: set[int] = set()
+    for i, entry in enumerate(entries):
+        if entry.tournament_id != tournament.pk:
+            raise ApplicationError(
+                "That entry belongs to another tournament.",
+                code="entry_not_in_tournament",
+                fields={f"entries[{i}]": ["Not an entry of this tournament."]},
+            )
+        if entry.status != Entry.Status.ACTIVE:
+            raise ApplicationError(
+                f"{entry.player} is {entry.status}.",
+                code="entry_not_active",
+                fields={f"entries[{i}]": [f"Entry is {entry.status}."]},
+            )
+        if entry.pk in seen:
+            raise ApplicationError(
+                "A player cannot sit twice at one table.",
+                code="duplicate_entry",
+                fields={f"entries[{i}]": ["Duplicate."]},
+            )
+        seen.add(entry.pk)
+    if table is not None and table.tournament_id != tournament.pk:
+        raise ApplicationError(
+            "That table belongs to another tournament.",
+            code="table_not_in_tournament",
+            fields={"table": ["Not a table of this tournament."]},
+        )
+    _check_referee(tournament, referee)
+    if not 0 <= lot_winner < n:
+        raise ApplicationError(
+            f"lot_winner must be a seat 0..{n - 1} (R6).",
+            code="unknown_seat",
+            rule="R6",
+            fields={"lot_winner": ["Not a seat."]},
+        )
+    match = Match.objects.create(
+        tournament=tournament,
+        table=table,
+        referee=referee,
+        label=label,
+        n_players=n,
+        lot_winner=lot_winner,
+        scores=[0] * n,
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, seat=i, entry=entry) for i, entry in enumerate(entries)]
+    )
+    version = tournament_version_bump(tournament_id=tournament.pk)
+    _notify_after_commit(match, version)
+    return match
+
+
+def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
+    if referee is None:
+        return
+    if not TournamentRole.objects.filter(
+        tournament=tournament, user=referee, role=TournamentRole.Role.REFEREE
+    ).exists():
+        raise ApplicationError(
+            f"{referee} is not a referee of {tournament.name}.",
+            code="not_referee",
+            fields={"referee": ["Grant the referee role first."]},
+        )
+
+
+@transaction.atomic
+def match_assign_referee(*, match_id: int, actor: Actor, referee: Actor | None) -> Match:
+    """Assign (or clear) the referee of a match (director only; logged)."""
+    match = _lock_match(match_id)
+    _require_director(actor, match.tournament_id)
+    _check_referee(match.tournament, referee)
+    before = match.referee_id
+    match.referee = referee
+    match.version += 1
+    match.save(update_fields=["referee", "version", "updated_at"])
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="match.assign_referee",
+        target=match,
+        data={"before": before, "after": referee.pk if referee is not None else None},
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version)
+    return match
+
+
+def _freeze_ruleset(match: Match) -> Ruleset:
+    """The tournament's effective ruleset, validated for the match's player count (§1, R2)."""
+    tournament = match.tournament
+    try:
+        ruleset = (
+            Ruleset.from_json(tournament.ruleset)
+            if tournament.ruleset
+            else Ruleset.from_preset(tournament.ruleset_preset, tournament.ruleset_overrides)
+        )
+        ruleset.validate_for_players(match.n_players)
+    except InvalidRuleset as exc:
+        raise _engine_error(exc, prefix="ruleset") from exc
+    match.ruleset = ruleset.to_json()
+    return ruleset
+
+
+@transaction.atomic
+def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -> Match:
+    """Start a scheduled match: freeze the tournament's ruleset on it (RULES.md §1), check it
+    suits the player count (R2) and store the engine's opening state (R6).
+
+    The assigned referee or a director may start it.
+    """
+    match = _lock_match(match_id)
+    _require_referee_or_director(actor, match)
+    if match.status != Match.Status.SCHEDULED:
+        raise ApplicationError(
+            f"The match is {match.status}, not scheduled.", code="match_not_scheduled"
+        )
+    if match.tournament.status == Tournament.Status.FINISHED:
+        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+    seats = Seat.objects.filter(match=match).count()
+    if seats != match.n_players:
+        raise ApplicationError(
+            f"The match has {seats} seats for {match.n_players} players.", code="seats_missing"
+        )
+    if lot_winner is not None:
+        match.lot_winner = lot_winner
+    ruleset = _freeze_ruleset(match)
+    try:
+        state = engine_match_start(ruleset, match.n_players, lot_winner=match.lot_winner)
+    except RuleViolation as exc:
+        raise _engine_error(exc) from exc
+    _snapshot(match, state)
+    match.status = Match.Status.IN_PROGRESS
+    match.started_at = timezone.now()
+    match.version += 1
+    match.save(update_fields=[*_SNAPSHOT_FIELDS, "ruleset", "lot_winner", "status", "started_at"])
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version)
+    return match
+
+
+# -- hands ----------------------------------------------------------------------------------------
+
+
+def hand_record(
+    *,
+    match_id: int,
+    actor: Actor,
+    expected_number: int,
+    payload: Mapping[str, Any],
+    idempotency_key: str | None = None,
+    client: ClientInfo | None = None,
+) -> HandRecordResult:
+    """Record hand ``expected_number`` of a match in progress (RULES.md §9).
+
+    In one transaction: lock the match row, answer a retried ``idempotency_key`` with the
+    stored response (422 if the body differs), check the expected number against the stored
+    hands (409 with the current state when stale), fold the stored non-void hands and the new
+    one with the engine (400 naming the engine's code, rule and field when it rejects), store
+    the hand, the snapshot and the seats' results, bump the match and tournament versions and
+    store the idempotent response. After commit: broadcast, and announce a finished match.
+
+    A fixed number of queries whatever the hand number (asserted in the tests).
+    """
+    _require_authenticated(actor)
+    key = idempotency_key.strip() if idempotency_key else ""
+    if len(key) > MAX_IDEMPOTENCY_KEY:
+        raise ApplicationError(
+            f"Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters.",
+            code="bad_idempotency_key",
+            fields={"Idempotency-Key": ["Too long."]},
+        )
+    if isinstance(expected_number, bool) or not isinstance(expected_number, int):
+        raise ApplicationError(
+            "number must be the number of the hand being recorded (§9).",
+            code="malformed",
+            rule="§9",
+            fields={"number": ["An integer >= 1 is required."]},
+        )
+    fingerprint = _fingerprint(match_id, expected_number, payload) if key else ""
+    try:
+        return _hand_record_locked(
+            match_id=match_id,
+            actor=actor,
+            expected_number=expected_number,
+            payload=payload,
+            key=key,
+            fingerprint=fingerprint,
+            client=client or ClientInfo(),
+        )
+    except IntegrityError:
+        # Same key raced on another match of this user (the match lock serialises the same
+        # match); or the partial unique index caught a hand written around the lock.
+        if key:
+            stored = IdempotencyRecord.objects.filter(user=actor, key=key).first()
+            if stored is not None:
+                return _replay(stored, fingerprint)
+        raise ConflictError(
+            "Another write to this match won the race; reload and try again.",
+            code="conflict",
+        ) from None
+
+
+@transaction.atomic
+def _hand_record_locked(
+    *,
+    match_id: int,
+    actor: Actor,
+    expected_number: int,
+    payload: Mapping[str, Any],
+    key: str,
+    fingerprint: str,
+    client: ClientInfo,
+) -> HandRecordResult:
+    match = _lock_match(match_id)
+    _require_referee_or_director(actor, match)
+    if key:
+        stored = IdempotencyRecord.objects.filter(user=actor, key=key).first()
+        if stored is not None:
+            return _replay(stored, fingerprint)
+    if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
+        raise ApplicationError(
+            f"The match is {match.get_status_display().lower()}; start it first."
+            if match.status == Match.Status.SCHEDULED
+            else "The match is void.",
+            code="match_not_in_progress",
+            fields={"non_field_errors": [f"Match status is {match.status}."]},
+        )
+    records = match_hand_records(match_id=match.pk)
+    if expected_number != len(records) + 1:
+        raise ConflictError(
+            f"Hand {expected_number} cannot be recorded: the match has {len(records)} hands, "
+            f"the next is hand {len(records) + 1}.",
+            code="stale_hand_number",
+            fields={"number": [f"The next hand is {len(records) + 1}."]},
+            extra={"match": match_state_body(match)},
+        )
+    if match.status == Match.Status.FINISHED:
+        raise ApplicationError(
+            "The match is over; no further hands (R33).",
+            code="match_over",
+            rule="R33",
+            fields={"number": ["The match is over (R33)."]},
+        )
+    state, _, history = match_fold_records(match, records)
+    record, log = _record_from_payload(payload, match, state)
+    try:
+        new_state, scored = match_apply(state, record)
+    except RuleViolation as exc:
+        raise _engine_error(exc) from exc
+
+    hand = Hand.objects.create(
+        match=match,
+        number=scored.number,
+        poser=record.poser,
+        pose_tile=str(record.pose_tile),
+        end=record.end.value,
+        winner=scored.winner,
+        counts=list(record.counts) if record.counts is not None else None,
+        play_log=log,
+        llave=record.llave,
+        sporting=record.sporting,
+        value=scored.value,
+        paid=scored.paid,
+        tied=bool(scored.tied),
+        reset=scored.reset,
+        scores_after=list(scored.scores_after),
+        notes=list(scored.notes),
+        recorded_by=actor,
+        client_ip=client.ip,
+        user_agent=(client.user_agent or "")[:256],
+        idempotency_key=key,
+    )
+    finished = new_state.over
+    _snapshot(match, new_state)
+    match.version += 1
+    fields = list(_SNAPSHOT_FIELDS)
+    placings: list[int] | None = None
+    if finished:
+        match.status = Match.Status.FINISHED
+        match.finished_at = hand.recorded_at
+        match.end_reason = Match.EndReason.NORMAL
+        fields += ["status", "finished_at", "end_reason"]
+        placings = placings_by_score(
+            new_state.scores,
+            [*history, new_state.scores],
+            [s.hands_won for s in new_state.stats],
+            new_state.winner,
+        )
+    match.save(update_fields=fields)
+    _seats_write(match_id=match.pk, n=match.n_players, state=new_state, placings=placings)
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    body = hand_recorded_body(hand=hand, match=match, tournament_version=version)
+    if key:
+        IdempotencyRecord.objects.create(
+            key=key,
+            user=actor,
+            match=match,
+            fingerprint=fingerprint,
+            response_status=201,
+            response_body=body,
+        )
+    _notify_after_commit(match, version, finished=finished)
+    return HandRecordResult(status=201, body=body, replayed=False, hand=hand, match=match)
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoidResult:
+    hand: Hand
+    match: Match
+    body: dict[str, Any]
+
+
+@transaction.atomic
+def hand_void_last(
+    *, match_id: int, actor: Actor, reason: str, expected_number: int | None = None
+) -> HandVoidResult:
+    """Undo the last live hand: it is voided with who / when / why, never deleted, and the
+    state is refolded from the remaining hands.
+
+    The assigned referee may undo while the match is in progress; a director may also undo
+    the hand that ended the match (the match is then in progress again and
+    ``match_reopened`` is sent). ``expected_number`` guards against undoing a hand someone
+    else recorded meanwhile (409). Matches ended by forfeit or override cannot be undone here.
+    """
+    reason = _require_reason(reason)
+    match = _lock_match(match_id)
+    is_director = _require_referee_or_director(actor, match)
+    if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
+        raise ApplicationError(
+            f"The match is {match.status}; there is nothing to undo.",
+            code="match_not_in_progress",
+        )
+    if match.status == Match.Status.FINISHED:
+        if match.end_reason != Match.EndReason.NORMAL:
+            raise ApplicationError(
+                f"The match ended by {match.end_reason}; hands cannot be undone.",
+                code="match_closed",
+            )
+        if not is_director:
+            raise PermissionDeniedError(
+                "The match is over: only a director may undo its last hand.",
+                code="not_director",
+            )
+    last = Hand.objects.filter(match=match, void=False).order_by("-number").first()
+    if last is None:
+        raise ApplicationError("No hand to undo.", code="no_hand", fields={"number": ["None."]})
+    if expected_number is not None and expected_number != last.number:
+        raise ConflictError(
+            f"The last hand is {last.number}, not {expected_number}.",
+            code="stale_hand_number",
+            fields={"number": [f"The last hand is {last.number}."]},
+            extra={"match": match_state_body(match)},
+        )
+    last.void = True
+    last.voided_by = actor
+    last.voided_at = timezone.now()
+    last.void_reason = reason
+    last.save(update_fields=["void", "voided_by", "voided_at", "void_reason"])
+
+    reopened = match.status == Match.Status.FINISHED
+    records = match_hand_records(match_id=match.pk)
+    state, _, _ = match_fold_records(match, records)
+    _snapshot(match, state)
+    match.version += 1
+    fields = list(_SNAPSHOT_FIELDS)
+    if reopened:
+        match.status = Match.Status.IN_PROGRESS
+        match.finished_at = None
+        match.end_reason = ""
+        fields += ["status", "finished_at", "end_reason"]
+    match.save(update_fields=fields)
+    _seats_write(match_id=match.pk, n=match.n_players, state=state, placings=None)
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="hand.void",
+        target=last,
+        reason=reason,
+        data={"match_id": match.pk, "number": last.number, "reopened": reopened},
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    body = hand_recorded_body(hand=last, match=match, tournament_version=version)
+    _notify_after_commit(match, version, reopened=reopened)
+    return HandVoidResult(hand=last, match=match, body=body)
+
+
+# -- director decisions -------------------------------------------------------------------------
+
+
+def _director_match(match_id: int, actor: Actor) -> Match:
+    match = _lock_match(match_id)
+    _require_director(actor, match.tournament_id)
+    return match
+
+
+def _seat_rows(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).order_by("seat"))
+
+
+@transaction.atomic
+def match_result_override(
+    *,
+    match_id: int,
+    actor: Actor,
+    scores: Sequence[int],
+    reason: str,
+    placings: Sequence[int] | None = None,
+) -> Match:
+    """Set a match's result by director decision (recorded in the action log with before and
+    after). Placings default to the order of ``scores`` and must be given when scores tie.
+    Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
+    reason = _require_reason(reason)
+    match = _director_match(match_id, actor)
+    if match.status == Match.Status.VOID:
+        raise ApplicationError("The match is void.", code="match_void")
+    n = match.n_players
+    if len(scores) != n or any(
+        isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
+    ):
+        raise ApplicationError(
+            f"scores must hold {n} integers >= 0, one per seat.",
+            code="bad_scores",
+            fields={"scores": [f"{n} integers >= 0."]},
+        )
+    if placings is None:
+        if sorted(scores)[-1] == sorted(scores)[-2]:
+            raise ApplicationError(
+                "The top scores tie: give placings.",
+                code="placings_required",
+                fields={"placings": ["Required when the top scores tie."]},
+            )
+        placings = placings_by_score(list(scores), [], [0] * n, None)
+    elif sorted(placings) != list(range(1, n + 1)):
+        raise ApplicationError(
+            f"placings must be 1..{n}, each once.",
+            code="bad_placings",
+            fields={"placings": [f"A permutation of 1..{n}."]},
+        )
+    seats = _seat_rows(match)
+    before = {
+        "status": match.status,
+        "end_reason": match.end_reason,
+        "scores": list(match.scores),
+        "placings": [s.placing for s in seats],
+    }
+    winner = list(placings).index(1)
+    if match.started_at is None:
+        _freeze_ruleset(match)
+        match.started_at = timezone.now()
+    match.scores = list(scores)
+    match.winner_seat = winner
+    match.next_hand = None
+    match.status = Match.Status.FINISHED
+    match.end_reason = Match.EndReason.OVERRIDE
+    match.finished_at = match.finished_at or timezone.now()
+    match.version += 1
+    match.save()
+    for seat in seats:
+        seat.points = scores[seat.seat]
+        seat.placing = placings[seat.seat]
+    Seat.objects.bulk_update(seats, ["points", "placing"])
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="match.override",
+        target=match,
+        reason=reason,
+        data={
+            "before": before,
+            "after": {"scores": list(scores), "placings": list(placings), "winner_seat": winner},
+        },
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version, finished=True)
+    return match
+
+
+@transaction.atomic
+def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> ForfeitResult:
+    """T7: record a no-show or disqualification at this table as a 0-6 loss.
+
+    The forfeiting seat gets placing last, 0 points and a six-love received; the match ends
+    (``end_reason = forfeit``). At a two-player table the opponent wins 6-0. At a larger table
+    the others play on without the forfeiting player in a new scheduled match (same table,
+    referee and play order) when the frozen ruleset allows that many players (R2); otherwise
+    the director reseats them. Recorded in the action log.
+    """
+    reason = _require_reason(reason)
+    match = _director_match(match_id, actor)
+    if match.status not in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS):
+        raise ApplicationError(
+            f"The match is {match.status}; only a scheduled or running match can be forfeited.",
+            code="match_not_open",
+        )
+    n = match.n_players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ApplicationError(
+            f"seat must be 0..{n - 1}.", code="unknown_seat", fields={"seat": ["Not a seat."]}
+        )
+    ruleset = _freeze_ruleset(match) if match.started_at is None else match_ruleset(match)
+    if match.started_at is None:
+        match.started_at = timezone.now()
+    seats = _seat_rows(match)
+    loser = seats[seat]
+    loser.forfeited = True
+    loser.points = 0
+    loser.placing = n
+    loser.six_love_received += 1
+    others = [s for s in seats if s.seat != seat]
+    continuation: Match | None = None
+    scores = list(match.scores) if match.scores else [0] * n
+    scores[seat] = 0
+    if n == 2:
+        winner = others[0]
+        winner.placing = 1
+        winner.points = max(winner.points, ruleset.target_for(2))
+        winner.six_love_given += 1
+        scores[winner.seat] = winner.points
+        match.winner_seat = winner.seat
+    else:
+        match.winner_seat = None
+        for s in others:
+            s.placing = None
+        try:
+            ruleset.validate_for_players(n - 1)
+            allowed = True
+        except InvalidRuleset:
+            allowed = False
+        if allowed:
+            continuation = Match.objects.create(
+                tournament_id=match.tournament_id,
+                table_id=match.table_id,
+                referee_id=match.referee_id,
+                label=f"{match.label or f'Match {match.pk}'} (continued, T7)"[:80],
+                n_players=n - 1,
+                scores=[0] * (n - 1),
+            )
+            Seat.objects.bulk_create(
+                [
+                    Seat(match=continuation, seat=i, entry_id=s.entry_id)
+                    for i, s in enumerate(others)
+                ]
+            )
+    Seat.objects.bulk_update(
+        seats, ["forfeited", "points", "placing", "six_love_received", "six_love_given"]
+    )
+    match.scores = scores
+    match.next_hand = None
+    match.status = Match.Status.FINISHED
+    match.end_reason = Match.EndReason.FORFEIT
+    match.finished_at = timezone.now()
+    match.version += 1
+    match.save()
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="match.forfeit",
+        target=match,
+        reason=reason,
+        data={
+            "seat": seat,
+            "entry_id": loser.entry_id,
+            "continuation_match_id": continuation.pk if continuation else None,
+        },
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version, finished=True)
+    if continuation is not None:
+        _notify_after_commit(continuation, version)
+    return ForfeitResult(match=match, continuation=continuation)
+
+
+def idempotency_records_cleanup(*, older_than_hours: int) -> int:
+    """Delete idempotency records older than ``older_than_hours``; returns how many."""
+    cutoff = timezone.now() - timedelta(hours=older_than_hours)
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

@@ -1,0 +1,366 @@
+"""Scoring services against the real database: start, record, void, override, forfeit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
+from scoring import services
+from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.services import ClientInfo, hand_record
+from scoring.signals import match_finished, match_reopened
+from tests.factories import (
+    TournamentFactory,
+    UserFactory,
+    director_of,
+    match_in_progress,
+    referee_of,
+    scheduled_match,
+)
+from tournament.models import ActionLog, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def win(poser: int, winner: int, tile: str = "5-4") -> dict[str, Any]:
+    return {"poser": poser, "pose_tile": tile, "end": "domino", "winner": winner}
+
+
+def forced(poser: int, winner: int) -> dict[str, Any]:
+    return win(poser, winner, "6-6")
+
+
+@pytest.fixture
+def tournament() -> Tournament:
+    return TournamentFactory()
+
+
+@pytest.fixture
+def referee(tournament: Tournament) -> Any:
+    return referee_of(tournament)
+
+
+@pytest.fixture
+def match(tournament: Tournament, referee: Any) -> Match:
+    return match_in_progress(tournament, referee=referee)
+
+
+def record(match: Match, actor: Any, number: int, payload: dict[str, Any], **kw: Any) -> Any:
+    return hand_record(
+        match_id=match.pk, actor=actor, expected_number=number, payload=payload, **kw
+    )
+
+
+def test_match_start_freezes_ruleset_and_opening_state(tournament: Tournament) -> None:
+    tournament.ruleset_overrides = {"tie_value": "flat2"}
+    tournament.save()
+    ref = referee_of(tournament)
+    m = scheduled_match(tournament, referee=ref)
+    m.tournament.ruleset = {**tournament.ruleset, "tie_value": "flat2"}
+    m.tournament.save()
+    started = services.match_start(match_id=m.pk, actor=ref)
+    assert started.status == Match.Status.IN_PROGRESS
+    assert started.ruleset["tie_value"] == "flat2"
+    assert started.next_hand is not None
+    assert started.next_hand["forced"] is True
+    assert started.next_hand["forced_tile"] == "6-6"
+    assert started.scores == [0, 0, 0, 0]
+    # Changing the tournament later never rewrites the frozen ruleset (RULES.md section 1).
+    tournament.ruleset = {**tournament.ruleset, "tie_value": "none"}
+    tournament.save()
+    started.refresh_from_db()
+    assert started.ruleset["tie_value"] == "flat2"
+
+
+def test_match_start_rejects_a_ruleset_unplayable_for_the_player_count(
+    tournament: Tournament,
+) -> None:
+    from scoring.engine import Ruleset
+
+    tournament.ruleset = Ruleset.from_preset("wsod", {"deal": "seven"}).to_json()
+    tournament.save()
+    m = scheduled_match(tournament, n_players=4)
+    with pytest.raises(ApplicationError) as exc:
+        services.match_start(match_id=m.pk, actor=director_of(tournament))
+    assert exc.value.rule == "R2"
+    assert exc.value.code == "impossible_deal"
+    m.refresh_from_db()
+    assert m.status == Match.Status.SCHEDULED
+
+
+def test_x1_six_love_recorded_and_seat_results_written(match: Match, referee: Any) -> None:
+    received: list[dict[str, Any]] = []
+
+    def on_finished(sender: Any, **kwargs: Any) -> None:
+        received.append(kwargs)
+
+    match_finished.connect(on_finished)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            # Run on_commit callbacks inside the test transaction.
+            mp.setattr(transaction, "on_commit", lambda f, robust=False, using=None: f())
+            result = record(match, referee, 1, forced(2, 0), client=ClientInfo("10.0.0.7", "ua"))
+            assert result.status == 201
+            for n in range(2, 7):
+                record(match, referee, n, win(0, 0))
+    finally:
+        match_finished.disconnect(on_finished)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.NORMAL
+    assert match.scores == [6, 0, 0, 0]
+    assert match.winner_seat == 0
+    assert match.next_hand is None
+    assert match.hands_count == 6
+    seats = list(Seat.objects.filter(match=match).order_by("seat"))
+    assert [s.placing for s in seats] == [1, 2, 3, 4]
+    assert seats[0].six_love_given == 3
+    assert [s.six_love_received for s in seats] == [0, 1, 1, 1]
+    assert seats[0].hands_won == 6
+    assert seats[0].domino_wins == 6
+    hand = Hand.objects.get(match=match, number=1)
+    assert hand.client_ip == "10.0.0.7"
+    assert hand.recorded_by == referee
+    assert received == [
+        {
+            "signal": match_finished,
+            "match_id": match.pk,
+            "tournament_id": match.tournament_id,
+            "end_reason": "normal",
+        }
+    ]
+
+
+def test_engine_rejection_is_a_400_with_code_rule_and_field(match: Match, referee: Any) -> None:
+    with pytest.raises(ApplicationError) as exc:
+        record(match, referee, 1, win(0, 1, "5-4"))  # forced pose must be 6-6 (R5)
+    assert exc.value.status_code == 400
+    assert exc.value.code == "wrong_pose_tile"
+    assert exc.value.rule == "R5"
+    assert "pose_tile" in exc.value.fields
+    assert not Hand.objects.filter(match=match).exists()
+
+
+def test_stale_expected_number_is_a_409_with_the_current_state(match: Match, referee: Any) -> None:
+    record(match, referee, 1, forced(0, 1))
+    with pytest.raises(ConflictError) as exc:
+        record(match, referee, 1, forced(0, 1))
+    body = exc.value.as_body()["error"]
+    assert exc.value.status_code == 409
+    assert body["code"] == "stale_hand_number"
+    assert body["match"]["hands_count"] == 1
+    assert body["match"]["next_hand"]["poser"] == 1
+    assert Hand.objects.filter(match=match).count() == 1
+
+
+def test_idempotent_retry_returns_the_stored_response(match: Match, referee: Any) -> None:
+    first = record(match, referee, 1, forced(0, 1), idempotency_key="k-1")
+    again = record(match, referee, 1, forced(0, 1), idempotency_key="k-1")
+    assert again.replayed
+    assert not first.replayed
+    assert again.body == first.body
+    assert again.status == 201
+    assert Hand.objects.filter(match=match).count() == 1
+    with pytest.raises(ApplicationError) as exc:
+        record(match, referee, 1, forced(0, 2), idempotency_key="k-1")
+    assert exc.value.status_code == 422
+    assert exc.value.code == "idempotency_key_reused"
+
+
+def test_only_the_assigned_referee_or_a_director_records(
+    tournament: Tournament, match: Match
+) -> None:
+    other_ref = referee_of(tournament)
+    with pytest.raises(PermissionDeniedError):
+        record(match, other_ref, 1, forced(0, 1))
+    with pytest.raises(PermissionDeniedError):
+        record(match, UserFactory(), 1, forced(0, 1))
+    other = TournamentFactory()
+    with pytest.raises(PermissionDeniedError):
+        record(match, director_of(other), 1, forced(0, 1))
+    assert record(match, director_of(tournament), 1, forced(0, 1)).status == 201
+
+
+def test_void_last_refolds_and_keeps_the_hand(match: Match, referee: Any) -> None:
+    record(match, referee, 1, forced(0, 1))
+    record(match, referee, 2, win(1, 1))
+    with pytest.raises(ApplicationError) as exc:
+        services.hand_void_last(match_id=match.pk, actor=referee, reason="  ")
+    assert exc.value.code == "reason_required"
+    with pytest.raises(ConflictError):
+        services.hand_void_last(
+            match_id=match.pk, actor=referee, reason="wrong winner", expected_number=1
+        )
+    res = services.hand_void_last(
+        match_id=match.pk, actor=referee, reason="wrong winner", expected_number=2
+    )
+    assert res.hand.void
+    assert res.hand.voided_by == referee
+    assert res.hand.voided_at
+    match.refresh_from_db()
+    assert match.scores == [0, 1, 0, 0]
+    assert match.hands_count == 1
+    # The number is free again among live hands; the void hand stays.
+    record(match, referee, 2, win(1, 2))
+    assert Hand.objects.filter(match=match, number=2).count() == 2
+    match.refresh_from_db()
+    assert match.scores == [0, 1, 1, 0]
+    assert ActionLog.objects.filter(verb="hand.void", target_id=str(res.hand.pk)).exists()
+
+
+def test_director_reopens_a_match_by_voiding_its_last_hand(
+    tournament: Tournament, match: Match, referee: Any
+) -> None:
+    record(match, referee, 1, forced(2, 0))
+    for n in range(2, 7):
+        record(match, referee, n, win(0, 0))
+    with pytest.raises(PermissionDeniedError):
+        services.hand_void_last(match_id=match.pk, actor=referee, reason="typo")
+    reopened: list[int] = []
+
+    def on_reopen(sender: Any, **kw: Any) -> None:
+        reopened.append(kw["match_id"])
+
+    match_reopened.connect(on_reopen)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(transaction, "on_commit", lambda f, robust=False, using=None: f())
+            services.hand_void_last(match_id=match.pk, actor=director_of(tournament), reason="typo")
+    finally:
+        match_reopened.disconnect(on_reopen)
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+    assert match.scores == [5, 0, 0, 0]
+    assert match.winner_seat is None
+    assert reopened == [match.pk]
+    assert list(Seat.objects.filter(match=match).values_list("placing", flat=True)) == [None] * 4
+
+
+def test_override_sets_result_and_logs_before_and_after(
+    tournament: Tournament, match: Match, referee: Any
+) -> None:
+    record(match, referee, 1, forced(0, 1))
+    director = director_of(tournament)
+    with pytest.raises(PermissionDeniedError):
+        services.match_result_override(
+            match_id=match.pk, actor=referee, scores=[0, 6, 0, 0], reason="x"
+        )
+    with pytest.raises(ApplicationError) as exc:
+        services.match_result_override(
+            match_id=match.pk, actor=director, scores=[3, 3, 0, 0], reason="dispute"
+        )
+    assert exc.value.code == "placings_required"
+    m = services.match_result_override(
+        match_id=match.pk,
+        actor=director,
+        scores=[3, 3, 0, 0],
+        placings=[2, 1, 3, 4],
+        reason="dispute settled",
+    )
+    assert m.status == Match.Status.FINISHED
+    assert m.end_reason == Match.EndReason.OVERRIDE
+    assert m.winner_seat == 1
+    log = ActionLog.objects.get(verb="match.override")
+    assert log.reason == "dispute settled"
+    assert log.data["before"]["scores"] == [0, 1, 0, 0]
+    assert log.data["after"]["placings"] == [2, 1, 3, 4]
+    with pytest.raises(ApplicationError) as exc:
+        record(match, referee, 2, win(1, 1))
+    assert exc.value.code in {"match_over"}
+    assert exc.value.rule == "R33"
+
+
+def test_forfeit_two_players_is_a_six_love_loss(tournament: Tournament) -> None:
+    director = director_of(tournament)
+    m = scheduled_match(tournament, n_players=2)
+    res = services.match_forfeit(match_id=m.pk, actor=director, seat=1, reason="no-show")
+    assert res.continuation is None
+    m.refresh_from_db()
+    assert m.status == Match.Status.FINISHED
+    assert m.end_reason == Match.EndReason.FORFEIT
+    assert m.started_at is not None
+    assert m.scores == [6, 0]
+    seats = list(Seat.objects.filter(match=m).order_by("seat"))
+    assert (seats[0].placing, seats[0].points, seats[0].six_love_given) == (1, 6, 1)
+    assert (seats[1].placing, seats[1].points, seats[1].six_love_received) == (2, 0, 1)
+    assert seats[1].forfeited
+    assert ActionLog.objects.filter(verb="match.forfeit", reason="no-show").exists()
+
+
+def test_forfeit_at_four_plays_on_without_the_player(tournament: Tournament) -> None:
+    director = director_of(tournament)
+    ref = referee_of(tournament)
+    m = match_in_progress(tournament, referee=ref)
+    entries = list(Seat.objects.filter(match=m).order_by("seat").values_list("entry", flat=True))
+    res = services.match_forfeit(match_id=m.pk, actor=director, seat=2, reason="disqualified")
+    assert res.continuation is not None
+    cont = res.continuation
+    assert cont.n_players == 3
+    assert cont.referee == ref
+    assert list(
+        Seat.objects.filter(match=cont).order_by("seat").values_list("entry", flat=True)
+    ) == [entries[0], entries[1], entries[3]]
+    loser = Seat.objects.get(match=m, seat=2)
+    assert loser.forfeited
+    assert loser.placing == 4
+    assert loser.six_love_received == 1
+
+
+def test_idempotency_records_are_cleaned_after_the_ttl(match: Match, referee: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    record(match, referee, 1, forced(0, 1), idempotency_key="old")
+    IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(hours=49))
+    record(match, referee, 2, win(1, 1), idempotency_key="new")
+    assert services.idempotency_records_cleanup(older_than_hours=48) == 1
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
+
+
+def test_raw_duplicate_live_hand_number_is_refused_by_the_database(
+    match: Match, referee: Any
+) -> None:
+    record(match, referee, 1, forced(0, 1))
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:
+        cur.execute(
+            'INSERT INTO scoring_hand (match_id, number, poser, pose_tile, "end", winner, '
+            "llave, sporting, value, paid, tied, reset, scores_after, notes, recorded_at, "
+            "user_agent, idempotency_key, void, void_reason) VALUES (%s, 1, 0, '6-6', "
+            "'domino', 2, false, false, 1, 1, false, false, '[]', '[]', now(), '', '', "
+            "false, '')",
+            [match.pk],
+        )
+    # A void hand with the same number is fine (the constraint is partial).
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute(
+            'INSERT INTO scoring_hand (match_id, number, poser, pose_tile, "end", winner, '
+            "llave, sporting, value, paid, tied, reset, scores_after, notes, recorded_at, "
+            "user_agent, idempotency_key, void, voided_at, void_reason) VALUES (%s, 1, 0, "
+            "'6-6', 'domino', 2, false, false, 1, 1, false, false, '[]', '[]', now(), '', '', "
+            "true, now(), 'test')",
+            [match.pk],
+        )
+
+
+def test_raw_duplicate_idempotency_key_is_refused_by_the_database(
+    match: Match, referee: Any
+) -> None:
+    record(match, referee, 1, forced(0, 1), idempotency_key="dup")
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:
+        cur.execute(
+            "INSERT INTO scoring_idempotencyrecord (key, user_id, match_id, fingerprint, "
+            "response_status, response_body, created_at) VALUES ('dup', %s, %s, 'x', 201, "
+            "'{}', now())",
+            [referee.pk, match.pk],
+        )
+
+
+def test_raw_update_making_two_live_hands_share_a_number_fails(match: Match, referee: Any) -> None:
+    record(match, referee, 1, forced(0, 1))
+    record(match, referee, 2, win(1, 1))
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:
+        cur.execute("UPDATE scoring_hand SET number = 1 WHERE match_id = %s", [match.pk])

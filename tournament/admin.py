@@ -1,0 +1,117 @@
+"""Django admin for directors: every tournament model, with search, filters and inlines."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tournament.models import (
+    ActionLog,
+    Entry,
+    Player,
+    RefereeToken,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["player", "seed", "status", "checked_in"]
+    autocomplete_fields = ["player"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+
+
+class RoleInline(admin.TabularInline):
+    model = TournamentRole
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "status", "venue", "starts_on", "ruleset_preset", "version"]
+    list_filter = ["status", "ruleset_preset"]
+    search_fields = ["name", "slug", "venue"]
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ["ruleset", "version", "created_at", "updated_at"]
+    inlines = [RoleInline, TableInline, EntryInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "nickname", "country", "club", "rating", "user"]
+    list_filter = ["country"]
+    search_fields = ["name", "nickname", "club"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "seed", "status", "checked_in"]
+    list_filter = ["status", "checked_in", "tournament"]
+    search_fields = ["player__name", "player__nickname", "tournament__name"]
+    list_select_related = ["player", "tournament"]
+    autocomplete_fields = ["player", "tournament"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["number", "label", "tournament"]
+    list_filter = ["tournament"]
+    search_fields = ["label", "tournament__name"]
+
+
+@admin.register(TournamentRole)
+class TournamentRoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "role", "tournament"]
+    list_filter = ["role", "tournament"]
+    search_fields = ["user__username", "tournament__name"]
+    autocomplete_fields = ["user", "tournament"]
+
+
+@admin.register(RefereeToken)
+class RefereeTokenAdmin(admin.ModelAdmin):
+    list_display = ["short_key", "role", "label", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at", "role__tournament"]
+    search_fields = ["role__user__username", "label"]
+    readonly_fields = ["key", "issued_by", "last_used_at", "created_at", "updated_at"]
+    list_select_related = ["role__user", "role__tournament"]
+
+    @admin.display(description="key")
+    def short_key(self, obj: RefereeToken) -> str:
+        return f"{obj.key[:6]}…"
+
+
+@admin.register(ActionLog)
+class ActionLogAdmin(admin.ModelAdmin):
+    """Append-only: visible, never edited or deleted from the admin."""
+
+    list_display = ["created_at", "tournament", "actor", "verb", "target_type", "target_id"]
+    list_filter = ["verb", "tournament"]
+    search_fields = ["reason", "target_id", "actor__username"]
+    readonly_fields = [
+        "tournament",
+        "actor",
+        "verb",
+        "target_type",
+        "target_id",
+        "reason",
+        "data",
+        "created_at",
+        "updated_at",
+    ]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False

@@ -1,0 +1,122 @@
+"""Reads of the tournament app: roles, scoped querysets, lookups (HackSoft selectors).
+
+Every list a view exposes is built here and filtered explicitly by tournament (PITFALLS.md: DRF
+object permissions are not applied to lists).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+
+from core.exceptions import NotFoundError
+from tournament.models import (
+    ActionLog,
+    Entry,
+    Player,
+    RefereeToken,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+UserLike = AbstractBaseUser | AnonymousUser | Any
+
+
+def _user_id(user: UserLike | None) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return int(getattr(user, "pk", 0) or 0) or None
+
+
+def user_roles(*, user: UserLike | None, tournament_id: int) -> set[str]:
+    """The roles ``user`` holds in the tournament (empty for anonymous users)."""
+    uid = _user_id(user)
+    if uid is None:
+        return set()
+    return set(
+        TournamentRole.objects.filter(tournament_id=tournament_id, user_id=uid).values_list(
+            "role", flat=True
+        )
+    )
+
+
+def user_is_director(*, user: UserLike | None, tournament_id: int) -> bool:
+    uid = _user_id(user)
+    if uid is None:
+        return False
+    return TournamentRole.objects.filter(
+        tournament_id=tournament_id, user_id=uid, role=TournamentRole.Role.DIRECTOR
+    ).exists()
+
+
+def user_is_referee(*, user: UserLike | None, tournament_id: int) -> bool:
+    uid = _user_id(user)
+    if uid is None:
+        return False
+    return TournamentRole.objects.filter(
+        tournament_id=tournament_id, user_id=uid, role=TournamentRole.Role.REFEREE
+    ).exists()
+
+
+def user_directs_any(*, user: UserLike | None) -> bool:
+    uid = _user_id(user)
+    if uid is None:
+        return False
+    return TournamentRole.objects.filter(user_id=uid, role=TournamentRole.Role.DIRECTOR).exists()
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.all().order_by("-starts_on", "name", "id")
+
+
+def tournament_get(*, slug: str) -> Tournament:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise NotFoundError(f"No tournament {slug!r}.", code="not_found") from None
+
+
+def player_list(*, search: str | None = None) -> QuerySet[Player]:
+    qs = Player.objects.all().order_by("name", "id")
+    if search:
+        qs = qs.filter(name__icontains=search) | qs.filter(nickname__icontains=search)
+    return qs
+
+
+def entry_list(*, tournament: Tournament) -> QuerySet[Entry]:
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("seed", "player__name", "id")
+    )
+
+
+def table_list(*, tournament: Tournament) -> QuerySet[Table]:
+    return Table.objects.filter(tournament=tournament).order_by("number")
+
+
+def role_list(*, tournament: Tournament) -> QuerySet[TournamentRole]:
+    return (
+        TournamentRole.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("role", "user__username")
+    )
+
+
+def referee_token_list(*, tournament: Tournament) -> QuerySet[RefereeToken]:
+    return (
+        RefereeToken.objects.filter(role__tournament=tournament)
+        .select_related("role__user")
+        .order_by("-created_at", "id")
+    )
+
+
+def action_log_list(*, tournament: Tournament) -> QuerySet[ActionLog]:
+    return (
+        ActionLog.objects.filter(tournament=tournament)
+        .select_related("actor")
+        .order_by("-created_at", "-id")
+    )
