@@ -154,11 +154,11 @@ def check_deal(ruleset: Ruleset, n_players: int, deal: Deal, *, field: str = "de
             )
         if hand & seen:
             dup = ", ".join(str(t) for t in tiles_from_mask(hand & seen))
-            raise _bad(f"{field}.hands[{seat}]", f"{dup} is dealt to two seats (R1).")
+            raise _bad(f"{field}.hands[{seat}]", f"{dup} is dealt to two seats (R1).", rule="R1")
         seen |= hand
     if deal.stock & seen:
         dup = ", ".join(str(t) for t in tiles_from_mask(deal.stock & seen))
-        raise _bad(f"{field}.stock", f"{dup} is both dealt and in the stock (R1).")
+        raise _bad(f"{field}.stock", f"{dup} is both dealt and in the stock (R1).", rule="R1")
     in_use = ruleset.set_mask(n_players)
     if (seen | deal.stock) != in_use:
         missing = tiles_from_mask(in_use & ~(seen | deal.stock))
@@ -216,7 +216,7 @@ def _parse_tiles(raw: object, field: str) -> int:
         except ValueError as exc:
             raise _bad(f"{field}[{i}]", str(exc)) from None
         if mask & tile.mask:
-            raise _bad(f"{field}[{i}]", f"{tile} is listed twice (R1).")
+            raise _bad(f"{field}[{i}]", f"{tile} is listed twice (R1).", rule="R1")
         mask |= tile.mask
     return mask
 
@@ -225,8 +225,8 @@ def _seat(seat: int) -> str:
     return "ABCD"[seat] if 0 <= seat < 4 else str(seat)
 
 
-def _bad(field: str, message: str) -> InvalidRecord:
-    return InvalidRecord(code="invalid_deal", rule="R2", field=field, message=message)
+def _bad(field: str, message: str, *, rule: str = "R2") -> InvalidRecord:
+    return InvalidRecord(code="invalid_deal", rule=rule, field=field, message=message)
 
 
 __all__ = ["R5_ORDER", "Deal", "check_deal", "deal_tiles", "forced_opener"]

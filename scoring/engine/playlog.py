@@ -106,7 +106,7 @@ def move_from_dict(data: object, field: str = "move") -> Move:
         kind = MoveKind(str(raw_kind))
     except ValueError:
         raise _malformed(
-            f"{field}.kind", f"kind must be pose, play, draw or pass, not {raw_kind!r} (R12)."
+            f"{field}.kind", f"kind must be pose, play, draw or pass, not {raw_kind!r} (R12, §9)."
         ) from None
     raw_tile = data.get("tile")
     tile: Tile | None = None
