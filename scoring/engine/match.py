@@ -567,7 +567,7 @@ def _step_tie(
             f"leader {seat_name(leader)} (R28)" if leader is not None else "no leader (R28)"
         )
     scored = HandScored(
-        number, state.next.value, 0, None, tied, False, False, state.scores, False, tuple(notes)
+        number, state.next.value, 0, None, tied, False, playoff, state.scores, False, tuple(notes)
     )
     return new_state, scored
 
