@@ -33,6 +33,7 @@ _DOUBLES_FIRST: Final[tuple[Tile, ...]] = tuple(
 _HEAVIEST_FIRST: Final[tuple[Tile, ...]] = tuple(
     sorted((t for t in ALL_TILES if not t.is_double), key=lambda t: (-t.pips, -t.high))
 )
+_BITS: Final = tuple(t.mask for t in ALL_TILES)
 R5_ORDER: Final[tuple[Tile, ...]] = _DOUBLES_FIRST + _HEAVIEST_FIRST
 """Every tile in the order R5 prefers it as a forced pose tile (6-6 first)."""
 
@@ -118,7 +119,7 @@ def deal_tiles(ruleset: Ruleset, n_players: int, rng: random.Random) -> Deal:
     """
     size = ruleset.hand_size(n_players)
     in_use = ruleset.set_mask(n_players)
-    tiles = [t.mask for t in ALL_TILES if in_use >> t.index & 1]
+    tiles = [bit for bit in _BITS if in_use & bit]
     rng.shuffle(tiles)
     hands = []
     for seat in range(n_players):
@@ -204,6 +205,17 @@ def forced_opener(deal: Deal) -> tuple[int, Tile]:
     )
 
 
+_TILE_TEXT: Final[dict[str, Tile]] = {
+    text: t for t in ALL_TILES for text in (f"{t.high}-{t.low}", f"{t.low}-{t.high}")
+}
+
+
+def parse_tile(text: str) -> Tile:
+    """:meth:`Tile.parse` with a fast path for the usual ``"6-3"`` spelling (R1)."""
+    tile = _TILE_TEXT.get(text)
+    return tile if tile is not None else Tile.parse(text)
+
+
 def _parse_tiles(raw: object, field: str) -> int:
     if not isinstance(raw, list):
         raise _bad(field, "Expected a list of tiles written like 6-6 or 5-3 (R1).")
@@ -212,7 +224,7 @@ def _parse_tiles(raw: object, field: str) -> int:
         if not isinstance(item, str):
             raise _bad(f"{field}[{i}]", f"{item!r} is not a tile; write it like 6-6 (R1).")
         try:
-            tile = Tile.parse(item)
+            tile = parse_tile(item)
         except ValueError as exc:
             raise _bad(f"{field}[{i}]", str(exc)) from None
         if mask & tile.mask:
@@ -229,4 +241,4 @@ def _bad(field: str, message: str, *, rule: str = "R2") -> InvalidRecord:
     return InvalidRecord(code="invalid_deal", rule=rule, field=field, message=message)
 
 
-__all__ = ["R5_ORDER", "Deal", "check_deal", "deal_tiles", "forced_opener"]
+__all__ = ["R5_ORDER", "Deal", "check_deal", "deal_tiles", "forced_opener", "parse_tile"]

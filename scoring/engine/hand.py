@@ -42,7 +42,7 @@ Decisions (where RULES.md leaves something open):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -89,6 +89,11 @@ class Move:
     kind: MoveKind
     tile: Tile | None = None
     end: End | None = None
+    # The tile's bit (0 without a tile), derived once so the hot paths skip Tile.mask.
+    bit: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bit", 0 if self.tile is None else self.tile.mask)
 
     def __str__(self) -> str:
         who = seat_label(self.seat)
@@ -610,7 +615,7 @@ def _apply_play(state: HandState, move: Move, seat: int) -> HandState:
     tile = move.tile
     if tile is None:
         raise _illegal("tile_missing", "R13", "A play must name the tile played (R13).")
-    bit = tile.mask
+    bit = move.bit
     hand = state.hands[seat]
     if not hand & bit:
         raise _illegal(
@@ -653,7 +658,7 @@ def _apply_play(state: HandState, move: Move, seat: int) -> HandState:
         state,
         seat,
         new_hand,
-        _PLAY[seat][tile.index][end is End.RIGHT],
+        move if move.end is not None else _PLAY[seat][bit.bit_length() - 1][end is End.RIGHT],
         left,
         right,
         tuple(on_board),

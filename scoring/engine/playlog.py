@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.engine.deal import Deal
+from scoring.engine.deal import Deal, parse_tile
 from scoring.engine.errors import IllegalMove, InvalidRecord, RuleViolation
 from scoring.engine.hand import (
     End,
@@ -114,7 +114,7 @@ def move_from_dict(data: object, field: str = "move") -> Move:
         if not isinstance(raw_tile, str):
             raise _malformed(f"{field}.tile", f"{raw_tile!r} is not a tile; write it like 6-3.")
         try:
-            tile = Tile.parse(raw_tile)
+            tile = parse_tile(raw_tile)
         except RuleViolation as exc:
             raise InvalidRecord(
                 code="invalid_tile", rule="R1", field=f"{field}.tile", message=exc.message

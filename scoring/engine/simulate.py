@@ -77,9 +77,9 @@ def heuristic_bot(state: HandState, moves: tuple[Move, ...], rng: random.Random)
             new_left, new_right = tile.other(left), right
         else:
             new_left, new_right = left, tile.other(right)
-        rest = hand & ~tile.mask
+        rest = hand & ~move.bit
         keep = (rest & (VALUE_MASK[new_left] | VALUE_MASK[new_right])).bit_count()
-        key = (tile.pips, keep)
+        key = (tile.low + tile.high, keep)
         if key > best_key:
             best, best_key = move, key
     return best
