@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
@@ -325,10 +325,10 @@ ILLEGAL = [
 
 @pytest.mark.parametrize(("build", "move", "code", "rule"), ILLEGAL)
 def test_illegal_moves_are_rejected_with_code_and_rule(
-    build,
+    build: Callable[[], HandState],
     move: Move | None,
     code: str,
-    rule: str,  # type: ignore[no-untyped-def]
+    rule: str,
 ) -> None:
     state = build()
     if move is None:  # sporting: pose any tile of the 6-6 holder other than 6-6

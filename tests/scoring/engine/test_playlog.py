@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from scoring.engine.deal import Deal
-from scoring.engine.errors import IllegalMove, InvalidRecord, InvalidRuleset
+from scoring.engine.errors import IllegalMove, InvalidRecord, InvalidRuleset, RuleViolation
 from scoring.engine.hand import End, Move, MoveKind, PoseRequirement
 from scoring.engine.match import match_start
 from scoring.engine.playlog import (
@@ -20,7 +22,7 @@ from scoring.engine.playlog import (
     replay_play_log,
     replay_states,
 )
-from scoring.engine.record import EndKind
+from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import Ruleset
 from scoring.engine.simulate import BOTS, simulate_hand
 from scoring.engine.tiles import Tile
@@ -31,12 +33,12 @@ SEVEN_DRAW = Ruleset.from_preset("wsod", {"deal": "seven", "boneyard": "draw"})
 FORCED = PoseRequirement(None, True)
 
 
-def _simulated(ruleset: Ruleset, n: int, seed: int) -> tuple[PlayLog, object]:
+def _simulated(ruleset: Ruleset, n: int, seed: int) -> tuple[PlayLog, HandRecord]:
     nh = match_start(ruleset, n).next
     return simulate_hand(ruleset, n, nh, random.Random(seed), [BOTS["random"]] * n)
 
 
-def _log_dict(ruleset: Ruleset = WSOD, n: int = 4, seed: int = 1) -> dict[str, object]:
+def _log_dict(ruleset: Ruleset = WSOD, n: int = 4, seed: int = 1) -> dict[str, Any]:
     log, _ = _simulated(ruleset, n, seed)
     return log.to_dict()
 
@@ -77,7 +79,7 @@ def test_replay_states_yields_every_position() -> None:
 def test_a_hand_ending_in_a_block_is_replayed_with_counts() -> None:
     for seed in range(200):
         log, record = _simulated(WSOD, 4, seed)
-        if record.end is EndKind.BLOCK:  # type: ignore[attr-defined]
+        if record.end is EndKind.BLOCK:
             final = replay(WSOD, 4, FORCED, log)
             assert final.result is EndKind.BLOCK
             assert replay_play_log(WSOD, 4, FORCED, log).counts == final.counts()
@@ -88,11 +90,11 @@ def test_a_hand_ending_in_a_block_is_replayed_with_counts() -> None:
 # -- rejections: (mutation of the JSON log, exception, code, rule, field) ---------------------
 
 
-def _first(data: dict, kind: str, after: int = 0) -> int:  # type: ignore[type-arg]
+def _first(data: dict[str, Any], kind: str, after: int = 0) -> int:
     return next(i for i, m in enumerate(data["moves"]) if i >= after and m["kind"] == kind)
 
 
-def _tile_of_other_seat(data: dict) -> None:  # type: ignore[type-arg]
+def _tile_of_other_seat(data: dict[str, Any]) -> None:
     i = _first(data, "play")
     move = data["moves"][i]
     seat = move["seat"]
@@ -101,29 +103,29 @@ def _tile_of_other_seat(data: dict) -> None:  # type: ignore[type-arg]
     move.pop("end", None)
 
 
-def _pass_instead_of_play(data: dict) -> None:  # type: ignore[type-arg]
+def _pass_instead_of_play(data: dict[str, Any]) -> None:
     i = _first(data, "play")
     data["moves"][i] = {"seat": data["moves"][i]["seat"], "kind": "pass"}
 
 
-def _wrong_poser(data: dict) -> None:  # type: ignore[type-arg]
+def _wrong_poser(data: dict[str, Any]) -> None:
     data["moves"][0]["seat"] = (data["moves"][0]["seat"] + 1) % 4
 
 
-def _wrong_pose_tile(data: dict) -> None:  # type: ignore[type-arg]
+def _wrong_pose_tile(data: dict[str, Any]) -> None:
     seat = data["moves"][0]["seat"]
     data["moves"][0]["tile"] = next(t for t in data["deal"]["hands"][seat] if t != "6-6")
 
 
-def _extra_move(data: dict) -> None:  # type: ignore[type-arg]
+def _extra_move(data: dict[str, Any]) -> None:
     data["moves"].append({"seat": 0, "kind": "pass"})
 
 
-def _truncated(data: dict) -> None:  # type: ignore[type-arg]
+def _truncated(data: dict[str, Any]) -> None:
     del data["moves"][-1]
 
 
-def _swap_tiles_between_hands(data: dict) -> None:  # type: ignore[type-arg]
+def _swap_tiles_between_hands(data: dict[str, Any]) -> None:
     # The deal no longer matches the moves: the poser's 6-6 moves to another seat's hand.
     hands = data["deal"]["hands"]
     seat = data["moves"][0]["seat"]
@@ -134,16 +136,16 @@ def _swap_tiles_between_hands(data: dict) -> None:  # type: ignore[type-arg]
     hands[other].append("6-6")
 
 
-def _duplicate_tile(data: dict) -> None:  # type: ignore[type-arg]
+def _duplicate_tile(data: dict[str, Any]) -> None:
     data["deal"]["hands"][1][0] = data["deal"]["hands"][0][0]
 
 
-def _out_of_turn(data: dict) -> None:  # type: ignore[type-arg]
+def _out_of_turn(data: dict[str, Any]) -> None:
     i = _first(data, "play")
     data["moves"][i]["seat"] = (data["moves"][i]["seat"] + 1) % 4
 
 
-def _bad_kind(data: dict) -> None:  # type: ignore[type-arg]
+def _bad_kind(data: dict[str, Any]) -> None:
     data["moves"][3]["kind"] = "knock"
 
 
@@ -172,23 +174,23 @@ REJECTIONS = [
 
 @pytest.mark.parametrize(("mutate", "error", "code", "rule", "field"), REJECTIONS)
 def test_replay_rejects_with_code_rule_and_field(
-    mutate,
-    error: type[Exception],
+    mutate: Callable[[dict[str, Any]], None],
+    error: type[RuleViolation],
     code: str,
     rule: str | None,
-    field: str,  # type: ignore[no-untyped-def]
+    field: str,
 ) -> None:
     data = copy.deepcopy(_log_dict(seed=1))
     mutate(data)
     with pytest.raises(error) as exc:
         replay_play_log(WSOD, 4, FORCED, PlayLog.from_dict(data))
     err = exc.value
-    assert err.code == code  # type: ignore[attr-defined]
+    assert err.code == code
     if rule is not None:
-        assert err.rule == rule  # type: ignore[attr-defined]
-        assert rule in err.message  # type: ignore[attr-defined]
+        assert err.rule == rule
+        assert rule in err.message
     expected_field = f"moves[{len(data['moves']) - 1}]" if field == "moves[-1]" else field
-    assert err.field == expected_field  # type: ignore[attr-defined]
+    assert err.field == expected_field
 
 
 def test_rejection_message_names_the_move_for_a_referee() -> None:
@@ -204,9 +206,9 @@ def test_rejection_message_names_the_move_for_a_referee() -> None:
 def test_a_draw_log_needs_the_drawn_tile() -> None:
     for seed in range(50):
         data = _log_dict(SEVEN_DRAW, 2, seed)
-        draws = [i for i, m in enumerate(data["moves"]) if m["kind"] == "draw"]  # type: ignore[index, union-attr]
+        draws = [i for i, m in enumerate(data["moves"]) if m["kind"] == "draw"]
         if draws:
-            del data["moves"][draws[0]]["tile"]  # type: ignore[index]
+            del data["moves"][draws[0]]["tile"]
             with pytest.raises(IllegalMove) as exc:
                 replay_play_log(SEVEN_DRAW, 2, FORCED, PlayLog.from_dict(data))
             assert exc.value.code == "draw_tile_missing"
