@@ -6,49 +6,62 @@ a correction goes through ``scoring.services.hand_void_last``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 
 from scoring.models import Hand, IdempotencyRecord, Match, Seat
 
+if TYPE_CHECKING:  # the admin classes are generic only for the type checker
+    _Admin = admin.ModelAdmin[Any]
+    _Inline = admin.TabularInline[Any, Any]
+else:
+    _Admin = admin.ModelAdmin
+    _Inline = admin.TabularInline
 
-class SeatInline(admin.TabularInline):
+
+SEAT_INLINE_FIELDS = (
+    "seat",
+    "entry",
+    "placing",
+    "points",
+    "hands_won",
+    "six_love_given",
+    "six_love_received",
+    "forfeited",
+)
+
+
+HAND_INLINE_FIELDS = (
+    "number",
+    "poser",
+    "pose_tile",
+    "end",
+    "winner",
+    "counts",
+    "value",
+    "paid",
+    "scores_after",
+    "recorded_by",
+    "recorded_at",
+    "void",
+    "void_reason",
+)
+
+
+class SeatInline(_Inline):
     model = Seat
     extra = 0
-    fields = [
-        "seat",
-        "entry",
-        "placing",
-        "points",
-        "hands_won",
-        "six_love_given",
-        "six_love_received",
-        "forfeited",
-    ]
-    readonly_fields = fields
+    fields = SEAT_INLINE_FIELDS
+    readonly_fields = SEAT_INLINE_FIELDS
     can_delete = False
 
 
-class HandInline(admin.TabularInline):
+class HandInline(_Inline):
     model = Hand
     extra = 0
-    fields = [
-        "number",
-        "poser",
-        "pose_tile",
-        "end",
-        "winner",
-        "counts",
-        "value",
-        "paid",
-        "scores_after",
-        "recorded_by",
-        "recorded_at",
-        "void",
-        "void_reason",
-    ]
-    readonly_fields = fields
+    fields = HAND_INLINE_FIELDS
+    readonly_fields = HAND_INLINE_FIELDS
     can_delete = False
     ordering = ["number", "id"]
 
@@ -57,7 +70,7 @@ class HandInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(_Admin):
     list_display = [
         "id",
         "tournament",
@@ -89,7 +102,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(_Admin):
     list_display = ["match", "seat", "entry", "placing", "points", "hands_won", "forfeited"]
     list_filter = ["forfeited", "match__tournament"]
     search_fields = ["entry__player__name"]
@@ -100,7 +113,7 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(_Admin):
     list_display = [
         "match",
         "number",
@@ -132,7 +145,7 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
+class IdempotencyRecordAdmin(_Admin):
     list_display = ["key", "user", "match", "response_status", "created_at"]
     search_fields = ["key", "user__username"]
     list_filter = ["response_status"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.engine.match import NextHand
@@ -35,6 +36,7 @@ def next_hand_json(nh: NextHand | None) -> dict[str, Any] | None:
     }
 
 
+@extend_schema_serializer(component_name="NextHandDescription")
 class NextHandSerializer(serializers.Serializer[dict[str, Any]]):
     """Who poses the next hand and what it is worth (RULES.md R5-R10, R26-R28)."""
 
@@ -51,6 +53,7 @@ class NextHandSerializer(serializers.Serializer[dict[str, Any]]):
     rule = serializers.CharField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="MatchState")
 class MatchStateSerializer(serializers.ModelSerializer[Match]):
     """The folded state of a match (snapshot columns), without seats: no extra query."""
 
@@ -77,6 +80,7 @@ class MatchStateSerializer(serializers.ModelSerializer[Match]):
         read_only_fields = fields
 
 
+@extend_schema_serializer(component_name="RecordedHand")
 class HandSerializer(serializers.ModelSerializer[Hand]):
     """A recorded hand (void ones included, with who / when / why)."""
 
@@ -120,6 +124,7 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         read_only_fields = fields
 
 
+@extend_schema_serializer(component_name="HandRecorded")
 class HandRecordedSerializer(serializers.Serializer[dict[str, Any]]):
     """Response of recording (or voiding) a hand: the hand and the match state after it."""
 

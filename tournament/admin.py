@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.contrib import admin
 
 from tournament.models import (
@@ -14,27 +16,34 @@ from tournament.models import (
     TournamentRole,
 )
 
+if TYPE_CHECKING:  # the admin classes are generic only for the type checker
+    _Admin = admin.ModelAdmin[Any]
+    _Inline = admin.TabularInline[Any, Any]
+else:
+    _Admin = admin.ModelAdmin
+    _Inline = admin.TabularInline
 
-class EntryInline(admin.TabularInline):
+
+class EntryInline(_Inline):
     model = Entry
     extra = 0
     fields = ["player", "seed", "status", "checked_in"]
     autocomplete_fields = ["player"]
 
 
-class TableInline(admin.TabularInline):
+class TableInline(_Inline):
     model = Table
     extra = 0
 
 
-class RoleInline(admin.TabularInline):
+class RoleInline(_Inline):
     model = TournamentRole
     extra = 0
     autocomplete_fields = ["user"]
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(_Admin):
     list_display = ["name", "slug", "status", "venue", "starts_on", "ruleset_preset", "version"]
     list_filter = ["status", "ruleset_preset"]
     search_fields = ["name", "slug", "venue"]
@@ -44,7 +53,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(_Admin):
     list_display = ["name", "nickname", "country", "club", "rating", "user"]
     list_filter = ["country"]
     search_fields = ["name", "nickname", "club"]
@@ -52,7 +61,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(_Admin):
     list_display = ["player", "tournament", "seed", "status", "checked_in"]
     list_filter = ["status", "checked_in", "tournament"]
     search_fields = ["player__name", "player__nickname", "tournament__name"]
@@ -61,14 +70,14 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(_Admin):
     list_display = ["number", "label", "tournament"]
     list_filter = ["tournament"]
     search_fields = ["label", "tournament__name"]
 
 
 @admin.register(TournamentRole)
-class TournamentRoleAdmin(admin.ModelAdmin):
+class TournamentRoleAdmin(_Admin):
     list_display = ["user", "role", "tournament"]
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
@@ -76,7 +85,7 @@ class TournamentRoleAdmin(admin.ModelAdmin):
 
 
 @admin.register(RefereeToken)
-class RefereeTokenAdmin(admin.ModelAdmin):
+class RefereeTokenAdmin(_Admin):
     list_display = ["short_key", "role", "label", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at", "role__tournament"]
     search_fields = ["role__user__username", "label"]
@@ -89,7 +98,7 @@ class RefereeTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(ActionLog)
-class ActionLogAdmin(admin.ModelAdmin):
+class ActionLogAdmin(_Admin):
     """Append-only: visible, never edited or deleted from the admin."""
 
     list_display = ["created_at", "tournament", "actor", "verb", "target_type", "target_id"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
@@ -84,3 +85,18 @@ class RefereeTokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
+
+
+class RefereeTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """Documents the referee token in the OpenAPI schema (``Authorization: Token <key>``)."""
+
+    target_class = "tournament.auth.RefereeTokenAuthentication"
+    name = "refereeToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "Referee token: `Token <key>` or `Bearer <key>` (192-bit key).",
+        }

@@ -1,4 +1,21 @@
-from typing import Any
+from django.urls import path
+
+from scoring.api import views
 
 app_name = "scoring-api"
-urlpatterns: list[Any] = []
+urlpatterns = [
+    path("tournaments/<slug:slug>/matches/", views.MatchListApi.as_view(), name="match-list"),
+    path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="match"),
+    path("matches/<int:match_id>/start/", views.MatchStartApi.as_view(), name="match-start"),
+    path("matches/<int:match_id>/referee/", views.MatchRefereeApi.as_view(), name="match-referee"),
+    path("matches/<int:match_id>/hands/", views.HandListApi.as_view(), name="hand-list"),
+    path(
+        "matches/<int:match_id>/hands/void-last/",
+        views.HandVoidLastApi.as_view(),
+        name="hand-void-last",
+    ),
+    path(
+        "matches/<int:match_id>/override/", views.MatchOverrideApi.as_view(), name="match-override"
+    ),
+    path("matches/<int:match_id>/forfeit/", views.MatchForfeitApi.as_view(), name="match-forfeit"),
+]

@@ -1,4 +1,54 @@
-from typing import Any
+from django.urls import path
+
+from tournament.api import views
 
 app_name = "tournament-api"
-urlpatterns: list[Any] = []
+urlpatterns = [
+    path("tournaments/", views.TournamentListApi.as_view(), name="tournament-list"),
+    path("tournaments/<slug:slug>/", views.TournamentDetailApi.as_view(), name="tournament"),
+    path("players/", views.PlayerListApi.as_view(), name="player-list"),
+    path("players/<int:player_id>/", views.PlayerDetailApi.as_view(), name="player"),
+    path("tournaments/<slug:slug>/entries/", views.EntryListApi.as_view(), name="entry-list"),
+    path(
+        "tournaments/<slug:slug>/entries/<int:entry_id>/",
+        views.EntryDetailApi.as_view(),
+        name="entry",
+    ),
+    path(
+        "tournaments/<slug:slug>/entries/<int:entry_id>/withdraw/",
+        views.EntryWithdrawApi.as_view(),
+        name="entry-withdraw",
+    ),
+    path(
+        "tournaments/<slug:slug>/entries/<int:entry_id>/disqualify/",
+        views.EntryDisqualifyApi.as_view(),
+        name="entry-disqualify",
+    ),
+    path("tournaments/<slug:slug>/tables/", views.TableListApi.as_view(), name="table-list"),
+    path("tournaments/<slug:slug>/roles/", views.RoleListApi.as_view(), name="role-list"),
+    path(
+        "tournaments/<slug:slug>/roles/<int:role_id>/",
+        views.RoleDetailApi.as_view(),
+        name="role",
+    ),
+    path(
+        "tournaments/<slug:slug>/referees/",
+        views.RefereeCreateApi.as_view(),
+        name="referee-create",
+    ),
+    path(
+        "tournaments/<slug:slug>/referee-tokens/",
+        views.RefereeTokenListApi.as_view(),
+        name="referee-token-list",
+    ),
+    path(
+        "tournaments/<slug:slug>/referee-tokens/<int:token_id>/revoke/",
+        views.RefereeTokenRevokeApi.as_view(),
+        name="referee-token-revoke",
+    ),
+    path(
+        "tournaments/<slug:slug>/action-log/",
+        views.ActionLogListApi.as_view(),
+        name="action-log",
+    ),
+]

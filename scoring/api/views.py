@@ -1,0 +1,286 @@
+"""Thin API views of the scoring app: input → service → output.
+
+Match endpoints are addressed by match id; the services resolve the match's tournament and
+decide who may write (the assigned referee while the match is in progress, or a director of
+that tournament). Lists are always filtered by one tournament or one match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.exceptions import ApplicationError
+from scoring import selectors, services
+from scoring.api import serializers as s
+from scoring.models import Match
+from tournament.api.base import ApiView, TournamentScopedMixin
+from tournament.auth import client_ip
+from tournament.models import Entry, Table
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorOutput, description="Rejected: names the field and the rule"),
+    401: OpenApiResponse(s.ErrorOutput, description="Not signed in / bad token"),
+    403: OpenApiResponse(s.ErrorOutput, description="Not allowed for this match"),
+    404: OpenApiResponse(s.ErrorOutput, description="No such match"),
+}
+
+
+def _detail(match_id: int) -> dict[str, Any]:
+    return dict(s.MatchDetailOutput(selectors.match_detail_get(match_id=match_id)).data)
+
+
+class MatchListApi(TournamentScopedMixin):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=Match.Status.values),
+            OpenApiParameter("table", int),
+            OpenApiParameter("referee", str, description="a user id, or `me`"),
+        ],
+        responses=s.MatchOutput(many=True),
+        tags=["matches"],
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        params = request.query_params
+        referee: int | None = None
+        if params.get("referee") == "me":
+            referee = request.user.pk if request.user.is_authenticated else -1
+        elif params.get("referee", "").isdigit():
+            referee = int(params["referee"])
+        table = params.get("table", "")
+        qs = selectors.match_list(
+            tournament=self.tournament,
+            status=params.get("status") or None,
+            table_id=int(table) if table.isdigit() else None,
+            referee_id=referee,
+        )
+        return self.paginated(request, qs, s.MatchOutput)
+
+    @extend_schema(
+        request=s.MatchCreateInput,
+        responses={201: s.MatchDetailOutput, **ERRORS},
+        tags=["matches"],
+        description="A stand-alone match: entries are seated 0..n-1 in play order.",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.MatchCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        # Look entries and tables up among THIS tournament's only (no IDOR); unknown ids 400.
+        by_id = {
+            e.pk: e for e in Entry.objects.filter(tournament=self.tournament, pk__in=v["entries"])
+        }
+        entries = []
+        for i, entry_id in enumerate(v["entries"]):
+            if entry_id not in by_id:
+                raise ApplicationError(
+                    f"No entry {entry_id} in this tournament.",
+                    code="entry_not_in_tournament",
+                    fields={f"entries[{i}]": ["Not an entry of this tournament."]},
+                )
+            entries.append(by_id[entry_id])
+        table = None
+        if v["table"] is not None:
+            table = Table.objects.filter(tournament=self.tournament, pk=v["table"]).first()
+            if table is None:
+                raise ApplicationError(
+                    "No such table in this tournament.",
+                    code="table_not_in_tournament",
+                    fields={"table": ["Not a table of this tournament."]},
+                )
+        referee = _user_or_400(v["referee"], "referee")
+        match = services.match_create(
+            tournament=self.tournament,
+            actor=request.user,
+            entries=entries,
+            table=table,
+            referee=referee,
+            label=v["label"],
+            lot_winner=v["lot_winner"],
+        )
+        return Response(_detail(match.pk), status=status.HTTP_201_CREATED)
+
+
+def _user_or_400(user_id: int | None, field: str) -> Any:
+    if user_id is None:
+        return None
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise ApplicationError(
+            f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
+        )
+    return user
+
+
+class MatchDetailApi(ApiView):
+    @extend_schema(responses={200: s.MatchDetailOutput, 404: ERRORS[404]}, tags=["matches"])
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(_detail(match_id))
+
+
+class MatchStartApi(ApiView):
+    @extend_schema(
+        request=s.MatchStartInput,
+        responses={200: s.MatchDetailOutput, **ERRORS},
+        tags=["matches"],
+        description="Freeze the tournament's ruleset on the match and start it (R2, R6).",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = s.MatchStartInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_start(
+            match_id=match_id, actor=request.user, lot_winner=data.validated_data["lot_winner"]
+        )
+        return Response(_detail(match_id))
+
+
+class MatchRefereeApi(ApiView):
+    @extend_schema(
+        request=s.AssignRefereeInput,
+        responses={200: s.MatchDetailOutput, **ERRORS},
+        tags=["matches"],
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = s.AssignRefereeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_assign_referee(
+            match_id=match_id,
+            actor=request.user,
+            referee=_user_or_400(data.validated_data["referee"], "referee"),
+        )
+        return Response(_detail(match_id))
+
+
+class HandListApi(ApiView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("include_void", bool, default=True)],
+        responses=s.HandSerializer(many=True),
+        tags=["hands"],
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        include_void = request.query_params.get("include_void", "true").lower() != "false"
+        qs = selectors.hand_list(match=match, include_void=include_void)
+        return self.paginated(request, qs, s.HandSerializer)
+
+    @extend_schema(
+        request=s.HandRecordInput,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                location=OpenApiParameter.HEADER,
+                description=(
+                    "Retrying with the same key returns the original response without "
+                    "recording twice; the same key with another body is a 422."
+                ),
+            )
+        ],
+        responses={
+            201: s.HandRecordedSerializer,
+            **ERRORS,
+            409: OpenApiResponse(
+                s.ErrorOutput, description="Stale hand number; `error.match` is the state"
+            ),
+            422: OpenApiResponse(s.ErrorOutput, description="Idempotency-Key reused"),
+        },
+        tags=["hands"],
+        description=(
+            "Record the next hand (RULES.md §9): an outcome (`poser`, `pose_tile`, `end`, "
+            "`winner` or `counts`, `llave`) or a `play_log`. `number` is the hand this creates."
+        ),
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        body = request.data
+        if not isinstance(body, dict):
+            raise ApplicationError(
+                "The body must be a JSON object (§9).",
+                code="malformed",
+                rule="§9",
+                fields={"non_field_errors": ["Expected a JSON object."]},
+            )
+        payload = dict(body)
+        number = payload.pop("number", None)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ApplicationError(
+                "number (the hand this submission creates) must be an integer >= 1 (§9).",
+                code="malformed" if number is not None else "missing_field",
+                rule="§9",
+                fields={"number": ["An integer >= 1 is required."]},
+            )
+        result = services.hand_record(
+            match_id=match_id,
+            actor=request.user,
+            expected_number=number,
+            payload=payload,
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            client=services.ClientInfo(
+                ip=client_ip(request), user_agent=request.headers.get("User-Agent", "")
+            ),
+        )
+        response = Response(result.body, status=result.status)
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class HandVoidLastApi(ApiView):
+    @extend_schema(
+        request=s.HandVoidInput,
+        responses={200: s.HandRecordedSerializer, **ERRORS, 409: ERRORS[400]},
+        tags=["hands"],
+        description="Void the last live hand (kept, with who / when / why) and refold.",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = s.HandVoidInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.hand_void_last(
+            match_id=match_id,
+            actor=request.user,
+            reason=data.validated_data["reason"],
+            expected_number=data.validated_data.get("number"),
+        )
+        return Response(result.body)
+
+
+class MatchOverrideApi(ApiView):
+    @extend_schema(
+        request=s.OverrideInput,
+        responses={200: s.MatchDetailOutput, **ERRORS},
+        tags=["matches"],
+        description="Director decision on the result; recorded in the action log.",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = s.OverrideInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.match_result_override(match_id=match_id, actor=request.user, **data.validated_data)
+        return Response(_detail(match_id))
+
+
+class MatchForfeitApi(ApiView):
+    @extend_schema(
+        request=s.ForfeitInput,
+        responses={200: s.ForfeitOutput, **ERRORS},
+        tags=["matches"],
+        description="T7: a 0-6 loss for the seat; the others play on in `continuation`.",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = s.ForfeitInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = services.match_forfeit(
+            match_id=match_id, actor=request.user, **data.validated_data
+        )
+        continuation = (
+            s.MatchOutput(selectors.match_detail_get(match_id=result.continuation.pk)).data
+            if result.continuation is not None
+            else None
+        )
+        return Response({"match": _detail(match_id), "continuation": continuation})

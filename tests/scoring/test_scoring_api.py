@@ -1,0 +1,401 @@
+"""The scoring API: recording hands, bad input, idempotency, query counts, schema."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.models import Hand, IdempotencyRecord, Match
+from tests.factories import (
+    TournamentFactory,
+    director_of,
+    match_in_progress,
+    referee_of,
+    scheduled_match,
+)
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def win(poser: int, winner: int, tile: str = "5-4", **extra: Any) -> dict[str, Any]:
+    return {"poser": poser, "pose_tile": tile, "end": "domino", "winner": winner, **extra}
+
+
+@pytest.fixture
+def tournament() -> Tournament:
+    return TournamentFactory()
+
+
+@pytest.fixture
+def referee(tournament: Tournament) -> Any:
+    return referee_of(tournament)
+
+
+@pytest.fixture
+def match(tournament: Tournament, referee: Any) -> Match:
+    return match_in_progress(tournament, referee=referee)
+
+
+@pytest.fixture
+def api(referee: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(referee)
+    return client
+
+
+def post_hand(api: APIClient, match: Match, body: Any, **headers: str) -> Any:
+    return api.post(
+        f"/api/matches/{match.pk}/hands/",
+        data=json.dumps(body),
+        content_type="application/json",
+        headers=headers,
+    )
+
+
+def test_record_a_hand_returns_the_hand_and_the_new_state(api: APIClient, match: Match) -> None:
+    r = post_hand(api, match, {"number": 1, **win(3, 1, "6-6")})
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert body["hand"]["number"] == 1
+    assert body["hand"]["winner"] == 1
+    assert body["hand"]["scores_after"] == [0, 1, 0, 0]
+    assert body["match"]["scores"] == [0, 1, 0, 0]
+    assert body["match"]["next_hand"]["poser"] == 1
+    assert body["match"]["next_hand"]["forced"] is False
+    assert body["match"]["version"] == 2
+    assert body["tournament_version"] >= 1
+    assert "client_ip" not in body["hand"]
+
+
+def test_match_detail_describes_the_next_hand_and_marks_love(api: APIClient, match: Match) -> None:
+    post_hand(api, match, {"number": 1, **win(3, 1, "6-6")})
+    anon = APIClient()
+    r = anon.get(f"/api/matches/{match.pk}/")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["next_hand"] == {
+        "number": 2,
+        "poser": 1,
+        "forced": False,
+        "forced_tile": None,
+        "value": 1,
+        "is_replay": False,
+        "is_playoff": False,
+        "tie_run": 0,
+        "leader": None,
+        "reason": body["next_hand"]["reason"],
+        "rule": "R7",
+    }
+    assert [s["love"] for s in body["seats"]] == [True, False, True, True]
+    assert [s["score"] for s in body["seats"]] == [0, 1, 0, 0]
+    assert body["ruleset"]["preset"] == "wsod"
+    assert all(s["name"] for s in body["seats"])
+
+
+BAD_INPUTS = [
+    # (name, body, field, code, rule)
+    ("unknown seat", {"number": 1, **win(7, 0, "6-6")}, "poser", "unknown_seat", "§9"),
+    ("unknown winner", {"number": 1, **win(0, 9, "6-6")}, "winner", "unknown_seat", "§9"),
+    (
+        "forced pose not 6-6",
+        {"number": 1, **win(0, 1, "5-5")},
+        "pose_tile",
+        "wrong_pose_tile",
+        "R5",
+    ),
+    (
+        "count out of range",
+        {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "block", "counts": [10, 999, 3, 4]},
+        "counts[1]",
+        "count_out_of_range",
+        "R20",
+    ),
+    (
+        "negative count",
+        {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "block", "counts": [10, -1, 3, 4]},
+        "counts[1]",
+        "negative_count",
+        "R20",
+    ),
+    (
+        "wrong number of counts",
+        {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "block", "counts": [1, 2]},
+        "counts",
+        "wrong_count_length",
+        "§9",
+    ),
+    (
+        "block names a winner",
+        {
+            "number": 1,
+            "poser": 0,
+            "pose_tile": "6-6",
+            "end": "block",
+            "winner": 1,
+            "counts": [1, 2, 3, 4],
+        },
+        "winner",
+        "block_names_winner",
+        "R20",
+    ),
+    (
+        "llave claim without llave",
+        {"number": 1, **win(0, 1, "6-6", llave=True)},
+        "llave",
+        "llave_not_allowed",
+        "R24",
+    ),
+    ("not a tile", {"number": 1, **win(0, 1, "7-7")}, "pose_tile", "invalid_tile", "R1"),
+    (
+        "unknown field",
+        {"number": 1, **win(0, 1, "6-6"), "colour": "red"},
+        "colour",
+        "unknown_field",
+        "§9",
+    ),
+    ("missing end", {"number": 1, "poser": 0, "pose_tile": "6-6"}, "end", "missing_field", "§9"),
+    ("missing number", win(0, 1, "6-6"), "number", "missing_field", "§9"),
+    ("number not int", {"number": "one", **win(0, 1, "6-6")}, "number", "malformed", "§9"),
+    ("body is a list", [1, 2], "non_field_errors", "malformed", "§9"),
+    (
+        "sporting in tournament play",
+        {"number": 1, **win(0, 1, "3-2", sporting=True)},
+        "sporting",
+        "sporting_not_allowed",
+        "R11",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code", "rule"),
+    [pytest.param(b, f, c, r, id=name) for name, b, f, c, r in BAD_INPUTS],
+)
+def test_bad_input_is_a_400_naming_field_and_rule_and_stores_nothing(
+    api: APIClient, match: Match, body: Any, field: str, code: str, rule: str
+) -> None:
+    version = match.version
+    r = post_hand(api, match, body)
+    assert r.status_code == 400, r.content
+    error = r.json()["error"]
+    assert error["code"] == code
+    assert error["rule"] == rule
+    assert field in error["fields"], error
+    assert error["message"]
+    assert not Hand.objects.filter(match=match).exists()
+    match.refresh_from_db()
+    assert match.version == version
+
+
+def test_wrong_poser_after_a_decided_hand_names_r7(api: APIClient, match: Match) -> None:
+    assert post_hand(api, match, {"number": 1, **win(2, 0, "6-6")}).status_code == 201
+    r = post_hand(api, match, {"number": 2, **win(1, 0)})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert (error["code"], error["rule"]) == ("wrong_poser", "R7")
+    assert "poser" in error["fields"]
+    assert Hand.objects.filter(match=match).count() == 1
+
+
+def test_a_hand_after_the_match_ended_is_refused_with_r33(api: APIClient, match: Match) -> None:
+    assert post_hand(api, match, {"number": 1, **win(2, 0, "6-6")}).status_code == 201
+    for n in range(2, 7):
+        assert post_hand(api, match, {"number": n, **win(0, 0)}).status_code == 201
+    r = post_hand(api, match, {"number": 7, **win(0, 0)})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert (error["code"], error["rule"]) == ("match_over", "R33")
+    assert "number" in error["fields"]
+    assert Hand.objects.filter(match=match).count() == 6
+
+
+def test_malformed_json_is_a_400(api: APIClient, match: Match) -> None:
+    r = api.post(
+        f"/api/matches/{match.pk}/hands/", data="{not json", content_type="application/json"
+    )
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "parse_error"
+    assert not Hand.objects.filter(match=match).exists()
+
+
+def test_stale_number_is_a_409_with_the_state(api: APIClient, match: Match) -> None:
+    post_hand(api, match, {"number": 1, **win(2, 0, "6-6")})
+    r = post_hand(api, match, {"number": 1, **win(2, 0, "6-6")})
+    assert r.status_code == 409
+    error = r.json()["error"]
+    assert error["code"] == "stale_hand_number"
+    assert error["match"]["hands_count"] == 1
+    assert error["match"]["scores"] == [1, 0, 0, 0]
+
+
+def test_idempotency_key_replays_the_original_response(api: APIClient, match: Match) -> None:
+    body = {"number": 1, **win(2, 0, "6-6")}
+    first = post_hand(api, match, body, **{"Idempotency-Key": "abc-1"})
+    again = post_hand(api, match, body, **{"Idempotency-Key": "abc-1"})
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Hand.objects.filter(match=match).count() == 1
+    other = post_hand(api, match, {"number": 1, **win(2, 1, "6-6")}, **{"Idempotency-Key": "abc-1"})
+    assert other.status_code == 422
+    assert other.json()["error"]["code"] == "idempotency_key_reused"
+    assert IdempotencyRecord.objects.count() == 1
+
+
+def test_play_log_is_replayed_by_the_engine(api: APIClient, match: Match) -> None:
+    import random
+
+    from scoring.engine import Ruleset
+    from scoring.engine.match import match_start
+    from scoring.engine.simulate import BOTS, simulate_hand
+
+    ruleset = Ruleset.from_json(match.ruleset)
+    state = match_start(ruleset, 4)
+    log, record = simulate_hand(ruleset, 4, state.next, random.Random(5), (BOTS["heuristic"],) * 4)
+    r = post_hand(api, match, {"number": 1, "play_log": log.to_dict()})
+    assert r.status_code == 201, r.content
+    hand = r.json()["hand"]
+    assert hand["poser"] == record.poser
+    assert hand["pose_tile"] == str(record.pose_tile)
+    assert hand["end"] == record.end.value
+    assert hand["play_log"] == log.to_dict()
+    # A claimed outcome that contradicts the log is refused.
+    match2 = match_in_progress(match.tournament, referee=match.referee)
+    wrong = (record.poser + 1) % 4
+    r = post_hand(api, match2, {"number": 1, "poser": wrong, "play_log": log.to_dict()})
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "log_mismatch"
+    # A broken log names the move.
+    bad = log.to_dict()
+    bad["moves"] = [*bad["moves"][:1], {"seat": 0, "kind": "fly"}]
+    r = post_hand(api, match2, {"number": 1, "play_log": bad})
+    assert r.status_code == 400
+    assert r.json()["error"]["fields"].keys() == {"play_log.moves[1].kind"}
+
+
+def test_recording_uses_a_constant_number_of_queries(
+    api: APIClient, match: Match, django_assert_num_queries: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count(n: int, body: dict[str, Any]) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            r = post_hand(api, match, {"number": n, **body}, **{"Idempotency-Key": f"q{n}"})
+        assert r.status_code == 201, r.content
+        return len(ctx.captured_queries)
+
+    # 19 decided hands without a match end: ties keep the score line (R27).
+    tie = {"poser": 0, "pose_tile": "6-6", "end": "block", "counts": [5, 5, 9, 9]}
+    first = count(1, tie)
+    for n in range(2, 20):
+        nh = Match.objects.get(pk=match.pk).next_hand
+        assert nh is not None
+        poser = nh["poser"] if nh["poser"] is not None else 0
+        tile = "6-6" if nh["forced"] else "5-4"
+        r = post_hand(api, match, {"number": n, **tie, "poser": poser, "pose_tile": tile})
+        assert r.status_code == 201, r.content
+    nh = Match.objects.get(pk=match.pk).next_hand
+    assert nh is not None
+    poser = nh["poser"] if nh["poser"] is not None else 0
+    tile = "6-6" if nh["forced"] else "5-4"
+    with django_assert_num_queries(first):
+        r = post_hand(
+            api,
+            match,
+            {"number": 20, **tie, "poser": poser, "pose_tile": tile},
+            **{"Idempotency-Key": "q20"},
+        )
+    assert r.status_code == 201
+
+
+def test_start_override_forfeit_void_through_the_api(tournament: Tournament) -> None:
+    director = director_of(tournament)
+    api = APIClient()
+    api.force_authenticate(director)
+    m = scheduled_match(tournament, n_players=2)
+    r = api.post(f"/api/matches/{m.pk}/start/", {"lot_winner": 1}, format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["status"] == "in_progress"
+    r = post_hand(api, m, {"number": 1, **win(0, 1, "6-6")})
+    assert r.status_code == 201
+    r = api.post(f"/api/matches/{m.pk}/hands/void-last/", {"number": 1}, format="json")
+    assert r.status_code == 400
+    assert "reason" in r.json()["error"]["fields"]
+    r = api.post(
+        f"/api/matches/{m.pk}/hands/void-last/", {"number": 1, "reason": "typo"}, format="json"
+    )
+    assert r.status_code == 200
+    assert r.json()["hand"]["void"] is True
+    assert r.json()["match"]["hands_count"] == 0
+    r = api.post(
+        f"/api/matches/{m.pk}/override/",
+        {"scores": [2, 6], "reason": "appeal"},
+        format="json",
+    )
+    assert r.status_code == 200
+    assert r.json()["end_reason"] == "override"
+    assert r.json()["winner_seat"] == 1
+    m2 = scheduled_match(tournament, n_players=3)
+    r = api.post(f"/api/matches/{m2.pk}/forfeit/", {"seat": 0, "reason": "no-show"}, format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["match"]["end_reason"] == "forfeit"
+    assert r.json()["continuation"]["n_players"] == 2
+    hands = APIClient().get(f"/api/matches/{m.pk}/hands/").json()
+    assert hands["count"] == 1
+    assert hands["results"][0]["void_reason"] == "typo"
+
+
+def test_create_match_through_the_api(tournament: Tournament) -> None:
+    from tests.factories import EntryFactory, TableFactory
+
+    director = director_of(tournament)
+    ref = referee_of(tournament)
+    api = APIClient()
+    api.force_authenticate(director)
+    entries = [EntryFactory(tournament=tournament).pk for _ in range(3)]
+    table = TableFactory(tournament=tournament)
+    r = api.post(
+        f"/api/tournaments/{tournament.slug}/matches/",
+        {"entries": entries, "table": table.pk, "referee": ref.pk, "label": "R1 T1"},
+        format="json",
+    )
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert [s["entry"] for s in body["seats"]] == entries
+    assert body["status"] == "scheduled"
+    assert body["table_number"] == table.number
+    listing = APIClient().get(f"/api/tournaments/{tournament.slug}/matches/").json()
+    assert [m["id"] for m in listing["results"]] == [body["id"]]
+
+
+def test_openapi_schema_documents_hand_recording(client: Any) -> None:
+    r = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert r.status_code == 200
+    schema = r.json() if r["Content-Type"].startswith("application/json") else None
+    if schema is None:
+        import yaml
+
+        schema = yaml.safe_load(r.content)
+    op = schema["paths"]["/api/matches/{match_id}/hands/"]["post"]
+    assert "requestBody" in op
+    assert {"201", "400", "409", "422"} <= set(op["responses"])
+    assert any(p["name"] == "Idempotency-Key" for p in op["parameters"])
+    for path in [
+        "/api/tournaments/",
+        "/api/players/",
+        "/api/tournaments/{slug}/entries/",
+        "/api/tournaments/{slug}/tables/",
+        "/api/tournaments/{slug}/matches/",
+        "/api/matches/{match_id}/",
+        "/api/matches/{match_id}/start/",
+        "/api/matches/{match_id}/hands/void-last/",
+        "/api/matches/{match_id}/override/",
+        "/api/matches/{match_id}/forfeit/",
+        "/api/tournaments/{slug}/referee-tokens/",
+    ]:
+        assert path in schema["paths"], path

@@ -1,0 +1,292 @@
+"""Thin API views of the tournament app: input serializer → service → output serializer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.exceptions import ApplicationError, NotFoundError
+from tournament import selectors, services
+from tournament.api import serializers as s
+from tournament.api.base import ApiView, TournamentScopedMixin
+from tournament.api.permissions import require_tournament_director
+from tournament.models import Entry, Player, RefereeToken, Table, TournamentRole
+
+
+def _user(user_id: int, field: str = "user") -> Any:
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise ApplicationError(
+            f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
+        )
+    return user
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+class TournamentListApi(ApiView):
+    @extend_schema(responses=s.TournamentOutput(many=True), tags=["tournaments"])
+    def get(self, request: Request) -> Response:
+        return self.paginated(request, selectors.tournament_list(), s.TournamentOutput)
+
+    @extend_schema(
+        request=s.TournamentCreateInput, responses={201: s.TournamentOutput}, tags=["tournaments"]
+    )
+    def post(self, request: Request) -> Response:
+        data = s.TournamentCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(actor=request.user, **data.validated_data)
+        return Response(s.TournamentOutput(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(TournamentScopedMixin):
+    @extend_schema(responses=s.TournamentOutput, tags=["tournaments"])
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(s.TournamentOutput(self.tournament).data)
+
+    @extend_schema(
+        request=s.TournamentUpdateInput, responses=s.TournamentOutput, tags=["tournaments"]
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        data = s.TournamentUpdateInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_update(
+            tournament=self.tournament, actor=request.user, data=data.validated_data
+        )
+        return Response(s.TournamentOutput(tournament).data)
+
+
+# -- players --------------------------------------------------------------------------------------
+
+
+class PlayerListApi(ApiView):
+    @extend_schema(
+        parameters=[OpenApiParameter("search", str, description="name or nickname contains")],
+        responses=s.PlayerOutput(many=True),
+        tags=["players"],
+    )
+    def get(self, request: Request) -> Response:
+        qs = selectors.player_list(search=request.query_params.get("search"))
+        return self.paginated(request, qs, s.PlayerOutput)
+
+    @extend_schema(request=s.PlayerInput, responses={201: s.PlayerOutput}, tags=["players"])
+    def post(self, request: Request) -> Response:
+        data = s.PlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_create(actor=request.user, **data.validated_data)
+        return Response(s.PlayerOutput(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(ApiView):
+    def _get(self, player_id: int) -> Player:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise NotFoundError(f"No player {player_id}.", code="not_found")
+        return player
+
+    @extend_schema(responses=s.PlayerOutput, tags=["players"])
+    def get(self, request: Request, player_id: int) -> Response:
+        return Response(s.PlayerOutput(self._get(player_id)).data)
+
+    @extend_schema(request=s.PlayerUpdateInput, responses=s.PlayerOutput, tags=["players"])
+    def patch(self, request: Request, player_id: int) -> Response:
+        data = s.PlayerUpdateInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        player = services.player_update(
+            player=self._get(player_id), actor=request.user, data=data.validated_data
+        )
+        return Response(s.PlayerOutput(player).data)
+
+
+# -- entries --------------------------------------------------------------------------------------
+
+
+class EntryListApi(TournamentScopedMixin):
+    @extend_schema(responses=s.EntryOutput(many=True), tags=["entries"])
+    def get(self, request: Request, slug: str) -> Response:
+        return self.paginated(
+            request, selectors.entry_list(tournament=self.tournament), s.EntryOutput
+        )
+
+    @extend_schema(request=s.EntryCreateInput, responses={201: s.EntryOutput}, tags=["entries"])
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.EntryCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = Player.objects.filter(pk=data.validated_data["player"]).first()
+        if player is None:
+            raise ApplicationError(
+                "Unknown player.", code="unknown_player", fields={"player": ["Unknown player."]}
+            )
+        entry = services.entry_create(
+            tournament=self.tournament,
+            actor=request.user,
+            player=player,
+            seed=data.validated_data["seed"],
+        )
+        return Response(s.EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryDetailApi(TournamentScopedMixin):
+    def _entry(self, entry_id: int) -> Entry:
+        return self.scoped_get(Entry.objects.select_related("player", "tournament"), entry_id)
+
+    @extend_schema(responses=s.EntryOutput, tags=["entries"])
+    def get(self, request: Request, slug: str, entry_id: int) -> Response:
+        return Response(s.EntryOutput(self._entry(entry_id)).data)
+
+    @extend_schema(request=s.EntryUpdateInput, responses=s.EntryOutput, tags=["entries"])
+    def patch(self, request: Request, slug: str, entry_id: int) -> Response:
+        data = s.EntryUpdateInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        entry = services.entry_update(
+            entry=self._entry(entry_id), actor=request.user, data=data.validated_data
+        )
+        return Response(s.EntryOutput(entry).data)
+
+
+class EntryWithdrawApi(EntryDetailApi):
+    @extend_schema(request=s.ReasonInput, responses=s.EntryOutput, tags=["entries"])
+    def post(self, request: Request, slug: str, entry_id: int) -> Response:
+        data = s.ReasonInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.entry_withdraw(
+            entry=self._entry(entry_id), actor=request.user, reason=data.validated_data["reason"]
+        )
+        return Response(s.EntryOutput(entry).data)
+
+
+class EntryDisqualifyApi(EntryDetailApi):
+    @extend_schema(request=s.ReasonInput, responses=s.EntryOutput, tags=["entries"])
+    def post(self, request: Request, slug: str, entry_id: int) -> Response:
+        data = s.ReasonInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.entry_disqualify(
+            entry=self._entry(entry_id), actor=request.user, reason=data.validated_data["reason"]
+        )
+        return Response(s.EntryOutput(entry).data)
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+
+class TableListApi(TournamentScopedMixin):
+    @extend_schema(responses=s.TableOutput(many=True), tags=["tables"])
+    def get(self, request: Request, slug: str) -> Response:
+        return self.paginated(
+            request, selectors.table_list(tournament=self.tournament), s.TableOutput
+        )
+
+    @extend_schema(request=s.TableInput, responses={201: s.TableOutput}, tags=["tables"])
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.TableInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table: Table = services.table_create(
+            tournament=self.tournament, actor=request.user, **data.validated_data
+        )
+        return Response(s.TableOutput(table).data, status=status.HTTP_201_CREATED)
+
+
+# -- roles, referees, tokens, action log (directors only) -----------------------------------------
+
+
+class RoleListApi(TournamentScopedMixin):
+    @extend_schema(responses=s.RoleOutput(many=True), tags=["referees"])
+    def get(self, request: Request, slug: str) -> Response:
+        require_tournament_director(self)
+        return self.paginated(
+            request, selectors.role_list(tournament=self.tournament), s.RoleOutput
+        )
+
+    @extend_schema(request=s.RoleInput, responses={201: s.RoleOutput}, tags=["referees"])
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.RoleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        role = services.role_grant(
+            tournament=self.tournament,
+            actor=request.user,
+            user=_user(data.validated_data["user"]),
+            role=data.validated_data["role"],
+        )
+        return Response(s.RoleOutput(role).data, status=status.HTTP_201_CREATED)
+
+
+class RoleDetailApi(TournamentScopedMixin):
+    @extend_schema(responses={204: None}, tags=["referees"])
+    def delete(self, request: Request, slug: str, role_id: int) -> Response:
+        role = self.scoped_get(TournamentRole.objects.select_related("tournament"), role_id)
+        services.role_revoke(role=role, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RefereeCreateApi(TournamentScopedMixin):
+    @extend_schema(
+        request=s.RefereeCreateInput,
+        responses={201: s.RoleOutput},
+        tags=["referees"],
+        description="Create a password-less referee account (signs in by token / link only).",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.RefereeCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        role = services.referee_create(
+            tournament=self.tournament, actor=request.user, **data.validated_data
+        )
+        return Response(s.RoleOutput(role).data, status=status.HTTP_201_CREATED)
+
+
+class RefereeTokenListApi(TournamentScopedMixin):
+    @extend_schema(responses=s.RefereeTokenOutput(many=True), tags=["referees"])
+    def get(self, request: Request, slug: str) -> Response:
+        require_tournament_director(self)
+        return self.paginated(
+            request,
+            selectors.referee_token_list(tournament=self.tournament),
+            s.RefereeTokenOutput,
+        )
+
+    @extend_schema(
+        request=s.RefereeTokenIssueInput,
+        responses={201: s.RefereeTokenOutput},
+        tags=["referees"],
+        description=(
+            "Issue a personal referee token (192 random bits). Use it as "
+            "`Authorization: Token <key>` (or `Bearer <key>`), or open `link` on a phone."
+        ),
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = s.RefereeTokenIssueInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = services.referee_token_issue(
+            tournament=self.tournament,
+            actor=request.user,
+            user=_user(data.validated_data["user"]),
+            label=data.validated_data["label"],
+        )
+        return Response(s.RefereeTokenOutput(token).data, status=status.HTTP_201_CREATED)
+
+
+class RefereeTokenRevokeApi(TournamentScopedMixin):
+    @extend_schema(request=None, responses=s.RefereeTokenOutput, tags=["referees"])
+    def post(self, request: Request, slug: str, token_id: int) -> Response:
+        token = self.scoped_get(
+            RefereeToken.objects.select_related("role__tournament", "role__user"),
+            token_id,
+            field="role__tournament",
+        )
+        token = services.referee_token_revoke(token=token, actor=request.user)
+        return Response(s.RefereeTokenOutput(token).data)
+
+
+class ActionLogListApi(TournamentScopedMixin):
+    @extend_schema(responses=s.ActionLogOutput(many=True), tags=["tournaments"])
+    def get(self, request: Request, slug: str) -> Response:
+        require_tournament_director(self)
+        return self.paginated(
+            request, selectors.action_log_list(tournament=self.tournament), s.ActionLogOutput
+        )
