@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.composition import choose_byes, plan_tables
@@ -57,13 +57,16 @@ class SwissOptions:
     """Upper bound on accepted swaps; ``None`` means 20 per player."""
 
     def __post_init__(self) -> None:
-        for name in ("repeat", "club", "wins_gap", "greedy_window", "table_window", "wins_window"):
-            if getattr(self, name) < 0 or (name == "greedy_window" and self.greedy_window < 1):
+        minimums = {"repeat": 0, "club": 0, "wins_gap": 0, "greedy_window": 1}
+        minimums |= {"table_window": 0, "wins_window": 0, "max_moves": 0}
+        for name, minimum in minimums.items():
+            value = getattr(self, name)
+            if value is not None and value < minimum:
                 raise BracketError(
                     code="bad_option",
                     rule="T8",
                     field=name,
-                    message=f"Swiss option {name} must be a non-negative integer (T8).",
+                    message=f"Swiss option {name} must be at least {minimum}, not {value} (T8).",
                 )
 
 
@@ -89,7 +92,7 @@ class SeatingCost:
 class _Field:
     """The players of one Swiss round as dense indices, with everything a pair cost needs."""
 
-    __slots__ = ("club", "ids", "meet", "opts", "order", "wins")
+    __slots__ = ("club", "cost", "ids", "meet", "opts", "wins")
 
     def __init__(
         self,
@@ -117,15 +120,21 @@ class _Field:
                 if j is not None:
                     row[j] = k
             self.meet.append(row)
-        self.order = list(range(len(self.ids)))
+        self.cost = self._pair_cost()
 
-    def cost(self, i: int, j: int) -> int:
-        o = self.opts
-        c = o.repeat * self.meet[i].get(j, 0) + o.wins_gap * abs(self.wins[i] - self.wins[j])
-        ci = self.club[i]
-        if ci >= 0 and ci == self.club[j]:
-            c += o.club
-        return c
+    def _pair_cost(self) -> Callable[[int, int], int]:
+        # A closure over locals: the search calls it millions of times on big fields.
+        meet, wins, club = self.meet, self.wins, self.club
+        w_repeat, w_gap, w_club = self.opts.repeat, self.opts.wins_gap, self.opts.club
+
+        def cost(i: int, j: int) -> int:
+            c = w_repeat * meet[i].get(j, 0) + w_gap * abs(wins[i] - wins[j])
+            ci = club[i]
+            if ci >= 0 and ci == club[j]:
+                c += w_club
+            return c
+
+        return cost
 
 
 def _prepare(
@@ -156,29 +165,30 @@ def _prepare(
 
 
 def _greedy(field: _Field, sizes: Sequence[int]) -> list[list[int]]:
-    """Fill tables top down: best unseated player, then the cheapest of the next few."""
-    order = field.order
-    n = len(order)
+    """Fill tables top down: best unseated player, then the cheapest of the next few.
+
+    Dense indices are already in record order, so "next in record order" is "next index".
+    """
+    n = len(field.ids)
     taken = [False] * n
     window = field.opts.greedy_window
     cost = field.cost
     head = 0
     tables: list[list[int]] = []
     for size in sizes:
-        while taken[order[head]]:
+        while taken[head]:
             head += 1
-        members = [order[head]]
-        taken[order[head]] = True
+        members = [head]
+        taken[head] = True
         for _ in range(size - 1):
-            best, best_cost, seen, k = -1, 0, 0, head
-            while seen < window and k < n:
-                c = order[k]
+            best, best_cost, seen, c = -1, 0, 0, head
+            while seen < window and c < n:
                 if not taken[c]:
                     price = sum(cost(c, m) for m in members)
                     if best < 0 or price < best_cost:
                         best, best_cost = c, price
                     seen += 1
-                k += 1
+                c += 1
             taken[best] = True
             members.append(best)
         tables.append(members)
@@ -186,17 +196,28 @@ def _greedy(field: _Field, sizes: Sequence[int]) -> list[list[int]]:
 
 
 def _improve(field: _Field, tables: list[list[int]]) -> int:
-    """Apply improving swaps that add no repeat meeting (T8); returns the number applied."""
+    """Apply improving swaps that add no repeat meeting (T8); returns the number applied.
+
+    Per table, each member's cost and repeats against its table mates are cached and
+    refreshed only when a swap touches the table, so pricing a swap of p (table A) with q
+    (table B) needs p against B and q against A only.
+    """
     opts = field.opts
     cost, meet, wins = field.cost, field.meet, field.wins
     n_tables = len(tables)
     limit = opts.max_moves if opts.max_moves is not None else 20 * len(field.ids)
     window, wins_window = opts.table_window, opts.wins_window
+    in_cost: list[list[int]] = [[] for _ in tables]  # member's cost against table mates
+    in_rep: list[list[int]] = [[] for _ in tables]  # member's earlier meetings with them
 
-    def needs_work(members: list[int]) -> bool:
-        return any(cost(a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+    def refresh(t: int) -> bool:
+        """Recompute table t's caches; True if any pair there costs something."""
+        members = tables[t]
+        in_cost[t] = [sum(cost(p, o) for o in members if o != p) for p in members]
+        in_rep[t] = [sum(meet[p].get(o, 0) for o in members if o != p) for p in members]
+        return any(in_cost[t])
 
-    queue = deque(t for t in range(n_tables) if needs_work(tables[t]))
+    queue = deque(t for t in range(n_tables) if refresh(t))
     queued = [False] * n_tables
     for t in queue:
         queued[t] = True
@@ -208,41 +229,40 @@ def _improve(field: _Field, tables: list[list[int]]) -> int:
         while improved and moves < limit:
             improved = False
             table_a = tables[a]
-            for p in table_a:
-                rest_a = [o for o in table_a if o != p]
-                p_in_a = sum(cost(p, o) for o in rest_a)
+            for i, p in enumerate(table_a):
+                p_in_a = in_cost[a][i]
                 if p_in_a == 0:
                     continue
-                p_rep_a = sum(meet[p].get(o, 0) for o in rest_a)
-                best: tuple[int, int, int] | None = None  # (delta, table, player)
+                rest_a = [o for o in table_a if o != p]
+                best: tuple[int, int, int] | None = None  # (delta, table, seat index in it)
                 for b in range(max(0, a - window), min(n_tables, a + window + 1)):
                     if b == a:
                         continue
-                    table_b = tables[b]
-                    p_in_b = sum(cost(p, o) for o in table_b)
-                    p_rep_b = sum(meet[p].get(o, 0) for o in table_b)
-                    for q in table_b:
+                    table_b, b_cost = tables[b], in_cost[b]
+                    p_vs_b = [cost(p, o) for o in table_b]
+                    p_in_b = sum(p_vs_b)
+                    for j, q in enumerate(table_b):
                         if abs(wins[q] - wins[p]) > wins_window:
                             continue
-                        pq = cost(p, q)
-                        q_in_b = sum(cost(q, o) for o in table_b if o != q)
-                        q_in_a = sum(cost(q, o) for o in rest_a)
-                        delta = (q_in_a - p_in_a) + (p_in_b - pq - q_in_b)
+                        # delta = (q in A) - (p in A) + (p in B without q) - (q in B)
+                        partial = p_in_b - p_vs_b[j] - b_cost[j] - p_in_a
+                        if partial >= 0 or (best is not None and partial >= best[0]):
+                            continue  # q's cost in A is never negative: cannot beat best
+                        delta = partial + sum(cost(q, o) for o in rest_a)
                         if delta >= 0 or (best is not None and delta >= best[0]):
                             continue
-                        q_rep_b = sum(meet[q].get(o, 0) for o in table_b if o != q)
+                        p_rep_b = sum(meet[p].get(o, 0) for o in table_b) - meet[p].get(q, 0)
                         q_rep_a = sum(meet[q].get(o, 0) for o in rest_a)
-                        rep_delta = q_rep_a - p_rep_a + p_rep_b - meet[p].get(q, 0) - q_rep_b
-                        if rep_delta <= 0:
-                            best = (delta, b, q)
+                        if q_rep_a + p_rep_b <= in_rep[a][i] + in_rep[b][j]:
+                            best = (delta, b, j)
                 if best is None:
                     continue
-                _, b, q = best
+                _, b, j = best
                 table_b = tables[b]
-                table_a[table_a.index(p)] = q
-                table_b[table_b.index(q)] = p
+                table_a[i], table_b[j] = table_b[j], p
                 moves += 1
-                if not queued[b] and needs_work(table_b):
+                refresh(a)
+                if refresh(b) and not queued[b]:
                     queue.append(b)
                     queued[b] = True
                 improved = True

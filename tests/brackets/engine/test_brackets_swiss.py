@@ -148,8 +148,10 @@ def test_t8_errors() -> None:
     with pytest.raises(BracketError) as info:
         SwissOptions(repeat=-1)
     assert info.value.code == "bad_option"
-    with pytest.raises(BracketError):
-        SwissOptions(greedy_window=0)
+    for bad in ({"greedy_window": 0}, {"max_moves": -1}, {"table_window": -1}):
+        with pytest.raises(BracketError, match="T8") as info:
+            SwissOptions(**bad)
+        assert info.value.field == next(iter(bad))
 
 
 def test_t8_history_counts() -> None:
