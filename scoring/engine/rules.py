@@ -25,6 +25,8 @@ Decisions (where RULES.md section 1 leaves something open):
       ``block`` deal is rejected because those deals always leave tiles over.
     * Three players remove 0-0 only in the standard deal (9 each, R2); the ``seven`` deal for
       three players uses the full set and leaves 7 tiles over.
+    * ``max_count`` (the §9 bound on a count) includes the tiles a player may draw from a
+      ``draw`` boneyard (R16), since a hand grows by drawing.
     * ``seven`` with four players is rejected (R2 offers 7-each only to 2 and 3 players; with
       four the standard deal already gives 7 each).
     * ``pips`` scoring with ``llave != off`` is rejected: R24 adjusts the value of a
@@ -342,8 +344,14 @@ class Ruleset:
         return self.boneyard if self.boneyard is not None else Boneyard.SLEEPING
 
     def max_count(self, n_players: int) -> int:
-        """The heaviest possible hand for the deal: the ``hand_size`` heaviest tiles (section 9)."""
+        """The heaviest possible hand for the deal (section 9).
+
+        That is the ``hand_size`` heaviest tiles of the set in use; with a ``draw`` boneyard a
+        hand can also grow by every tile that may be drawn (R16: all but ``boneyard_reserve``).
+        """
         size = self.hand_size(n_players)
+        if self.boneyard_for(n_players) is Boneyard.DRAW:
+            size += max(0, self._left_over(n_players) - self.boneyard_reserve)
         in_use = self.set_mask(n_players)
         tiles = [t for t in _HEAVIEST_FIRST if in_use >> t.index & 1]
         return sum(t.pips for t in tiles[:size])

@@ -197,6 +197,18 @@ def test_deal_sizes_r2(
     assert r.boneyard_for(players) is (Boneyard.NONE if all_dealt else Boneyard.SLEEPING)
 
 
+def test_max_count_includes_drawable_tiles_r16() -> None:
+    # Two players, seven each: 14 in a draw boneyard, all drawable; one hand may hold 21 tiles.
+    draw = Ruleset.from_preset("wsod", {"deal": "seven", "boneyard": "draw"})
+    # The 14 heaviest tiles weigh 118; the next seven weigh 6, 6, 5, 5, 5, 4, 4.
+    assert draw.max_count(2) == 118 + 6 + 6 + 5 + 5 + 5 + 4 + 4  # 21 tiles
+    reserve = draw.with_overrides({"boneyard_reserve": 2})
+    assert reserve.max_count(2) == 118 + 6 + 6 + 5 + 5 + 5  # 19 tiles
+    # Block deal, four players: 8 in the boneyard, so 5 + 8 = 13 tiles.
+    block_draw = Ruleset.from_preset("block", {"boneyard": "draw"})
+    assert block_draw.max_count(4) == 118 - 6
+
+
 def test_boneyard_defaults_to_sleeping_when_tiles_are_left() -> None:
     r = Ruleset.from_preset("wsod", {"deal": "seven"})
     assert r.boneyard is None
