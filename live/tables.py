@@ -13,6 +13,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
+
+from brackets.models import RoundMatch
 from scoring.models import Hand, Match, Seat
 
 MatchJSON = dict[str, Any]
@@ -31,9 +34,7 @@ def _next_hand_json(next_hand: Any) -> dict[str, Any] | None:
     }
 
 
-def _hand_json(hand: Hand | None) -> dict[str, Any] | None:
-    if hand is None:
-        return None
+def hand_json(hand: Hand) -> dict[str, Any]:
     return {
         "number": hand.number,
         "end": hand.end,
@@ -45,6 +46,15 @@ def _hand_json(hand: Hand | None) -> dict[str, Any] | None:
         "llave": hand.llave,
         "scores_after": list(hand.scores_after or []),
     }
+
+
+def round_link(match: Match) -> RoundMatch | None:
+    """The match's round link, loaded with ``select_related("round_link__round")``."""
+    try:
+        link: RoundMatch = match.round_link
+    except ObjectDoesNotExist:
+        return None
+    return link
 
 
 def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> MatchJSON:
@@ -66,19 +76,25 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
                 "forfeited": seat.forfeited,
             }
         )
-    table = match.table
+    link = round_link(match)
+    table_number = match.table.number if match.table is not None else None
+    if table_number is None and link is not None:
+        table_number = link.table_number
     return {
         "id": match.pk,
         "version": match.version,
         "status": match.status,
         "label": match.label,
-        "table": None if table is None else {"number": table.number, "label": str(table)},
+        "table_number": table_number,
+        "round": None
+        if link is None
+        else {"id": link.round_id, "number": link.round.number, "kind": link.round.kind},
         "n_players": match.n_players,
         "hands_count": match.hands_count,
         "winner_seat": match.winner_seat,
         "end_reason": match.end_reason,
         "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,
-        "last_hand": _hand_json(last_hand),
+        "last_hand": None if last_hand is None else hand_json(last_hand),
         "seats": seat_rows,
     }
 
@@ -116,7 +132,8 @@ def _seats_by_match(match_ids: list[int]) -> dict[int, list[Seat]]:
 
 
 def matches_json(matches: list[Match]) -> list[MatchJSON]:
-    """JSON for ``matches`` (loaded with ``select_related("table")``): two more queries."""
+    """JSON for ``matches`` loaded with ``select_related("table", "round_link__round")`` (or
+    with ``round_link`` set by the caller): two more queries, whatever their number."""
     ids = [m.pk for m in matches]
     seats = _seats_by_match(ids)
     last = _last_hands(ids)
@@ -125,7 +142,7 @@ def matches_json(matches: list[Match]) -> list[MatchJSON]:
 
 def match_live(*, match_id: int, tournament_id: int | None = None) -> MatchJSON | None:
     """One match's live JSON (three queries), or ``None`` if it does not exist (there)."""
-    qs = Match.objects.select_related("table").filter(pk=match_id)
+    qs = Match.objects.select_related("table", "round_link__round").filter(pk=match_id)
     if tournament_id is not None:
         qs = qs.filter(tournament_id=tournament_id)
     match = qs.first()

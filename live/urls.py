@@ -1,4 +1,17 @@
-from typing import Any
+"""Public spectator pages under ``/live/``; websockets are in :mod:`live.routing`."""
+
+from django.urls import path
+
+from live import views
 
 app_name = "live"
-urlpatterns: list[Any] = []
+urlpatterns = [
+    path("live/", views.index, name="index"),
+    path("live/<slug:slug>/", views.home, name="home"),
+    path("live/<slug:slug>/tables/", views.tables, name="tables"),
+    path("live/<slug:slug>/standings/", views.standings, name="standings"),
+    path("live/<slug:slug>/bracket/", views.bracket, name="bracket"),
+    path("live/<slug:slug>/players/<int:entry_id>/", views.player, name="player"),
+    path("live/<slug:slug>/matches/<int:match_id>/", views.match, name="match"),
+    path("live/<slug:slug>/projector/", views.projector, name="projector"),
+]

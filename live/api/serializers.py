@@ -1,0 +1,256 @@
+"""Shapes of the public live JSON, for the OpenAPI schema.
+
+The bodies themselves are built once per tournament version by :mod:`live.documents` and sent
+as stored bytes; these serializers describe them (tests/live check that every body round-trips
+through its serializer unchanged, so the schema cannot drift from what is served).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class HandSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    end = serializers.ChoiceField(choices=["domino", "block"], help_text="R18 domino or R19 block.")
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="Seat that won; null for a tie (R20)."
+    )
+    tied = serializers.BooleanField()
+    reset = serializers.BooleanField(help_text="Scores went back to 0 (R31).")
+    value = serializers.IntegerField(help_text="What the hand was worth (R26).")
+    paid = serializers.IntegerField(help_text="What the winner was paid (R24, R29).")
+    llave = serializers.BooleanField(help_text="Won with la llave (R23).")
+    scores_after = serializers.ListField(child=serializers.IntegerField())
+
+
+class NextHandSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(allow_null=True)
+    value = serializers.IntegerField(allow_null=True, help_text="Value of the next hand (R26).")
+    is_replay = serializers.BooleanField(help_text="The hand after a tie (R27).")
+    is_playoff = serializers.BooleanField(help_text="A play-off hand (R31d, R9).")
+    tie_run = serializers.IntegerField(help_text="Consecutive tied hands so far (R26).")
+
+
+class LiveSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(help_text="0..n-1 in play order.")
+    entry_id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField()
+    love = serializers.BooleanField(help_text="On love (score 0).")
+    placing = serializers.IntegerField(allow_null=True)
+    forfeited = serializers.BooleanField()
+
+
+class RoundRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+
+
+class LiveMatchSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Bumped by every change of the match.")
+    status = serializers.CharField()
+    label = serializers.CharField(allow_blank=True)  # type: ignore[assignment]  # JSON key
+    table_number = serializers.IntegerField(allow_null=True)
+    round = RoundRefSerializer(allow_null=True)
+    n_players = serializers.IntegerField()
+    hands_count = serializers.IntegerField()
+    winner_seat = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.CharField(allow_blank=True)
+    next_hand = NextHandSerializer(allow_null=True)
+    last_hand = HandSerializer(allow_null=True)
+    seats = LiveSeatSerializer(many=True)
+
+
+class RoundSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    stage_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    time_limit = serializers.IntegerField(allow_null=True, help_text="Minutes (T2, T3).")
+    clock_started_at = serializers.CharField(allow_null=True)
+    clock_ends_at = serializers.CharField(allow_null=True)
+    time_called_at = serializers.CharField(allow_null=True)
+
+
+class StageSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    swiss_rounds = serializers.IntegerField(allow_null=True)
+    cut_size = serializers.IntegerField(allow_null=True)
+    advance_per_table = serializers.IntegerField()
+    final_table_size = serializers.IntegerField()
+
+
+class TournamentInfoSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    venue = serializers.CharField(allow_blank=True)
+    status = serializers.CharField()
+    starts_on = serializers.CharField(allow_null=True)
+    ends_on = serializers.CharField(allow_null=True)
+    version = serializers.IntegerField(
+        help_text="Tournament version: the ETag of every live resource."
+    )
+
+
+class TableCountsSerializer(serializers.Serializer[Any]):
+    total = serializers.IntegerField()
+    in_progress = serializers.IntegerField()
+    finished = serializers.IntegerField()
+
+
+class SummarySerializer(serializers.Serializer[Any]):
+    tournament = TournamentInfoSerializer()
+    stages = StageSerializer(many=True)
+    current_stage = StageSerializer(allow_null=True)
+    current_rounds = RoundSerializer(many=True)
+    tables = TableCountsSerializer()
+
+
+class LiveTablesSerializer(serializers.Serializer[Any]):
+    tournament_version = serializers.IntegerField()
+    rounds = RoundSerializer(many=True)
+    tables = LiveMatchSerializer(many=True)
+
+
+class StandingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="Competition rank by T5 (1, 2, 2, 4).")
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    seed = serializers.IntegerField(allow_null=True)
+    played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    match_wins = serializers.IntegerField(help_text="T5 key 1.")
+    hands_won = serializers.IntegerField(help_text="T5 key 2.")
+    six_loves_given = serializers.IntegerField(help_text="T5 key 3.")
+    head_to_head = serializers.IntegerField(allow_null=True, help_text="T5 key 4, among the level.")
+    decided_by = serializers.CharField(help_text="Deepest T5 key that placed this row.")
+    tied_with = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Still level: play-off (T5)."
+    )
+    points = serializers.IntegerField()
+    six_loves_received = serializers.IntegerField()
+    llaves = serializers.IntegerField()
+    ties = serializers.IntegerField()
+    replays_won = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    status = serializers.CharField(allow_blank=True)
+    outlook = serializers.CharField(
+        allow_null=True, help_text="clinched / eliminated / advanced when already certain (T6)."
+    )
+    above_cut = serializers.BooleanField(allow_null=True)
+    cut_after = serializers.BooleanField(help_text="The cut line (T6) falls after this row.")
+
+
+class StageStandingsSerializer(serializers.Serializer[Any]):
+    stage = StageSerializer()
+    rounds_published = serializers.IntegerField()
+    rounds_complete = serializers.IntegerField()
+    cut = serializers.IntegerField(allow_null=True)
+    rows = StandingRowSerializer(many=True)
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    tournament_version = serializers.IntegerField()
+    stages = StageStandingsSerializer(many=True)
+
+
+class NamedEntrySerializer(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class BracketSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    placing = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    forfeited = serializers.BooleanField()
+    advanced = serializers.BooleanField(allow_null=True, help_text="Went on from this round (T6).")
+
+
+class BracketTableSerializer(serializers.Serializer[Any]):
+    match_id = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    status = serializers.CharField()
+    end_reason = serializers.CharField(allow_blank=True)
+    seats = BracketSeatSerializer(many=True)
+
+
+class BracketRoundSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    advancing = serializers.IntegerField(allow_null=True)
+    byes = NamedEntrySerializer(many=True)
+    tables = BracketTableSerializer(many=True)
+
+
+class BracketStageSerializer(StageSerializer):
+    entrants = serializers.IntegerField()
+    advanced = NamedEntrySerializer(many=True)
+    rounds = BracketRoundSerializer(many=True)
+
+
+class PlacingSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField()
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    stage = serializers.IntegerField(help_text="Number of the deepest stage reached.")
+
+
+class BracketSerializer(serializers.Serializer[Any]):
+    tournament_version = serializers.IntegerField()
+    stages = BracketStageSerializer(many=True)
+    placings = PlacingSerializer(many=True)
+
+
+class PlayerEntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    country = serializers.CharField(allow_blank=True)
+    seed = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+
+
+class PlayerStageSerializer(serializers.Serializer[Any]):
+    stage_id = serializers.IntegerField()
+    status = serializers.CharField()
+    placing = serializers.IntegerField(allow_null=True)
+
+
+class PlayerMatchSerializer(serializers.Serializer[Any]):
+    match = LiveMatchSerializer()
+    seat = serializers.IntegerField()
+    stage = StageSerializer(allow_null=True)
+    round = RoundSerializer(allow_null=True)
+    hands = HandSerializer(many=True)
+
+
+class PlayerResultsSerializer(serializers.Serializer[Any]):
+    tournament_version = serializers.IntegerField()
+    entry = PlayerEntrySerializer()
+    stages = PlayerStageSerializer(many=True)
+    matches = PlayerMatchSerializer(many=True)
+
+
+class MatchDetailSerializer(serializers.Serializer[Any]):
+    tournament_version = serializers.IntegerField()
+    match = LiveMatchSerializer()
+    hands = HandSerializer(many=True)

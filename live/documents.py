@@ -1,0 +1,102 @@
+"""The spectator documents (JSON bodies and HTML regions), built once per tournament version.
+
+A JSON document is the selector's dict serialised once; an HTML region is rendered from the
+cached JSON document in one language. So per version and page, the queries run once, the JSON
+is serialised once, and each language renders once, whatever the number of spectators.
+
+Each build reads one consistent snapshot (``REPEATABLE READ``, read-only): a hand committed
+half-way through cannot give a page that is half before and half after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from live import selectors
+from live.cache import cache_key, cached_bytes
+from live.scope import PublicTournament
+from tournament.models import Tournament
+
+JSON = dict[str, Any]
+
+_BUILDERS: dict[str, Callable[[Tournament, tuple[int, ...]], JSON | None]] = {
+    "summary": lambda t, _: selectors.tournament_summary(tournament=t),
+    "tables": lambda t, _: selectors.live_tables(tournament=t),
+    "standings": lambda t, _: selectors.standings(tournament=t),
+    "bracket": lambda t, _: selectors.bracket(tournament=t),
+    "player": lambda t, extra: selectors.player_results(tournament=t, entry_id=extra[0]),
+    "match": lambda t, extra: selectors.match_detail(tournament=t, match_id=extra[0]),
+}
+
+# Page -> (the JSON documents its region shows, the region template).
+PAGES: dict[str, tuple[tuple[str, ...], str]] = {
+    "home": (("summary",), "live/regions/home.html"),
+    "tables": (("summary", "tables"), "live/regions/tables.html"),
+    "standings": (("summary", "standings"), "live/regions/standings.html"),
+    "bracket": (("bracket",), "live/regions/bracket.html"),
+    "player": (("player",), "live/regions/player.html"),
+    "match": (("match",), "live/regions/match.html"),
+    "projector": (("summary", "tables", "standings"), "live/regions/projector.html"),
+}
+TOURNAMENT_WIDE = ("summary", "tables", "standings", "bracket")
+WARM_PAGES = ("home", "tables", "standings", "bracket", "projector")
+
+NOT_FOUND = b"null"
+
+
+def _dumps(data: JSON | None) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _snapshot_build(t: PublicTournament, kind: str, extra: tuple[int, ...]) -> bytes:
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        tournament = Tournament.objects.filter(pk=t.id).first()
+        if tournament is None:
+            return NOT_FOUND
+        return _dumps(_BUILDERS[kind](tournament, extra))
+
+
+def json_document(kind: str, t: PublicTournament, *extra: int) -> bytes:
+    """The JSON body of ``kind`` at the tournament's version; ``b"null"`` if nothing is there."""
+    key = cache_key(kind, t.id, t.version, *extra)
+    return cached_bytes(key, lambda: _snapshot_build(t, kind, extra))
+
+
+def html_region(page: str, t: PublicTournament, *extra: int) -> str | None:
+    """The page's live region in the active language, or ``None`` (player/match not found)."""
+    kinds, template = PAGES[page]
+    language = translation.get_language() or settings.LANGUAGE_CODE
+
+    def build() -> bytes:
+        context: dict[str, Any] = {"slug": t.slug, "version": t.version}
+        for kind in kinds:
+            context[kind] = json.loads(json_document(kind, t, *extra))
+            if context[kind] is None:
+                return NOT_FOUND
+        return render_to_string(template, context).encode()
+
+    body = cached_bytes(cache_key(f"html-{page}", t.id, t.version, language, *extra), build)
+    if body == NOT_FOUND:
+        return None
+    return body.decode()
+
+
+def live_cache_warm(t: PublicTournament) -> None:
+    """Build every tournament-wide document and page region, in every language."""
+    for kind in TOURNAMENT_WIDE:
+        json_document(kind, t)
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            for page in WARM_PAGES:
+                html_region(page, t)

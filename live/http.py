@@ -1,0 +1,82 @@
+"""Conditional GETs for the live pages and API: the tournament version is the ETag.
+
+``live_conditional`` wraps a view with Django's ``condition``: the ETag comes from one indexed
+query (:func:`live.scope.public_tournament_find`) and nothing is rendered when it matches, so an
+unchanged page answers a bodiless 304 for the price of that query. The resolved tournament is
+left on the request for the view, which therefore never looks it up twice.
+
+JSON bodies are byte-identical for a version (built once, :mod:`live.cache`): strong ETags.
+HTML pages carry a per-response CSRF token in the language switcher: weak ETags, ``private``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+from django.views.decorators.http import condition
+
+from live.scope import PublicTournament, public_tournament_find
+
+ATTR = "live_tournament"
+
+JSON_CACHE_CONTROL = "public, no-cache"
+HTML_CACHE_CONTROL = "private, no-cache"
+
+
+def json_etag(t: PublicTournament) -> str:
+    return f'"t{t.id}v{t.version}"'
+
+
+def html_etag(t: PublicTournament) -> str:
+    return f'W/"t{t.id}v{t.version}-{get_language()}"'
+
+
+def request_tournament(request: HttpRequest | Any) -> PublicTournament:
+    """The tournament ``live_conditional`` resolved for this request (DRF or Django request)."""
+    raw = getattr(request, "_request", request)
+    tournament: PublicTournament | None = getattr(raw, ATTR, None)
+    if tournament is None:  # no ETag was made: missing or draft
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def live_conditional(*, html: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Answer 304 when ``If-None-Match`` names the current version; set the caching headers.
+
+    A missing or draft tournament yields no ETag, and the view answers 404 itself.
+    """
+    make_etag = html_etag if html else json_etag
+
+    def etag(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> str | None:
+        found = public_tournament_find(slug=slug)
+        if found is None:
+            return None
+        setattr(request, ATTR, found)
+        return make_etag(found)
+
+    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
+        conditional = condition(etag_func=etag)(view)
+
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            response: HttpResponseBase = conditional(request, *args, **kwargs)
+            if response.status_code in (200, 304) and getattr(request, ATTR, None):
+                response.headers["Cache-Control"] = (
+                    HTML_CACHE_CONTROL if html else JSON_CACHE_CONTROL
+                )
+                if html:
+                    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+            return response
+
+        return wrapper
+
+    return decorator
+
+
+def json_bytes_response(body: bytes) -> HttpResponse:
+    return HttpResponse(body, content_type="application/json")

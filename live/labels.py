@@ -1,0 +1,87 @@
+"""Translated labels of the codes the live documents carry (statuses, kinds, T5 keys).
+
+The documents hold language-neutral codes (they are cached once per version, in no language);
+pages translate them here, through the ``label`` template filter.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+LABELS: dict[str, dict[str, Promise]] = {
+    "tournament": {
+        "draft": _("Draft"),
+        "registration": _("Registration open"),
+        "running": _("In play"),
+        "finished": _("Finished"),
+    },
+    "match": {
+        "scheduled": pgettext_lazy("match", "Waiting to start"),
+        "in_progress": pgettext_lazy("match", "In play"),
+        "finished": pgettext_lazy("match", "Finished"),
+        "void": pgettext_lazy("match", "Void"),
+    },
+    "end_reason": {
+        "normal": _("played out"),
+        "time": _("time called (T3)"),
+        "forfeit": _("forfeit (T7)"),
+        "override": _("director's decision"),
+    },
+    "stage_kind": {
+        "qualifying": _("Qualifying"),
+        "knockout": _("Knockout"),
+    },
+    "stage": {
+        "pending": pgettext_lazy("stage", "Not started"),
+        "seeded": pgettext_lazy("stage", "Seeded"),
+        "running": pgettext_lazy("stage", "In play"),
+        "finished": pgettext_lazy("stage", "Finished"),
+    },
+    "round_kind": {
+        "swiss": _("Qualifying round"),
+        "knockout": _("Knockout round"),
+        "final": _("Final table"),
+        "playoff": _("Play-off table"),
+    },
+    "round": {
+        "published": pgettext_lazy("round", "In play"),
+        "closed": pgettext_lazy("round", "Complete"),
+    },
+    "outlook": {
+        "clinched": _("Clinched"),
+        "advanced": _("Advanced"),
+        "eliminated": _("Eliminated"),
+    },
+    "entrant": {
+        "active": pgettext_lazy("entrant", "Playing"),
+        "advanced": pgettext_lazy("entrant", "Advanced"),
+        "eliminated": pgettext_lazy("entrant", "Eliminated"),
+        "withdrawn": pgettext_lazy("entrant", "Withdrawn"),
+    },
+    "decided_by": {
+        "match_wins": _("match wins"),
+        "hands_won": _("hands won"),
+        "six_loves_given": _("six-loves given"),
+        "head_to_head": _("head-to-head"),
+        "playoff": _("play-off needed"),
+    },
+    "end": {
+        "domino": _("domino"),
+        "block": _("block"),
+    },
+}
+
+TABLE_PLACINGS: dict[int, Promise] = {
+    1: _("1st"),
+    2: _("2nd"),
+    3: _("3rd"),
+    4: _("4th"),
+}
+
+
+def label(group: str, code: object) -> str:
+    """The translated label of ``code`` in ``group``; the code itself if unknown."""
+    found = LABELS.get(group, {}).get(str(code))
+    return str(found) if found is not None else str(code or "")

@@ -1,0 +1,406 @@
+"""What spectators read: tournament summary, live tables, standings, bracket, a player's results.
+
+Fetch first, then compute (STYLE.md §2): every function here loads with a fixed number of
+queries, whatever the number of players, tables or hands (asserted in tests/live for 8, 64
+and 256 players), and returns plain JSON-able dicts. The same dicts feed the pages, the public
+API and the projector. Results are cached per tournament version by :mod:`live.cache`; these
+functions never cache anything themselves.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Q
+
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.selectors import (
+    StageData,
+    stage_data_for,
+    standings_from_data,
+    tournament_placings,
+)
+from live.outlook import WinBounds, cut_outlook
+from live.tables import MatchJSON, hand_json, matches_json, round_link
+from scoring.models import Hand, Match, Seat
+from tournament.models import Entry, Tournament
+
+JSON = dict[str, Any]
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _round_json(rnd: Round) -> JSON:
+    return {
+        "id": rnd.pk,
+        "stage_id": rnd.stage_id,
+        "number": rnd.number,
+        "kind": rnd.kind,
+        "status": rnd.status,
+        "time_limit": rnd.time_limit,
+        "clock_started_at": _iso(rnd.clock_started_at),
+        "clock_ends_at": _iso(rnd.clock_ends_at),
+        "time_called_at": _iso(rnd.time_called_at),
+    }
+
+
+def _stage_json(stage: Stage) -> JSON:
+    return {
+        "id": stage.pk,
+        "number": stage.number,
+        "name": stage.name,
+        "kind": stage.kind,
+        "status": stage.status,
+        "swiss_rounds": stage.swiss_rounds,
+        "cut_size": stage.cut_size,
+        "advance_per_table": stage.advance_per_table,
+        "final_table_size": stage.final_table_size,
+    }
+
+
+def current_rounds(*, tournament_id: int) -> list[Round]:
+    """The rounds in play: every published round, or else the last round played (one query).
+
+    Usually one round; a play-off table (T6) may run next to it.
+    """
+    rounds = list(
+        Round.objects.filter(stage__tournament_id=tournament_id)
+        .order_by("-stage__number", "-number")
+        .only(
+            "id",
+            "stage_id",
+            "number",
+            "kind",
+            "status",
+            "time_limit",
+            "clock_started_at",
+            "time_called_at",
+        )[:20]
+    )
+    published = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    chosen = published or rounds[:1]
+    return sorted(chosen, key=lambda r: (r.stage_id, r.number))
+
+
+def tournament_summary(*, tournament: Tournament) -> JSON:
+    """Home page data: status, stages, the current stage and round with its clock (4 queries)."""
+    stages = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("number"))
+    rounds = current_rounds(tournament_id=tournament.pk)
+    counts: dict[str, int] = defaultdict(int)
+    if rounds:
+        for status in Match.objects.filter(round_link__round__in=rounds).values_list(
+            "status", flat=True
+        ):
+            counts[status] += 1
+    current_stage = None
+    if rounds:
+        current_stage = next((s for s in stages if s.pk == rounds[0].stage_id), None)
+    elif stages:
+        current_stage = next((s for s in stages if s.status == Stage.Status.RUNNING), stages[0])
+    return {
+        "tournament": {
+            "id": tournament.pk,
+            "slug": tournament.slug,
+            "name": tournament.name,
+            "venue": tournament.venue,
+            "status": tournament.status,
+            "starts_on": _iso(tournament.starts_on),
+            "ends_on": _iso(tournament.ends_on),
+            "version": tournament.version,
+        },
+        "stages": [_stage_json(s) for s in stages],
+        "current_stage": None if current_stage is None else _stage_json(current_stage),
+        "current_rounds": [_round_json(r) for r in rounds],
+        "tables": {
+            "total": sum(counts.values()),
+            "in_progress": counts[Match.Status.IN_PROGRESS],
+            "finished": counts[Match.Status.FINISHED],
+        },
+    }
+
+
+def live_tables(*, tournament: Tournament) -> JSON:
+    """Every table of the current round(s), in table order (five queries)."""
+    rounds = current_rounds(tournament_id=tournament.pk)
+    links = list(
+        RoundMatch.objects.filter(round__in=rounds)
+        .select_related("match__table", "round")
+        .order_by("round__stage_id", "round__number", "table_number")
+    )
+    matches = []
+    for link in links:
+        match = link.match
+        match.round_link = link  # no second query per match
+        matches.append(match)
+    return {
+        "tournament_version": tournament.version,
+        "rounds": [_round_json(r) for r in rounds],
+        "tables": matches_json(matches),
+    }
+
+
+# --- standings -----------------------------------------------------------------------------
+
+
+def _win_bounds(data: StageData, rows: Any) -> list[WinBounds]:
+    """Min and max match wins of every entrant (see :mod:`live.outlook`)."""
+    future = max((data.swiss_rounds or 0) - len(data.rounds), 0)
+    open_match: dict[int, int] = defaultdict(int)
+    for rnd in data.rounds:
+        if rnd.kind not in (Round.Kind.SWISS, Round.Kind.KNOCKOUT):
+            continue
+        for table in rnd.tables:
+            if table.done:
+                continue
+            for seat in table.seats:
+                open_match[seat.entry_id] += 1
+    status = {e.entry_id: e.status for e in data.entrants}
+    return [
+        WinBounds(
+            player_id=row.player_id,
+            min_wins=row.match_wins,
+            max_wins=row.match_wins + open_match[row.player_id] + future,
+            active=status.get(row.player_id) in (StageEntry.Status.ACTIVE, None),
+        )
+        for row in rows
+    ]
+
+
+def _outlooks(data: StageData, rows: Any) -> dict[int, str]:
+    """Certain outcomes: the stage's own verdict once given, else the cut bound (T6)."""
+    out: dict[int, str] = {}
+    for e in data.entrants:
+        if e.status == StageEntry.Status.ADVANCED:
+            out[e.entry_id] = "advanced"
+        elif e.status in (StageEntry.Status.ELIMINATED, StageEntry.Status.WITHDRAWN):
+            out[e.entry_id] = "eliminated"
+    undecided = data.status != Stage.Status.FINISHED and not out
+    if undecided and data.kind == Stage.Kind.QUALIFYING and data.cut_size:
+        for player_id, outlook in cut_outlook(_win_bounds(data, rows), data.cut_size).items():
+            out[player_id] = outlook.value
+    return out
+
+
+def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
+    """One stage's standings in T5 order with the tiebreak columns, cut line and outlook."""
+    standings = standings_from_data(data)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    outlook = _outlooks(data, standings.rows)
+    cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
+    rows = []
+    for i, row in enumerate(standings.rows):
+        entrant = by_entry.get(row.player_id)
+        rows.append(
+            {
+                "rank": row.rank,
+                "entry_id": row.player_id,
+                "name": entrant.name if entrant else "",
+                "club": entrant.club if entrant else "",
+                "seed": entrant.seed if entrant else None,
+                "played": row.played,
+                "byes": row.byes,
+                "match_wins": row.match_wins,
+                "hands_won": row.hands_won,
+                "six_loves_given": row.six_loves_given,
+                "head_to_head": row.head_to_head,
+                "decided_by": row.decided_by.value,
+                "tied_with": list(row.tied_with),
+                "points": row.points,
+                "six_loves_received": row.six_loves_received,
+                "llaves": row.llaves,
+                "ties": row.ties,
+                "replays_won": row.replays_won,
+                "forfeits": row.forfeits,
+                "status": entrant.status if entrant else "",
+                "outlook": outlook.get(row.player_id),
+                "above_cut": None if cut is None else i < cut,
+                "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
+            }
+        )
+    rounds_played = sum(1 for r in data.rounds if r.complete)
+    return {
+        "stage": _stage_json(stage),
+        "rounds_published": len(data.rounds),
+        "rounds_complete": rounds_played,
+        "cut": cut,
+        "rows": rows,
+    }
+
+
+def standings(*, tournament: Tournament) -> JSON:
+    """Standings of every stage (T5), latest stage first; 1 + 3 queries per stage."""
+    stages = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("-number"))
+    return {
+        "tournament_version": tournament.version,
+        "stages": [
+            stage_standings_from_data(stage_data_for(stage), stage=stage)
+            for stage in stages
+            if stage.status != Stage.Status.PENDING
+        ],
+    }
+
+
+# --- bracket -------------------------------------------------------------------------------
+
+
+def _advanced_mark(data: StageData, rnd_kind: str, rnd_status: str, rnd_number: int) -> Any:
+    """A function entry id -> True (went on), False (went out here) or None (undecided)."""
+    entrants = {e.entry_id: e for e in data.entrants}
+    knockout = rnd_kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
+
+    def mark(entry_id: int) -> bool | None:
+        e = entrants.get(entry_id)
+        if e is None or not knockout or rnd_status != Round.Status.CLOSED:
+            return None
+        return e.out_round is None or e.out_round > rnd_number
+
+    return mark
+
+
+def bracket(*, tournament: Tournament) -> JSON:
+    """Stages -> rounds -> tables -> who advanced, to the final table and final placings.
+
+    1 + 3 queries per stage + 1 for the placings.
+    """
+    stages = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("number"))
+    out_stages = []
+    for stage in stages:
+        data = stage_data_for(stage)
+        names = {e.entry_id: e.name for e in data.entrants}
+        rounds = []
+        for rnd in data.rounds:
+            mark = _advanced_mark(data, rnd.kind, rnd.status, rnd.number)
+            rounds.append(
+                {
+                    "id": rnd.id,
+                    "number": rnd.number,
+                    "kind": rnd.kind,
+                    "status": rnd.status,
+                    "advancing": rnd.advancing,
+                    "byes": [{"entry_id": b, "name": names.get(b, "")} for b in rnd.byes],
+                    "tables": [
+                        {
+                            "match_id": t.match_id,
+                            "table_number": t.table_number,
+                            "status": t.status,
+                            "end_reason": t.end_reason,
+                            "seats": [
+                                {
+                                    "seat": s.seat,
+                                    "entry_id": s.entry_id,
+                                    "name": names.get(s.entry_id, ""),
+                                    "placing": s.placing,
+                                    "points": s.points,
+                                    "forfeited": s.forfeited,
+                                    "advanced": mark(s.entry_id),
+                                }
+                                for s in t.seats
+                            ],
+                        }
+                        for t in rnd.tables
+                    ],
+                }
+            )
+        out_stages.append(
+            {
+                **_stage_json(stage),
+                "entrants": len(data.entrants),
+                "advanced": [
+                    {"entry_id": e.entry_id, "name": e.name}
+                    for e in data.entrants
+                    if e.status == StageEntry.Status.ADVANCED
+                ],
+                "rounds": rounds,
+            }
+        )
+    return {
+        "tournament_version": tournament.version,
+        "stages": out_stages,
+        "placings": [
+            {"place": p.place, "entry_id": p.entry_id, "name": p.name, "stage": p.stage_number}
+            for p in tournament_placings(tournament_id=tournament.pk)
+        ],
+    }
+
+
+# --- one player ----------------------------------------------------------------------------
+
+
+def player_results(*, tournament: Tournament, entry_id: int) -> JSON | None:
+    """A player's matches and hands in this tournament (five queries), or ``None``."""
+    entry = (
+        Entry.objects.filter(pk=entry_id, tournament_id=tournament.pk)
+        .select_related("player")
+        .first()
+    )
+    if entry is None:
+        return None
+    match_ids = list(
+        Seat.objects.filter(entry_id=entry.pk, match__tournament_id=tournament.pk)
+        .exclude(match__status=Match.Status.VOID)
+        .values_list("match_id", flat=True)
+    )
+    matches = list(
+        Match.objects.filter(pk__in=match_ids)
+        .select_related("table", "round_link__round__stage")
+        .order_by("round_link__round__stage__number", "round_link__round__number", "id")
+    )
+    tables = {m["id"]: m for m in matches_json(matches)}
+    hands: dict[int, list[JSON]] = defaultdict(list)
+    for hand in Hand.objects.filter(match_id__in=match_ids, void=False).order_by(
+        "match_id", "number"
+    ):
+        hands[hand.match_id].append(hand_json(hand))
+    results = []
+    for match in matches:
+        table = tables[match.pk]
+        seat = next(s for s in table["seats"] if s["entry_id"] == entry.pk)
+        link = round_link(match)
+        results.append(
+            {
+                "match": table,
+                "seat": seat["seat"],
+                "stage": None if link is None else _stage_json(link.round.stage),
+                "round": None if link is None else _round_json(link.round),
+                "hands": hands.get(match.pk, []),
+            }
+        )
+    stage_rows = StageEntry.objects.filter(entry_id=entry.pk).filter(
+        Q(placing__isnull=False) | ~Q(status=StageEntry.Status.ACTIVE)
+    )
+    return {
+        "tournament_version": tournament.version,
+        "entry": {
+            "id": entry.pk,
+            "player_id": entry.player_id,
+            "name": str(entry.player),
+            "club": entry.player.club,
+            "country": entry.player.country,
+            "seed": entry.seed,
+            "status": entry.status,
+        },
+        "stages": [
+            {"stage_id": s.stage_id, "status": s.status, "placing": s.placing}
+            for s in stage_rows.order_by("stage__number")
+        ],
+        "matches": results,
+    }
+
+
+def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
+    """One table with every live hand (four queries), or ``None`` if not this tournament's."""
+    match = (
+        Match.objects.filter(pk=match_id, tournament_id=tournament.pk)
+        .select_related("table", "round_link__round")
+        .first()
+    )
+    if match is None:
+        return None
+    table: MatchJSON = matches_json([match])[0]
+    hands = [
+        hand_json(h) for h in Hand.objects.filter(match_id=match.pk, void=False).order_by("number")
+    ]
+    return {"tournament_version": tournament.version, "match": table, "hands": hands}

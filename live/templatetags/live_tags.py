@@ -1,0 +1,52 @@
+"""Template filters of the live pages: translated labels, seat names, chunks for slides."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import template
+
+from live.labels import TABLE_PLACINGS
+from live.labels import label as _label
+
+register = template.Library()
+
+
+@register.filter
+def label(code: object, group: str) -> str:
+    """``{{ m.status|label:"match" }}``: the translated label of a document code."""
+    return _label(group, code)
+
+
+@register.filter
+def table_placing(placing: int | None) -> str:
+    """1st..4th at a table (T4), translated."""
+    if placing is None:
+        return ""
+    found = TABLE_PLACINGS.get(int(placing))
+    return str(found) if found is not None else str(placing)
+
+
+@register.filter
+def seat_name(seats: Sequence[dict[str, Any]], seat: int | None) -> str:
+    """The name of the player in ``seat`` (seats in seat order)."""
+    if seat is None:
+        return ""
+    for s in seats:
+        if s["seat"] == seat:
+            return str(s["name"])
+    return ""
+
+
+@register.filter
+def chunked(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    """``items`` in slices of ``size`` (projector slides)."""
+    size = max(int(size), 1)
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+@register.filter
+def by_placing(seats: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Seats best placing first (unplaced seats last, in seat order)."""
+    return sorted(seats, key=lambda s: (s.get("placing") is None, s.get("placing") or 0, s["seat"]))

@@ -1,0 +1,137 @@
+"""Public spectator pages: server-rendered, mobile-first, kept live by static/js/live.js.
+
+Every page is a conditional GET on the tournament version (:mod:`live.http`); its live region
+is rendered once per version and language (:mod:`live.documents`), so a hall full of phones
+re-fetching after an event mostly gets 304s, and otherwise a cached region inside the thin
+site frame. The page root tells the script which websocket to follow and how (see live.js).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from live.documents import html_region, json_document
+from live.http import html_etag, live_conditional, request_tournament
+from live.scope import PUBLIC_STATUSES
+from tournament.models import Tournament
+
+POLL_SECONDS = 15
+
+
+def _page(
+    request: HttpRequest,
+    *,
+    page: str,
+    title: str,
+    follow: str,
+    extra: tuple[int, ...] = (),
+    matches: list[int] | None = None,
+    ws: str | None = None,
+    body_class: str = "",
+) -> HttpResponse:
+    t = request_tournament(request)
+    region = html_region(page, t, *extra)
+    if region is None:
+        raise Http404
+    summary = json.loads(json_document("summary", t))
+    ws_path = ws or f"/ws/live/{t.slug}/"
+    return render(
+        request,
+        "live/page.html",
+        {
+            "t": t,
+            "tournament": summary["tournament"],
+            "page": page,
+            "title": title,
+            "region": region,
+            "follow": follow,
+            "matches": " ".join(str(m) for m in matches or []),
+            "ws": f"{ws_path}?lang={get_language()}",
+            "etag": html_etag(t),
+            "poll": POLL_SECONDS,
+            "body_class": body_class,
+        },
+    )
+
+
+@live_conditional(html=True)
+def home(request: HttpRequest, slug: str) -> HttpResponse:
+    return _page(request, page="home", title=_("Live"), follow="finished")
+
+
+@live_conditional(html=True)
+def tables(request: HttpRequest, slug: str) -> HttpResponse:
+    return _page(request, page="tables", title=_("Live tables"), follow="tables")
+
+
+@live_conditional(html=True)
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    return _page(request, page="standings", title=_("Standings"), follow="finished")
+
+
+@live_conditional(html=True)
+def bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    return _page(request, page="bracket", title=_("Bracket"), follow="finished")
+
+
+@live_conditional(html=True)
+def player(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    t = request_tournament(request)
+    data = json.loads(json_document("player", t, entry_id))
+    if data is None:
+        raise Http404
+    return _page(
+        request,
+        page="player",
+        title=data["entry"]["name"],
+        follow="matches",
+        extra=(entry_id,),
+        matches=[m["match"]["id"] for m in data["matches"]],
+    )
+
+
+@live_conditional(html=True)
+def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    t = request_tournament(request)
+    data = json.loads(json_document("match", t, match_id))
+    if data is None:
+        raise Http404
+    number = data["match"]["table_number"]
+    return _page(
+        request,
+        page="match",
+        title=_("Table %(number)s") % {"number": number} if number else _("Match"),
+        follow="matches",
+        extra=(match_id,),
+        matches=[match_id],
+        ws=f"/ws/live/{t.slug}/matches/{match_id}/",
+    )
+
+
+@live_conditional(html=True)
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    return _page(
+        request,
+        page="projector",
+        title=_("Projector"),
+        follow="tables finished",
+        body_class="projector",
+    )
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    """Public tournaments, those in play first."""
+    order = {Tournament.Status.RUNNING: 0, Tournament.Status.REGISTRATION: 1}
+    rows: list[Any] = list(
+        Tournament.objects.filter(status__in=PUBLIC_STATUSES).only(
+            "name", "slug", "status", "venue", "starts_on"
+        )[:200]
+    )
+    rows.sort(key=lambda t: (order.get(t.status, 2), t.name))
+    return render(request, "live/index.html", {"tournaments": rows})

@@ -1,0 +1,279 @@
+/*
+ * Live spectator pages: keep a server-rendered page current without reloading it.
+ *
+ * The page is rendered by the server and names what to follow on its root element:
+ *   <div id="live" data-ws="/ws/live/<slug>/?lang=es" data-version="41" data-etag='W/"..."'
+ *        data-refresh="<this page's URL>" data-follow="tables|finished|matches" data-matches="3 7"
+ *        data-poll="15" data-label-live=".." data-label-reconnecting=".." data-label-polling="..">
+ *     <div data-live-region="tables"> ... </div>
+ *   </div>
+ *
+ * Events come over a websocket (live/consumers.py). Every event carries the tournament version
+ * and the match version:
+ *   - an event whose versions we already have is stale or a duplicate: dropped;
+ *   - a tournament version more than one ahead of ours is a gap (the channel layer is
+ *     at-most-once): we re-fetch the page state;
+ *   - a match update carries the table card rendered by the server ("html"): swapped in place
+ *     when it is newer than the card on the page, so a busy hall does not re-fetch per hand.
+ * Re-fetching is a conditional GET (If-None-Match with the page's ETag): an unchanged page is a
+ * bodiless 304. The new regions are taken from the fetched page and swapped in.
+ *
+ * After the socket drops we reconnect with exponential backoff and full jitter (a restarted
+ * server is not hit by every phone in the hall at once) and re-fetch on every reconnect. While
+ * there is no open socket (none possible, blocked by a proxy, or between retries) we poll with
+ * the same conditional GET. All wording is rendered by the server; this file has none.
+ * No dependencies, no CDN: the venue network may be offline.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("live");
+  if (!root) return;
+
+  var BACKOFF_BASE_MS = 500;
+  var BACKOFF_MAX_MS = 30000;
+  var STABLE_MS = 5000; // a socket open this long resets the backoff
+  var FINISHED_JITTER_MS = 3000; // spread the re-fetch of a thousand standings pages
+
+  var state = {
+    version: parseInt(root.dataset.version || "0", 10),
+    etag: root.dataset.etag || null,
+    socket: null,
+    attempts: 0,
+    everOpened: false,
+    openedAt: 0,
+    pollTimer: null,
+    refreshTimer: null,
+    fetching: null,
+    refetchAgain: false,
+    closedByUs: false
+  };
+  var follow = (root.dataset.follow || "finished").split(/\s+/);
+  var pollMs = Math.max(5, parseInt(root.dataset.poll || "15", 10)) * 1000;
+
+  function follows(what) { return follow.indexOf(what) !== -1; }
+
+  function followedMatches() {
+    return (root.dataset.matches || "").split(/\s+/).filter(Boolean);
+  }
+
+  // -- status line ------------------------------------------------------------------------------
+
+  function setStatus(kind) {
+    root.dataset.liveState = kind;
+    var el = document.querySelector("[data-live-status]");
+    if (!el) return;
+    var label = root.dataset["label" + kind.charAt(0).toUpperCase() + kind.slice(1)];
+    if (label && el.textContent !== label) el.textContent = label;
+    el.className = "live-status live-status-" + kind;
+  }
+
+  // -- re-fetch with a conditional GET ----------------------------------------------------------
+
+  function applyPage(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("live");
+    if (!fresh) return;
+    Array.prototype.forEach.call(fresh.querySelectorAll("[data-live-region]"), function (region) {
+      var name = region.getAttribute("data-live-region");
+      var here = root.querySelector('[data-live-region="' + name + '"]');
+      if (here) here.innerHTML = region.innerHTML;
+    });
+    root.dataset.matches = fresh.dataset.matches || "";
+    var v = parseInt(fresh.dataset.version || "0", 10);
+    if (v >= state.version) state.version = v;
+    state.etag = fresh.dataset.etag || null;
+    root.dataset.version = String(state.version);
+    document.dispatchEvent(new CustomEvent("live:refreshed"));
+  }
+
+  function refetch() {
+    if (state.fetching) { state.refetchAgain = true; return state.fetching; }
+    var headers = { "X-Requested-With": "fetch" };
+    if (state.etag) headers["If-None-Match"] = state.etag;
+    state.fetching = fetch(root.dataset.refresh || window.location.href, {
+      headers: headers, cache: "no-store", credentials: "same-origin"
+    }).then(function (response) {
+      if (response.status === 304) return null;
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.text().then(applyPage);
+    }).catch(function () {
+      // Offline or the server restarting: the next poll or reconnect tries again.
+    }).then(function () {
+      state.fetching = null;
+      if (state.refetchAgain) { state.refetchAgain = false; refetch(); }
+    });
+    return state.fetching;
+  }
+
+  function refetchSoon(jitterMs) {
+    if (state.refreshTimer) return;
+    state.refreshTimer = window.setTimeout(function () {
+      state.refreshTimer = null;
+      refetch();
+    }, Math.floor(Math.random() * (jitterMs || 0)));
+  }
+
+  // -- events -----------------------------------------------------------------------------------
+
+  function cardFor(matchId) {
+    return root.querySelector('[data-match="' + matchId + '"]');
+  }
+
+  function onMatchUpdate(ev) {
+    var tv = ev.tournament_version;
+    var card = follows("tables") ? cardFor(ev.match_id) : null;
+    var cardVersion = card ? parseInt(card.dataset.version || "0", 10) : -1;
+    var newForCard = card !== null && ev.version > cardVersion;
+    if (tv <= state.version && !newForCard) return; // stale or a duplicate
+    // Versions are bumped under the tournament row lock, so they commit in order: a jump of
+    // more than one means events were lost.
+    var gap = tv > state.version + 1;
+    if (tv > state.version) { state.version = tv; root.dataset.version = String(tv); }
+
+    if (newForCard && ev.html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = ev.html;
+      var fresh = holder.firstElementChild;
+      if (fresh) card.replaceWith(fresh);
+    } else if (newForCard || (follows("tables") && !card)) {
+      gap = true; // no card in the event, or a match we do not show yet (a new round)
+    }
+    var finished = ev.match && ev.match.status === "finished";
+    if (gap) {
+      refetchSoon(0);
+    } else if (follows("finished") && finished) {
+      refetchSoon(FINISHED_JITTER_MS);
+    } else if (follows("matches") && followedMatches().indexOf(String(ev.match_id)) !== -1) {
+      refetchSoon(0);
+    }
+    document.dispatchEvent(new CustomEvent("live:event", { detail: ev }));
+  }
+
+  function onMessage(message) {
+    var ev;
+    try { ev = JSON.parse(message.data); } catch (e) { return; }
+    if (ev.type === "hello") {
+      // The page may be older than the socket (a hand recorded in between), or we are back
+      // after a drop: fetch what we missed (a 304 when nothing did).
+      if (ev.tournament_version > state.version || state.everOpened) refetchSoon(0);
+      state.everOpened = true;
+    } else if (ev.type === "match.update") {
+      onMatchUpdate(ev);
+    } else if (ev.type === "tournament.update") {
+      if (ev.tournament_version > state.version) refetchSoon(FINISHED_JITTER_MS);
+    }
+  }
+
+  // -- socket with backoff, polling while it is not open ----------------------------------------
+
+  function startPolling() {
+    if (state.pollTimer) return;
+    state.pollTimer = window.setInterval(refetch, pollMs + Math.floor(Math.random() * 2000));
+  }
+
+  function stopPolling() {
+    if (state.pollTimer) { window.clearInterval(state.pollTimer); state.pollTimer = null; }
+  }
+
+  function backoffDelay() {
+    var cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * Math.pow(2, state.attempts));
+    state.attempts += 1;
+    return Math.floor(Math.random() * cap); // "full jitter"
+  }
+
+  function connect() {
+    if (!("WebSocket" in window) || !root.dataset.ws) { setStatus("polling"); startPolling(); return; }
+    var url = (window.location.protocol === "https:" ? "wss://" : "ws://") +
+      window.location.host + root.dataset.ws;
+    var socket;
+    try { socket = new WebSocket(url); } catch (e) { scheduleReconnect(); return; }
+    state.socket = socket;
+    socket.onopen = function () {
+      state.openedAt = Date.now();
+      stopPolling();
+      setStatus("live");
+    };
+    socket.onmessage = onMessage;
+    socket.onclose = function () {
+      if (state.socket !== socket) return;
+      state.socket = null;
+      if (state.openedAt && Date.now() - state.openedAt > STABLE_MS) state.attempts = 0;
+      state.openedAt = 0;
+      if (!state.closedByUs) scheduleReconnect();
+    };
+  }
+
+  function scheduleReconnect() {
+    startPolling();
+    setStatus("reconnecting");
+    window.setTimeout(connect, backoffDelay());
+  }
+
+  // For tests and the projector: drop the socket as a network cut would.
+  window.liveDebug = {
+    state: state,
+    cut: function () { if (state.socket) state.socket.close(); },
+    refetch: refetch
+  };
+
+  window.addEventListener("pagehide", function () {
+    state.closedByUs = true;
+    if (state.socket) state.socket.close();
+  });
+
+  connect();
+})();
+
+/*
+ * Round clock: <time data-clock-ends="ISO 8601"> counts down to the end of the round (T2, T3).
+ * Re-armed after every region swap. role="timer" keeps screen readers from announcing each tick.
+ */
+(function () {
+  "use strict";
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function tick() {
+    var now = Date.now();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-clock-ends]"), function (el) {
+      var ends = Date.parse(el.getAttribute("data-clock-ends"));
+      if (isNaN(ends)) return;
+      var left = Math.max(0, Math.round((ends - now) / 1000));
+      var h = Math.floor(left / 3600);
+      var text = (h ? h + ":" + pad(Math.floor(left / 60) % 60) : Math.floor(left / 60)) + ":" +
+        pad(left % 60);
+      if (left === 0 && el.dataset.labelOver) text = el.dataset.labelOver;
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+
+  tick();
+  window.setInterval(tick, 1000);
+})();
+
+/*
+ * Projector: show one slide at a time ([data-slide]), next every data-seconds; no input needed.
+ * After a region swap the slide list is rebuilt and the rotation goes on where it was.
+ */
+(function () {
+  "use strict";
+
+  var deck = document.querySelector("[data-projector]");
+  if (!deck) return;
+  var seconds = Math.max(4, parseInt(deck.dataset.seconds || "12", 10));
+  var index = 0;
+
+  function slides() { return Array.prototype.slice.call(deck.querySelectorAll("[data-slide]")); }
+
+  function show() {
+    var all = slides();
+    if (!all.length) return;
+    index = index % all.length;
+    all.forEach(function (slide, i) { slide.hidden = i !== index; });
+  }
+
+  document.addEventListener("live:refreshed", show);
+  show();
+  window.setInterval(function () { index += 1; show(); }, seconds * 1000);
+})();
