@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.deal import deal_tiles
-from scoring.engine.errors import IllegalMove, InvalidRecord
+from scoring.engine.errors import IllegalMove
 from scoring.engine.hand import (
     End,
     HandState,
@@ -192,20 +192,7 @@ def test_replaying_a_simulated_log_reproduces_its_outcome(
     assert replay_play_log(ruleset, n, req, PlayLog.from_dict(log.to_dict())) == record
 
 
-# Known problem outside this module: Ruleset.max_count (rules.py) caps a count at the heaviest
-# *dealt* hand, but under a draw boneyard a hand grows by drawing (R16), so match_apply rejects
-# legitimate block counts. Marked xfail for draw configurations until rules.py accounts for it.
-_DRAW_XFAIL = pytest.mark.xfail(
-    raises=InvalidRecord,
-    strict=False,
-    reason="rules.max_count ignores tiles drawn from a draw boneyard (R16)",
-)
-FOLD_PARAMS = [
-    pytest.param(
-        cfg, id=cid, marks=[_DRAW_XFAIL] if cfg[0].boneyard_for(cfg[1]).value == "draw" else []
-    )
-    for cfg, cid in zip(CONFIGS, CONFIG_IDS, strict=True)
-]
+FOLD_PARAMS = [pytest.param(cfg, id=cid) for cfg, cid in zip(CONFIGS, CONFIG_IDS, strict=True)]
 
 
 @pytest.mark.parametrize("config", FOLD_PARAMS)

@@ -8,7 +8,6 @@ import pytest
 
 from scoring.engine.__main__ import main, parse_override
 from scoring.engine.deal import forced_opener
-from scoring.engine.errors import InvalidRecord
 from scoring.engine.hand import End, Move, MoveKind, PoseRequirement, legal_moves, position
 from scoring.engine.match import match_fold, match_start
 from scoring.engine.playlog import replay_play_log
@@ -25,14 +24,6 @@ from scoring.engine.tiles import Tile
 
 T = Tile.parse
 
-# Known problem outside this module: Ruleset.max_count (rules.py) caps a count at the heaviest
-# *dealt* hand, but a hand grows by drawing (R16), so match_apply may reject a legitimate count.
-DRAW_XFAIL = pytest.mark.xfail(
-    raises=InvalidRecord,
-    strict=False,
-    reason="rules.max_count ignores tiles drawn from a draw boneyard (R16)",
-)
-
 # Every preset at every table size, plus the deal options of R2 and the draw options of R16.
 CONFIGS = [
     pytest.param(preset, {}, n, id=f"{preset}-{n}p")
@@ -40,17 +31,14 @@ CONFIGS = [
     for n in (2, 3, 4)
 ] + [
     pytest.param("wsod", {"deal": "seven", "boneyard": "sleeping"}, 2, id="seven-sleeping-2p"),
-    pytest.param(
-        "wsod", {"deal": "seven", "boneyard": "draw"}, 3, id="seven-draw-3p", marks=DRAW_XFAIL
-    ),
+    pytest.param("wsod", {"deal": "seven", "boneyard": "draw"}, 3, id="seven-draw-3p"),
     pytest.param(
         "jamaican",
         {"deal": "seven", "boneyard": "draw", "boneyard_reserve": 2, "draw_when_playable": True},
         2,
         id="seven-draw-reserve-dwp-2p",
-        marks=DRAW_XFAIL,
     ),
-    pytest.param("block", {"boneyard": "draw"}, 4, id="block-draw-4p", marks=DRAW_XFAIL),
+    pytest.param("block", {"boneyard": "draw"}, 4, id="block-draw-4p"),
     pytest.param("wsod", {"sporting_allowed": True, "llave": "flat_two"}, 4, id="sporting-llave"),
     pytest.param("wsod", {"opening": "lot_then_rotate"}, 3, id="lot-then-rotate-3p"),
 ]
