@@ -1,9 +1,9 @@
 """JSON forms of matches and hands, shared by the API and the recording service.
 
-The recording service stores the exact response body of an idempotent request (so a retry gets
-the original answer byte for byte), which is why these output serializers live outside
-``scoring.api``. They read model instances only: no query is made while rendering a hand or a
-match state.
+The recording service stores the response body of an idempotent request, so a retry gets the
+original answer (the same JSON value; PostgreSQL's jsonb may order the keys differently). That
+is why these output serializers live outside ``scoring.api``. They read model instances only:
+no query is made while rendering a hand or a match state.
 """
 
 from __future__ import annotations
