@@ -47,6 +47,14 @@ Decisions (where RULES.md leaves something open; copied into the README):
     9. A domino record may carry counts under any scoring (they are checked: one per seat,
        0..max, the winner's 0); pip scoring requires them (R40). A block always requires them.
    10. ``NextHand.leader`` is the R28 leader of the current tie run, ``None`` outside a run.
+   11. ``HandScored.playoff_next`` means "the next hand is a play-off": true after the reset
+       that starts one (R31d, R32) and after a tied play-off, whose replay is still a play-off
+       (R27); it is worth ``playoff_value`` escalated by the tie run (R26).
+   12. Sporting (R11) is only accepted on a forced pose and only with ``sporting_allowed``; the
+       seat recorded as poser is taken as the 6-6 holder, as for any forced pose (decision 1).
+   13. Checks that no R number covers (unknown seat, wrong number of counts, malformed values)
+       cite ``§9``; count bounds cite R20 (a count is a pip total), and the heaviest possible
+       hand includes tiles that may be drawn from a ``draw`` boneyard (R16).
 """
 
 from __future__ import annotations
@@ -123,7 +131,8 @@ class HandScored:
     """The result of folding one hand (R25-R35, R40-R41).
 
     ``value`` is V (R26), ``paid`` what stands in ``scores_after`` for the winner (decision 6),
-    ``tied`` the seats sharing the lowest count of a tied block (R20).
+    ``tied`` the seats sharing the lowest count of a tied block (R20), ``playoff_next`` whether
+    the next hand is a play-off (decision 11), ``notes`` human notes citing rules.
     """
 
     number: int
