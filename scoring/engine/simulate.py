@@ -65,21 +65,21 @@ def heuristic_bot(state: HandState, moves: tuple[Move, ...], rng: random.Random)
         return moves[0]
     hand = state.hands[state.turn]
     best = moves[0]
-    best_key = (-1, -1)
+    best_key = -1
     left, right = state.left, state.right
     for move in moves:
         tile = move.tile
         if tile is None:  # a tile-less draw offered next to plays
             continue
+        low, high = tile.low, tile.high
         if move.kind is MoveKind.POSE:
-            new_left, new_right = tile.high, tile.low
+            new_left, new_right = high, low
         elif move.end is End.LEFT:
-            new_left, new_right = tile.other(left), right
+            new_left, new_right = (high if low == left else low), right
         else:
-            new_left, new_right = left, tile.other(right)
-        rest = hand & ~move.bit
-        keep = (rest & (VALUE_MASK[new_left] | VALUE_MASK[new_right])).bit_count()
-        key = (tile.low + tile.high, keep)
+            new_left, new_right = left, (high if low == right else low)
+        keep = (hand & ~move.bit & (VALUE_MASK[new_left] | VALUE_MASK[new_right])).bit_count()
+        key = (low + high) * 32 + keep  # pips first, then tiles kept playable (< 32)
         if key > best_key:
             best, best_key = move, key
     return best
@@ -100,15 +100,18 @@ def simulate_hand(
 
     ``next_hand`` says who poses (R5-R11): with ``poser=None`` or ``forced`` the forced opener
     of the deal poses the forced tile (6-6, or the R5 fallback when it was not dealt). A draw
-    takes a uniformly random tile of the boneyard. Returns the play log and its outcome
-    record; replaying the log with :func:`replay_play_log` gives the same record.
+    takes a uniformly random tile of the boneyard; a bot is only asked when it has a choice.
+    Returns the play log and its outcome record; replaying the log with
+    :func:`replay_play_log` gives the same record.
     """
     deal = deal_tiles(ruleset, n_players, rng)
     state = hand_start(ruleset, n_players, deal, next_hand)
     log: list[Move] = []
     while state.result is None:
         seat = state.turn
-        move = bots[seat](state, legal_moves(state), rng)
+        moves = legal_moves(state)
+        # A bot is asked only when there is a choice; a forced pass, draw or play is made.
+        move = moves[0] if len(moves) == 1 else bots[seat](state, moves, rng)
         if move.kind is MoveKind.DRAW and move.tile is None:
             move = Move.draw(seat, _random_tile(state.stock, rng))
         state = apply(state, move)
