@@ -1,4 +1,20 @@
-from typing import Any
+from django.urls import path
+
+from scoring import views
 
 app_name = "scoring"
-urlpatterns: list[Any] = []
+urlpatterns = [
+    path("matches/<int:match_id>/", views.match_referee, name="match-referee"),
+    path("matches/<int:match_id>/panel/", views.match_panel, name="match-panel"),
+    path("referee/", views.referee_home, name="referee-home"),
+    path(
+        "director/tournaments/<slug:slug>/",
+        views.director_dashboard,
+        name="director-dashboard",
+    ),
+    path(
+        "director/tournaments/<slug:slug>/rows/",
+        views.director_dashboard_rows,
+        name="director-dashboard-rows",
+    ),
+]

@@ -1,4 +1,9 @@
-from typing import Any
+from django.urls import path
+
+from tournament import views
 
 app_name = "tournament"
-urlpatterns: list[Any] = []
+urlpatterns = [
+    path("ref/<str:key>/", views.referee_link, name="referee-link"),
+    path("director/", views.director_home, name="director-home"),
+]

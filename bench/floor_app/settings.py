@@ -9,4 +9,4 @@ from config.settings.production import *  # noqa: F403
 
 ROOT_URLCONF = "bench.floor_app.urls"
 # Request logs of thousands of bench requests would only cost time; errors still show.
-LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # noqa: F405

@@ -1,0 +1,290 @@
+"""What the referee and director pages show about a match, as plain values (no queries here).
+
+The views fetch a match with its seats, players and hands (a fixed number of queries) and hand
+them to :func:`match_view`, which turns the stored snapshot (``Match.scores``, ``next_hand``,
+``winner_seat``) into the sentences a referee reads: who poses the next hand and why (R5-R10),
+what it is worth (R26), who is on love (section 0), and the result when the match is over
+(R31c, R33). Wording lives here so the page and its live panel say the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.engine import ALL_TILES, Llave, Ruleset, Scoring, Tile
+
+SEAT_LETTERS = "ABCD"
+DASH = "\u2013"  # between scores: 6\u20130\u20130\u20130
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    letter: str
+    name: str
+    club: str
+    country: str
+    score: int
+    on_love: bool
+    is_leader: bool
+    is_poser: bool
+    is_winner: bool
+    six_love: bool
+
+
+@dataclass(frozen=True)
+class NextHandView:
+    number: int
+    title: str
+    description: str
+    rule: str
+    poser: int | None
+    forced: bool
+    forced_tile: str | None
+    value: int
+    kind: str  # "normal" | "replay" | "playoff"
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    poser: str
+    pose_tile: str
+    end: str
+    result: str
+    value: int
+    paid: int
+    scores_after: str
+    void: bool
+    void_reason: str
+    recorded_at: Any
+
+
+@dataclass(frozen=True)
+class MatchView:
+    seats: tuple[SeatView, ...]
+    next_hand: NextHandView | None
+    over: bool
+    result_title: str
+    result_detail: str
+    llave_enabled: bool
+    counts_on_domino: bool
+    max_count: int
+    tiles: tuple[str, ...]
+    hands: tuple[HandRow, ...]
+    last_live: HandRow | None
+    score_line: str
+    target: int
+    scoring_label: str
+
+
+def _tile_label(raw: object) -> str | None:
+    if raw in (None, ""):
+        return None
+    if isinstance(raw, Tile):
+        return str(raw)
+    if isinstance(raw, str):
+        try:
+            return str(Tile.parse(raw))
+        except Exception:
+            return raw
+    if isinstance(raw, Sequence) and len(raw) == 2:
+        return str(Tile.of(int(raw[0]), int(raw[1])))
+    return str(raw)
+
+
+def ruleset_of(match: Any) -> Ruleset:
+    """The ruleset frozen on the match (RULES.md §1), or the tournament's before it starts."""
+    data = match.ruleset or getattr(match.tournament, "ruleset", None) or {}
+    if data:
+        return Ruleset.from_json(data)
+    return Ruleset.from_preset(match.tournament.ruleset_preset, match.tournament.ruleset_overrides)
+
+
+def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> NextHandView:
+    """Title and sentence for the next hand, e.g. "Replay worth 3" / "Ana leads and poses (R10)"."""
+    number = int(next_hand.get("number") or 1)
+    poser = next_hand.get("poser")
+    forced = bool(next_hand.get("forced"))
+    forced_tile = _tile_label(next_hand.get("forced_tile"))
+    value = int(next_hand.get("value") or 0)
+    is_replay = bool(next_hand.get("is_replay"))
+    is_playoff = bool(next_hand.get("is_playoff"))
+    leader = next_hand.get("leader")
+    rule = str(next_hand.get("rule") or "")
+
+    if is_playoff and is_replay:
+        title = _("Hand %(n)s — play-off replay worth %(v)s") % {"n": number, "v": value}
+        kind = "playoff"
+    elif is_playoff:
+        title = _("Hand %(n)s — play-off worth %(v)s") % {"n": number, "v": value}
+        kind = "playoff"
+    elif is_replay:
+        title = _("Hand %(n)s — replay worth %(v)s") % {"n": number, "v": value}
+        kind = "replay"
+    elif value > 1:
+        title = _("Hand %(n)s — worth %(v)s") % {"n": number, "v": value}
+        kind = "normal"
+    else:
+        title = _("Hand %(n)s") % {"n": number}
+        kind = "normal"
+
+    if forced or poser is None:
+        tile = forced_tile or "6-6"
+        description = _("The holder of %(tile)s poses the %(tile)s") % {"tile": tile}
+        rule = "R5" if rule in ("", "R6") else f"{rule}, R5"
+    else:
+        name = names[int(poser)] if 0 <= int(poser) < len(names) else str(poser)
+        if rule == "R10" and leader is not None and int(leader) == int(poser):
+            description = _("%(name)s leads and poses any tile") % {"name": name}
+        elif rule == "R7":
+            description = _("%(name)s won the last hand and poses any tile") % {"name": name}
+        elif rule == "R8":
+            description = _("%(name)s won the hand that reset and poses any tile") % {"name": name}
+        elif rule == "R6":
+            description = _("%(name)s poses any tile (lead rotates)") % {"name": name}
+        else:
+            description = _("%(name)s poses any tile") % {"name": name}
+    return NextHandView(
+        number=number,
+        title=title,
+        description=description,
+        rule=rule,
+        poser=None if forced or poser is None else int(poser),
+        forced=forced or poser is None,
+        forced_tile=forced_tile if (forced or poser is None) else None,
+        value=value,
+        kind=kind,
+    )
+
+
+def _seat_player(seat: Any) -> Any:
+    entry = getattr(seat, "entry", None)
+    return getattr(entry, "player", None)
+
+
+def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
+    def nm(i: int | None) -> str:
+        return names[i] if i is not None and 0 <= i < len(names) else "—"
+
+    if hand.end == "domino":
+        end = _("domino")
+        result = _("%(name)s dominoes") % {"name": nm(hand.winner)}
+        if hand.llave:
+            result += " · " + _("llave")
+    else:
+        end = _("block")
+        if hand.winner is not None:
+            result = _("%(name)s wins the block") % {"name": nm(hand.winner)}
+        elif hand.counts:
+            low = min(hand.counts)
+            tied = [nm(i) for i, c in enumerate(hand.counts) if c == low]
+            result = _("tie: %(names)s") % {"names": " & ".join(tied)}
+        else:
+            result = _("tie")
+        if hand.counts:
+            result += " (" + DASH.join(str(c) for c in hand.counts) + ")"
+    if hand.reset:
+        result += " · " + _("RESET")
+    return HandRow(
+        number=hand.number,
+        poser=nm(hand.poser),
+        pose_tile=_tile_label(hand.pose_tile) or "",
+        end=end,
+        result=result,
+        value=hand.value,
+        paid=hand.paid,
+        scores_after=DASH.join(str(s) for s in (hand.scores_after or [])),
+        void=hand.void,
+        void_reason=hand.void_reason,
+        recorded_at=hand.recorded_at,
+    )
+
+
+def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchView:
+    """Everything the pages show; ``seats`` in play order, ``hands`` oldest first."""
+    ruleset = ruleset_of(match)
+    n = match.n_players
+    names = []
+    for s in seats:
+        player = _seat_player(s)
+        names.append(player.name if player is not None else f"{SEAT_LETTERS[s.seat]}")
+    scores = list(match.scores or [0] * n)
+    if len(scores) < n:
+        scores += [0] * (n - len(scores))
+    over = match.status == "finished"
+    nh_data = match.next_hand or {}
+    next_view = describe_next_hand(nh_data, names) if (nh_data and not over) else None
+    if next_view is None and not over and match.status != "void":
+        next_view = describe_next_hand(
+            {"number": 1, "forced": True, "forced_tile": "6-6", "value": 1, "rule": "R6"}, names
+        )
+    leader = nh_data.get("leader") if nh_data else None
+    pips = ruleset.scoring is Scoring.PIPS
+
+    seat_views = []
+    for s, name in zip(seats, names, strict=False):
+        player = _seat_player(s)
+        score = scores[s.seat]
+        seat_views.append(
+            SeatView(
+                seat=s.seat,
+                letter=SEAT_LETTERS[s.seat],
+                name=name,
+                club=getattr(player, "club", "") or "",
+                country=getattr(player, "country", "") or "",
+                score=score,
+                on_love=(score == 0 and not pips),
+                is_leader=(leader is not None and int(leader) == s.seat and not over),
+                is_poser=(
+                    next_view is not None
+                    and next_view.poser is not None
+                    and next_view.poser == s.seat
+                ),
+                is_winner=(over and match.winner_seat == s.seat),
+                six_love=bool(over and not pips and score == 0),
+            )
+        )
+
+    result_title = result_detail = ""
+    if over:
+        w = match.winner_seat
+        if w is not None and 0 <= w < len(names):
+            result_title = _("Match over — %(name)s wins") % {"name": names[w]}
+        else:
+            result_title = _("Match over")
+        loves = [sv.name for sv in seat_views if sv.six_love and sv.seat != w]
+        if loves:
+            result_detail = _("Six-love to %(names)s (R31c)") % {"names": ", ".join(loves)}
+        reason = getattr(match, "end_reason", "")
+        if reason and reason != "normal":
+            result_detail = (result_detail + " · " if result_detail else "") + str(
+                match.get_end_reason_display()
+            )
+
+    rows = tuple(hand_row(h, names) for h in hands)
+    live = [r for r in rows if not r.void]
+    in_use = ruleset.set_mask(n)
+    tiles = tuple(
+        str(t) for t in sorted(ALL_TILES, key=lambda t: (-t.high, -t.low)) if in_use >> t.index & 1
+    )
+    return MatchView(
+        seats=tuple(seat_views),
+        next_hand=next_view,
+        over=over,
+        result_title=result_title,
+        result_detail=result_detail,
+        llave_enabled=ruleset.llave is not Llave.OFF,
+        counts_on_domino=pips,
+        max_count=ruleset.max_count(n),
+        tiles=tiles,
+        hands=rows,
+        last_live=live[-1] if live else None,
+        score_line=DASH.join(str(s) for s in scores[:n]),
+        target=ruleset.target_for(n),
+        scoring_label=ruleset.scoring.value,
+    )

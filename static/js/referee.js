@@ -1,0 +1,465 @@
+/*
+ * Referee match page: record a hand, undo the last one, show the new state.
+ *
+ * The page is server rendered; this script only submits to the JSON API and swaps in the
+ * server-rendered panel (#match-panel) afterwards, so all wording and rules live on the server.
+ *
+ * Never double-record on a flaky phone connection:
+ *   - every submission carries the expected hand number and an Idempotency-Key made once per
+ *     submission and reused on every retry of it (automatic or the Retry button);
+ *   - the pending submission is kept in sessionStorage, so a reload after a lost response
+ *     offers to retry the same submission (same key) instead of recording it again;
+ *   - a rejected submission (4xx) drops its key: the corrected one is a new submission.
+ * No dependencies, no CDN: served from our static files (the venue network may be offline).
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("referee-app");
+  if (!root) return;
+
+  var matchId = root.dataset.matchId;
+  var handsUrl = root.dataset.handsUrl;
+  var voidUrl = root.dataset.voidUrl;
+  var panelUrl = root.dataset.panelUrl;
+  var csrfToken = root.dataset.csrfToken;
+  var storageKey = "ct-pending-" + matchId;
+  var TIMEOUT_MS = 15000;
+  var AUTO_RETRIES = 3;
+  var busy = false;
+
+  // -- small helpers ---------------------------------------------------------------------------
+
+  function $(sel, el) { return (el || document).querySelector(sel); }
+  function $all(sel, el) { return Array.prototype.slice.call((el || document).querySelectorAll(sel)); }
+  function panel() { return document.getElementById("match-panel"); }
+  function text(msg) { return document.createTextNode(msg); }
+
+  function uuid4() {
+    // crypto.randomUUID exists only in secure contexts; a venue LAN may serve plain http.
+    if (window.crypto && typeof window.crypto.randomUUID === "function") {
+      return window.crypto.randomUUID();
+    }
+    var b = new Uint8Array(16);
+    window.crypto.getRandomValues(b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  function seatName(seat) {
+    var el = $('[data-seat-name="' + seat + '"]', panel());
+    return el ? el.dataset.name : "seat " + seat;
+  }
+
+  function setStatus(kind, message) {
+    var box = $("#submit-status");
+    if (!box) return;
+    box.className = "status " + kind;
+    box.textContent = message;
+    box.hidden = !message;
+  }
+
+  function loadPending() {
+    try { return JSON.parse(window.sessionStorage.getItem(storageKey) || "null"); } catch (e) { return null; }
+  }
+  function savePending(p) {
+    try {
+      if (p) window.sessionStorage.setItem(storageKey, JSON.stringify(p));
+      else window.sessionStorage.removeItem(storageKey);
+    } catch (e) { /* private mode: keep it in memory only */ }
+  }
+  var pending = loadPending();
+
+  // -- reading the form ------------------------------------------------------------------------
+
+  function checked(name) {
+    var el = $('input[name="' + name + '"]:checked', panel());
+    return el ? el.value : null;
+  }
+
+  function currentEnd() { return checked("end") || "domino"; }
+
+  function readCounts() {
+    return $all("input[data-count-seat]", panel()).map(function (el) {
+      return el.value.trim() === "" ? null : Number(el.value);
+    });
+  }
+
+  function buildPayload() {
+    var p = panel();
+    var payload = {
+      number: Number(p.dataset.number),
+      poser: checked("poser") === null ? null : Number(checked("poser")),
+      pose_tile: $("#pose-tile", p).value,
+      end: currentEnd()
+    };
+    if (payload.end === "domino") {
+      var w = checked("winner");
+      payload.winner = w === null ? null : Number(w);
+      var llave = $("#llave", p);
+      if (llave && !llave.closest("[hidden]")) payload.llave = llave.checked;
+      if (p.dataset.countsOnDomino === "1") payload.counts = readCounts();
+    } else {
+      payload.winner = null;
+      payload.counts = readCounts();
+    }
+    return payload;
+  }
+
+  // Client-side checks only catch what would be a typing slip; the rules are the server's.
+  function localProblems(payload) {
+    var problems = {};
+    var p = panel();
+    if (payload.poser === null) problems.poser = [p.dataset.msgPoser];
+    if (!payload.pose_tile) problems.pose_tile = [p.dataset.msgTile];
+    if (payload.end === "domino" && payload.winner === null) problems.winner = [p.dataset.msgWinner];
+    if (payload.counts) {
+      var max = Number(p.dataset.maxCount);
+      payload.counts.forEach(function (c, i) {
+        if (payload.end === "domino" && i === payload.winner) return;
+        if (c === null || !Number.isInteger(c) || c < 0 || c > max) {
+          problems["counts[" + i + "]"] = [p.dataset.msgCount.replace("%(max)s", max)];
+        }
+      });
+    }
+    return problems;
+  }
+
+  // -- showing errors --------------------------------------------------------------------------
+
+  function clearErrors() {
+    $all(".field-error", panel()).forEach(function (el) { el.textContent = ""; el.hidden = true; });
+    $all("[aria-invalid]", panel()).forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    var box = $("#form-error", panel());
+    if (box) { box.hidden = true; box.textContent = ""; }
+  }
+
+  function errorSlot(field) {
+    var p = panel();
+    var name = field.replace(/\[\d+\]$/, "");
+    return $('.field-error[data-error-for="' + field + '"]', p) ||
+      $('.field-error[data-error-for="' + name + '"]', p);
+  }
+
+  function showError(error, fallbackField) {
+    clearErrors();
+    var rule = error.rule ? " (" + error.rule + ")" : "";
+    var placed = false;
+    var fields = error.fields || {};
+    Object.keys(fields).forEach(function (field) {
+      var slot = errorSlot(field);
+      if (!slot) return;
+      var msgs = fields[field].join(" ");
+      if (msgs.indexOf("(" + error.rule + ")") === -1) msgs += rule;
+      slot.textContent = msgs;
+      slot.hidden = false;
+      var input = $('[data-field="' + field + '"]', panel());
+      if (input) input.setAttribute("aria-invalid", "true");
+      placed = true;
+    });
+    if (!placed && fallbackField) {
+      var slot = errorSlot(fallbackField);
+      if (slot) { slot.textContent = error.message + rule; slot.hidden = false; placed = true; }
+    }
+    var box = $("#form-error", panel());
+    if (placed) {
+      // The message sits next to its field; bring that field into view.
+      var shown = $(".field-error:not([hidden])", panel());
+      if (shown) shown.scrollIntoView({ block: "center" });
+      return;
+    }
+    if (box) {
+      box.textContent = "";
+      var strong = document.createElement("strong");
+      strong.textContent = error.message;
+      box.appendChild(strong);
+      if (error.rule && error.message.indexOf("(" + error.rule + ")") === -1) {
+        var r = document.createElement("span");
+        r.className = "rule";
+        r.textContent = " " + error.rule;
+        box.appendChild(r);
+      }
+      box.hidden = false;
+      box.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // -- what the form shows -------------------------------------------------------------------
+
+  function updateEnd() {
+    var p = panel();
+    if (!p || !$("#hand-form", p)) return;
+    var end = currentEnd();
+    $("#winner-group", p).hidden = end !== "domino";
+    $("#counts-group", p).hidden = end !== "block" && p.dataset.countsOnDomino !== "1";
+    var llaveRow = $("#llave-row", p);
+    if (llaveRow) llaveRow.hidden = end !== "domino";
+    updateBlockResult();
+    updateSummary();
+  }
+
+  // R20: the unique lowest count wins; a shared lowest count is a tie.
+  function updateBlockResult() {
+    var p = panel();
+    var out = $("#block-result", p);
+    if (!out) return;
+    if (currentEnd() !== "block") { out.textContent = ""; return; }
+    var counts = readCounts();
+    if (counts.some(function (c) { return c === null || isNaN(c); })) {
+      out.textContent = p.dataset.msgEnterCounts;
+      out.className = "block-result muted";
+      return;
+    }
+    var low = Math.min.apply(null, counts);
+    var seats = [];
+    counts.forEach(function (c, i) { if (c === low) seats.push(i); });
+    if (seats.length === 1) {
+      out.textContent = p.dataset.msgBlockWin.replace("%(name)s", seatName(seats[0])).replace("%(count)s", low);
+      out.className = "block-result ok";
+    } else {
+      out.textContent = p.dataset.msgBlockTie
+        .replace("%(names)s", seats.map(seatName).join(" & "))
+        .replace("%(count)s", low);
+      out.className = "block-result tie";
+    }
+  }
+
+  function updateSummary() {
+    var p = panel();
+    var out = $("#confirm-summary", p);
+    if (!out) return;
+    var payload = buildPayload();
+    var msg;
+    if (payload.end === "domino") {
+      msg = payload.winner === null ? p.dataset.msgTapWinner
+        : p.dataset.msgSummaryDomino.replace("%(name)s", seatName(payload.winner));
+      if (payload.llave) msg += " — " + p.dataset.msgLlave;
+    } else {
+      msg = $("#block-result", p).textContent;
+    }
+    out.textContent = msg;
+    // Always tappable: a tap on an incomplete form says what is missing, next to the field.
+    $("#confirm-hand", p).disabled = busy;
+  }
+
+  function showPendingBanner() {
+    var banner = $("#pending-banner");
+    if (!banner) return;
+    var p = panel();
+    var stillOpen = pending && p && String(pending.payload.number) === p.dataset.number;
+    if (pending && !stillOpen) { pending = null; savePending(null); }
+    banner.hidden = !stillOpen;
+    if (stillOpen) {
+      $("#pending-text", banner).textContent =
+        banner.dataset.msg.replace("%(number)s", pending.payload.number);
+    }
+  }
+
+  // -- talking to the server -----------------------------------------------------------------
+
+  function send(url, body, key) {
+    var ctrl = window.AbortController ? new AbortController() : null;
+    var timer = ctrl ? window.setTimeout(function () { ctrl.abort(); }, TIMEOUT_MS) : null;
+    return window.fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "X-CSRFToken": csrfToken,
+        "Idempotency-Key": key
+      },
+      body: JSON.stringify(body),
+      signal: ctrl ? ctrl.signal : undefined
+    }).then(function (res) {
+      if (timer) window.clearTimeout(timer);
+      return res.text().then(function (raw) {
+        var data = null;
+        try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
+        return { status: res.status, data: data };
+      });
+    }, function (err) {
+      if (timer) window.clearTimeout(timer);
+      return { status: 0, data: null, network: err };
+    });
+  }
+
+  function sleep(ms) { return new Promise(function (r) { window.setTimeout(r, ms); }); }
+
+  // Retries only what may not have reached the server (network error, 5xx, 429), same key.
+  function sendWithRetry(url, body, key, attempt) {
+    return send(url, body, key).then(function (res) {
+      var transient = res.status === 0 || res.status >= 500 || res.status === 429;
+      if (transient && attempt < AUTO_RETRIES) {
+        setStatus("working", root.dataset.msgRetrying.replace("%(n)s", attempt + 1));
+        return sleep(1000 * Math.pow(2, attempt)).then(function () {
+          return sendWithRetry(url, body, key, attempt + 1);
+        });
+      }
+      return res;
+    });
+  }
+
+  function refreshPanel(flash) {
+    return window.fetch(panelUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (res) {
+        if (!res.ok) throw new Error("panel " + res.status);
+        return res.text();
+      })
+      .then(function (html) {
+        var holder = document.createElement("div");
+        holder.innerHTML = html;
+        var fresh = holder.querySelector("#match-panel");
+        if (fresh) panel().replaceWith(fresh);
+        initPanel();
+        if (flash) setStatus("ok", flash);
+      })
+      .catch(function () {
+        // The hand is stored; only the view is stale. A reload shows the truth.
+        window.location.reload();
+      });
+  }
+
+  function handleResult(res, kind) {
+    busy = false;
+    var err = res.data && res.data.error;
+    if (res.status >= 200 && res.status < 300) {
+      pending = null;
+      savePending(null);
+      var flash = kind === "void" ? root.dataset.msgVoided
+        : root.dataset.msgRecorded.replace("%(number)s", (res.data && res.data.hand && res.data.hand.number) || "");
+      return refreshPanel(flash);
+    }
+    if (res.status === 0 || res.status >= 500 || res.status === 429) {
+      // Unknown outcome: keep the key so a retry can never record the hand twice.
+      setStatus("error", root.dataset.msgNetwork);
+      showPendingBanner();
+      updateSummary();
+      return null;
+    }
+    // A definite answer: the submission was not stored. Its key is spent.
+    pending = null;
+    savePending(null);
+    showPendingBanner();
+    if (res.status === 409) {
+      // Someone else changed the match (another device, the director): show the truth.
+      return refreshPanel().then(function () {
+        setStatus("error", "");
+        showError(err || { message: root.dataset.msgConflict }, "number");
+      });
+    }
+    if (res.status === 401 || res.status === 403) {
+      setStatus("error", "");
+      showError(err || { message: root.dataset.msgForbidden });
+      return null;
+    }
+    setStatus("", "");
+    showError(err || { message: root.dataset.msgFailed + " (" + res.status + ")" }, kind === "void" ? "reason" : null);
+    updateSummary();
+    return null;
+  }
+
+  function submitPending() {
+    if (!pending || busy) return;
+    busy = true;
+    setStatus("working", root.dataset.msgSending);
+    var url = pending.kind === "void" ? voidUrl : handsUrl;
+    var p = panel();
+    $all("button[data-submit]", p).forEach(function (b) { b.disabled = true; });
+    sendWithRetry(url, pending.payload, pending.key, 0).then(function (res) {
+      $all("button[data-submit]", panel()).forEach(function (b) { b.disabled = false; });
+      return handleResult(res, pending ? pending.kind : "hand");
+    });
+  }
+
+  function submitHand() {
+    if (busy) return;
+    var payload = buildPayload();
+    var problems = localProblems(payload);
+    if (Object.keys(problems).length) {
+      var first = problems[Object.keys(problems)[0]][0];
+      showError({ message: first, fields: problems });
+      return;
+    }
+    clearErrors();
+    // Same body as an unconfirmed pending submission → same key (a retry, not a new hand).
+    var sameAsPending = pending && pending.kind === "hand" &&
+      JSON.stringify(pending.payload) === JSON.stringify(payload);
+    if (!sameAsPending) pending = { kind: "hand", key: uuid4(), payload: payload };
+    savePending(pending);
+    submitPending();
+  }
+
+  function submitVoid() {
+    if (busy) return;
+    var p = panel();
+    var reason = $("#void-reason", p).value.trim();
+    if (!reason) {
+      showError({ message: p.dataset.msgReason, fields: { reason: [p.dataset.msgReason] } });
+      return;
+    }
+    clearErrors();
+    var payload = { number: Number(p.dataset.lastNumber), reason: reason };
+    var same = pending && pending.kind === "void" && JSON.stringify(pending.payload) === JSON.stringify(payload);
+    if (!same) pending = { kind: "void", key: uuid4(), payload: payload };
+    savePending(pending);
+    submitPending();
+  }
+
+  // -- wiring (delegated: the panel is replaced after every hand) ------------------------------
+
+  function initPanel() {
+    var p = panel();
+    if (!p) return;
+    root.dataset.number = p.dataset.number;
+    if ($("#hand-form", p)) updateEnd();
+    showPendingBanner();
+  }
+
+  document.addEventListener("change", function (ev) {
+    var t = ev.target;
+    if (!panel() || !panel().contains(t)) return;
+    if (t.name === "end") updateEnd();
+    else { updateBlockResult(); updateSummary(); }
+    if (t.name === "poser" || t.name === "winner") {
+      var slot = errorSlot(t.name);
+      if (slot) slot.hidden = true;
+    }
+  });
+  document.addEventListener("input", function (ev) {
+    if (ev.target.matches && ev.target.matches("input[data-count-seat]")) {
+      updateBlockResult();
+      updateSummary();
+    }
+  });
+  document.addEventListener("submit", function (ev) {
+    if (ev.target.id === "hand-form") { ev.preventDefault(); submitHand(); }
+    if (ev.target.id === "void-form") { ev.preventDefault(); submitVoid(); }
+  });
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest ? ev.target.closest("button") : null;
+    if (!t) return;
+    if (t.id === "pending-retry") { ev.preventDefault(); submitPending(); }
+    if (t.id === "pending-discard") {
+      ev.preventDefault();
+      pending = null;
+      savePending(null);
+      showPendingBanner();
+      refreshPanel();
+    }
+    if (t.id === "reset-form") {
+      ev.preventDefault();
+      clearErrors();
+      refreshPanel();
+    }
+  });
+  // A phone that slept may show an old state: refresh when the page becomes visible again.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !busy && !pending) refreshPanel();
+  });
+
+  root.classList.add("js");
+  initPanel();
+})();

@@ -1,0 +1,232 @@
+"""A referee on a phone (360 x 740) records a whole match through the page.
+
+The hands come from the engine's simulator (seeded), so the test enters what a real table
+could produce: forced and free poses, dominoes, blocks (the page previews the R20 result),
+ties (replays), a reset. On the way the referee picks a wrong poser and sees the rule error
+next to the field, and undoes a hand with a reason. At the end the page shows the result and
+the database holds exactly the simulated hands, folded to the simulator's final scores.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.engine import Ruleset
+from scoring.engine.match import seat_name
+from scoring.engine.record import EndKind, HandRecord
+from scoring.engine.simulate import SimulatedMatch, simulate_match
+from scoring.models import Hand, Match
+from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
+from tournament.models import Tournament
+from tournament.services import referee_token_issue
+
+# 12 hands: 3 blocks, 2 tied hands, a reset; hand 2 is a free pose by its winner (R7).
+SEED = 43
+UNDO_AT = 4  # undo hand 4 once, then record it again
+
+
+@pytest.fixture
+def referee_match(transactional_db: Any) -> dict[str, Any]:
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    director = director_of(tournament)
+    referee = referee_of(tournament, first_name="Rosa", last_name="Méndez")
+    match = match_in_progress(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director, user=referee)
+    sim = simulate_match(Ruleset.from_json(match.ruleset), match.n_players, SEED)
+    assert sim.final.over
+    assert len(sim.records) == 12
+    names = [s.entry.player.name for s in match.seats.order_by("seat")]
+    return {"match": match, "token": token, "sim": sim, "names": names}
+
+
+def _tap(page: Page, group: str, seat: int) -> None:
+    """Tap a seat button (the visible label of a radio input), as a finger would."""
+    page.locator(f"#hand-form input[name='{group}'][value='{seat}'] + span").tap()
+
+
+def _fill_hand(
+    page: Page, record: HandRecord, names: list[str], *, poser: int | None = None
+) -> None:
+    _tap(page, "poser", record.poser if poser is None else poser)
+    page.select_option("#pose-tile", str(record.pose_tile))
+    if record.end is EndKind.DOMINO:
+        page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
+        assert record.winner is not None
+        _tap(page, "winner", record.winner)
+        expect(page.locator("#confirm-summary")).to_contain_text(names[record.winner])
+    else:
+        page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+        assert record.counts is not None
+        for seat, count in enumerate(record.counts):
+            page.fill(f"#count-{seat}", str(count))
+        low = min(record.counts)
+        lowest = [names[i] for i, c in enumerate(record.counts) if c == low]
+        preview = page.locator("#block-result")
+        # The page shows the R20 result before anything is sent.
+        if len(lowest) == 1:
+            expect(preview).to_contain_text(f"{lowest[0]} wins the block with {low}")
+        else:
+            expect(preview).to_contain_text("Tie")
+            for name in lowest:
+                expect(preview).to_contain_text(name)
+
+
+def _record(page: Page, number: int) -> None:
+    page.locator("#confirm-hand").tap()
+    expect(page.locator("#submit-status")).to_contain_text(f"Hand {number} recorded")
+
+
+def _expect_next(page: Page, sim: SimulatedMatch, index: int, names: list[str]) -> None:
+    """The panel announces hand ``index + 1`` as the engine did (R5-R10, R26)."""
+    nh = sim.next_hands[index]
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(index + 1))
+    box = page.locator("#next-hand")
+    expect(box).to_contain_text(f"Hand {index + 1}")
+    if nh.is_replay:
+        expect(box).to_contain_text(f"replay worth {nh.value}")
+    if nh.forced:
+        expect(box).to_contain_text("holder of 6-6 poses the 6-6")
+    else:
+        assert nh.poser is not None
+        expect(box).to_contain_text(names[nh.poser])
+        # The designated poser is pre-selected (R7/R8/R10).
+        expect(page.locator(f"#hand-form input[name='poser'][value='{nh.poser}']")).to_be_checked()
+
+
+def _scores(page: Page) -> list[int]:
+    return [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()]
+
+
+def _check_phone_layout(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page scrolls sideways at 360 px ({width} px wide)"
+    for selector in (
+        "#hand-form .choice span",
+        "#confirm-hand",
+        "#reset-form",
+        "#pose-tile",
+    ):
+        for box in [el.bounding_box() for el in page.locator(selector).all()]:
+            if box is not None:
+                assert box["height"] >= 48, f"{selector} is {box['height']} px tall (< 48)"
+
+
+@pytest.mark.browser
+def test_referee_records_a_match_on_a_phone(
+    page: Page, referee_match: dict[str, Any], artifacts_dir: Path
+) -> None:
+    match: Match = referee_match["match"]
+    sim: SimulatedMatch = referee_match["sim"]
+    names: list[str] = referee_match["names"]
+
+    # The private link signs the referee in and lands on their match.
+    page.goto(f"/ref/{referee_match['token'].key}/")
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator(".scoreboard li")).to_have_count(4)
+    for i, name in enumerate(names):
+        expect(page.locator(".scoreboard li").nth(i)).to_contain_text(name)
+    expect(page.locator(".scoreboard .love-tag")).to_have_count(4)  # everyone on love
+    expect(page.locator("#llave")).to_have_count(0)  # wsod: llave off
+    _expect_next(page, sim, 0, names)
+    _check_phone_layout(page)
+    page.screenshot(path=artifacts_dir / "referee-01-start.png")
+
+    index = 0
+    undone = False
+    wrong_poser_seen = False
+    while index < len(sim.records):
+        record = sim.records[index]
+        number = index + 1
+        _expect_next(page, sim, index, names)
+        nh = sim.next_hands[index]
+
+        if not wrong_poser_seen and not nh.forced and nh.poser is not None:
+            # Wrong poser: the server refuses and names the rule beside the field.
+            wrong = (nh.poser + 1) % match.n_players
+            _fill_hand(page, record, names, poser=wrong)
+            page.locator("#confirm-hand").tap()
+            field_error = page.locator(".field-error[data-error-for='poser']")
+            expect(field_error).to_be_visible()
+            expect(field_error).to_contain_text(nh.rule)
+            expect(field_error).to_contain_text(f"({seat_name(nh.poser)}) must pose")
+            _check_phone_layout(page)
+            page.screenshot(path=artifacts_dir / "referee-02-wrong-poser.png")
+            assert Hand.objects.filter(match=match).count() == index  # nothing stored
+            wrong_poser_seen = True
+            _tap(page, "poser", nh.poser)
+
+        _fill_hand(page, record, names)
+        if record.end is EndKind.BLOCK and not (artifacts_dir / "referee-03-block.png").exists():
+            page.locator("#block-result").scroll_into_view_if_needed()
+            page.screenshot(path=artifacts_dir / "referee-03-block.png")
+        _record(page, number)
+        expected_scores = list(sim.scored[index].scores_after)
+        expect(page.locator(".scoreboard .score").first).to_have_text(str(expected_scores[0]))
+        assert _scores(page) == expected_scores
+
+        if number == UNDO_AT and not undone:
+            # Undo the hand just recorded, with a reason; the scores go back.
+            page.locator("#undo summary").tap()
+            page.fill("#void-reason", "wrong winner tapped")
+            page.locator("#void-form button[type='submit']").tap()
+            expect(page.locator("#submit-status")).to_contain_text("Last hand undone")
+            assert _scores(page) == list(sim.scored[index - 1].scores_after)
+            expect(page.locator(".hands tr.void")).to_have_count(1)
+            page.screenshot(path=artifacts_dir / "referee-04-undone.png")
+            undone = True
+            continue  # record the same hand again
+        index += 1
+
+    assert wrong_poser_seen
+    assert undone
+    # The match is over: the result replaces the form (R33).
+    result = page.locator(".result-card")
+    expect(result).to_be_visible()
+    assert sim.final.winner is not None
+    expect(result).to_contain_text(f"{names[sim.final.winner]} wins")
+    expect(page.locator("#hand-form")).to_have_count(0)
+    page.screenshot(path=artifacts_dir / "referee-05-result.png", full_page=True)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.scores == list(sim.final.scores)
+    live = list(Hand.objects.filter(match=match, void=False).order_by("number"))
+    assert [h.number for h in live] == list(range(1, len(sim.records) + 1))
+    assert Hand.objects.filter(match=match, void=True).count() == 1
+    assert len({h.idempotency_key for h in live}) == len(live)  # one key per submission
+
+
+@pytest.mark.browser
+def test_a_lost_response_is_retried_with_the_same_key_and_counts_once(
+    page: Page, referee_match: dict[str, Any]
+) -> None:
+    """The first POST reaches the server and records the hand, but its response never reaches
+    the phone. The page retries with the same Idempotency-Key and the server answers with the
+    stored result: one hand, not two."""
+    match: Match = referee_match["match"]
+    sim: SimulatedMatch = referee_match["sim"]
+    names: list[str] = referee_match["names"]
+    keys: list[str] = []
+
+    def lose_first_response(route: Any) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) == 1:
+            route.fetch()  # the server records the hand ...
+            route.abort("connectionreset")  # ... and the answer is lost on the way back
+        else:
+            route.continue_()
+
+    page.goto(f"/ref/{referee_match['token'].key}/")
+    page.route(f"**/api/matches/{match.pk}/hands/", lose_first_response)
+    _fill_hand(page, sim.records[0], names)
+    _record(page, 1)
+
+    assert len(keys) == 2
+    assert keys[0] == keys[1]
+    assert Hand.objects.filter(match=match).count() == 1
+    assert list(Match.objects.get(pk=match.pk).scores) == list(sim.scored[0].scores_after)
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", "2")
