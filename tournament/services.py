@@ -435,7 +435,7 @@ def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) ->
 
 @transaction.atomic
 def role_revoke(*, role: TournamentRole, actor: User) -> None:
-    """Remove a role; its referee tokens stop working with it."""
+    """Remove a role (logged); its referee tokens are deleted with it."""
     require_director(actor=actor, tournament=role.tournament)
     if (
         role.role == TournamentRole.Role.DIRECTOR
@@ -445,10 +445,14 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
         == 1
     ):
         raise ApplicationError("A tournament keeps at least one director.", code="last_director")
-    RefereeToken.objects.filter(role=role, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=actor
+    action_log_record(
+        tournament=role.tournament,
+        actor=actor,
+        verb="role.revoke",
+        target=role,
+        data={"user_id": role.user_id, "role": role.role},
     )
-    role.delete()
+    role.delete()  # its referee tokens go with it (cascade): they stop working at once
 
 
 @transaction.atomic
