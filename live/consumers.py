@@ -5,10 +5,12 @@ named by ``scoring.events``). They never broadcast anything themselves (STYLE.md
 forward what the services send after commit:
 
 * ``match.update`` -> ``{"type": "match.update", "match_id", "version", "tournament_version",
-  "match": {...live JSON, same shape as the API...}}``. The match JSON is read once per process
-  and (match, version), not once per socket: a thousand spectators in one process cost one
-  small read (:class:`FrameCache`). If that read fails the bare event is sent and the client
-  re-fetches, exactly as for a gap.
+  "match": {...live JSON, same shape as the API...}, "html": "<article ...>"}``. ``html`` is
+  the table card rendered by the server in the page's language (``?lang=`` on the socket URL;
+  without it, JSON only), so the page swaps it in without re-fetching. Both are built once
+  per process and (match, version, language), not once per socket: a thousand spectators in
+  one process cost one small read (:class:`FrameCache`). If that read fails the bare event is
+  sent and the client re-fetches, exactly as for a gap.
 * ``tournament.update`` (a round published, a stage advanced) ->
   ``{"type": "tournament.update", "tournament_version"}``: the client re-fetches.
 
@@ -25,50 +27,72 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from live.scope import public_tournament_find, tournament_version
-from live.tables import MatchJSON, match_live
+from live.tables import MatchJSON, match_live, table_card_html
 from scoring.events import match_group, tournament_group
 
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_FOUND = 4404
 
-FrameKey = tuple[int, int, int]
+FrameKey = tuple[int, int, int, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSource:
+    """What a frame is built from: the match, and the language and tournament of the card."""
+
+    match_id: int
+    tournament_id: int
+    slug: str
+    language: str | None
+
+
+Loader = Callable[[FrameSource], Awaitable[tuple[MatchJSON | None, str | None]]]
 
 
 class FrameCache:
     """Text frames of ``match.update`` events, built once per process and key (single flight).
 
-    The first consumer to ask for a key starts one task that reads the match; the others wait
-    for the same task. The task is not tied to any consumer, so a spectator who disconnects
-    mid-read cancels only their own wait. Finished frames are kept in a small LRU.
+    The key is (match, match version, tournament version, language). The first consumer to
+    ask for a key starts one task that reads the match (and renders its card in that
+    language); the others wait for the same task. The task is not tied to any consumer, so a
+    spectator who disconnects mid-read cancels only their own wait. Finished frames are kept
+    in a small LRU, so a duplicate event costs nothing.
     """
 
-    def __init__(
-        self, load: Callable[[int, int], Awaitable[MatchJSON | None]], maxsize: int = 512
-    ) -> None:
+    def __init__(self, load: Loader, maxsize: int = 512) -> None:
         self._load = load
         self._maxsize = maxsize
         self._done: OrderedDict[FrameKey, str] = OrderedDict()
         self._inflight: dict[FrameKey, asyncio.Task[str]] = {}
 
-    async def frame(self, event: dict[str, Any]) -> str:
-        key = (int(event["match_id"]), int(event["version"]), int(event["tournament_version"]))
+    async def frame(self, event: dict[str, Any], language: str | None, slug: str = "") -> str:
+        key = (
+            int(event["match_id"]),
+            int(event["version"]),
+            int(event["tournament_version"]),
+            language,
+        )
         text = self._done.get(key)
         if text is not None:
             return text
         task = self._inflight.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
-            task = asyncio.ensure_future(self._build(key, event))
+            source = FrameSource(key[0], int(event["tournament_id"]), slug, language)
+            task = asyncio.ensure_future(self._build(key, source))
             self._inflight[key] = task
         return await asyncio.shield(task)
 
-    async def _build(self, key: FrameKey, event: dict[str, Any]) -> str:
+    async def _build(self, key: FrameKey, source: FrameSource) -> str:
         body: dict[str, Any] = {
             "type": "match.update",
             "match_id": key[0],
@@ -76,29 +100,36 @@ class FrameCache:
             "tournament_version": key[2],
         }
         try:
-            match = await self._load(key[0], int(event["tournament_id"]))
+            match, html = await self._load(source)
         except Exception:  # the client treats a bare event as a gap and re-fetches
             logger.exception("reading match %s for a live event failed", key[0])
-            match = None
+            match, html = None, None
         finally:
             self._inflight.pop(key, None)
         if match is not None:
             body["match"] = match
-        text = json.dumps(body, separators=(",", ":"))
+        if html is not None:
+            body["html"] = html
+        text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
         self._done[key] = text
         while len(self._done) > self._maxsize:
             self._done.popitem(last=False)
         return text
 
 
-async def _load_match(match_id: int, tournament_id: int) -> MatchJSON | None:
-    match: MatchJSON | None = await database_sync_to_async(match_live)(
-        match_id=match_id, tournament_id=tournament_id
-    )
-    return match
+def _frame_parts(source: FrameSource) -> tuple[MatchJSON | None, str | None]:
+    match = match_live(match_id=source.match_id, tournament_id=source.tournament_id)
+    if match is None or source.language is None:
+        return match, None
+    return match, table_card_html(match, slug=source.slug, language=source.language)
 
 
-frames = FrameCache(_load_match)
+async def _load_frame(source: FrameSource) -> tuple[MatchJSON | None, str | None]:
+    parts: tuple[MatchJSON | None, str | None] = await database_sync_to_async(_frame_parts)(source)
+    return parts
+
+
+frames = FrameCache(_load_frame)
 
 
 def _state(tournament_id: int, match_id: int | None) -> tuple[int, MatchJSON | None] | None:
@@ -111,10 +142,19 @@ def _state(tournament_id: int, match_id: int | None) -> tuple[int, MatchJSON | N
     return tournament_version(tournament_id=tournament_id), match
 
 
+def _language(scope: dict[str, Any]) -> str | None:
+    """``?lang=xx`` if it names a configured language (pages pass theirs), else ``None``."""
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    codes = {code for code, _name in settings.LANGUAGES}
+    return asked if asked in codes else None
+
+
 class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
     """Join one group of a public tournament, say hello, forward events; ignore input."""
 
     tournament_id: int
+    slug: str
+    language: str | None
 
     def _match_id(self) -> int | None:
         return None
@@ -130,6 +170,8 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.tournament_id = found.id
+        self.slug = slug
+        self.language = _language(self.scope)
         group = self._group(found.id)
         # Join before reading the state the hello reports: every commit after that read
         # arrives as an event, so nothing falls between the page and the socket.
@@ -151,7 +193,7 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         """Spectator sockets are read-only: input is ignored."""
 
     async def match_update(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await frames.frame(event))
+        await self.send(text_data=await frames.frame(event, self.language, self.slug))
 
     async def tournament_update(self, event: dict[str, Any]) -> None:
         version = event.get("tournament_version")

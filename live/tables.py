@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from brackets.models import RoundMatch
 from scoring.models import Hand, Match, Seat
@@ -149,3 +151,9 @@ def match_live(*, match_id: int, tournament_id: int | None = None) -> MatchJSON 
     if match is None:
         return None
     return matches_json([match])[0]
+
+
+def table_card_html(match: MatchJSON, *, slug: str, language: str) -> str:
+    """The table card of the live pages for ``match``, rendered in ``language``."""
+    with translation.override(language):
+        return render_to_string("live/_table_card.html", {"m": match, "slug": slug})

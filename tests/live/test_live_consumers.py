@@ -1,0 +1,263 @@
+"""Spectator consumers with Channels' WebsocketCommunicator on the real Redis channel layer.
+
+The events come from the real services (hand_record, round_publish) after commit, through
+``core.broadcast`` and channels-redis, exactly as in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from config.routing import websocket_urlpatterns
+from live.consumers import CLOSE_NOT_FOUND, FrameCache, FrameSource
+from scoring.events import match_group, tournament_group
+from tests.factories import TournamentFactory
+from tests.live.conftest import LiveTournament, make_live_tournament, play_hands, start_match
+from tournament.models import Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+app = URLRouter(websocket_urlpatterns)
+TIMEOUT = 5
+
+
+async def _connect(path: str) -> tuple[WebsocketCommunicator, bool, Any]:
+    comm = WebsocketCommunicator(app, path)
+    connected, code = await comm.connect(timeout=TIMEOUT)
+    return comm, connected, code
+
+
+async def _json(comm: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await comm.receive_from(timeout=TIMEOUT))
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_worker_connections() -> AsyncIterator[None]:
+    """The consumers read through ``database_sync_to_async``'s worker thread; close its
+    connection after each test so the test database can be dropped at the end."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def lt(transactional_db: Any) -> LiveTournament:
+    return make_live_tournament(8, cut_size=4, slug="ws-open")
+
+
+async def test_tournament_socket_says_hello_with_the_current_version(lt: LiveTournament) -> None:
+    comm, connected, _ = await _connect("/ws/live/ws-open/")
+    assert connected
+    hello = await _json(comm)
+    assert hello == {"type": "hello", "tournament_version": lt.tournament.version}
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/live/nope/", "/ws/live/draft-cup/"])
+async def test_missing_or_draft_tournament_is_refused(transactional_db: Any, path: str) -> None:
+    await sync_to_async(TournamentFactory)(slug="draft-cup", status=Tournament.Status.DRAFT)
+    comm, connected, code = await _connect(path)
+    assert not connected
+    assert code == CLOSE_NOT_FOUND
+
+
+async def test_match_socket_of_another_tournament_is_refused(lt: LiveTournament) -> None:
+    other = await sync_to_async(make_live_tournament)(4, slug="other-open")
+    foreign = (await sync_to_async(other.matches)())[0]
+    comm, connected, code = await _connect(f"/ws/live/ws-open/matches/{foreign.pk}/")
+    assert not connected
+    assert code == CLOSE_NOT_FOUND
+    # It did not stay in the match group either.
+    layer = get_channel_layer()
+    assert await layer.connection(0).zcard(layer._group_key(match_group(foreign.pk))) == 0
+
+
+async def test_recorded_hand_reaches_tournament_and_match_sockets(lt: LiveTournament) -> None:
+    match = (await sync_to_async(lt.matches)())[0]
+    payloads = await sync_to_async(start_match)(match, lt.director)
+    t_comm, ok1, _ = await _connect("/ws/live/ws-open/?lang=es")
+    m_comm, ok2, _ = await _connect(f"/ws/live/ws-open/matches/{match.pk}/")
+    assert ok1 and ok2
+    await _json(t_comm)
+    m_hello = await _json(m_comm)
+    assert m_hello["match"]["id"] == match.pk
+    assert m_hello["match"]["hands_count"] == 0
+
+    await sync_to_async(play_hands)(match, lt.director, payloads[:1])
+    await sync_to_async(lt.refresh)()
+
+    for comm in (t_comm, m_comm):
+        event = await _json(comm)
+        assert event["type"] == "match.update"
+        assert event["match_id"] == match.pk
+        assert event["tournament_version"] == lt.tournament.version
+        assert event["match"]["hands_count"] == 1
+        assert event["match"]["version"] == event["version"]
+        assert sum(s["score"] for s in event["match"]["seats"]) == sum(
+            event["match"]["last_hand"]["scores_after"]
+        )
+    await t_comm.disconnect()
+    await m_comm.disconnect()
+
+
+async def test_card_html_is_rendered_in_the_asked_language(lt: LiveTournament) -> None:
+    match = (await sync_to_async(lt.matches)())[0]
+    payloads = await sync_to_async(start_match)(match, lt.director)
+    es, _, _ = await _connect("/ws/live/ws-open/?lang=es")
+    en, _, _ = await _connect("/ws/live/ws-open/?lang=en")
+    plain, _, _ = await _connect("/ws/live/ws-open/")
+    for comm in (es, en, plain):
+        await _json(comm)
+    await sync_to_async(play_hands)(match, lt.director, payloads[:1])
+    es_event, en_event, plain_event = [await _json(c) for c in (es, en, plain)]
+    assert "Mesa 1" in es_event["html"]
+    assert "Table 1" in en_event["html"]
+    assert f'data-match="{match.pk}"' in en_event["html"]
+    assert "html" not in plain_event  # API clients get the JSON only
+    for comm in (es, en, plain):
+        await comm.disconnect()
+
+
+async def test_other_matches_do_not_reach_a_match_socket(lt: LiveTournament) -> None:
+    first, second = (await sync_to_async(lt.matches)())[:2]
+    payloads = await sync_to_async(start_match)(second, lt.director)
+    comm, ok, _ = await _connect(f"/ws/live/ws-open/matches/{first.pk}/")
+    assert ok
+    await _json(comm)
+    await sync_to_async(play_hands)(second, lt.director, payloads[:1])
+    assert await comm.receive_nothing(timeout=0.5)
+    await comm.disconnect()
+
+
+async def test_round_publish_sends_tournament_update(transactional_db: Any) -> None:
+    lt = await sync_to_async(make_live_tournament)(8, slug="round-open")
+    comm, ok, _ = await _connect("/ws/live/round-open/")
+    assert ok
+    hello = await _json(comm)
+
+    def finish_and_publish() -> None:
+        from brackets.services import round_publish
+        from tests.live.conftest import finish_round_fast
+
+        finish_round_fast(lt.round)
+        round_publish(stage=lt.stage, actor=lt.director)
+
+    await sync_to_async(finish_and_publish)()
+    event = await _json(comm)
+    assert event["type"] == "tournament.update"
+    assert event["tournament_version"] > hello["tournament_version"]
+    await comm.disconnect()
+
+
+async def test_sockets_are_read_only(lt: LiveTournament) -> None:
+    comm, ok, _ = await _connect("/ws/live/ws-open/")
+    assert ok
+    await _json(comm)
+    await comm.send_to(text_data=json.dumps({"type": "match.update", "match_id": 1}))
+    await comm.send_to(text_data="not json")
+    assert await comm.receive_nothing(timeout=0.3)
+    # Still connected and still fed.
+    layer = get_channel_layer()
+    await layer.group_send(
+        tournament_group(lt.tournament.pk),
+        {"type": "tournament.update", "tournament_version": 999},
+    )
+    assert (await _json(comm))["tournament_version"] == 999
+    await comm.disconnect()
+
+
+async def test_disconnect_leaves_the_group(lt: LiveTournament) -> None:
+    comm, ok, _ = await _connect("/ws/live/ws-open/")
+    assert ok
+    await _json(comm)
+    layer = get_channel_layer()
+    key = layer._group_key(tournament_group(lt.tournament.pk))
+    assert await layer.connection(0).zcard(key) == 1
+    await comm.disconnect()
+    assert await layer.connection(0).zcard(key) == 0
+
+
+async def test_many_sockets_one_event_one_read(lt: LiveTournament) -> None:
+    """Fifty spectators on one process: one event, fifty frames, one match read."""
+    from live import consumers
+
+    match = (await sync_to_async(lt.matches)())[0]
+    payloads = await sync_to_async(start_match)(match, lt.director)
+    reads: list[int] = []
+    original = consumers.frames._load
+
+    async def counting(source: FrameSource) -> Any:
+        reads.append(source.match_id)
+        return await original(source)
+
+    consumers.frames._load = counting
+    try:
+        comms = [(await _connect("/ws/live/ws-open/?lang=en"))[0] for _ in range(50)]
+        for c in comms:
+            await _json(c)
+        await sync_to_async(play_hands)(match, lt.director, payloads[:1])
+        frames = [await c.receive_from(timeout=TIMEOUT) for c in comms]
+    finally:
+        consumers.frames._load = original
+    assert len(set(frames)) == 1
+    assert reads == [match.pk]
+    for c in comms:
+        await c.disconnect()
+
+
+async def test_stale_and_duplicate_events_keep_their_versions() -> None:
+    """Duplicates are harmless: the same key gives the same frame, built once."""
+    calls: list[int] = []
+
+    async def load(source: FrameSource) -> Any:
+        calls.append(source.match_id)
+        await asyncio.sleep(0.01)
+        return {"id": source.match_id, "version": 3}, None
+
+    cache = FrameCache(load)
+    event = {"match_id": 5, "tournament_id": 1, "version": 3, "tournament_version": 10}
+    first, second = await asyncio.gather(cache.frame(event, None), cache.frame(event, None))
+    again = await cache.frame(event, None)
+    assert first == second == again
+    assert calls == [5]
+    body = json.loads(first)
+    assert body["version"] == 3 and body["tournament_version"] == 10
+
+
+async def test_a_failed_read_sends_the_bare_event(caplog: Any) -> None:
+    async def load(source: FrameSource) -> Any:
+        raise RuntimeError("database went away")
+
+    cache = FrameCache(load)
+    frame = json.loads(
+        await cache.frame(
+            {"match_id": 5, "tournament_id": 1, "version": 3, "tournament_version": 10}, "en"
+        )
+    )
+    assert frame == {"type": "match.update", "match_id": 5, "version": 3, "tournament_version": 10}
+
+
+async def test_consumers_never_touch_the_orm_from_the_event_loop(
+    lt: LiveTournament, monkeypatch: Any
+) -> None:
+    """Without Django's escape hatch, a sync ORM call in the loop would raise."""
+    monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
+    match = (await sync_to_async(lt.matches)())[0]
+    payloads = await sync_to_async(start_match)(match, lt.director)
+    comm, ok, _ = await _connect(f"/ws/live/ws-open/matches/{match.pk}/?lang=en")
+    assert ok
+    await _json(comm)
+    await sync_to_async(play_hands)(match, lt.director, payloads[:1])
+    assert (await _json(comm))["match"]["hands_count"] == 1
+    await comm.disconnect()
