@@ -155,4 +155,4 @@ def live_tournament(db: Any) -> LiveTournament:
 def api_client(db: Any) -> Iterator[Any]:
     from django.test import Client
 
-    yield Client()
+    return Client()

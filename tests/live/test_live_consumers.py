@@ -67,7 +67,7 @@ async def test_tournament_socket_says_hello_with_the_current_version(lt: LiveTou
 @pytest.mark.parametrize("path", ["/ws/live/nope/", "/ws/live/draft-cup/"])
 async def test_missing_or_draft_tournament_is_refused(transactional_db: Any, path: str) -> None:
     await sync_to_async(TournamentFactory)(slug="draft-cup", status=Tournament.Status.DRAFT)
-    comm, connected, code = await _connect(path)
+    _comm, connected, code = await _connect(path)
     assert not connected
     assert code == CLOSE_NOT_FOUND
 
@@ -75,7 +75,7 @@ async def test_missing_or_draft_tournament_is_refused(transactional_db: Any, pat
 async def test_match_socket_of_another_tournament_is_refused(lt: LiveTournament) -> None:
     other = await sync_to_async(make_live_tournament)(4, slug="other-open")
     foreign = (await sync_to_async(other.matches)())[0]
-    comm, connected, code = await _connect(f"/ws/live/ws-open/matches/{foreign.pk}/")
+    _comm, connected, code = await _connect(f"/ws/live/ws-open/matches/{foreign.pk}/")
     assert not connected
     assert code == CLOSE_NOT_FOUND
     # It did not stay in the match group either.
@@ -88,7 +88,8 @@ async def test_recorded_hand_reaches_tournament_and_match_sockets(lt: LiveTourna
     payloads = await sync_to_async(start_match)(match, lt.director)
     t_comm, ok1, _ = await _connect("/ws/live/ws-open/?lang=es")
     m_comm, ok2, _ = await _connect(f"/ws/live/ws-open/matches/{match.pk}/")
-    assert ok1 and ok2
+    assert ok1
+    assert ok2
     await _json(t_comm)
     m_hello = await _json(m_comm)
     assert m_hello["match"]["id"] == match.pk
@@ -232,7 +233,8 @@ async def test_stale_and_duplicate_events_keep_their_versions() -> None:
     assert first == second == again
     assert calls == [5]
     body = json.loads(first)
-    assert body["version"] == 3 and body["tournament_version"] == 10
+    assert body["version"] == 3
+    assert body["tournament_version"] == 10
 
 
 async def test_a_failed_read_sends_the_bare_event(caplog: Any) -> None:
