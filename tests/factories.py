@@ -10,13 +10,14 @@ from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from scoring.engine import Ruleset
 from scoring.models import Match, Seat
 from tournament.models import Entry, Player, Table, Tournament, TournamentRole
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
@@ -27,7 +28,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("pw")
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
+class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     class Meta:
         model = Player
 
@@ -38,7 +39,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     rating = factory.Sequence(lambda n: 1500 + n)
 
 
-class TournamentFactory(factory.django.DjangoModelFactory):
+class TournamentFactory(factory.django.DjangoModelFactory[Tournament]):
     class Meta:
         model = Tournament
 
@@ -53,7 +54,7 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     )
 
 
-class EntryFactory(factory.django.DjangoModelFactory):
+class EntryFactory(factory.django.DjangoModelFactory[Entry]):
     class Meta:
         model = Entry
 
@@ -61,7 +62,7 @@ class EntryFactory(factory.django.DjangoModelFactory):
     player = factory.SubFactory(PlayerFactory)
 
 
-class TableFactory(factory.django.DjangoModelFactory):
+class TableFactory(factory.django.DjangoModelFactory[Table]):
     class Meta:
         model = Table
 
@@ -69,7 +70,7 @@ class TableFactory(factory.django.DjangoModelFactory):
     number = factory.Sequence(lambda n: n + 1)
 
 
-class RoleFactory(factory.django.DjangoModelFactory):
+class RoleFactory(factory.django.DjangoModelFactory[TournamentRole]):
     class Meta:
         model = TournamentRole
 
