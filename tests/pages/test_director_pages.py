@@ -1,0 +1,116 @@
+"""The director's pages: the tournament dashboard (and its polled rows), the start page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from scoring.services import hand_record
+from tests.factories import TableFactory, director_of, match_in_progress, referee_of
+from tests.pages.conftest import Setup, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(setup: Setup, suffix: str = "") -> str:
+    return f"/director/tournaments/{setup.tournament.slug}/{suffix}"
+
+
+def test_dashboard_lists_every_match_with_table_referee_status_score_and_last_hand(
+    client: Client, setup: Setup, django_assert_max_num_queries: Any
+) -> None:
+    table = TableFactory(tournament=setup.tournament, number=7)  # type: ignore[no-untyped-call]
+    setup.match.table = table
+    setup.match.save()
+    hand_record(
+        match_id=setup.match.pk,
+        actor=setup.referee,
+        expected_number=1,
+        payload={"poser": 1, "pose_tile": "6-6", "end": "domino", "winner": 3},
+    )
+    idle = match_in_progress(setup.tournament, referee=setup.other_referee)
+    client.force_login(setup.director)
+    # A fixed number of queries however many matches (seats and players are prefetched).
+    with django_assert_max_num_queries(6):
+        response = client.get(_url(setup))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Spring Open" in html
+    assert "Table 7" in html
+    assert "Rosa" in html  # the referee's name
+    assert "ref2" in html
+    assert html.count("In progress") == 2
+    assert f'data-match="{setup.match.pk}"' in html
+    assert f'data-match="{idle.pk}"' in html
+    assert "<time datetime=" in html  # last hand time of the match with a hand
+    assert f"/matches/{setup.match.pk}/" in html
+    assert f"/admin/scoring/match/{setup.match.pk}/change/" in html
+    assert "js/dashboard.js" in html
+    assert 'http-equiv="refresh"' in html  # inside <noscript>: refresh without JavaScript
+
+
+@pytest.mark.parametrize(("who", "status"), [("other_referee", 403), ("referee", 403)])
+def test_dashboard_refuses_non_directors(
+    client: Client, setup: Setup, who: str, status: int
+) -> None:
+    client.force_login(getattr(setup, who))
+    assert client.get(_url(setup)).status_code == status
+    assert client.get(_url(setup, "rows/")).status_code == status
+
+
+def test_dashboard_refuses_a_director_of_another_tournament(client: Client, setup: Setup) -> None:
+    other = make_tournament(slug="other-open")
+    client.force_login(director_of(other))
+    assert client.get(_url(setup)).status_code == 403
+    assert client.get("/director/tournaments/other-open/").status_code == 200
+
+
+def test_dashboard_for_superuser_anonymous_and_unknown(client: Client, setup: Setup) -> None:
+    response = client.get(_url(setup))
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+    client.force_login(get_user_model().objects.create_superuser("root", "r@example.com", "pw"))
+    assert client.get(_url(setup)).status_code == 200
+    assert client.get("/director/tournaments/no-such-thing/").status_code == 404
+
+
+def test_dashboard_rows_answer_304_until_something_changes(client: Client, setup: Setup) -> None:
+    client.force_login(setup.director)
+    first = client.get(_url(setup, "rows/"))
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert "<tr" in first.content.decode()
+    assert client.get(_url(setup, "rows/"), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    hand_record(
+        match_id=setup.match.pk,
+        actor=setup.referee,
+        expected_number=1,
+        payload={"poser": 1, "pose_tile": "6-6", "end": "domino", "winner": 3},
+    )
+    again = client.get(_url(setup, "rows/"), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200
+    assert again["ETag"] != etag
+    # Another account never gets a 304 for a tag it did not receive.
+    client.force_login(setup.referee)
+    assert client.get(_url(setup, "rows/"), HTTP_IF_NONE_MATCH=etag).status_code == 403
+
+
+def test_director_home_lists_only_directed_tournaments(client: Client, setup: Setup) -> None:
+    make_tournament(name="Someone Else's Cup", slug="else-cup")
+    client.force_login(setup.director)
+    html = client.get("/director/").content.decode()
+    assert "Spring Open" in html
+    assert "/director/tournaments/spring-open/" in html
+    assert "Someone Else" not in html
+
+
+def test_referee_of_one_tournament_cannot_open_another_tournaments_match(client: Client) -> None:
+    first = make_tournament(slug="first-open")
+    second = make_tournament(slug="second-open")
+    referee = referee_of(first)
+    match = match_in_progress(second, referee=referee_of(second))
+    client.force_login(referee)
+    assert client.get(f"/matches/{match.pk}/").status_code == 403
