@@ -364,3 +364,61 @@ def test_raw_update_making_two_live_hands_share_a_number_fails(match: Match, ref
     record(match, referee, 2, win(1, 1))
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:
         cur.execute("UPDATE scoring_hand SET number = 1 WHERE match_id = %s", [match.pk])
+
+
+def test_recording_broadcasts_after_commit_to_match_and_tournament_groups(
+    match: Match, referee: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[tuple[list[str], dict[str, Any]]] = []
+    monkeypatch.setattr(services, "broadcast_on_commit", lambda g, e: sent.append((g, e)))
+    result = record(match, referee, 1, forced(0, 1))
+    assert sent == [
+        (
+            [f"match-{match.pk}", f"tournament-{match.tournament_id}"],
+            {
+                "type": "match.update",
+                "match_id": match.pk,
+                "tournament_id": match.tournament_id,
+                "version": result.body["match"]["version"],
+                "tournament_version": result.body["tournament_version"],
+            },
+        )
+    ]
+    # A rejected hand broadcasts nothing.
+    with pytest.raises(ApplicationError):
+        record(match, referee, 2, win(3, 1))
+    assert len(sent) == 1
+
+
+def test_tournament_version_is_bumped_by_every_recording(match: Match, referee: Any) -> None:
+    before = Tournament.objects.get(pk=match.tournament_id).version
+    record(match, referee, 1, forced(0, 1))
+    record(match, referee, 2, win(1, 1))
+    assert Tournament.objects.get(pk=match.tournament_id).version == before + 2
+
+
+def test_match_create_validates_seats(tournament: Tournament) -> None:
+    from tests.factories import EntryFactory
+
+    director = director_of(tournament)
+    entries = [EntryFactory(tournament=tournament) for _ in range(2)]
+    foreign = EntryFactory()
+    with pytest.raises(ApplicationError) as exc:
+        services.match_create(tournament=tournament, actor=director, entries=[entries[0]])
+    assert exc.value.rule == "R2"
+    with pytest.raises(ApplicationError) as exc:
+        services.match_create(tournament=tournament, actor=director, entries=[entries[0], foreign])
+    assert "entries[1]" in exc.value.fields
+    with pytest.raises(ApplicationError) as exc:
+        services.match_create(
+            tournament=tournament, actor=director, entries=[entries[0], entries[0]]
+        )
+    assert exc.value.code == "duplicate_entry"
+    with pytest.raises(ApplicationError) as exc:
+        services.match_create(
+            tournament=tournament, actor=director, entries=entries, referee=UserFactory()
+        )
+    assert exc.value.code == "not_referee"
+    m = services.match_create(tournament=tournament, actor=director, entries=entries)
+    assert m.n_players == 2
+    assert list(m.seats.values_list("entry", flat=True)) == [e.pk for e in entries]
