@@ -46,13 +46,19 @@ def _check_services() -> list[str]:
     return problems
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    from django.conf import settings
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Stop at once, with a hint, if a selected test needs PostgreSQL/Redis and they are down.
 
+    Pure engine tests (``tests/*/engine/``) need neither, so a run of only those skips the check.
+    """
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    # Only the Django-backed part of the suite needs the services; pure engine runs skip this.
+    needs_services = any("/engine/" not in str(item.path) for item in session.items)
+    if not needs_services:
+        return
     problems = _check_services()
     if problems:
         pytest.exit("Test services are not available:\n" + "\n".join(problems), returncode=3)
+    from django.conf import settings
+
     assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
