@@ -48,5 +48,10 @@ bench-engine: venv
 bench-brackets: venv
 	$(PY) bench/bench_brackets.py
 
+# 50 referee clients against gunicorn + uvicorn workers (production settings) on PostgreSQL and
+# Redis; creates and uses its own database `bench_hands`. Options: BENCH_ARGS="--workers 4".
+bench-hands: venv
+	$(PY) bench/bench_hands.py $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache db.sqlite3 staticfiles

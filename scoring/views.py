@@ -198,6 +198,7 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         scores = list(m.scores or [])
         seats = [
             {
+                "letter": SEAT_LETTERS[s.seat],
                 "name": s.entry.player.name,
                 "score": scores[s.seat] if s.seat < len(scores) else 0,
                 "love": (scores[s.seat] if s.seat < len(scores) else 0) == 0,

@@ -1,0 +1,639 @@
+"""Referees recording hands at once, against the app served as in production (``make bench-hands``).
+
+What it does, all on loopback, every loop bounded by time and by a fixed supply of matches:
+
+1. Creates a dedicated PostgreSQL database ``bench_hands`` (dropped and re-created each run;
+   the test database is never touched) and uses Redis database 13 for cache, channel layer
+   and Celery broker (flushed before and after). Migrates it and builds a tournament through
+   the real services: one referee per client, each with a private link and a supply of started
+   matches whose hands come from the engine's simulator (seeded).
+2. Starts the app as production does (``deploy/scripts/start-web.sh``: gunicorn with uvicorn
+   workers on ``config.asgi``; ``--worker-class sync`` runs ``config.wsgi`` instead) with
+   production settings plus a bench-only URLconf that adds the floor view
+   (``bench/floor_app``). ``DJANGO_SECURE_SSL_REDIRECT=false``: plain HTTP on loopback.
+3. Every client signs in through its private link ``/ref/<key>/`` (session + CSRF cookie,
+   exactly like the phone page), then the load runs in interleaved rounds:
+   * floor: ``POST /bench/floor/<id>/`` -- lock a row, insert a row, update the row;
+   * hands: ``POST /api/matches/<id>/hands/`` with the expected number and an
+     Idempotency-Key, closed loop (each client sends its next hand as soon as the last is
+     answered). 10 % of submissions are retried with the same key after their answer (a lost
+     response), some are sent twice at once with the same key (a double tap), and some twice
+     at once with different keys (two phones at one table: one must get 409);
+   * paced: the same hands at a fixed offered rate, the latency a referee actually sees.
+4. Stops the server and checks the database: exactly one live hand per accepted submission
+   (none for a refused duplicate), numbers 1..k, the stored hands equal the simulated ones,
+   every retry got the original hand back, and each match's stored scores equal the engine's
+   fold of its stored hands (and the simulator's own scores). Prints PASS or FAIL.
+
+Usage: ``python bench/bench_hands.py [--clients 50] [--seconds 8] [--rounds 2] [--workers 3]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BASE = Path(__file__).resolve().parent.parent
+if str(BASE) not in sys.path:
+    sys.path.insert(0, str(BASE))
+
+from bench.floor_app.http import Response, Session  # noqa: E402
+
+HOST = "127.0.0.1"
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DB_NAME = "bench_hands"
+REDIS_URL = "redis://127.0.0.1:6379/13"
+RETRY_SHARE = 0.10  # resent with the same key after the answer (lost response)
+DOUBLE_TAP_SHARE = 0.05  # sent twice at once with the same key
+TWO_PHONES_SHARE = 0.02  # sent twice at once with different keys: one 201, one 409
+GOAL_RATIO = 0.5
+GOAL_P99_MS = 150.0
+
+
+# -- plans and results --------------------------------------------------------------------------
+
+
+@dataclass
+class MatchPlan:
+    match_id: int
+    payloads: list[dict[str, Any]]
+    scores_after: list[list[int]]
+    next_index: int = 0
+
+
+@dataclass
+class Accepted:
+    """One submission the server accepted (201): the key that recorded it and the hand id."""
+
+    match_id: int
+    number: int
+    key: str
+    hand_id: int
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    hands: int = 0  # distinct hands recorded
+    requests: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, response: Response) -> None:
+        self.requests += 1
+        self.latencies.append(response.seconds)
+        self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
+
+    def merge(self, other: Stats) -> None:
+        self.latencies += other.latencies
+        self.hands += other.hands
+        self.requests += other.requests
+        self.seconds += other.seconds
+        for k, v in other.statuses.items():
+            self.statuses[k] = self.statuses.get(k, 0) + v
+
+    def pct(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        data = sorted(self.latencies)
+        return data[min(len(data) - 1, max(0, math.ceil(q * len(data)) - 1))] * 1000
+
+    @property
+    def rate(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+
+@dataclass
+class Client:
+    index: int
+    session: Session
+    token: str
+    floor_id: int
+    matches: list[MatchPlan]
+    csrf: str = ""
+    current: int = 0
+    floor_posts: int = 0
+    accepted: list[Accepted] = field(default_factory=list)
+    refused_keys: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    rng: random.Random = field(default_factory=random.Random)
+
+    def next_hand(self) -> tuple[MatchPlan, int] | None:
+        while self.current < len(self.matches):
+            plan = self.matches[self.current]
+            if plan.next_index < len(plan.payloads):
+                return plan, plan.next_index
+            self.current += 1
+        return None
+
+
+# -- environment, database, data ------------------------------------------------------------------
+
+
+def bench_env(port: int) -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": "bench.floor_app.settings",
+        "DJANGO_SECRET_KEY": "bench-hands-only-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+        "REDIS_URL": REDIS_URL,
+        "CACHE_KEY_PREFIX": "bench-hands",
+        "CHANNEL_PREFIX": "bench-hands-asgi",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "SITE_URL": f"http://{HOST}:{port}",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def build_data(n_clients: int, matches_per_client: int, seed: int) -> list[dict[str, Any]]:
+    """Tournament, referees, tokens, players and started matches, through the services."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from bench.floor_app.views import SCHEMA
+    from scoring import services as ss
+    from scoring.engine import Ruleset
+    from scoring.engine.simulate import simulate_match
+    from tournament import services as ts
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute(SCHEMA)
+        cursor.execute(
+            "INSERT INTO bench_floor_match (id) SELECT g FROM generate_series(1, %s) g",
+            [n_clients],
+        )
+    director = get_user_model().objects.create_superuser("bench-director", "", "bench")
+    tournament = ts.tournament_create(
+        actor=director, name="Bench Open", slug="bench-open", ruleset_preset="wsod"
+    )
+    tournament = ts.tournament_update(
+        tournament=tournament, actor=director, data={"status": "running"}
+    )
+    ruleset = Ruleset.from_json(tournament.ruleset)
+    rng = random.Random(seed)
+    clients = []
+    for c in range(n_clients):
+        role = ts.referee_create(
+            tournament=tournament, actor=director, username=f"bench-ref-{c:03d}"
+        )
+        token = ts.referee_token_issue(tournament=tournament, actor=director, user=role.user)
+        entries = []
+        for p in range(4):
+            player = ts.player_create(actor=director, name=f"Player {c}-{p}", country="PR")
+            entries.append(ts.entry_create(tournament=tournament, actor=director, player=player))
+        plans = []
+        for m in range(matches_per_client):
+            sim = simulate_match(ruleset, 4, rng.randrange(2**31))
+            seated = entries[m % 4 :] + entries[: m % 4]
+            match = ss.match_create(
+                tournament=tournament,
+                actor=director,
+                entries=seated,
+                referee=role.user,
+                label=f"bench {c}-{m}",
+                lot_winner=sim.lot_winner,
+            )
+            ss.match_start(match_id=match.pk, actor=director)
+            payloads = []
+            for record in sim.records:
+                body = record.to_dict()
+                body.pop("sporting", None)
+                payloads.append(body)
+            plans.append(MatchPlan(match.pk, payloads, [list(s.scores_after) for s in sim.scored]))
+        clients.append({"token": token.key, "floor_id": c + 1, "matches": plans})
+    return clients
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def start_server(port: int, workers: int, worker_class: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, **bench_env(port)}
+    if worker_class == "uvicorn":
+        # As deploy/scripts/start-web.sh: gunicorn + uvicorn workers on the ASGI app.
+        app, klass = "config.asgi:application", "uvicorn.workers.UvicornWorker"
+    else:
+        app, klass = "config.wsgi:application", "sync"
+    cmd = [
+        str(BASE / ".venv" / "bin" / "gunicorn"),
+        app,
+        "--worker-class",
+        klass,
+        "--workers",
+        str(workers),
+        "--bind",
+        f"{HOST}:{port}",
+        "--backlog",
+        "2048",
+        "--graceful-timeout",
+        "10",
+        "--timeout",
+        "60",
+        "--chdir",
+        str(BASE),
+        "--log-level",
+        "warning",
+    ]
+    return subprocess.Popen(cmd, env=env, cwd=BASE, start_new_session=True)
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)  # the master stops its own workers
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+
+
+async def wait_ready(port: int, seconds: float = 30.0) -> None:
+    session = Session(HOST, port, timeout=2.0)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if (await session.request("GET", "/healthz")).status == 200:
+                return
+        except OSError:
+            pass
+        await asyncio.sleep(0.2)
+    raise RuntimeError("the server did not answer /healthz in time")
+
+
+# -- clients ----------------------------------------------------------------------------------
+
+
+async def sign_in(client: Client) -> None:
+    """The private link, as a phone opens it: session cookie, then the page's CSRF cookie."""
+    response = await client.session.request("GET", f"/ref/{client.token}/")
+    if response.status != 302 or "sessionid" not in client.session.cookies:
+        raise RuntimeError(f"client {client.index}: /ref/ answered {response.status}")
+    first = client.matches[0].match_id
+    page = await client.session.request(
+        "GET", f"/matches/{first}/", headers={"Accept": "text/html"}
+    )
+    if page.status != 200 or "csrftoken" not in client.session.cookies:
+        raise RuntimeError(f"client {client.index}: match page answered {page.status}")
+    client.csrf = client.session.cookies["csrftoken"]
+
+
+def _post_headers(client: Client, key: str | None) -> dict[str, str]:
+    headers = {"X-CSRFToken": client.csrf}
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    return headers
+
+
+async def post_hand(client: Client, plan: MatchPlan, index: int, key: str) -> Response:
+    body = {"number": index + 1, **plan.payloads[index]}
+    return await client.session.request(
+        "POST",
+        f"/api/matches/{plan.match_id}/hands/",
+        body=body,
+        headers=_post_headers(client, key),
+    )
+
+
+def _hand_id(response: Response) -> int | None:
+    try:
+        return int(response.json()["hand"]["id"])
+    except Exception:
+        return None
+
+
+async def submit_one(client: Client, stats: Stats) -> bool:
+    """Send the client's next hand (maybe as a retry / double tap / two phones)."""
+    nxt = client.next_hand()
+    if nxt is None:
+        return False
+    plan, index = nxt
+    key = str(uuid.uuid4())
+    roll = client.rng.random()
+    if roll < DOUBLE_TAP_SHARE:
+        answers = await asyncio.gather(
+            post_hand(client, plan, index, key), post_hand(client, plan, index, key)
+        )
+        kind = "double-tap"
+    elif roll < DOUBLE_TAP_SHARE + TWO_PHONES_SHARE:
+        other = str(uuid.uuid4())
+        answers = await asyncio.gather(
+            post_hand(client, plan, index, key), post_hand(client, plan, index, other)
+        )
+        kind = "two-phones"
+    else:
+        answers = [await post_hand(client, plan, index, key)]
+        kind = "single"
+        if roll < DOUBLE_TAP_SHARE + TWO_PHONES_SHARE + RETRY_SHARE:
+            answers.append(await post_hand(client, plan, index, key))
+            kind = "retry"
+    for response in answers:
+        stats.add(response)
+
+    created = [r for r in answers if r.status == 201]
+    ids = {_hand_id(r) for r in created}
+    if kind == "two-phones":
+        statuses = sorted(r.status for r in answers)
+        if statuses != [201, 409]:
+            client.problems.append(f"two phones on hand {index + 1}: {statuses}")
+        winner_key = key if answers[0].status == 201 else other
+        loser_key = other if winner_key == key else key
+        client.refused_keys.append((plan.match_id, loser_key))
+        key = winner_key
+    elif len(created) != len(answers) or len(ids) != 1:
+        client.problems.append(
+            f"{kind} on match {plan.match_id} hand {index + 1}: "
+            f"{[(r.status, r.body[:120]) for r in answers]}"
+        )
+    if not created:
+        return not client.problems or len(client.problems) < 20
+    hand_id = _hand_id(created[0])
+    assert hand_id is not None
+    client.accepted.append(Accepted(plan.match_id, index + 1, key, hand_id))
+    stats.hands += 1
+    plan.next_index += 1
+    return True
+
+
+async def submit_floor(client: Client, stats: Stats) -> bool:
+    response = await client.session.request(
+        "POST",
+        f"/bench/floor/{client.floor_id}/",
+        body={"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1},
+        headers=_post_headers(client, None),
+    )
+    stats.add(response)
+    if response.status == 201:
+        stats.hands += 1
+        client.floor_posts += 1
+    else:
+        client.problems.append(f"floor answered {response.status}")
+    return True
+
+
+async def run_phase(
+    clients: list[Client],
+    step: Callable[[Client, Stats], Awaitable[bool]],
+    seconds: float,
+    *,
+    rate: float | None = None,
+) -> Stats:
+    """Every client loops ``step`` until ``seconds`` pass (closed loop, or paced at ``rate``
+    submissions per second over all clients, exponential gaps)."""
+    deadline = time.perf_counter() + seconds
+    per_client = [Stats() for _ in clients]
+
+    async def loop(client: Client, stats: Stats) -> None:
+        gap = len(clients) / rate if rate else 0.0
+        if gap:
+            await asyncio.sleep(client.rng.uniform(0, gap))
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            if not await step(client, stats):
+                return
+            if gap:
+                wait = client.rng.expovariate(1 / gap) - (time.perf_counter() - started)
+                if wait > 0:
+                    await asyncio.sleep(min(wait, max(0.0, deadline - time.perf_counter())))
+
+    start = time.perf_counter()
+    await asyncio.gather(*(loop(c, s) for c, s in zip(clients, per_client, strict=True)))
+    total = Stats(seconds=time.perf_counter() - start)
+    for s in per_client:
+        total.merge(s)
+    total.seconds = time.perf_counter() - start
+    return total
+
+
+# -- verification -------------------------------------------------------------------------------
+
+
+def verify(clients: list[Client]) -> list[str]:
+    """The database holds exactly one hand per accepted submission; scores = engine fold."""
+    from django.db import connection
+
+    from scoring.engine import Ruleset
+    from scoring.engine.match import match_fold
+    from scoring.models import Hand, Match, Seat
+    from scoring.selectors import match_hand_records
+
+    failures: list[str] = []
+    for client in clients:
+        failures += [f"client {client.index}: {p}" for p in client.problems[:5]]
+        by_match: dict[int, list[Accepted]] = {}
+        for a in client.accepted:
+            by_match.setdefault(a.match_id, []).append(a)
+        refused = {key for _, key in client.refused_keys}
+        for plan in client.matches:
+            accepted = sorted(by_match.get(plan.match_id, []), key=lambda a: a.number)
+            hands = list(Hand.objects.filter(match_id=plan.match_id).order_by("number"))
+            live = [h for h in hands if not h.void]
+            where = f"match {plan.match_id}"
+            if len(hands) != len(live):
+                failures.append(f"{where}: void hands appeared")
+            if [h.number for h in live] != list(range(1, len(accepted) + 1)):
+                failures.append(
+                    f"{where}: stored numbers {[h.number for h in live][:8]}... "
+                    f"for {len(accepted)} accepted submissions"
+                )
+                continue
+            for a, h in zip(accepted, live, strict=True):
+                if (a.key, a.hand_id) != (h.idempotency_key, h.pk):
+                    failures.append(f"{where} hand {h.number}: stored key/id differ")
+                if h.idempotency_key in refused:
+                    failures.append(f"{where} hand {h.number}: a refused duplicate was stored")
+                sent = plan.payloads[h.number - 1]
+                stored = {
+                    "poser": h.poser,
+                    "pose_tile": h.pose_tile,
+                    "end": h.end,
+                    "winner": h.winner if h.end == "domino" else None,
+                    "counts": h.counts,
+                    "llave": h.llave,
+                }
+                if any(stored[k] != sent[k] for k in stored):
+                    failures.append(f"{where} hand {h.number}: stored {stored} != sent {sent}")
+            match = Match.objects.get(pk=plan.match_id)
+            state = match_fold(
+                Ruleset.from_json(match.ruleset),
+                match.n_players,
+                match_hand_records(match_id=match.pk),
+                lot_winner=match.lot_winner,
+            )
+            expected = plan.scores_after[len(live) - 1] if live else [0] * match.n_players
+            if list(match.scores) != list(state.scores) or list(state.scores) != expected:
+                failures.append(
+                    f"{where}: stored {match.scores}, fold {list(state.scores)}, "
+                    f"simulator {expected}"
+                )
+            if match.hands_count != len(live) or (match.status == "finished") != state.over:
+                failures.append(f"{where}: snapshot hands/status disagree with the fold")
+            points = list(
+                Seat.objects.filter(match=match).order_by("seat").values_list("points", flat=True)
+            )
+            if points != list(state.scores):
+                failures.append(f"{where}: seat points {points} != {list(state.scores)}")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM bench_floor_hand")
+        floor_rows = cursor.fetchone()[0]
+    floor_posts = sum(c.floor_posts for c in clients)
+    if floor_rows != floor_posts:
+        failures.append(f"floor: {floor_rows} rows for {floor_posts} accepted posts")
+    return failures
+
+
+# -- main ----------------------------------------------------------------------------------------
+
+
+def _row(name: str, s: Stats, unit: str = "hands/s") -> str:
+    codes = " ".join(f"{k}:{v}" for k, v in sorted(s.statuses.items()))
+    req_rate = s.requests / s.seconds if s.seconds else 0.0
+    return (
+        f"| {name:<26} | {s.rate:>9.1f} {unit:<7} | {req_rate:>7.1f}"
+        f" | {s.pct(0.50):>7.1f} | {s.pct(0.99):>7.1f} | {max(s.latencies, default=0) * 1000:>7.1f}"
+        f" | {codes:<22} |"
+    )
+
+
+async def load(
+    args: argparse.Namespace, plans: list[dict[str, Any]]
+) -> tuple[dict[str, Stats], list[Client]]:
+    clients = [
+        Client(
+            index=i,
+            session=Session(HOST, args.port),
+            token=p["token"],
+            floor_id=p["floor_id"],
+            matches=p["matches"],
+            rng=random.Random(args.seed * 1000 + i),
+        )
+        for i, p in enumerate(plans)
+    ]
+    await wait_ready(args.port)
+    await asyncio.gather(*(sign_in(c) for c in clients))
+    # Warm up every worker (imports, DB connections, caches) on both endpoints.
+    await run_phase(clients, submit_floor, 1.5)
+    await run_phase(clients, submit_one, 1.5)
+    results = {"floor": Stats(), "hands": Stats(), "paced": Stats()}
+    for _ in range(args.rounds):
+        results["floor"].merge(await run_phase(clients, submit_floor, args.seconds))
+        results["hands"].merge(await run_phase(clients, submit_one, args.seconds))
+    results["paced"] = await run_phase(clients, submit_one, args.seconds, rate=args.paced_rate)
+    idle = sum(1 for c in clients if c.next_hand() is None)
+    if idle:
+        print(f"note: {idle} clients ran out of matches before the end (raise --matches)")
+    return results, clients
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=8.0, help="per measured phase")
+    parser.add_argument("--rounds", type=int, default=2, help="floor/hands rounds, interleaved")
+    parser.add_argument("--paced-rate", type=float, default=100.0, help="hands/s offered")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3)))
+    parser.add_argument("--worker-class", choices=["uvicorn", "sync"], default="uvicorn")
+    parser.add_argument("--matches", type=int, default=8, help="started matches per client")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    os.environ.update(bench_env(args.port))
+    print(f"Preparing database {DB_NAME!r} and {args.clients} referees ...", flush=True)
+    recreate_database()
+    flush_redis()
+    import django
+
+    django.setup()
+    t0 = time.perf_counter()
+    plans = build_data(args.clients, args.matches, args.seed)
+    print(f"  built in {time.perf_counter() - t0:.1f} s", flush=True)
+    from django.db import connections
+
+    connections.close_all()
+
+    load_before = os.getloadavg()[0]
+    server = start_server(args.port, args.workers, args.worker_class)
+    try:
+        results, clients = asyncio.run(load(args, plans))
+    finally:
+        stop_server(server)
+    failures = verify(clients)
+    flush_redis()
+
+    floor, hands, paced = results["floor"], results["hands"], results["paced"]
+    ratio = hands.rate / floor.rate if floor.rate else 0.0
+    print()
+    print(
+        f"bench-hands: {args.clients} referee clients, gunicorn {args.workers} x "
+        f"{args.worker_class} workers, production settings, PostgreSQL + Redis on loopback, "
+        f"{os.cpu_count()} cores shared by server, database and load generator "
+        f"(1-min load average before the run: {load_before:.1f})"
+    )
+    print(
+        f"| {'phase':<26} | {'throughput':>17} | {'req/s':>7} | {'p50 ms':>7} | {'p99 ms':>7}"
+        f" | {'max ms':>7} | {'HTTP statuses':<22} |"
+    )
+    print(f"|{'-' * 28}|{'-' * 19}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 24}|")
+    print(_row("floor (lock+insert+update)", floor, "req/s"))
+    print(_row("hands, closed loop", hands))
+    print(_row(f"hands, paced {args.paced_rate:g}/s", paced))
+    print()
+    print(
+        f"hands / floor throughput: {ratio:.2f} (goal >= {GOAL_RATIO})   "
+        f"p99 closed loop {hands.pct(0.99):.0f} ms, paced {paced.pct(0.99):.0f} ms "
+        f"(goal < {GOAL_P99_MS:.0f} ms)"
+    )
+    in_flight = args.clients / hands.rate * 1000 if hands.rate else float("nan")
+    print(
+        f"note: closed loop keeps {args.clients} requests in flight, so its mean latency is "
+        f"about clients / throughput = {in_flight:.0f} ms (Little's law)"
+    )
+    accepted = sum(len(c.accepted) for c in clients)
+    print(
+        f"verification: {accepted} accepted submissions in "
+        f"{sum(len(c.matches) for c in clients)} matches"
+    )
+    if failures:
+        print("FAIL")
+        for f in failures[:30]:
+            print("  -", f)
+        return 1
+    print(
+        "PASS: one hand per accepted submission, retries and double taps recorded once, "
+        "the second phone refused (409), stored scores = engine fold of the stored hands"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
