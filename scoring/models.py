@@ -200,10 +200,12 @@ class Hand(models.Model):
                 condition=Q(void=False),
                 name="hand_unique_number_live",
             ),
+            # Same scope as IdempotencyRecord (per user): even after the record's TTL cleanup
+            # a very late retry can never store the hand twice.
             models.UniqueConstraint(
-                fields=["match", "idempotency_key"],
+                fields=["recorded_by", "idempotency_key"],
                 condition=~Q(idempotency_key=""),
-                name="hand_unique_idempotency_key",
+                name="hand_unique_user_idempotency_key",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
             models.CheckConstraint(condition=Q(poser__lt=MAX_SEATS), name="hand_poser_range"),

@@ -286,6 +286,20 @@ def _fingerprint(match_id: int, expected_number: int, payload: Mapping[str, Any]
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+_RACE_CONSTRAINTS = frozenset(
+    {
+        "idempotency_unique_user_key",
+        "hand_unique_number_live",
+        "hand_unique_user_idempotency_key",
+    }
+)
+
+
+def _violated_constraint(exc: IntegrityError) -> str | None:
+    diag = getattr(exc.__cause__, "diag", None)
+    return getattr(diag, "constraint_name", None)
+
+
 def _replay(record: IdempotencyRecord, fingerprint: str) -> HandRecordResult:
     if record.fingerprint != fingerprint:
         raise ApplicationError(
@@ -565,9 +579,12 @@ def hand_record(
             fingerprint=fingerprint,
             client=client or ClientInfo(),
         )
-    except IntegrityError:
+    except IntegrityError as exc:
         # Same key raced on another match of this user (the match lock serialises the same
-        # match); or the partial unique index caught a hand written around the lock.
+        # match); or a unique index caught a hand written around the lock. Any other
+        # integrity error is a bug and propagates.
+        if _violated_constraint(exc) not in _RACE_CONSTRAINTS:
+            raise
         if key:
             stored = IdempotencyRecord.objects.filter(user=actor, key=key).first()
             if stored is not None:

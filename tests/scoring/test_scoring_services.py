@@ -422,3 +422,16 @@ def test_match_create_validates_seats(tournament: Tournament) -> None:
     m = services.match_create(tournament=tournament, actor=director, entries=entries)
     assert m.n_players == 2
     assert list(m.seats.values_list("entry", flat=True)) == [e.pk for e in entries]
+
+
+def test_raw_hand_reusing_a_users_idempotency_key_is_refused(match: Match, referee: Any) -> None:
+    record(match, referee, 1, forced(0, 1), idempotency_key="once")
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:
+        cur.execute(
+            'INSERT INTO scoring_hand (match_id, number, poser, pose_tile, "end", winner, '
+            "llave, sporting, value, paid, tied, reset, scores_after, notes, recorded_at, "
+            "recorded_by_id, user_agent, idempotency_key, void, void_reason) VALUES (%s, 2, 1, "
+            "'5-4', 'domino', 2, false, false, 1, 1, false, false, '[]', '[]', now(), %s, '', "
+            "'once', false, '')",
+            [match.pk, referee.pk],
+        )
