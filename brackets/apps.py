@@ -3,3 +3,12 @@ from django.apps import AppConfig
 
 class BracketsConfig(AppConfig):
     name = "brackets"
+    verbose_name = "Brackets"
+
+    def ready(self) -> None:
+        # brackets subscribes to scoring; scoring never imports brackets (layering).
+        from brackets import receivers
+        from scoring.signals import match_finished, match_reopened
+
+        match_finished.connect(receivers.on_match_finished, dispatch_uid="brackets.round_check")
+        match_reopened.connect(receivers.on_match_reopened, dispatch_uid="brackets.round_reopen")

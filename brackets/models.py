@@ -199,6 +199,9 @@ class Round(BaseModel):
     closed_at = models.DateTimeField(null=True, blank=True)
     # Done-marker: what follows this round was done (next round, play-off or stage end).
     advanced_at = models.DateTimeField(null=True, blank=True)
+    # Why the automatic advance failed (a bracket error); the director resolves it, and the
+    # reconciliation task leaves the round alone meanwhile.
+    advance_error = models.TextField(blank=True)
 
     class Meta:
         ordering = ["stage_id", "number"]
@@ -242,14 +245,14 @@ class RoundMatch(models.Model):
     match = models.OneToOneField(
         "scoring.Match", on_delete=models.CASCADE, related_name="round_link"
     )
+    # Not unique: when a player forfeits (T7) the others play on in a continuation match at
+    # the same table, linked to the same round with the same number.
     table_number = models.PositiveIntegerField()
 
     class Meta:
-        ordering = ["round_id", "table_number"]
+        ordering = ["round_id", "table_number", "match_id"]
+        indexes = [models.Index(fields=["round", "table_number"])]
         constraints = [
-            models.UniqueConstraint(
-                fields=["round", "table_number"], name="roundmatch_unique_table"
-            ),
             models.CheckConstraint(
                 condition=Q(table_number__gte=1), name="roundmatch_table_positive"
             ),

@@ -1,0 +1,509 @@
+"""Reads of the brackets app: a stage loaded into plain dataclasses, standings, placings.
+
+Fetch first, then compute (STYLE.md §2, Saleor): :func:`stage_data` loads everything a stage's
+seating, standings and advancement need with a fixed number of queries (four, whatever the
+number of players or rounds), and the pure :mod:`brackets.engine` computes on the result.
+The live-standings pages reuse :func:`standings_for_stage` and :func:`standings_table`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from brackets.engine import (
+    ByePolicy,
+    MatchRecord,
+    Seating,
+    StandingRow,
+    Standings,
+    Table,
+    compute_standings,
+)
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from core.exceptions import NotFoundError
+from scoring.models import Match, Seat
+from tournament.models import Entry
+
+FINISHED = Match.Status.FINISHED
+DONE_STATUSES = (Match.Status.FINISHED, Match.Status.VOID)
+# Rounds whose matches count in the stage standings (T5); play-off tables only break a tie on
+# the advancement line (T6) and the final table places by its own result.
+STANDINGS_KINDS = (Round.Kind.SWISS, Round.Kind.KNOCKOUT)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatData:
+    """One player's seat and result at a match (T4)."""
+
+    entry_id: int
+    seat: int
+    placing: int | None
+    points: int
+    hands_won: int
+    six_love_given: int
+    six_love_received: int
+    llaves: int
+    ties: int
+    replays_won: int
+    forfeited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableData:
+    """One table of a round: its match and the seats in seat (= play) order."""
+
+    match_id: int
+    table_number: int
+    status: str
+    end_reason: str
+    seats: tuple[SeatData, ...]
+
+    @property
+    def done(self) -> bool:
+        return self.status in DONE_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class RoundData:
+    id: int
+    number: int
+    kind: str
+    status: str
+    byes: tuple[int, ...]
+    advancing: int | None
+    playoff_players: tuple[int, ...]
+    advanced_at: datetime | None
+    tables: tuple[TableData, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Every match finished (or void): the round can close."""
+        return all(t.done for t in self.tables)
+
+    def seating(self) -> Seating:
+        """The round as the engine's value (T8 history): one table per table number, as
+        published (a forfeit's continuation match is the same table, T7)."""
+        first: dict[int, TableData] = {}
+        for t in self.tables:
+            first.setdefault(t.table_number, t)
+        return Seating(
+            tables=tuple(
+                Table(number=t.table_number, seats=tuple(s.entry_id for s in t.seats))
+                for t in first.values()
+                if 3 <= len(t.seats) <= 4
+            ),
+            byes=self.byes,
+        )
+
+    def players(self) -> list[int]:
+        """Everyone seated or given a bye this round, once each."""
+        seen: dict[int, None] = {}
+        for t in self.tables:
+            for s in t.seats:
+                seen[s.entry_id] = None
+        for p in self.byes:
+            seen[p] = None
+        return list(seen)
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantData:
+    stage_entry_id: int
+    entry_id: int
+    seed: int
+    status: str
+    joined_round: int
+    out_round: int | None
+    placing: int | None
+    name: str
+    club: str
+    rating: int | None
+    entry_status: str = Entry.Status.ACTIVE
+
+    @property
+    def active(self) -> bool:
+        """Still in the stage: active here and not withdrawn from the tournament (T7)."""
+        return self.status == StageEntry.Status.ACTIVE and self.entry_status == Entry.Status.ACTIVE
+
+
+@dataclass(frozen=True, slots=True)
+class StageData:
+    """A stage with its settings, entrants (seed order) and rounds (number order)."""
+
+    id: int
+    tournament_id: int
+    number: int
+    name: str
+    kind: str
+    status: str
+    swiss_rounds: int | None
+    cut_size: int | None
+    advance_per_table: int
+    final_table_size: int
+    allow_three: bool
+    bye_policy: str
+    seat_order: str
+    rng_seed: int
+    auto_advance: bool
+    round_time_limit: int | None
+    entrants: tuple[EntrantData, ...]
+    rounds: tuple[RoundData, ...]
+
+    def entrant(self, entry_id: int) -> EntrantData:
+        for e in self.entrants:
+            if e.entry_id == entry_id:
+                return e
+        raise KeyError(entry_id)
+
+    @property
+    def last_round(self) -> RoundData | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def records(self, kinds: Sequence[str] = STANDINGS_KINDS) -> list[MatchRecord]:
+        """T4 lines of the finished matches of rounds of ``kinds`` (forfeits per T7)."""
+        return [rec for r in self.rounds if r.kind in kinds for rec in round_records(r)]
+
+    def byes(self, kinds: Sequence[str] = STANDINGS_KINDS) -> list[int]:
+        return [p for r in self.rounds if r.kind in kinds for p in r.byes]
+
+
+def round_records(round_data: RoundData) -> list[MatchRecord]:
+    """The T4 lines of a round's finished matches; a forfeited seat is a 0-6 loss (T7)."""
+    out: list[MatchRecord] = []
+    for t in round_data.tables:
+        if t.status != FINISHED:
+            continue
+        for s in t.seats:
+            if s.placing is None:
+                continue
+            if s.forfeited:
+                out.append(MatchRecord.forfeit_loss(t.match_id, s.entry_id, s.placing))
+                continue
+            out.append(
+                MatchRecord(
+                    match_id=t.match_id,
+                    player_id=s.entry_id,
+                    placing=s.placing,
+                    points=max(s.points, 0),
+                    hands_won=s.hands_won,
+                    six_loves_given=s.six_love_given,
+                    six_loves_received=s.six_love_received,
+                    llaves=s.llaves,
+                    ties=s.ties,
+                    replays_won=s.replays_won,
+                )
+            )
+    return out
+
+
+_SEAT_FIELDS = (
+    "match_id",
+    "seat",
+    "entry_id",
+    "placing",
+    "points",
+    "hands_won",
+    "six_love_given",
+    "six_love_received",
+    "llaves",
+    "ties",
+    "replays_won",
+    "forfeited",
+    "match__status",
+    "match__end_reason",
+    "match__round_link__round_id",
+    "match__round_link__table_number",
+)
+
+
+def stage_data(*, stage_id: int) -> StageData:
+    """Load a stage for the engine with four queries, whatever its size (STYLE.md §2).
+
+    Raises :class:`NotFoundError` for an unknown stage.
+    """
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is None:
+        raise NotFoundError(f"No stage {stage_id}.", code="not_found")
+    return stage_data_for(stage)
+
+
+def stage_data_for(stage: Stage) -> StageData:
+    """:func:`stage_data` for an already loaded (possibly locked) stage: three queries."""
+    entrants = tuple(
+        EntrantData(
+            stage_entry_id=row[0],
+            entry_id=row[1],
+            seed=row[2],
+            status=row[3],
+            joined_round=row[4],
+            out_round=row[5],
+            placing=row[6],
+            name=row[7],
+            club=row[8],
+            rating=row[9],
+            entry_status=row[10],
+        )
+        for row in StageEntry.objects.filter(stage_id=stage.pk)
+        .order_by("seed")
+        .values_list(
+            "id",
+            "entry_id",
+            "seed",
+            "status",
+            "joined_round",
+            "out_round",
+            "placing",
+            "entry__player__name",
+            "entry__player__club",
+            "entry__player__rating",
+            "entry__status",
+        )
+    )
+    # Per round, per match (dicts keep the table-number order of the query).
+    seats_by_round: dict[int, dict[int, list[tuple[Any, ...]]]] = {}
+    for row in (
+        Seat.objects.filter(match__round_link__round__stage_id=stage.pk)
+        .order_by(
+            "match__round_link__round_id",
+            "match__round_link__table_number",
+            "match_id",
+            "seat",
+        )
+        .values_list(*_SEAT_FIELDS)
+    ):
+        seats_by_round.setdefault(row[14], {}).setdefault(row[0], []).append(row)
+    rounds: list[RoundData] = []
+    for r in Round.objects.filter(stage_id=stage.pk).order_by("number"):
+        tables: list[TableData] = []
+        for rows in seats_by_round.get(r.pk, {}).values():
+            first = rows[0]
+            tables.append(
+                TableData(
+                    match_id=first[0],
+                    table_number=first[15],
+                    status=first[12],
+                    end_reason=first[13],
+                    seats=tuple(
+                        SeatData(
+                            entry_id=x[2],
+                            seat=x[1],
+                            placing=x[3],
+                            points=x[4],
+                            hands_won=x[5],
+                            six_love_given=x[6],
+                            six_love_received=x[7],
+                            llaves=x[8],
+                            ties=x[9],
+                            replays_won=x[10],
+                            forfeited=x[11],
+                        )
+                        for x in rows
+                    ),
+                )
+            )
+        rounds.append(
+            RoundData(
+                id=r.pk,
+                number=r.number,
+                kind=r.kind,
+                status=r.status,
+                byes=tuple(r.byes),
+                advancing=r.advancing,
+                playoff_players=tuple(r.playoff_players),
+                advanced_at=r.advanced_at,
+                tables=tuple(tables),
+            )
+        )
+    return StageData(
+        id=stage.pk,
+        tournament_id=stage.tournament_id,
+        number=stage.number,
+        name=stage.name,
+        kind=stage.kind,
+        status=stage.status,
+        swiss_rounds=stage.swiss_rounds,
+        cut_size=stage.cut_size,
+        advance_per_table=stage.advance_per_table,
+        final_table_size=stage.final_table_size,
+        allow_three=stage.allow_three,
+        bye_policy=stage.bye_policy,
+        seat_order=stage.seat_order,
+        rng_seed=stage.rng_seed,
+        auto_advance=stage.auto_advance,
+        round_time_limit=stage.round_time_limit,
+        entrants=entrants,
+        rounds=tuple(rounds),
+    )
+
+
+def standings_from_data(data: StageData, *, players: Iterable[int] | None = None) -> Standings:
+    """T5 standings of a loaded stage: its qualifying or knockout rounds, byes per T1.
+
+    ``players`` restricts the rows to those players (ranks are kept, so a shared rank still
+    means "level after every T5 key"); by default every entrant has a row.
+    """
+    standings = compute_standings(
+        data.records(),
+        players=[e.entry_id for e in data.entrants],
+        byes=data.byes(),
+        bye_policy=ByePolicy(data.bye_policy),
+    )
+    if players is None:
+        return standings
+    keep = set(players)
+    return Standings(rows=tuple(r for r in standings.rows if r.player_id in keep))
+
+
+def standings_for_stage(*, stage_id: int) -> Standings:
+    """The stage's standings by T5, computed with a constant number of queries (four)."""
+    return standings_from_data(stage_data(stage_id=stage_id))
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """A standings row with the entrant's name, seed and status, for pages and the API."""
+
+    row: StandingRow
+    entrant: EntrantData
+
+
+def standings_table(*, stage_id: int) -> list[StandingLine]:
+    """Standings rows joined with entrant data (four queries)."""
+    data = stage_data(stage_id=stage_id)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    return [StandingLine(row=r, entrant=by_entry[r.player_id]) for r in standings_from_data(data)]
+
+
+def stage_list(*, tournament_id: int) -> QuerySet[Stage]:
+    return Stage.objects.filter(tournament_id=tournament_id).order_by("number")
+
+
+def stage_get(*, stage_id: int, tournament_id: int | None = None) -> Stage:
+    qs = Stage.objects.filter(pk=stage_id)
+    if tournament_id is not None:
+        qs = qs.filter(tournament_id=tournament_id)
+    stage = qs.first()
+    if stage is None:
+        raise NotFoundError(f"No stage {stage_id}.", code="not_found")
+    return stage
+
+
+def round_get(*, round_id: int, tournament_id: int | None = None) -> Round:
+    qs = Round.objects.select_related("stage").filter(pk=round_id)
+    if tournament_id is not None:
+        qs = qs.filter(stage__tournament_id=tournament_id)
+    rnd = qs.first()
+    if rnd is None:
+        raise NotFoundError(f"No round {round_id}.", code="not_found")
+    return rnd
+
+
+def round_list(*, stage_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(stage_id=stage_id).order_by("number")
+
+
+def round_tables(*, round_id: int) -> list[dict[str, Any]]:
+    """Tables of a round with their seats and players, two queries."""
+    links = list(
+        RoundMatch.objects.filter(round_id=round_id)
+        .select_related("match")
+        .order_by("table_number")
+    )
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for s in (
+        Seat.objects.filter(match__round_link__round_id=round_id)
+        .order_by("match_id", "seat")
+        .values(
+            "match_id",
+            "seat",
+            "entry_id",
+            "entry__player__name",
+            "placing",
+            "points",
+            "hands_won",
+            "forfeited",
+        )
+    ):
+        seats.setdefault(s["match_id"], []).append(
+            {
+                "seat": s["seat"],
+                "entry_id": s["entry_id"],
+                "name": s["entry__player__name"],
+                "placing": s["placing"],
+                "points": s["points"],
+                "hands_won": s["hands_won"],
+                "forfeited": s["forfeited"],
+            }
+        )
+    return [
+        {
+            "table_number": link.table_number,
+            "match_id": link.match_id,
+            "status": link.match.status,
+            "end_reason": link.match.end_reason,
+            "referee_id": link.match.referee_id,
+            "seats": seats.get(link.match_id, []),
+        }
+        for link in links
+    ]
+
+
+def rounds_awaiting_advance() -> list[int]:
+    """Rounds whose follow-up is due but not done: the reconciliation task's worklist.
+
+    A published round whose matches are all finished or void (it should have closed), and a
+    closed round of an auto-advancing stage that was not advanced (the task was lost between
+    commit and publish, or its worker died, PITFALLS.md).
+    """
+    unfinished = RoundMatch.objects.filter(round_id=OuterRef("pk")).exclude(
+        match__status__in=DONE_STATUSES
+    )
+    qs = (
+        Round.objects.filter(advanced_at__isnull=True)
+        .filter(
+            Q(status=Round.Status.PUBLISHED, round_matches__isnull=False)
+            | Q(status=Round.Status.CLOSED, stage__auto_advance=True)
+        )
+        .exclude(stage__status=Stage.Status.FINISHED)
+        .annotate(pending=Exists(unfinished))
+        .filter(pending=False)
+        .order_by("id")
+        .distinct()
+    )
+    return list(qs.values_list("id", flat=True))
+
+
+def round_id_for_match(*, match_id: int) -> int | None:
+    return RoundMatch.objects.filter(match_id=match_id).values_list("round_id", flat=True).first()
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """An entrant's final place in the tournament: their place in the deepest stage reached."""
+
+    entry_id: int
+    place: int
+    stage_number: int
+    name: str
+
+
+def tournament_placings(*, tournament_id: int) -> list[Placing]:
+    """Final places of every entrant who has one, best first (one query).
+
+    Stage places are absolute (a knockout stage's 5th is the tournament's 5th; a qualifying
+    stage's eliminated players place after the next stage's field), so the place in the deepest
+    stage an entrant reached is their tournament place.
+    """
+    best: dict[int, Placing] = {}
+    for entry_id, place, number, name in (
+        StageEntry.objects.filter(stage__tournament_id=tournament_id, placing__isnull=False)
+        .order_by("stage__number")
+        .values_list("entry_id", "placing", "stage__number", "entry__player__name")
+    ):
+        best[entry_id] = Placing(entry_id, int(place or 0), number, name)
+    return sorted(best.values(), key=lambda p: (p.place, p.entry_id))

@@ -1,0 +1,105 @@
+"""Helpers shared by the brackets services: locks, permission, errors, log, live events."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from brackets.engine import BracketError
+from brackets.models import Round, Stage
+from core.broadcast import broadcast_on_commit
+from core.exceptions import ApplicationError, NotFoundError
+from scoring.events import tournament_group
+from tournament.models import Tournament
+from tournament.services import action_log_record, require_director, tournament_version_bump
+
+logger = logging.getLogger("brackets")
+
+Actor = Any  # a user instance; ``None`` means the system (a task or the reconciliation)
+
+
+def check_director(actor: Actor, tournament_id: int) -> None:
+    """403 unless ``actor`` directs the tournament. ``actor=None`` is the system itself."""
+    if actor is None:
+        return
+    require_director(actor=actor, tournament=Tournament.objects.get(pk=tournament_id))
+
+
+def bracket_error(exc: BracketError) -> ApplicationError:
+    """An engine rejection as a 400 naming the engine's code, rule and field (STYLE.md §8)."""
+    field = exc.field or "non_field_errors"
+    return ApplicationError(
+        exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+    )
+
+
+def lock_stage(stage_id: int) -> Stage:
+    """The stage row, locked ``FOR UPDATE`` until the transaction ends.
+
+    Every write that seats or advances a stage takes this lock first (then the round's), so
+    publishing, closing and advancing one stage are serialised and always lock in one order.
+    """
+    try:
+        return Stage.objects.select_for_update().get(pk=stage_id)
+    except Stage.DoesNotExist:
+        raise NotFoundError(f"No stage {stage_id}.", code="not_found") from None
+
+
+def lock_round(round_id: int) -> Round:
+    """The round row locked ``FOR UPDATE``; call it after :func:`lock_stage` (lock order)."""
+    try:
+        return Round.objects.select_for_update().get(pk=round_id)
+    except Round.DoesNotExist:
+        raise NotFoundError(f"No round {round_id}.", code="not_found") from None
+
+
+def log_action(
+    *,
+    tournament_id: int,
+    actor: Actor,
+    verb: str,
+    target: Any = None,
+    reason: str = "",
+    data: Mapping[str, Any] | None = None,
+) -> None:
+    """Append to the tournament's action log (who, when, what, why); ``actor=None`` = system."""
+    action_log_record(
+        tournament=Tournament.objects.get(pk=tournament_id),
+        actor=actor,
+        verb=verb,
+        target=target,
+        reason=reason,
+        data=data,
+    )
+
+
+def notify_tournament(tournament_id: int) -> int:
+    """Bump the tournament version (ETag / cache key) and tell its spectators after commit.
+
+    Call it last in the transaction: the bump locks the tournament row until commit.
+    """
+    version = tournament_version_bump(tournament_id=tournament_id)
+    broadcast_on_commit(
+        [tournament_group(tournament_id)],
+        {"type": "tournament.update", "tournament_version": version},
+    )
+    return version
+
+
+def pause_for_tests() -> None:
+    """A test-only pause in the middle of an advance (after closing and publishing, before
+    commit), so a test can kill the worker there. Inactive unless the environment variable
+    ``BRACKETS_TEST_ADVANCE_PAUSE`` (seconds) is set; ``BRACKETS_TEST_ADVANCE_MARKER`` names a
+    file touched when the pause begins."""
+    seconds = os.environ.get("BRACKETS_TEST_ADVANCE_PAUSE")
+    if not seconds:
+        return
+    marker = os.environ.get("BRACKETS_TEST_ADVANCE_MARKER")
+    if marker:
+        Path(marker).write_text(str(os.getpid()))
+    logger.warning("test pause of %s s inside an advance (pid %s)", seconds, os.getpid())
+    time.sleep(float(seconds))

@@ -1,0 +1,116 @@
+"""Bulk import of players into a tournament from a checked CSV (:mod:`brackets.csv_import`).
+
+The rows are created through the tournament services (``player_create``, ``entry_create``,
+``entry_update`` for check-in) so their permission checks and invariants hold; this service
+only adds the all-or-nothing transaction, the reuse of known players and the log line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models.functions import Lower
+
+from brackets.csv_import import PlayerRow, player_key
+from brackets.services._common import Actor
+from core.exceptions import ApplicationError
+from tournament.models import Entry, Player, Tournament
+from tournament.services import (
+    action_log_record,
+    entry_create,
+    entry_update,
+    player_create,
+    require_director,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import did: new players, known players entered again, entries created."""
+
+    created: int
+    reused: int
+    entry_ids: tuple[int, ...]
+    checked_in: bool
+
+
+def _known_players(rows: Sequence[PlayerRow]) -> dict[tuple[str, str], list[Player]]:
+    """Existing players by :func:`player_key`, one query (players are shared between events)."""
+    names = {r.name.lower() for r in rows}
+    found: dict[tuple[str, str], list[Player]] = {}
+    for player in Player.objects.annotate(lname=Lower("name")).filter(lname__in=names):
+        found.setdefault(player_key(player.name, player.club), []).append(player)
+    return found
+
+
+@transaction.atomic
+def players_import_csv(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    rows: Sequence[PlayerRow],
+    check_in: bool = False,
+    skipped_rows: Sequence[int] = (),
+    source: str = "",
+) -> ImportResult:
+    """Enter every row's player in ``tournament``, all or nothing (director only).
+
+    A row matching exactly one known player (same name and club, ignoring case) enters that
+    player; otherwise a new player is created. ``check_in`` checks the new entries in.
+    ``skipped_rows`` (bad rows the director chose to leave out) and ``source`` (the file name)
+    go to the action log. Raises ``already_entered`` (naming the player) if a row's player
+    was entered meanwhile; nothing is imported then.
+    """
+    require_director(actor=actor, tournament=tournament)
+    if not rows:
+        raise ApplicationError("No valid rows to import.", code="nothing_to_import")
+    known = _known_players(rows)
+    entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    created = reused = 0
+    entry_ids: list[int] = []
+    for row in rows:
+        matches = [p for p in known.get(player_key(row.name, row.club), []) if p.pk not in entered]
+        if len(matches) == 1:
+            player = matches[0]
+            reused += 1
+        else:
+            player = player_create(
+                actor=actor,
+                name=row.name,
+                nickname=row.nickname,
+                country=row.country,
+                club=row.club,
+                rating=row.rating,
+            )
+            created += 1
+        try:
+            entry = entry_create(tournament=tournament, actor=actor, player=player)
+        except ApplicationError as exc:
+            raise ApplicationError(
+                f"Row {row.row} ({row.name}): {exc.message} Nothing was imported.",
+                code=exc.code,
+                fields={"file": [f"Row {row.row}: {exc.message}"]},
+            ) from exc
+        entered.add(player.pk)
+        if check_in:
+            entry_update(entry=entry, actor=actor, data={"checked_in": True})
+        entry_ids.append(entry.pk)
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="players.import",
+        target=tournament,
+        reason=f"CSV import {source}".strip(),
+        data={
+            "created_players": created,
+            "reused_players": reused,
+            "entries": len(entry_ids),
+            "checked_in": check_in,
+            "skipped_rows": list(skipped_rows),
+        },
+    )
+    return ImportResult(
+        created=created, reused=reused, entry_ids=tuple(entry_ids), checked_in=check_in
+    )

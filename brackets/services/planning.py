@@ -1,0 +1,395 @@
+"""What comes next in a stage, computed from a loaded :class:`StageData` (no database).
+
+The manager half of Tabbycat's pattern: the services load a stage into plain dataclasses
+(:func:`brackets.selectors.stage_data`), :func:`plan_next` maps the stage settings to engine
+options, runs the engine and returns a :class:`NextStep`; the services store it. Because the
+plan is a pure function of the stored data and the recorded seeds, a preview shows exactly what
+a publish will store (as long as nothing changes in between).
+
+Steps, per stage kind (RULES.md §11):
+
+* qualifying: round 1 from the seeding by snake order (T8), rounds 2..R Swiss-style (T8), then
+  the cut (T6) — a play-off table for players level on the line, or the end of the stage;
+* knockout: rounds of per-table advancement planned by :func:`plan_knockout` from the current
+  field (T6, T1, no byes), play-off tables on the line, then the final table; the stage ends when
+  the final is played. Eliminated players' places are absolute within the stage.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from brackets.engine import (
+    Advancement,
+    BracketError,
+    ByePolicy,
+    Entrant,
+    History,
+    Placement,
+    Seating,
+    SeatOrder,
+    StageConfig,
+    Table,
+    advance_cut,
+    advance_per_table,
+    order_seats,
+    plan_knockout,
+    reseat_swiss,
+    resolve_playoff,
+    seat_seeded,
+)
+from brackets.models import Round, Stage, StageEntry
+from brackets.selectors import (
+    EntrantData,
+    RoundData,
+    StageData,
+    round_records,
+    standings_from_data,
+)
+
+WAIT = "wait"
+PUBLISH_ROUND = "publish_round"
+FINISH_STAGE = "finish_stage"
+FINISHED = "finished"
+
+
+class SeatedTable(Protocol):
+    """A table to publish: its number and the players in seat (= play) order."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def seats(self) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class NextStep:
+    """What follows in a stage; ``action`` is one of WAIT, PUBLISH_ROUND, FINISH_STAGE, FINISHED.
+
+    ``follows_round_id`` is the round whose follow-up this is (it gets ``advanced_at``).
+    ``eliminated`` are the places of players going out now (a knockout round's losers, or the
+    stage's non-advancing players); ``advanced`` the players going on to the next stage, in
+    order (their seeds there).
+    """
+
+    action: str
+    message: str
+    follows_round_id: int | None = None
+    round_number: int | None = None
+    round_kind: str | None = None
+    seating: Seating | _PlayoffSeating | None = None
+    advancing: int | None = None
+    playoff_players: tuple[int, ...] = ()
+    rng_seed: int | None = None
+    eliminated: tuple[Placement, ...] = ()
+    out_round: int | None = None
+    advanced: tuple[int, ...] = ()
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def stage_config(data: StageData) -> StageConfig:
+    return StageConfig(
+        allow_three=data.allow_three,
+        bye_policy=ByePolicy(data.bye_policy),
+        seat_order=SeatOrder(data.seat_order),
+    )
+
+
+def round_seed(data: StageData, number: int) -> int:
+    """The recorded seed of round ``number``: replayable from the stage's seed (STYLE.md §1)."""
+    return data.rng_seed * 1000 + number
+
+
+def plan_next(data: StageData) -> NextStep:
+    """The next step of a stage. Raises :class:`BracketError` when the engine cannot seat it."""
+    if data.status == Stage.Status.FINISHED:
+        return NextStep(FINISHED, f"{data.name} is finished.")
+    if data.status == Stage.Status.PENDING:
+        return NextStep(WAIT, f"{data.name} has no entrants yet: seed it first (T8).")
+    last = data.last_round
+    if last is not None and last.status == Round.Status.PUBLISHED:
+        return NextStep(
+            WAIT,
+            f"Round {last.number} is in play: it closes when its last match ends.",
+            follows_round_id=None,
+        )
+    if data.kind == Stage.Kind.QUALIFYING:
+        return _plan_qualifying(data, last)
+    return _plan_knockout(data, last)
+
+
+# -- qualifying -----------------------------------------------------------------------------
+
+
+def _active(data: StageData, number: int | None = None) -> list[EntrantData]:
+    return [e for e in data.entrants if e.active and (number is None or e.joined_round <= number)]
+
+
+def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
+    swiss = [r for r in data.rounds if r.kind == Round.Kind.SWISS]
+    total = data.swiss_rounds or 1
+    follows = last.id if last is not None else None
+    if len(swiss) < total:
+        number = len(data.rounds) + 1
+        active = _active(data, number)
+        seed = round_seed(data, number)
+        rng = random.Random(seed)
+        config = stage_config(data)
+        if not swiss:
+            seating = seat_seeded([e.entry_id for e in active], config, rng=rng)  # T8 snake
+        else:
+            standings = standings_from_data(data)
+            history = History.from_seatings(r.seating() for r in swiss)
+            seating = reseat_swiss(
+                [Entrant(e.entry_id, float(e.rating or 0), e.club or None) for e in active],
+                records=standings.records(),
+                history=history,
+                config=config,
+                rng=rng,
+            )
+        return NextStep(
+            PUBLISH_ROUND,
+            f"Round {number} of {total}: {len(seating.tables)} tables, {len(seating.byes)} byes.",
+            follows_round_id=follows,
+            round_number=number,
+            round_kind=Round.Kind.SWISS,
+            seating=seating,
+            rng_seed=seed,
+        )
+    # The cut (T6): over the active players only, so a withdrawn player never goes through.
+    assert last is not None
+    active_ids = [e.entry_id for e in _active(data)]
+    standings = standings_from_data(data, players=active_ids)
+    if not active_ids:
+        raise BracketError(
+            code="field_too_small", rule="T6", message="Nobody is left to advance (T6)."
+        )
+    top = min(data.cut_size or len(active_ids), len(active_ids))
+    adv = advance_cut(standings, top)
+    if last.kind == Round.Kind.PLAYOFF:
+        adv = _resolve(adv, last, data)
+    if adv.playoff is not None:
+        return _playoff_step(data, last, adv)
+    return _finish_step(data, last, adv, out_round=swiss[-1].number)
+
+
+# -- knockout -------------------------------------------------------------------------------
+
+
+def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
+    if last is None:
+        survivors = [e.entry_id for e in _active(data)]
+        return _knockout_round(data, survivors, number=1, follows=None, eliminated=(), out=None)
+    if last.kind == Round.Kind.FINAL:
+        final = last.tables[0] if last.tables else None
+        ranked = sorted(
+            (s for s in (final.seats if final else ())),
+            key=lambda s: (s.placing or 99, data.entrant(s.entry_id).seed),
+        )
+        places = tuple(Placement(s.entry_id, i + 1) for i, s in enumerate(ranked))
+        return NextStep(
+            FINISH_STAGE,
+            f"The final table is played: {data.name} is complete.",
+            follows_round_id=last.id,
+            eliminated=places,
+            out_round=last.number,
+            advanced=(),
+        )
+    base = _last_knockout_round(data)
+    adv = _knockout_advancement(data, base)
+    if last.kind == Round.Kind.PLAYOFF:
+        adv = _resolve(adv, last, data)
+    if adv.playoff is not None:
+        return _playoff_step(data, last, adv)
+    seed_of = {e.entry_id: e.seed for e in data.entrants}
+    survivors = sorted(adv.advanced, key=lambda p: seed_of[p])  # current seed (issue text)
+    return _knockout_round(
+        data,
+        survivors,
+        number=last.number + 1,
+        follows=last.id,
+        eliminated=adv.eliminated,
+        out=base.number,
+    )
+
+
+def _last_knockout_round(data: StageData) -> RoundData:
+    for r in reversed(data.rounds):
+        if r.kind == Round.Kind.KNOCKOUT:
+            return r
+    raise BracketError(code="no_round", rule="T6", message="No knockout round was played (T6).")
+
+
+def _knockout_advancement(data: StageData, rnd: RoundData) -> Advancement:
+    """Top k of each table plus the best others to the round's target field (T6)."""
+    active = {e.entry_id for e in _active(data)}
+    players = [p for p in rnd.players() if p in active]
+    standings = standings_from_data(data, players=players)
+    records = [r for r in round_records(rnd) if r.player_id in active]
+    target = min(rnd.advancing or len(players), len(players))
+    return advance_per_table(
+        records,
+        standings,
+        per_table=data.advance_per_table,
+        target=max(target, 0),
+        byes=[p for p in rnd.byes if p in active],
+        bye_policy=ByePolicy(data.bye_policy),
+    )
+
+
+def _knockout_round(
+    data: StageData,
+    survivors: Sequence[int],
+    *,
+    number: int,
+    follows: int | None,
+    eliminated: tuple[Placement, ...],
+    out: int | None,
+) -> NextStep:
+    """Seat the survivors by current seed (snake, T8): the final table or a knockout round."""
+    seed = round_seed(data, number)
+    rng = random.Random(seed)
+    config = stage_config(data)
+    n = len(survivors)
+    if n == data.final_table_size:
+        seating = seat_seeded(list(survivors), config, rng=rng)
+        return NextStep(
+            PUBLISH_ROUND,
+            f"The final table of {n} plays to the target (T6).",
+            follows_round_id=follows,
+            round_number=number,
+            round_kind=Round.Kind.FINAL,
+            seating=seating,
+            rng_seed=seed,
+            eliminated=eliminated,
+            out_round=out,
+        )
+    plan = plan_knockout(
+        n,
+        per_table=data.advance_per_table,
+        final_size=data.final_table_size,
+        allow_three=data.allow_three,
+    )
+    first = plan.rounds[0]
+    seating = seat_seeded(list(survivors), config, rng=rng)
+    return NextStep(
+        PUBLISH_ROUND,
+        f"Knockout round of {n}: {first.tables} tables, top {first.per_table} of each "
+        f"table{f' plus {first.fill} best others' if first.fill else ''} go on "
+        f"({first.advancing} players; {len(plan.rounds)} round(s) to the final table).",
+        follows_round_id=follows,
+        round_number=number,
+        round_kind=Round.Kind.KNOCKOUT,
+        seating=seating,
+        advancing=first.advancing,
+        rng_seed=seed,
+        eliminated=eliminated,
+        out_round=out,
+        extra={"plan": [r.players for r in plan.rounds] + [plan.final_size]},
+    )
+
+
+# -- play-offs and the end of a stage -------------------------------------------------------
+
+
+def playoff_sizes(n: int) -> list[int]:
+    """Tables for ``n`` (>= 2) play-off players: as few as possible, sizes as even as possible.
+
+    Play-off tables may seat 2 (R2 deals for two): a tie on the line is often between two.
+    """
+    tables = -(-n // 4)
+    base, extra = divmod(n, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextStep:
+    assert adv.playoff is not None
+    number = last.number + 1
+    seed = round_seed(data, number)
+    rng = random.Random(seed)
+    players = list(adv.playoff.players)
+    groups: list[list[int]] = [[] for _ in playoff_sizes(len(players))]
+    sizes = playoff_sizes(len(players))
+    # Snake over the tables in standings order, like a seeded round (T8).
+    row, i = 0, 0
+    while i < len(players):
+        order = range(len(groups)) if row % 2 == 0 else range(len(groups) - 1, -1, -1)
+        for t in order:
+            if i < len(players) and len(groups[t]) < sizes[t]:
+                groups[t].append(players[i])
+                i += 1
+        row += 1
+    tables = tuple(
+        _PlayoffTable(number=k + 1, seats=order_seats(g, history=History.empty(), rng=rng))
+        for k, g in enumerate(groups)
+    )
+    return NextStep(
+        PUBLISH_ROUND,
+        f"Play-off (T6): {len(players)} players level on the advancement line play for "
+        f"{adv.playoff.spots} place(s).",
+        follows_round_id=last.id,
+        round_number=number,
+        round_kind=Round.Kind.PLAYOFF,
+        seating=_PlayoffSeating(tables=tables),
+        advancing=adv.playoff.spots,
+        playoff_players=tuple(players),
+        rng_seed=seed,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayoffTable:
+    """A play-off table: like the engine's :class:`Table` but may seat 2 players (R2)."""
+
+    number: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayoffSeating:
+    tables: tuple[_PlayoffTable, ...]
+    byes: tuple[int, ...] = ()
+
+    def players(self) -> list[int]:
+        return [p for t in self.tables for p in t.seats]
+
+
+def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> list[int]:
+    """Play-off result, best first: placing at the play-off table, then stage seed (T6)."""
+    placing = {s.entry_id: s.placing for t in rnd.tables for s in t.seats if not s.forfeited}
+    seed_of = {e.entry_id: e.seed for e in data.entrants}
+    return sorted(players, key=lambda p: (placing.get(p) or 99, seed_of.get(p, 0)))
+
+
+def _resolve(adv: Advancement, playoff_round: RoundData, data: StageData) -> Advancement:
+    if adv.playoff is None:  # a withdrawal settled the line meanwhile
+        return adv
+    return resolve_playoff(adv, playoff_order(playoff_round, data, adv.playoff.players))
+
+
+def _finish_step(data: StageData, last: RoundData, adv: Advancement, *, out_round: int) -> NextStep:
+    return NextStep(
+        FINISH_STAGE,
+        f"{data.name} is complete: {len(adv.advanced)} go on, {len(adv.eliminated)} are out (T6).",
+        follows_round_id=last.id,
+        eliminated=adv.eliminated,
+        out_round=out_round,
+        advanced=adv.advanced,
+    )
+
+
+def withdrawn_places(data: StageData, placed: int) -> list[Placement]:
+    """Places for withdrawn entrants after everyone else: who went further first, then seed."""
+    withdrawn = [
+        e for e in data.entrants if e.status == StageEntry.Status.WITHDRAWN and e.placing is None
+    ]
+    withdrawn.sort(key=lambda e: (-(e.out_round or 0), e.seed))
+    return [Placement(e.entry_id, placed + i + 1) for i, e in enumerate(withdrawn)]
+
+
+def as_table(t: Table | _PlayoffTable) -> tuple[int, tuple[int, ...]]:
+    return t.number, tuple(t.seats)

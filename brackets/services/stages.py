@@ -1,0 +1,460 @@
+"""Stage services: create, update, seed and reorder, late entries, withdrawals, advance."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Case, IntegerField, Max, Value, When
+from django.utils import timezone
+
+from brackets.engine import (
+    BracketError,
+    Entrant,
+    plan_knockout,
+    plan_tables,
+    seed_by_rating,
+    seed_manual,
+    seed_random,
+)
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.services._common import (
+    Actor,
+    bracket_error,
+    check_director,
+    lock_stage,
+    log_action,
+    notify_tournament,
+)
+from brackets.services.planning import FINISH_STAGE
+from brackets.services.rounds import AdvanceResult, round_advance, round_preview
+from core.exceptions import ApplicationError
+from scoring.models import Match, Seat
+from scoring.services import match_forfeit
+from tournament.models import Entry, Tournament
+from tournament.services import entry_disqualify, entry_update, entry_withdraw
+
+_ANYTIME = frozenset({"name", "auto_advance", "round_time_limit"})
+_BEFORE_START = frozenset(
+    {
+        "swiss_rounds",
+        "cut_size",
+        "advance_per_table",
+        "final_table_size",
+        "allow_three",
+        "bye_policy",
+        "seat_order",
+    }
+)
+
+
+def _check_choices(kind: str, bye_policy: str, seat_order: str, seeding: str) -> None:
+    for field, value, choices in (
+        ("kind", kind, Stage.Kind.values),
+        ("bye_policy", bye_policy, Stage.ByePolicy.values),
+        ("seat_order", seat_order, Stage.SeatOrder.values),
+        ("seeding", seeding, Stage.Seeding.values),
+    ):
+        if value not in choices:
+            raise ApplicationError(
+                f"{field} must be one of {', '.join(choices)}.",
+                code="bad_choice",
+                fields={field: [f"One of {', '.join(choices)}."]},
+            )
+
+
+def _validate_config(stage: Stage, previous: Stage | None) -> None:
+    """Stage settings that the engine and RULES.md §11 require (400 naming the field)."""
+
+    def bad(field: str, message: str, rule: str = "T6") -> ApplicationError:
+        return ApplicationError(message, code="bad_stage", rule=rule, fields={field: [message]})
+
+    if stage.kind == Stage.Kind.QUALIFYING and (stage.swiss_rounds or 0) < 1:
+        raise bad("swiss_rounds", "A qualifying stage plays at least one round (T2).", "T2")
+    if stage.advance_per_table not in (1, 2):
+        raise bad("advance_per_table", "The top 1 or 2 of a table advance (T6).")
+    if stage.final_table_size not in (3, 4):
+        raise bad("final_table_size", "The final table seats 4, or 3 (T6).")
+    if stage.final_table_size == 3 and not stage.allow_three:
+        raise bad("final_table_size", "A final of 3 needs 3-player tables allowed (T1).", "T1")
+    if stage.cut_size is not None and stage.cut_size < 3:
+        raise bad("cut_size", "A cut lets at least 3 players through, a table (T1, T6).")
+    if previous is not None and previous.kind == Stage.Kind.KNOCKOUT:
+        raise bad("kind", "A knockout stage ends at its final table: it is the last stage (T6).")
+    if (
+        stage.kind == Stage.Kind.KNOCKOUT
+        and previous is not None
+        and previous.cut_size is not None
+        and previous.cut_size != stage.final_table_size
+    ):
+        try:
+            plan_knockout(
+                previous.cut_size,
+                per_table=stage.advance_per_table,
+                final_size=stage.final_table_size,
+                allow_three=stage.allow_three,
+            )
+        except BracketError as exc:
+            raise bracket_error(exc) from exc
+
+
+@transaction.atomic
+def stage_create(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    name: str,
+    kind: str,
+    swiss_rounds: int | None = None,
+    cut_size: int | None = None,
+    advance_per_table: int = 1,
+    final_table_size: int = 4,
+    allow_three: bool = True,
+    bye_policy: str = Stage.ByePolicy.WIN,
+    seat_order: str = Stage.SeatOrder.BALANCED,
+    seeding: str = Stage.Seeding.RATING,
+    rng_seed: int | None = None,
+    auto_advance: bool = True,
+    round_time_limit: int | None = None,
+) -> Stage:
+    """Append a stage to the tournament's format (numbered 1, 2, ...).
+
+    Stage 1 is seeded from the checked-in entries (:func:`stage_seed`); every later stage is
+    seeded by the previous stage's advancement when that stage ends (T6). A knockout stage is
+    always the last one. ``rng_seed`` is recorded (random by default) so every seating of the
+    stage replays (T8).
+    """
+    check_director(actor, tournament.pk)
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # number race
+    _check_choices(kind, bye_policy, seat_order, seeding)
+    previous = Stage.objects.filter(tournament=tournament).order_by("-number").first()
+    if previous is not None and previous.status == Stage.Status.FINISHED:
+        raise ApplicationError(
+            f"{previous.name} is finished; add stages before the previous one ends.",
+            code="previous_stage_finished",
+        )
+    stage = Stage(
+        tournament=tournament,
+        number=(previous.number + 1) if previous else 1,
+        name=name.strip() or f"Stage {(previous.number + 1) if previous else 1}",
+        kind=kind,
+        swiss_rounds=swiss_rounds if kind == Stage.Kind.QUALIFYING else None,
+        cut_size=cut_size if kind == Stage.Kind.QUALIFYING else None,
+        advance_per_table=advance_per_table,
+        final_table_size=final_table_size,
+        allow_three=allow_three,
+        bye_policy=bye_policy,
+        seat_order=seat_order,
+        seeding=seeding if previous is None else Stage.Seeding.STANDINGS,
+        rng_seed=rng_seed if rng_seed is not None else secrets.randbelow(2**31),
+        auto_advance=auto_advance,
+        round_time_limit=round_time_limit,
+    )
+    _validate_config(stage, previous)
+    stage.save()
+    log_action(
+        tournament_id=tournament.pk,
+        actor=actor,
+        verb="stage.create",
+        target=stage,
+        data={"number": stage.number, "kind": kind, "rng_seed": stage.rng_seed},
+    )
+    notify_tournament(tournament.pk)
+    return stage
+
+
+@transaction.atomic
+def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stage:
+    """Change a stage's settings: name, auto-advance and time limit at any time; the format
+    (rounds, cut, tables, byes, seat order) only before its first round is published."""
+    check_director(actor, stage.tournament_id)
+    stage = lock_stage(stage.pk)
+    started = stage.rounds.exists() or stage.status == Stage.Status.FINISHED
+    for key in data:
+        if key not in _ANYTIME | _BEFORE_START:
+            raise ApplicationError(
+                f"{key} cannot be changed.", code="read_only", fields={key: ["Read-only."]}
+            )
+        if key in _BEFORE_START and started:
+            raise ApplicationError(
+                f"{key} cannot change once the stage has started.",
+                code="stage_started",
+                fields={key: ["The stage has started."]},
+            )
+        setattr(stage, key, data[key])
+    _check_choices(stage.kind, stage.bye_policy, stage.seat_order, stage.seeding)
+    previous = Stage.objects.filter(
+        tournament_id=stage.tournament_id, number=stage.number - 1
+    ).first()
+    _validate_config(stage, previous)
+    stage.save()
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="stage.update",
+        target=stage,
+        data=dict(data.items()),
+    )
+    notify_tournament(stage.tournament_id)
+    return stage
+
+
+def _check_field(stage: Stage, n: int) -> None:
+    """A field too small to seat is a clear 400, not a crash (T1, T6)."""
+    try:
+        if stage.kind == Stage.Kind.QUALIFYING:
+            plan_tables(n, allow_three=stage.allow_three)
+        elif n != stage.final_table_size:
+            plan_knockout(
+                n,
+                per_table=stage.advance_per_table,
+                final_size=stage.final_table_size,
+                allow_three=stage.allow_three,
+            )
+    except BracketError as exc:
+        raise bracket_error(exc) from exc
+
+
+@transaction.atomic
+def stage_seed(
+    *,
+    stage: Stage,
+    actor: Actor,
+    method: str | None = None,
+    order: Sequence[int] | None = None,
+    rng_seed: int | None = None,
+) -> Stage:
+    """Seed the first stage from the tournament's active, checked-in entries (T8).
+
+    ``method``: ``rating`` (highest first, ties by entry id), ``manual`` (``order`` = entry ids
+    best first; without it the entries' own seeds), ``random`` (from ``rng_seed``, recorded;
+    default the stage's seed). May be repeated until the first round is published.
+    """
+    check_director(actor, stage.tournament_id)
+    stage = lock_stage(stage.pk)
+    if stage.number != 1:
+        raise ApplicationError(
+            "Later stages are seeded by the previous stage's advancement (T6); reorder instead.",
+            code="seeded_by_advancement",
+        )
+    if stage.rounds.exists():
+        raise ApplicationError("The stage has started.", code="stage_started")
+    method = method or stage.seeding
+    _check_choices(stage.kind, stage.bye_policy, stage.seat_order, method)
+    entries = list(
+        Entry.objects.filter(
+            tournament_id=stage.tournament_id, status=Entry.Status.ACTIVE, checked_in=True
+        )
+        .select_related("player")
+        .order_by("id")
+    )
+    ids = [e.pk for e in entries]
+    try:
+        if method == Stage.Seeding.RATING:
+            ordered = seed_by_rating(Entrant(e.pk, float(e.player.rating or 0)) for e in entries)
+        elif method == Stage.Seeding.MANUAL:
+            if order is None:
+                order = [
+                    e.pk for e in sorted(entries, key=lambda e: (e.seed is None, e.seed, e.pk))
+                ]
+            ordered = seed_manual(ids, list(order))
+        elif method == Stage.Seeding.RANDOM:
+            if rng_seed is not None:
+                stage.rng_seed = rng_seed
+            ordered = seed_random(ids, stage.rng_seed)
+        else:
+            raise ApplicationError(
+                "The first stage is seeded by rating, manual order or random draw (T8).",
+                code="bad_choice",
+                fields={"method": ["rating, manual or random"]},
+            )
+    except BracketError as exc:
+        raise bracket_error(exc) from exc
+    _check_field(stage, len(ordered))
+    stage.entrants.all().delete()
+    StageEntry.objects.bulk_create(
+        [StageEntry(stage=stage, entry_id=p, seed=i + 1) for i, p in enumerate(ordered)]
+    )
+    stage.seeding = method
+    stage.status = Stage.Status.SEEDED
+    stage.save(update_fields=["seeding", "status", "rng_seed", "updated_at"])
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="stage.seed",
+        target=stage,
+        data={"method": method, "order": list(ordered), "rng_seed": stage.rng_seed},
+    )
+    notify_tournament(stage.tournament_id)
+    return stage
+
+
+@transaction.atomic
+def stage_seed_reorder(
+    *, stage: Stage, actor: Actor, order: Sequence[int], reason: str = ""
+) -> Stage:
+    """Set a new seed order (entry ids, best first) before the stage's first round (T8)."""
+    check_director(actor, stage.tournament_id)
+    stage = lock_stage(stage.pk)
+    if stage.rounds.exists():
+        raise ApplicationError("The stage has started.", code="stage_started")
+    current = list(
+        StageEntry.objects.filter(stage=stage).order_by("seed").values_list("entry_id", flat=True)
+    )
+    try:
+        ordered = seed_manual(current, list(order))
+    except BracketError as exc:
+        raise bracket_error(exc) from exc
+    # One UPDATE; the (stage, seed) unique constraint is deferred to commit.
+    StageEntry.objects.filter(stage=stage).update(
+        seed=Case(
+            *[When(entry_id=p, then=Value(i + 1)) for i, p in enumerate(ordered)],
+            output_field=IntegerField(),
+        ),
+        updated_at=timezone.now(),
+    )
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="stage.reorder",
+        target=stage,
+        reason=reason,
+        data={"before": current, "after": list(ordered)},
+    )
+    notify_tournament(stage.tournament_id)
+    return stage
+
+
+def _next_round_number(stage: Stage) -> int:
+    last = stage.rounds.aggregate(n=Max("number"))["n"]
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "") -> StageEntry:
+    """Late check-in: add an entry to a qualifying stage from its next round on (T1, T8).
+
+    The entry is checked in if it was not; it joins with the lowest seed and a record of 0.
+    """
+    check_director(actor, stage.tournament_id)
+    stage = lock_stage(stage.pk)
+    if stage.kind != Stage.Kind.QUALIFYING:
+        raise ApplicationError(
+            "Late entries join a qualifying stage; a knockout field is fixed (T6).",
+            code="knockout_field_fixed",
+        )
+    if stage.status in (Stage.Status.PENDING, Stage.Status.FINISHED):
+        raise ApplicationError("Seed the stage first (or it is finished).", code="stage_not_open")
+    if entry.tournament_id != stage.tournament_id or entry.status != Entry.Status.ACTIVE:
+        raise ApplicationError(
+            "Only an active entry of this tournament can join.",
+            code="bad_entry",
+            fields={"entry": ["Not an active entry of this tournament."]},
+        )
+    if StageEntry.objects.filter(stage=stage, entry=entry).exists():
+        raise ApplicationError(
+            "The entry is already in the stage.",
+            code="already_entered",
+            fields={"entry": ["Already in this stage."]},
+        )
+    joined = _next_round_number(stage)
+    if joined > (stage.swiss_rounds or 0):
+        raise ApplicationError("No qualifying round is left to join.", code="no_round_left")
+    if not entry.checked_in:
+        entry_update(entry=entry, actor=actor, data={"checked_in": True})
+    top = StageEntry.objects.filter(stage=stage).aggregate(s=Max("seed"))["s"] or 0
+    se = StageEntry.objects.create(stage=stage, entry=entry, seed=top + 1, joined_round=joined)
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="stage.add_entry",
+        target=stage,
+        reason=reason,
+        data={"entry_id": entry.pk, "joined_round": joined, "seed": se.seed},
+    )
+    notify_tournament(stage.tournament_id)
+    return se
+
+
+@transaction.atomic
+def stage_entry_withdraw(
+    *, stage: Stage, actor: Actor, entry: Entry, reason: str, disqualify: bool = False
+) -> StageEntry:
+    """Withdraw (or disqualify) a player mid-event (T7).
+
+    The entry is withdrawn from the tournament (tournament services), the stage entry is
+    marked withdrawn, and if the player sits at an unfinished match of the round in play, the
+    match records their forfeit as a 0-6 loss; the others play on in a continuation match at
+    the same table where the ruleset allows (``scoring.services.match_forfeit``), which joins
+    the round. Later rounds are seated without them; they are placed after everyone else.
+    """
+    check_director(actor, stage.tournament_id)
+    if not reason or not reason.strip():
+        raise ApplicationError(
+            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+        )
+    stage = lock_stage(stage.pk)
+    se = StageEntry.objects.filter(stage=stage, entry=entry).first()
+    if se is None:
+        raise ApplicationError(
+            "The entry is not in this stage.",
+            code="not_in_stage",
+            fields={"entry": ["Not in this stage."]},
+        )
+    if se.status != StageEntry.Status.ACTIVE:
+        raise ApplicationError(f"The entry is already {se.status}.", code="entry_not_active")
+    if entry.status == Entry.Status.ACTIVE:
+        if disqualify:
+            entry_disqualify(entry=entry, actor=actor, reason=reason)
+        else:
+            entry_withdraw(entry=entry, actor=actor, reason=reason)
+    current = stage.rounds.order_by("-number").first()
+    se.status = StageEntry.Status.WITHDRAWN
+    se.out_round = current.number if current else None
+    se.save(update_fields=["status", "out_round", "updated_at"])
+    forfeited: list[int] = []
+    if current is not None and current.status == Round.Status.PUBLISHED:
+        for match_id, seat in Seat.objects.filter(
+            match__round_link__round=current,
+            entry=entry,
+            match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+        ).values_list("match_id", "seat"):
+            result = match_forfeit(match_id=match_id, actor=actor, seat=seat, reason=reason)
+            forfeited.append(match_id)
+            if result.continuation is not None:
+                table_number = (
+                    RoundMatch.objects.filter(match_id=match_id)
+                    .values_list("table_number", flat=True)
+                    .get()
+                )
+                RoundMatch.objects.create(
+                    round=current, match=result.continuation, table_number=table_number
+                )
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="stage.disqualify" if disqualify else "stage.withdraw",
+        target=stage,
+        reason=reason,
+        data={"entry_id": entry.pk, "forfeited_matches": forfeited},
+    )
+    notify_tournament(stage.tournament_id)
+    return se
+
+
+def stage_advance(*, stage: Stage, actor: Actor) -> AdvanceResult:
+    """The director ends a complete stage: places, who goes on, the next stage's seeding (T6).
+
+    Only when the stage's last round (or play-off) is done and nothing else is to be played;
+    otherwise 400 saying what comes next. The next stage's first round is published too if
+    that stage auto-advances.
+    """
+    check_director(actor, stage.tournament_id)
+    step = round_preview(stage=stage, actor=actor)
+    if step.action != FINISH_STAGE or step.follows_round_id is None:
+        raise ApplicationError(
+            f"The stage is not complete: {step.message}", code="stage_not_complete"
+        )
+    return round_advance(round_id=step.follows_round_id, actor=actor)

@@ -1,0 +1,308 @@
+"""Storing a :class:`NextStep`: publish a round in bulk, close a round, finish a stage.
+
+Every function here assumes the caller holds the stage lock (and the round lock where a round
+is named), inside the service's transaction (STYLE.md §3). Publishing is bulk: a 1,000-player
+round is a handful of INSERTs (matches, links, seats), never a query per table or seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, IntegerField, Value, When
+from django.utils import timezone
+
+from brackets.engine import Placement
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.selectors import StageData
+from brackets.services._common import Actor
+from brackets.services.planning import (
+    FINISH_STAGE,
+    PUBLISH_ROUND,
+    NextStep,
+    SeatedTable,
+    withdrawn_places,
+)
+from core.exceptions import ApplicationError, ConflictError
+from scoring.models import Match, Seat
+from tournament.models import ActionLog, Table, TournamentRole
+
+
+class RoundAlreadyPublishedError(ConflictError):
+    """``(stage, number)`` exists: someone published this round first (idempotent path)."""
+
+
+def _actor_id(actor: Actor) -> int | None:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return None
+    return int(actor.pk)
+
+
+def ensure_tables(tournament_id: int, numbers: Iterable[int]) -> dict[int, int]:
+    """Table ids by number, creating missing venue tables in bulk (two queries)."""
+    wanted = sorted(set(numbers))
+    Table.objects.bulk_create(
+        [Table(tournament_id=tournament_id, number=n) for n in wanted], ignore_conflicts=True
+    )
+    return dict(
+        Table.objects.filter(tournament_id=tournament_id, number__in=wanted).values_list(
+            "number", "id"
+        )
+    )
+
+
+def referee_for_tables(tournament_id: int) -> list[int]:
+    """Referees in a fixed order: table t gets referee ``(t - 1) mod R`` every round."""
+    return list(
+        TournamentRole.objects.filter(
+            tournament_id=tournament_id, role=TournamentRole.Role.REFEREE, user__is_active=True
+        )
+        .order_by("id")
+        .values_list("user_id", flat=True)
+    )
+
+
+def store_round(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
+    """Create the round, its matches (one per table), links and seats in bulk.
+
+    A duplicate ``(stage, number)`` raises :class:`RoundAlreadyPublishedError` (the unique
+    constraint is the idempotency guard; the insert runs in a savepoint so the caller's
+    transaction stays usable).
+    """
+    assert step.action == PUBLISH_ROUND
+    assert step.seating is not None
+    assert step.round_number is not None
+    assert step.round_kind is not None
+    now = timezone.now()
+    rnd = Round(
+        stage=stage,
+        number=step.round_number,
+        kind=step.round_kind,
+        status=Round.Status.PUBLISHED,
+        rng_seed=step.rng_seed or 0,
+        byes=list(step.seating.byes),
+        advancing=step.advancing,
+        playoff_players=list(step.playoff_players),
+        published_at=now,
+        published_by_id=_actor_id(actor),
+        time_limit=stage.round_time_limit,
+    )
+    try:
+        with transaction.atomic():
+            rnd.save()
+    except IntegrityError:
+        raise RoundAlreadyPublishedError(
+            f"Round {step.round_number} of {stage.name} is already published.",
+            code="round_already_published",
+        ) from None
+    tables: list[SeatedTable] = list(step.seating.tables)
+    table_ids = ensure_tables(stage.tournament_id, (t.number for t in tables))
+    referees = referee_for_tables(stage.tournament_id)
+    kind_label = dict(Round.Kind.choices)[step.round_kind]
+    matches = [
+        Match(
+            tournament_id=stage.tournament_id,
+            table_id=table_ids[t.number],
+            referee_id=referees[(t.number - 1) % len(referees)] if referees else None,
+            label=f"{stage.name} · {kind_label} {step.round_number} · table {t.number}"[:80],
+            n_players=len(t.seats),
+            scores=[0] * len(t.seats),
+        )
+        for t in tables
+    ]
+    Match.objects.bulk_create(matches)  # PostgreSQL returns the ids
+    RoundMatch.objects.bulk_create(
+        [
+            RoundMatch(round=rnd, match=m, table_number=t.number)
+            for m, t in zip(matches, tables, strict=True)
+        ]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(match=m, seat=i, entry_id=p)
+            for m, t in zip(matches, tables, strict=True)
+            for i, p in enumerate(t.seats)
+        ],
+        batch_size=2000,
+    )
+    if stage.status != Stage.Status.RUNNING:
+        stage.status = Stage.Status.RUNNING
+        stage.started_at = stage.started_at or now
+        stage.save(update_fields=["status", "started_at", "updated_at"])
+    return rnd
+
+
+def close_round(rnd: Round) -> bool:
+    """Mark a complete round closed (caller checked completeness); False if it already was."""
+    if rnd.status == Round.Status.CLOSED:
+        return False
+    rnd.status = Round.Status.CLOSED
+    rnd.closed_at = timezone.now()
+    rnd.save(update_fields=["status", "closed_at", "updated_at"])
+    return True
+
+
+def mark_advanced(round_id: int | None) -> None:
+    if round_id is None:
+        return
+    Round.objects.filter(pk=round_id).update(
+        advanced_at=timezone.now(), advance_error="", updated_at=timezone.now()
+    )
+
+
+def set_places(
+    stage_id: int, places: Sequence[Placement], *, status: str, out_round: int | None
+) -> None:
+    """Give entrants their stage place and status in one UPDATE."""
+    if not places:
+        return
+    StageEntry.objects.filter(stage_id=stage_id, entry_id__in=[p.player_id for p in places]).update(
+        status=status,
+        out_round=out_round,
+        placing=Case(
+            *[When(entry_id=p.player_id, then=Value(p.place)) for p in places],
+            output_field=IntegerField(),
+        ),
+        updated_at=timezone.now(),
+    )
+
+
+def sync_withdrawals(data: StageData) -> None:
+    """Entrants withdrawn from the tournament (tournament services, T7) are withdrawn here too."""
+    gone = [e.entry_id for e in data.entrants if e.status == "active" and not e.active]
+    if gone:
+        last = data.last_round
+        StageEntry.objects.filter(stage_id=data.id, entry_id__in=gone).update(
+            status=StageEntry.Status.WITHDRAWN,
+            out_round=last.number if last else None,
+            updated_at=timezone.now(),
+        )
+
+
+def finish_stage(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
+    """Store a stage's end (T6): places, who went on, and the seeding of the next stage.
+
+    Returns the next stage (now seeded by this stage's advancement order) or ``None`` when this
+    was the last stage; then the advancing players (if any) take places 1..n in order.
+    """
+    assert step.action == FINISH_STAGE
+    sync_withdrawals(data)
+    set_places(
+        stage.pk, step.eliminated, status=StageEntry.Status.ELIMINATED, out_round=step.out_round
+    )
+    next_stage = (
+        Stage.objects.select_for_update()
+        .filter(tournament_id=stage.tournament_id, number=stage.number + 1)
+        .first()
+    )
+    if step.advanced:
+        if next_stage is None:
+            set_places(
+                stage.pk,
+                [Placement(p, i + 1) for i, p in enumerate(step.advanced)],
+                status=StageEntry.Status.ADVANCED,
+                out_round=None,
+            )
+        else:
+            StageEntry.objects.filter(stage_id=stage.pk, entry_id__in=step.advanced).update(
+                status=StageEntry.Status.ADVANCED, updated_at=timezone.now()
+            )
+    placed = len(step.eliminated) + len(step.advanced)
+    withdrawn = withdrawn_places(_refreshed_withdrawals(data), placed)
+    if withdrawn:
+        StageEntry.objects.filter(
+            stage_id=stage.pk, entry_id__in=[w.player_id for w in withdrawn]
+        ).update(
+            placing=Case(
+                *[When(entry_id=w.player_id, then=Value(w.place)) for w in withdrawn],
+                output_field=IntegerField(),
+            )
+        )
+    now = timezone.now()
+    stage.status = Stage.Status.FINISHED
+    stage.finished_at = now
+    stage.save(update_fields=["status", "finished_at", "updated_at"])
+    mark_advanced(step.follows_round_id)
+    if next_stage is None:
+        return None
+    if next_stage.status not in (Stage.Status.PENDING, Stage.Status.SEEDED) or (
+        next_stage.rounds.exists()
+    ):
+        raise ApplicationError(
+            f"{next_stage.name} has already started; it cannot be seeded again.",
+            code="next_stage_started",
+        )
+    next_stage.entrants.all().delete()
+    StageEntry.objects.bulk_create(
+        [StageEntry(stage=next_stage, entry_id=p, seed=i + 1) for i, p in enumerate(step.advanced)]
+    )
+    next_stage.status = Stage.Status.SEEDED
+    next_stage.seeding = Stage.Seeding.STANDINGS
+    next_stage.save(update_fields=["status", "seeding", "updated_at"])
+    return next_stage
+
+
+def _refreshed_withdrawals(data: StageData) -> StageData:
+    """``data`` with entrants withdrawn from the tournament counted as withdrawn here."""
+    from dataclasses import replace
+
+    return replace(
+        data,
+        entrants=tuple(
+            replace(e, status=StageEntry.Status.WITHDRAWN)
+            if e.status == StageEntry.Status.ACTIVE and not e.active
+            else e
+            for e in data.entrants
+        ),
+    )
+
+
+def continuation_links(round_id: int) -> int:
+    """:func:`_continuation_links_once` until nothing is missing (a continuation match may
+    itself be forfeited and continued)."""
+    total = 0
+    while added := _continuation_links_once(round_id):
+        total += added
+    return total
+
+
+def _continuation_links_once(round_id: int) -> int:
+    """Link forfeit continuation matches (T7) to the round of the match they continue.
+
+    ``scoring.services.match_forfeit`` lets the others play on in a new match at the same table
+    and records its id in the action log; whoever called it (our withdrawal service or the
+    scoring API), the round must wait for that match too. Two queries when nothing is missing.
+    Returns how many links were added.
+    """
+    forfeited = dict(
+        RoundMatch.objects.filter(
+            round_id=round_id, match__end_reason=Match.EndReason.FORFEIT
+        ).values_list("match_id", "table_number")
+    )
+    if not forfeited:
+        return 0
+    added = 0
+    logs: list[dict[str, Any]] = [
+        dict(row)
+        for row in ActionLog.objects.filter(
+            verb="match.forfeit",
+            target_type="scoring.match",
+            target_id__in=[str(m) for m in forfeited],
+        ).values("target_id", "data")
+    ]
+    linked = set(
+        RoundMatch.objects.filter(
+            match_id__in=[log["data"].get("continuation_match_id") for log in logs]
+        ).values_list("match_id", flat=True)
+    )
+    for log in logs:
+        cont = log["data"].get("continuation_match_id")
+        if cont and cont not in linked:
+            RoundMatch.objects.create(
+                round_id=round_id, match_id=cont, table_number=forfeited[int(log["target_id"])]
+            )
+            linked.add(cont)
+            added += 1
+    return added
