@@ -149,6 +149,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
+CELERY_BEAT_SCHEDULE["brackets-reconcile"] = {"task": "brackets.rounds_reconcile", "schedule": 60}
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
