@@ -148,8 +148,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": 5,
 }
 CELERY_RESULT_EXPIRES = 3600
-CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
-CELERY_BEAT_SCHEDULE["brackets-reconcile"] = {"task": "brackets.rounds_reconcile", "schedule": 60}
+CELERY_BEAT_SCHEDULE: dict[str, Any] = {
+    # A finished round whose advancement task was lost (crash between commit and publish,
+    # PITFALLS.md) is advanced by this sweep; advancement is idempotent so both paths are safe.
+    "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
+    # Idempotency keys are kept IDEMPOTENCY_KEY_TTL_HOURS, then swept.
+    "scoring-idempotency-cleanup": {"task": "scoring.idempotency_records_cleanup", "schedule": 3600},
+}
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -192,6 +197,13 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournament.models.Tournament.Status",
+        "EntryStatusEnum": "tournament.models.Entry.Status",
+        "MatchStatusEnum": "scoring.models.Match.Status",
+        "HandEndEnum": "scoring.models.Hand.End",
+        "HandRecordEndEnum": ["domino", "block"],
+    },
     # Served from our own static files: the docs page must work on a venue network offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

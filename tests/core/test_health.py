@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client, override_settings
 from django.urls import path
@@ -127,3 +130,10 @@ def test_unknown_page_is_the_html_404(client: Client) -> None:
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert b"Page not found" in response.content
+
+
+@pytest.mark.django_db
+def test_openapi_schema_validates_without_warnings(tmp_path: Path) -> None:
+    # --fail-on-warn turns enum-name collisions and unresolvable serializers into failures.
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
+    assert (tmp_path / "s.yml").read_text().startswith("openapi:")
