@@ -67,10 +67,25 @@ def players_import_csv(
     if not rows:
         raise ApplicationError("No valid rows to import.", code="nothing_to_import")
     known = _known_players(rows)
-    entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    entered: set[int] = set()
+    entered_keys: set[tuple[str, str]] = set()
+    for player_id, name, club in Entry.objects.filter(tournament=tournament).values_list(
+        "player_id", "player__name", "player__club"
+    ):
+        entered.add(player_id)
+        entered_keys.add(player_key(name, club))
     created = reused = 0
     entry_ids: list[int] = []
     for row in rows:
+        if player_key(row.name, row.club) in entered_keys:
+            # Checked again here: the report may be older than another director's import.
+            raise ApplicationError(
+                f"Row {row.row} ({row.name}): already entered in this tournament. "
+                "Nothing was imported.",
+                code="already_entered",
+                fields={"file": [f"Row {row.row}: already entered."]},
+            )
+        entered_keys.add(player_key(row.name, row.club))
         matches = [p for p in known.get(player_key(row.name, row.club), []) if p.pk not in entered]
         if len(matches) == 1:
             player = matches[0]

@@ -1,0 +1,284 @@
+"""Reading a players CSV for import: parse, validate, and report every bad row.
+
+Pure (no database): the page passes in what is already entered in the tournament, and the
+import service (:func:`brackets.services.imports.players_import_csv`) creates the valid rows
+through the tournament services.
+
+The file format:
+
+* UTF-8 text (a byte-order mark is fine; "CSV UTF-8" in spreadsheet programs), comma- or
+  semicolon-separated (the separator is read from the header line);
+* a header row is required; it names the columns, in any order: ``name`` (required),
+  ``nickname``, ``country`` (ISO 3166-1 alpha-2, e.g. ``PR``), ``club``, ``rating`` (a whole
+  number 0-9999); column names ignore case and surrounding spaces;
+* one player per row; blank rows are skipped.
+
+Row numbers in the report are the rows a spreadsheet shows: the header is row 1, the first
+player is row 2 (blank rows count, as they do on screen).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+COLUMNS = ("name", "nickname", "country", "club", "rating")
+REQUIRED_COLUMNS = ("name",)
+MAX_LENGTHS = {"name": 120, "nickname": 60, "club": 120}  # tournament.Player columns
+RATING_MAX = 9999
+MAX_ROWS = 5000
+MAX_BYTES = 2 * 1024 * 1024
+
+# ISO 3166-1 alpha-2, officially assigned codes (249).
+COUNTRY_CODES = frozenset(
+    """
+    AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ
+    BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM
+    DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS
+    GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN
+    KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ
+    MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM
+    PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV
+    SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI
+    VN VU WF WS YE YT ZA ZM ZW
+    """.split()  # noqa: SIM905 - a readable block of codes
+)
+
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class RowError:
+    """One problem: the spreadsheet row (0 = the whole file), the column, and why."""
+
+    row: int
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"Row {self.row}" if self.row else "File"
+        return f"{where}, {self.field}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A valid row, cleaned: what ``player_create`` receives."""
+
+    row: int
+    name: str
+    nickname: str = ""
+    country: str = ""
+    club: str = ""
+    rating: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """Every row read: the valid ones, and every problem found (several per row possible).
+
+    ``file_errors`` (row 0 or the header) mean nothing could be read row by row.
+    """
+
+    players: tuple[PlayerRow, ...] = ()
+    errors: tuple[RowError, ...] = ()
+    rows_read: int = 0
+    columns: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def file_errors(self) -> tuple[RowError, ...]:
+        return tuple(e for e in self.errors if e.row <= 1 or e.field == "file")
+
+    @property
+    def bad_rows(self) -> tuple[int, ...]:
+        return tuple(sorted({e.row for e in self.errors if e.row > 1 and e.field != "file"}))
+
+    @property
+    def can_import_valid_rows(self) -> bool:
+        """Some rows are good, and the file as a whole was readable."""
+        return bool(self.players) and not self.file_errors
+
+
+def player_key(name: str, club: str) -> tuple[str, str]:
+    """How two players are told apart on import: the name and the club, ignoring case and
+    spacing (two "José Rivera" from different clubs are two players)."""
+    return (_clean(name).casefold(), _clean(club).casefold())
+
+
+def _clean(value: str) -> str:
+    return _SPACES.sub(" ", value).strip()
+
+
+def _decode(data: bytes | str) -> tuple[str | None, RowError | None]:
+    if isinstance(data, str):
+        return data, None
+    if len(data) > MAX_BYTES:
+        return None, RowError(0, "file", f"The file is larger than {MAX_BYTES // 1024} KB.")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        row = data[: exc.start].count(b"\n") + 1
+        return None, RowError(
+            row,
+            "file",
+            "The file is not UTF-8 text: save it as 'CSV UTF-8' in the spreadsheet program "
+            f"(first bad byte in row {row}).",
+        )
+
+
+def _dialect(first_line: str) -> str:
+    return ";" if first_line.count(";") > first_line.count(",") else ","
+
+
+def _header(cells: list[str]) -> tuple[list[str], list[RowError]]:
+    names = [c.strip().lower().replace(" ", "_") for c in cells]
+    while names and not names[-1]:
+        names.pop()  # spreadsheets often export empty trailing columns
+    errors: list[RowError] = []
+    if "name" not in names:
+        shown = ", ".join(c.strip() for c in cells if c.strip())[:80] or "an empty row"
+        errors.append(
+            RowError(
+                1,
+                "header",
+                "The first row must be a header naming the columns "
+                f"({', '.join(COLUMNS)}); it reads: {shown}.",
+            )
+        )
+        return names, errors
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            errors.append(RowError(1, "header", "A column has no name."))
+        elif name not in COLUMNS:
+            errors.append(
+                RowError(1, name, f"Unknown column; the columns are {', '.join(COLUMNS)}.")
+            )
+        elif name in seen:
+            errors.append(RowError(1, name, "The column appears twice."))
+        seen.add(name)
+    return names, errors
+
+
+def _check_row(number: int, values: dict[str, str], errors: list[RowError]) -> PlayerRow | None:
+    """A cleaned row, or ``None`` with its errors appended (every field is checked)."""
+    before = len(errors)
+    name = _clean(values.get("name", ""))
+    nickname = _clean(values.get("nickname", ""))
+    club = _clean(values.get("club", ""))
+    country = values.get("country", "").strip().upper()
+    rating_text = values.get("rating", "").strip()
+    if not name:
+        errors.append(RowError(number, "name", "Required."))
+    for key, value in (("name", name), ("nickname", nickname), ("club", club)):
+        if len(value) > MAX_LENGTHS[key]:
+            errors.append(
+                RowError(number, key, f"At most {MAX_LENGTHS[key]} characters ({len(value)}).")
+            )
+    if country and country not in COUNTRY_CODES:
+        errors.append(
+            RowError(
+                number,
+                "country",
+                f"{values.get('country', '').strip()!r} is not an ISO 3166-1 alpha-2 country "
+                "code (two letters, e.g. PR, DO, US).",
+            )
+        )
+    rating: int | None = None
+    if rating_text:
+        if re.fullmatch(r"[+]?\d+", rating_text):
+            rating = int(rating_text)
+            if rating > RATING_MAX:
+                errors.append(RowError(number, "rating", f"At most {RATING_MAX} ({rating_text})."))
+        else:
+            errors.append(
+                RowError(
+                    number,
+                    "rating",
+                    f"{rating_text!r} is not a whole number from 0 to {RATING_MAX}.",
+                )
+            )
+    if len(errors) > before:
+        return None
+    return PlayerRow(number, name, nickname, country, club, rating)
+
+
+def parse_players_csv(
+    data: bytes | str, *, entered: Collection[tuple[str, str]] = ()
+) -> ImportReport:
+    """Read a players CSV and check every row; never raises for bad input.
+
+    ``entered``: :func:`player_key` of every player already entered in the tournament; such a
+    row is reported ("already entered"), as is a row repeating an earlier row of the file.
+    """
+    text, problem = _decode(data)
+    if problem is not None or text is None:
+        return ImportReport(errors=(problem,) if problem else ())
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    if not first:
+        return ImportReport(errors=(RowError(0, "file", "The file is empty."),))
+    reader = csv.reader(io.StringIO(text), delimiter=_dialect(first))
+    records: Iterable[list[str]] = reader
+    errors: list[RowError] = []
+    players: list[PlayerRow] = []
+    columns: list[str] = []
+    seen: dict[tuple[str, str], int] = {}
+    already = set(entered)
+    rows_read = 0
+    try:
+        for number, cells in enumerate(records, start=1):
+            if not columns:
+                if not any(c.strip() for c in cells):
+                    continue  # blank lines above the header
+                columns, header_errors = _header(cells)
+                if header_errors:
+                    return ImportReport(errors=tuple(header_errors), columns=tuple(columns))
+                continue
+            if not any(c.strip() for c in cells):
+                continue
+            rows_read += 1
+            if rows_read > MAX_ROWS:
+                errors.append(RowError(number, "file", f"More than {MAX_ROWS} players."))
+                break
+            if len(cells) > len(columns) and any(c.strip() for c in cells[len(columns) :]):
+                errors.append(
+                    RowError(
+                        number,
+                        "row",
+                        f"{len(cells)} values for {len(columns)} columns "
+                        "(a comma inside a value needs quotes).",
+                    )
+                )
+                continue
+            values = dict(zip(columns, cells, strict=False))
+            row = _check_row(number, values, errors)
+            if row is None:
+                continue
+            key = player_key(row.name, row.club)
+            if key in already:
+                errors.append(
+                    RowError(number, "name", f"{row.name} is already entered in this tournament.")
+                )
+            elif key in seen:
+                errors.append(
+                    RowError(number, "name", f"Repeats row {seen[key]} (same name and club).")
+                )
+            else:
+                seen[key] = number
+                players.append(row)
+    except csv.Error as exc:
+        errors.append(RowError(reader.line_num, "file", f"Unreadable CSV: {exc}."))
+    if not columns:
+        return ImportReport(errors=(RowError(0, "file", "The file is empty."),))
+    if rows_read == 0 and not errors:
+        errors.append(RowError(0, "file", "The file has a header but no players."))
+    return ImportReport(
+        players=tuple(players), errors=tuple(errors), rows_read=rows_read, columns=tuple(columns)
+    )

@@ -1,0 +1,316 @@
+"""Forms of the director pages. They check shapes (numbers, choices, required fields); the
+services check the rules (RULES.md §11) and the page shows their errors on the fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from brackets.csv_import import MAX_BYTES
+from brackets.models import Stage
+
+FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
+KIND_CHOICES = [
+    (Stage.Kind.QUALIFYING.value, _("Qualifying (Swiss-style rounds, then a cut)")),
+    (Stage.Kind.KNOCKOUT.value, _("Knockout (top k of every table, down to the final table)")),
+    (FINAL, _("Final table only (the previous stage's cut is the final table)")),
+]
+
+# Settings the stage services let change before the stage starts, and at any time.
+FORMAT_FIELDS = (
+    "swiss_rounds",
+    "cut_size",
+    "advance_per_table",
+    "final_table_size",
+    "allow_three",
+    "bye_policy",
+    "seat_order",
+)
+ANYTIME_FIELDS = ("name", "auto_advance", "round_time_limit")
+
+
+class StageForm(forms.Form):
+    """Create (or edit) a stage. ``previous`` is the stage before it, if any."""
+
+    name = forms.CharField(max_length=80, required=False, label=_("Name"))
+    kind = forms.ChoiceField(choices=KIND_CHOICES, label=_("Kind"))
+    swiss_rounds = forms.IntegerField(
+        min_value=1,
+        max_value=30,
+        required=False,
+        label=_("Rounds"),
+        help_text=_("Qualifying: how many Swiss-style rounds (T2, T8)."),
+    )
+    cut_size = forms.IntegerField(
+        min_value=3,
+        required=False,
+        label=_("Cut: top N go on"),
+        help_text=_("Qualifying: the top N of the standings go on (T6). Empty: everyone."),
+    )
+    advance_per_table = forms.TypedChoiceField(
+        choices=[(1, "1"), (2, "2")],
+        coerce=int,
+        initial=1,
+        label=_("Per table: top k go on"),
+        help_text=_(
+            "Knockout: the top k of every table go on, plus the best others to fill the "
+            "target field of the next round (T6)."
+        ),
+    )
+    final_table_size = forms.TypedChoiceField(
+        choices=[(4, "4"), (3, "3")], coerce=int, initial=4, label=_("Final table seats")
+    )
+    allow_three = forms.BooleanField(
+        required=False, initial=True, label=_("Allow 3-player tables (T1)")
+    )
+    bye_policy = forms.ChoiceField(
+        choices=Stage.ByePolicy.choices, initial=Stage.ByePolicy.WIN, label=_("A bye counts")
+    )
+    seat_order = forms.ChoiceField(
+        choices=Stage.SeatOrder.choices, initial=Stage.SeatOrder.BALANCED, label=_("Seat order")
+    )
+    seeding = forms.ChoiceField(
+        choices=[
+            (Stage.Seeding.RATING.value, _("By rating")),
+            (Stage.Seeding.MANUAL.value, _("Manual order")),
+            (Stage.Seeding.RANDOM.value, _("Random (recorded seed)")),
+        ],
+        initial=Stage.Seeding.RATING,
+        label=_("Seeding (first stage)"),
+    )
+    rng_seed = forms.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+        label=_("Random seed"),
+        help_text=_("Empty: one is drawn and recorded, so every seating replays (T8)."),
+    )
+    auto_advance = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("Advance automatically"),
+        help_text=_("Publish the next round as soon as the last match of a round ends."),
+    )
+    round_time_limit = forms.IntegerField(
+        min_value=1,
+        max_value=600,
+        required=False,
+        label=_("Round time limit (minutes)"),
+        help_text=_("Empty: no clock (T2, T3)."),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        previous: Stage | None = None,
+        stage: Stage | None = None,
+        started: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.previous = previous
+        self.stage = stage
+        if previous is not None or (stage is not None and stage.number > 1):
+            del self.fields["seeding"]  # later stages are seeded by advancement (T6)
+        if stage is not None:  # editing: kind and seed are fixed once created
+            for name in ("kind", "rng_seed", "seeding"):
+                self.fields.pop(name, None)
+            if started:
+                for name in FORMAT_FIELDS:
+                    self.fields[name].disabled = True
+                    self.fields[name].help_text = _("Fixed: the stage has started.")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind = data.get("kind") or (self.stage.kind if self.stage else None)
+        if kind == Stage.Kind.QUALIFYING and not data.get("swiss_rounds"):
+            self.add_error("swiss_rounds", _("A qualifying stage plays at least one round (T2)."))
+        if kind == FINAL:
+            prev = self.previous
+            size = data.get("final_table_size")
+            if prev is not None and prev.cut_size is not None and prev.cut_size != size:
+                self.add_error(
+                    "kind",
+                    _(
+                        "A final-table stage takes exactly the final table: the cut of "
+                        "%(prev)s lets %(cut)s through, the final seats %(size)s (T6). "
+                        "Choose a knockout stage instead."
+                    )
+                    % {"prev": prev.name, "cut": prev.cut_size, "size": size},
+                )
+        if data.get("final_table_size") == 3 and not data.get("allow_three", True):
+            self.add_error(
+                "final_table_size", _("A final of 3 needs 3-player tables allowed (T1).")
+            )
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of ``stage_create``."""
+        d = self.cleaned_data
+        kind = Stage.Kind.KNOCKOUT.value if d["kind"] == FINAL else d["kind"]
+        kwargs: dict[str, Any] = {
+            "name": d.get("name") or "",
+            "kind": kind,
+            "advance_per_table": d["advance_per_table"],
+            "final_table_size": d["final_table_size"],
+            "allow_three": d["allow_three"],
+            "bye_policy": d["bye_policy"],
+            "seat_order": d["seat_order"],
+            "rng_seed": d.get("rng_seed"),
+            "auto_advance": d["auto_advance"],
+            "round_time_limit": d.get("round_time_limit"),
+        }
+        if kind == Stage.Kind.QUALIFYING:
+            kwargs["swiss_rounds"] = d.get("swiss_rounds")
+            kwargs["cut_size"] = d.get("cut_size")
+        if "seeding" in d:
+            kwargs["seeding"] = d["seeding"]
+        return kwargs
+
+    def changed_settings(self, stage: Stage) -> dict[str, Any]:
+        """The edited settings that differ from ``stage`` (for ``stage_update``)."""
+        out: dict[str, Any] = {}
+        for name in (*ANYTIME_FIELDS, *FORMAT_FIELDS):
+            field = self.fields.get(name)
+            if field is None or field.disabled:
+                continue
+            if name in ("swiss_rounds", "cut_size") and stage.kind != Stage.Kind.QUALIFYING:
+                continue
+            value = self.cleaned_data.get(name)
+            if name == "name":
+                value = (value or "").strip() or stage.name
+            if value != getattr(stage, name):
+                out[name] = value
+        return out
+
+    @classmethod
+    def initial_for(cls, stage: Stage) -> dict[str, Any]:
+        return {name: getattr(stage, name) for name in (*ANYTIME_FIELDS, *FORMAT_FIELDS)}
+
+
+class SeedForm(forms.Form):
+    method = forms.ChoiceField(
+        choices=[
+            (Stage.Seeding.RATING.value, _("By rating")),
+            (Stage.Seeding.RANDOM.value, _("Random draw")),
+            (Stage.Seeding.MANUAL.value, _("Entries' own seed numbers")),
+        ]
+    )
+    rng_seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+
+
+class ReorderForm(forms.Form):
+    """The new order is the list of ``order`` values (entry ids, best first); ``move`` is a
+    no-script step (``<entry id>:up|down|top|bottom``) applied to that order."""
+
+    reason = forms.CharField(max_length=500, required=False)
+    move = forms.RegexField(regex=r"^\d+:(up|down|top|bottom)$", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order: list[int] = []
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        raw = self.data.getlist("order") if hasattr(self.data, "getlist") else []
+        try:
+            order = [int(x) for x in raw]
+        except ValueError:
+            raise ValidationError(_("The order must list entry ids.")) from None
+        if not order:
+            raise ValidationError(_("The order is empty."))
+        move = data.get("move")
+        if move:
+            entry, where = move.split(":")
+            order = apply_move(order, int(entry), where)
+        self.order = order
+        return data
+
+
+def apply_move(order: list[int], entry_id: int, where: str) -> list[int]:
+    """``order`` with ``entry_id`` moved one place up or down, or to the top or bottom."""
+    if entry_id not in order:
+        return order
+    out = list(order)
+    i = out.index(entry_id)
+    out.pop(i)
+    j = {"up": max(i - 1, 0), "down": min(i + 1, len(out)), "top": 0, "bottom": len(out)}[where]
+    out.insert(j, entry_id)
+    return out
+
+
+class CheckInForm(forms.Form):
+    checked_in = forms.TypedChoiceField(
+        choices=[("1", "in"), ("0", "out")], coerce=lambda v: v == "1"
+    )
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+    disqualify = forms.BooleanField(required=False, label=_("Disqualify (T7)"))
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+
+
+class PublishForm(forms.Form):
+    expected_number = forms.IntegerField(min_value=1)
+
+
+class ClockForm(forms.Form):
+    minutes = forms.IntegerField(min_value=1, max_value=600, required=False)
+
+
+class CallTimeForm(forms.Form):
+    confirm = forms.BooleanField(
+        label=_("Yes, call time: every unfinished match ends now and is placed by score (T3).")
+    )
+    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    sudden_death = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, label=_("Matches that play a sudden-death hand instead")
+    )
+
+    def __init__(
+        self, *args: Any, open_matches: list[tuple[int, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["sudden_death"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)
+        field.choices = open_matches or []
+
+
+class RefereeForm(forms.Form):
+    match_id = forms.IntegerField()
+    referee = forms.IntegerField(required=False)
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(required=False, label=_("CSV file"))
+    csv_text = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    source = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
+    check_in = forms.BooleanField(required=False, label=_("Check the imported players in"))
+    import_valid = forms.BooleanField(
+        required=False,
+        label=_("Import the valid rows even if some rows are bad"),
+        help_text=_("Otherwise nothing is imported while any row is bad."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_BYTES:
+                raise ValidationError(
+                    _("The file is larger than %(kb)s KB.") % {"kb": MAX_BYTES // 1024}
+                )
+            data["content"] = upload.read()
+            data["source"] = upload.name
+        elif data.get("csv_text"):
+            data["content"] = data["csv_text"]
+        else:
+            raise ValidationError(_("Choose a CSV file."))
+        return data

@@ -1,0 +1,56 @@
+"""Director pages of the brackets app, all under ``/director/tournaments/<slug>/``.
+
+Thin views (STYLE.md): each resolves the tournament through
+:class:`~brackets.views.base.DirectorTournamentMixin`, reads through selectors and
+:mod:`brackets.views.presenters`, and every POST calls one service.
+"""
+
+from brackets.views.overview import ActionLogView, BracketView
+from brackets.views.rounds import (
+    RoundAdvanceView,
+    RoundCallTimeView,
+    RoundClockView,
+    RoundCloseView,
+    RoundPreviewView,
+    RoundProgressView,
+    RoundPublishView,
+    RoundRefereeView,
+    RoundSheetLinksView,
+    RoundSheetsView,
+    StageAdvanceView,
+)
+from brackets.views.seeding import (
+    CheckInView,
+    CsvImportView,
+    LateEntryView,
+    ReorderView,
+    SeedingView,
+    SeedView,
+    WithdrawView,
+)
+from brackets.views.stages import StageEditView, StageListView
+
+__all__ = [
+    "ActionLogView",
+    "BracketView",
+    "CheckInView",
+    "CsvImportView",
+    "LateEntryView",
+    "ReorderView",
+    "RoundAdvanceView",
+    "RoundCallTimeView",
+    "RoundClockView",
+    "RoundCloseView",
+    "RoundPreviewView",
+    "RoundProgressView",
+    "RoundPublishView",
+    "RoundRefereeView",
+    "RoundSheetLinksView",
+    "RoundSheetsView",
+    "SeedView",
+    "SeedingView",
+    "StageAdvanceView",
+    "StageEditView",
+    "StageListView",
+    "WithdrawView",
+]

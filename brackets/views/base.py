@@ -1,0 +1,127 @@
+"""The one scoping mixin of the director pages, and how they show a service's error.
+
+STYLE.md §7: every page of a tournament resolves the tournament ONCE (from the ``slug`` in the
+URL), checks that the user directs it (a superuser directs every tournament), and looks up
+stages, rounds and entries only within it, so another tournament's ids answer 404.
+Anonymous visitors are sent to the login page; signed-in users who do not direct the
+tournament get 403.
+
+Every POST calls one service; an expected failure (:class:`ApplicationError`, or a
+:class:`BracketError` that escaped a service) becomes an error message naming the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponseRedirect
+from django.http.response import HttpResponseBase
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views import View
+
+from brackets.engine import BracketError
+from brackets.models import Round, Stage
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from tournament.models import Entry, Tournament
+from tournament.selectors import user_is_director
+
+T = TypeVar("T")
+
+
+def error_text(exc: ApplicationError | BracketError) -> str:
+    """The message a director reads: the service's message, naming its rule if it has one."""
+    message = exc.message
+    rule = exc.rule
+    if isinstance(exc, ApplicationError):
+        details = [m for msgs in exc.fields.values() for m in msgs if m not in message]
+        if details and len(details) <= 3:
+            message = f"{message} ({'; '.join(details)})"
+    if rule and rule not in message:
+        message = f"{message} [rule {rule}]"
+    return message
+
+
+class DirectorTournamentMixin(LoginRequiredMixin, View):
+    """A director page under ``/director/tournaments/<slug>/``."""
+
+    tournament: Tournament
+    nav: str = ""  # which nav link is current
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        tournament = Tournament.objects.filter(slug=kwargs["slug"]).first()
+        if tournament is None:
+            raise Http404("No such tournament.")
+        user = request.user
+        if not (user.is_superuser or user_is_director(user=user, tournament_id=tournament.pk)):
+            raise PermissionDenied(f"Only a director of {tournament.name} may see this page.")
+        self.tournament = tournament
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        except NotFoundError as exc:
+            raise Http404(exc.message) from exc
+        except PermissionDeniedError as exc:
+            raise PermissionDenied(exc.message) from exc
+
+    # -- scoped lookups (404 for another tournament's ids) ----------------------------------
+
+    def get_stage(self, stage_id: int) -> Stage:
+        stage = Stage.objects.filter(pk=stage_id, tournament=self.tournament).first()
+        if stage is None:
+            raise Http404("No such stage in this tournament.")
+        return stage
+
+    def get_round(self, round_id: int) -> Round:
+        rnd = (
+            Round.objects.select_related("stage")
+            .filter(pk=round_id, stage__tournament=self.tournament)
+            .first()
+        )
+        if rnd is None:
+            raise Http404("No such round in this tournament.")
+        return rnd
+
+    def get_entry(self, entry_id: int) -> Entry:
+        entry = (
+            Entry.objects.select_related("player", "tournament")
+            .filter(pk=entry_id, tournament=self.tournament)
+            .first()
+        )
+        if entry is None:
+            raise Http404("No such entry in this tournament.")
+        return entry
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def base_context(self, **extra: Any) -> dict[str, Any]:
+        return {"tournament": self.tournament, "nav": self.nav, **extra}
+
+    def run(self, call: Callable[[], T], *, success: str | Callable[[T], str] = "") -> T | None:
+        """Call a service; on an expected failure add its message and return ``None``."""
+        try:
+            result = call()
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except (ApplicationError, BracketError) as exc:
+            messages.error(self.request, error_text(exc))
+            return None
+        text = success(result) if callable(success) else success
+        if text:
+            messages.success(self.request, text)
+        return result
+
+    def back(self, default: str) -> HttpResponseRedirect:
+        """Redirect to the form's ``next`` (same site only) or ``default``."""
+        target = self.request.POST.get("next") or ""
+        if target and url_has_allowed_host_and_scheme(
+            target,
+            allowed_hosts={self.request.get_host()},
+            require_https=self.request.is_secure(),
+        ):
+            return HttpResponseRedirect(target)
+        return HttpResponseRedirect(default)

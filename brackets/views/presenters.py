@@ -1,0 +1,510 @@
+"""Read-side building blocks of the director pages: plain rows for the templates.
+
+Reads only (the writes are the services'). Each builder runs a fixed number of queries,
+whatever the number of players or tables, and returns frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.selectors import DONE_STATUSES, StageData, stage_data, tournament_placings
+from brackets.services.store import referee_for_tables
+from scoring.match_page import SEAT_LETTERS
+from scoring.models import Match, Seat
+from tournament.models import Entry, Tournament
+
+# -- people -----------------------------------------------------------------------------------
+
+
+def user_label(user: Any) -> str:
+    if user is None:
+        return ""
+    return str(user.get_full_name() or user.username)
+
+
+def referee_names(user_ids: Iterable[int | None]) -> dict[int, str]:
+    ids = {i for i in user_ids if i is not None}
+    if not ids:
+        return {}
+    return {u.pk: user_label(u) for u in get_user_model().objects.filter(pk__in=ids)}
+
+
+# -- seeding list -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRow:
+    entry_id: int
+    seed: int | None
+    name: str
+    nickname: str
+    country: str
+    club: str
+    rating: int | None
+    checked_in: bool
+    entry_status: str
+    stage_status: str = ""
+    joined_round: int = 1
+
+    @property
+    def active(self) -> bool:
+        return self.entry_status == Entry.Status.ACTIVE and self.stage_status in ("", "active")
+
+
+def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
+    """The stage's entrants in seed order, and the tournament's entries not in the stage
+    (checked-in first, then by name). Two queries."""
+    in_stage = [
+        SeedRow(
+            entry_id=se.entry_id,
+            seed=se.seed,
+            name=se.entry.player.name,
+            nickname=se.entry.player.nickname,
+            country=se.entry.player.country,
+            club=se.entry.player.club,
+            rating=se.entry.player.rating,
+            checked_in=se.entry.checked_in,
+            entry_status=se.entry.status,
+            stage_status=se.status,
+            joined_round=se.joined_round,
+        )
+        for se in StageEntry.objects.filter(stage=stage)
+        .select_related("entry__player")
+        .order_by("seed")
+    ]
+    seeded = {r.entry_id for r in in_stage}
+    others = [
+        SeedRow(
+            entry_id=e.pk,
+            seed=None,
+            name=e.player.name,
+            nickname=e.player.nickname,
+            country=e.player.country,
+            club=e.player.club,
+            rating=e.player.rating,
+            checked_in=e.checked_in,
+            entry_status=e.status,
+        )
+        for e in Entry.objects.filter(tournament_id=stage.tournament_id)
+        .select_related("player")
+        .order_by("-checked_in", "player__name", "id")
+        if e.pk not in seeded
+    ]
+    return in_stage, others
+
+
+# -- stages overview --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    id: int
+    number: int
+    kind: str
+    kind_label: str
+    status: str
+    tables: int
+    done: int
+    advanced: bool
+    advance_error: str
+
+
+def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
+    """Every round of the tournament with its table and finished counts: one query."""
+    kinds = dict(Round.Kind.choices)
+    out: dict[int, list[RoundLine]] = {}
+    for r in (
+        Round.objects.filter(stage__tournament=tournament)
+        .annotate(
+            n_tables=Count("round_matches__table_number", distinct=True),
+            n_done=Count("round_matches", filter=Q(round_matches__match__status__in=DONE_STATUSES)),
+        )
+        .order_by("stage__number", "number")
+    ):
+        out.setdefault(r.stage_id, []).append(
+            RoundLine(
+                id=r.pk,
+                number=r.number,
+                kind=r.kind,
+                kind_label=kinds.get(r.kind, r.kind),
+                status=r.status,
+                tables=r.n_tables,
+                done=r.n_done,
+                advanced=r.advanced_at is not None,
+                advance_error=r.advance_error,
+            )
+        )
+    return out
+
+
+# -- round preview ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    letter: str
+    entry_id: int
+    name: str
+    club: str = ""
+    seed: int | None = None
+    rating: int | None = None
+    points: int | None = None
+    placing: int | None = None
+    forfeited: bool = False
+    goes_on: bool = False
+    flagged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingWarning:
+    kind: str  # "repeat", "club" or "bye"
+    table: int | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewTable:
+    number: int
+    seats: tuple[SeatLine, ...]
+    referee: str
+    warnings: tuple[SeatingWarning, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    tables: tuple[PreviewTable, ...]
+    byes: tuple[SeatLine, ...]
+    warnings: tuple[SeatingWarning, ...]
+    referees: int
+
+    @property
+    def seated(self) -> int:
+        return sum(len(t.seats) for t in self.tables)
+
+    @property
+    def three_tables(self) -> int:
+        return sum(1 for t in self.tables if len(t.seats) == 3)
+
+
+def _earlier_meetings(data: StageData) -> dict[frozenset[int], list[int]]:
+    """Pairs that sat at one table in an earlier round of the stage, with those rounds."""
+    met: dict[frozenset[int], list[int]] = {}
+    for rnd in data.rounds:
+        for table in rnd.seating().tables:
+            seats = table.seats
+            for i, a in enumerate(seats):
+                for b in seats[i + 1 :]:
+                    met.setdefault(frozenset((a, b)), []).append(rnd.number)
+    return met
+
+
+def seating_warnings(
+    data: StageData, tables: Sequence[tuple[int, Sequence[int]]], byes: Sequence[int]
+) -> list[SeatingWarning]:
+    """What T8 asks to avoid "where possible", as found in a proposed seating: opponents who
+    met before in this stage, players of one club at a table, and a second bye (T1)."""
+    names = {e.entry_id: e.name for e in data.entrants}
+    clubs = {e.entry_id: e.club.strip() for e in data.entrants}
+    met = _earlier_meetings(data)
+    out: list[SeatingWarning] = []
+    for number, seats in tables:
+        for i, a in enumerate(seats):
+            for b in seats[i + 1 :]:
+                rounds = met.get(frozenset((a, b)))
+                if rounds:
+                    when = ", ".join(str(r) for r in rounds)
+                    out.append(
+                        SeatingWarning(
+                            "repeat",
+                            number,
+                            f"Table {number}: {names.get(a, a)} and {names.get(b, b)} met "
+                            f"before (round {when}).",
+                        )
+                    )
+        by_club: dict[str, list[int]] = {}
+        for p in seats:
+            club = clubs.get(p, "")
+            if club:
+                by_club.setdefault(club.casefold(), []).append(p)
+        for members in by_club.values():
+            if len(members) > 1:
+                who = ", ".join(str(names.get(p, p)) for p in members)
+                out.append(
+                    SeatingWarning(
+                        "club",
+                        number,
+                        f"Table {number}: {who} are all from {clubs[members[0]]}.",
+                    )
+                )
+    earlier_byes: dict[int, list[int]] = {}
+    for rnd in data.rounds:
+        for p in rnd.byes:
+            earlier_byes.setdefault(p, []).append(rnd.number)
+    for p in byes:
+        if p in earlier_byes:
+            when = ", ".join(str(r) for r in earlier_byes[p])
+            out.append(
+                SeatingWarning("bye", None, f"{names.get(p, p)} had a bye already (round {when}).")
+            )
+    return out
+
+
+def build_preview(stage: Stage, seating: Any) -> Preview:
+    """A proposed seating (the engine's, from ``round_preview``) with names, referees (as
+    publishing will assign them) and warnings. Five queries."""
+    data = stage_data(stage_id=stage.pk)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    tables = [(t.number, tuple(t.seats)) for t in seating.tables]
+    byes = tuple(seating.byes)
+    warnings = seating_warnings(data, tables, byes)
+    flagged: dict[int, set[int]] = {}
+    for w in warnings:
+        if w.table is not None:
+            flagged.setdefault(w.table, set())
+    referees = referee_for_tables(stage.tournament_id)
+    names = referee_names(referees)
+
+    def line(i: int, p: int) -> SeatLine:
+        e = by_entry.get(p)
+        return SeatLine(
+            letter=SEAT_LETTERS[i] if i < len(SEAT_LETTERS) else str(i + 1),
+            entry_id=p,
+            name=e.name if e else f"#{p}",
+            club=e.club if e else "",
+            seed=e.seed if e else None,
+            rating=e.rating if e else None,
+        )
+
+    out_tables = tuple(
+        PreviewTable(
+            number=number,
+            seats=tuple(line(i, p) for i, p in enumerate(seats)),
+            referee=names.get(referees[(number - 1) % len(referees)], "") if referees else "",
+            warnings=tuple(w for w in warnings if w.table == number),
+        )
+        for number, seats in tables
+    )
+    return Preview(
+        tables=out_tables,
+        byes=tuple(line(0, p) for p in byes),
+        warnings=tuple(warnings),
+        referees=len(referees),
+    )
+
+
+# -- round progress and table sheets ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    match_id: int
+    table_number: int
+    label: str
+    status: str
+    status_label: str
+    end_reason: str
+    end_reason_label: str
+    hands: int
+    referee_id: int | None
+    referee: str
+    seats: tuple[SeatLine, ...]
+    continuation: bool = False
+    last_change: datetime | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.status in DONE_STATUSES
+
+
+def round_matches(rnd: Round) -> list[MatchLine]:
+    """Every match of a round (forfeit continuations too) with seats in play order. Two
+    queries."""
+    links = list(
+        RoundMatch.objects.filter(round=rnd)
+        .select_related("match__referee")
+        .order_by("table_number", "match_id")
+    )
+    seats: dict[int, list[SeatLine]] = {}
+    for s in (
+        Seat.objects.filter(match__round_link__round=rnd)
+        .select_related("entry__player")
+        .order_by("match_id", "seat")
+    ):
+        seats.setdefault(s.match_id, []).append(
+            SeatLine(
+                letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else str(s.seat + 1),
+                entry_id=s.entry_id,
+                name=s.entry.player.name,
+                club=s.entry.player.club,
+                points=s.points,
+                placing=s.placing,
+                forfeited=s.forfeited,
+            )
+        )
+    statuses = dict(Match.Status.choices)
+    reasons = dict(Match.EndReason.choices)
+    seen_tables: set[int] = set()
+    out: list[MatchLine] = []
+    for link in links:
+        m = link.match
+        out.append(
+            MatchLine(
+                match_id=m.pk,
+                table_number=link.table_number,
+                label=m.label,
+                status=m.status,
+                status_label=str(statuses.get(m.status, m.status)),
+                end_reason=m.end_reason,
+                end_reason_label=str(reasons.get(m.end_reason, m.end_reason)),
+                hands=m.hands_count,
+                referee_id=m.referee_id,
+                referee=user_label(m.referee),
+                seats=tuple(seats.get(m.pk, [])),
+                continuation=link.table_number in seen_tables,
+                last_change=m.updated_at,
+            )
+        )
+        seen_tables.add(link.table_number)
+    return out
+
+
+def referee_choices(tournament: Tournament) -> list[tuple[int, str]]:
+    """The tournament's active referees (the order publishing assigns them in)."""
+    ids = referee_for_tables(tournament.pk)
+    names = referee_names(ids)
+    return [(i, names.get(i, str(i))) for i in ids]
+
+
+# -- bracket ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BracketTable:
+    number: int
+    match_id: int
+    status: str
+    end_reason: str
+    seats: tuple[SeatLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRound:
+    id: int
+    number: int
+    kind: str
+    kind_label: str
+    status: str
+    tables: tuple[BracketTable, ...]
+    byes: tuple[str, ...]
+    going_on: int
+
+
+@dataclass(frozen=True, slots=True)
+class BracketStage:
+    id: int
+    number: int
+    name: str
+    kind: str
+    kind_label: str
+    status: str
+    status_label: str
+    entrants: int
+    rounds: tuple[BracketRound, ...]
+    advanced: tuple[str, ...] = ()
+    final: BracketRound | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    stages: tuple[BracketStage, ...]
+    placings: tuple[tuple[int, str], ...] = field(default=())
+
+    @property
+    def final(self) -> BracketRound | None:
+        for stage in reversed(self.stages):
+            if stage.final is not None:
+                return stage.final
+        return None
+
+
+def _bracket_stage(stage: Stage) -> BracketStage:
+    data = stage_data(stage_id=stage.pk)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    kinds = dict(Round.Kind.choices)
+    advanced_ids = {e.entry_id for e in data.entrants if e.status == StageEntry.Status.ADVANCED}
+    rounds: list[BracketRound] = []
+    for i, rnd in enumerate(data.rounds):
+        later = {p for r in data.rounds[i + 1 :] for p in r.players()}
+        marks = rnd.kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
+        tables = []
+        for t in rnd.tables:
+            seats = tuple(
+                SeatLine(
+                    letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else "?",
+                    entry_id=s.entry_id,
+                    name=by_entry[s.entry_id].name if s.entry_id in by_entry else f"#{s.entry_id}",
+                    seed=by_entry[s.entry_id].seed if s.entry_id in by_entry else None,
+                    points=s.points,
+                    placing=s.placing,
+                    forfeited=s.forfeited,
+                    goes_on=marks and (s.entry_id in later or s.entry_id in advanced_ids),
+                )
+                for s in t.seats
+            )
+            tables.append(
+                BracketTable(
+                    number=t.table_number,
+                    match_id=t.match_id,
+                    status=t.status,
+                    end_reason=t.end_reason,
+                    seats=seats,
+                )
+            )
+        rounds.append(
+            BracketRound(
+                id=rnd.id,
+                number=rnd.number,
+                kind=rnd.kind,
+                kind_label=str(kinds.get(rnd.kind, rnd.kind)),
+                status=rnd.status,
+                tables=tuple(tables),
+                byes=tuple(by_entry[p].name for p in rnd.byes if p in by_entry),
+                going_on=sum(1 for t in tables for s in t.seats if s.goes_on),
+            )
+        )
+    advanced = sorted(
+        (e for e in data.entrants if e.status == StageEntry.Status.ADVANCED),
+        key=lambda e: (e.placing or 10**9, e.seed),
+    )
+    final = next((r for r in reversed(rounds) if r.kind == Round.Kind.FINAL), None)
+    return BracketStage(
+        id=stage.pk,
+        number=stage.number,
+        name=stage.name,
+        kind=stage.kind,
+        kind_label=stage.get_kind_display(),
+        status=stage.status,
+        status_label=stage.get_status_display(),
+        entrants=len(data.entrants),
+        rounds=tuple(rounds),
+        advanced=tuple(e.name for e in advanced),
+        final=final,
+    )
+
+
+def build_bracket(tournament: Tournament) -> Bracket:
+    """Stages, rounds, tables, who went on, the final table and the final places. Four
+    queries per stage and one for the places."""
+    stages = tuple(
+        _bracket_stage(s) for s in Stage.objects.filter(tournament=tournament).order_by("number")
+    )
+    placings = tuple((p.place, p.name) for p in tournament_placings(tournament_id=tournament.pk))
+    return Bracket(stages=stages, placings=placings)

@@ -1,0 +1,344 @@
+"""Rounds: preview (nothing stored) then publish; progress with the clock, call time (T3),
+close and advance; referees per table; printable table sheets with the referee's QR code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.cache import never_cache
+
+from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
+from brackets.models import Round
+from brackets.services import (
+    round_advance,
+    round_call_time,
+    round_clock_start,
+    round_close,
+    round_preview,
+    round_publish,
+    stage_advance,
+)
+from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND
+from brackets.views.base import DirectorTournamentMixin, error_text
+from brackets.views.presenters import build_preview, referee_choices, round_matches
+from core.exceptions import ApplicationError
+from scoring.models import Match
+from scoring.services import match_assign_referee
+from tournament.models import RefereeToken, TournamentRole
+from tournament.services import referee_token_issue
+
+SHEET_TOKEN_LABEL = "table sheets"
+
+
+def progress_url(slug: str, round_id: int) -> str:
+    return reverse("brackets:round", args=[slug, round_id])
+
+
+def preview_url(slug: str, stage_id: int) -> str:
+    return reverse("brackets:preview", args=[slug, stage_id])
+
+
+# -- preview and publish ----------------------------------------------------------------------
+
+
+class RoundPreviewView(DirectorTournamentMixin):
+    """``stages/<id>/preview/``: the next round as publishing would store it (nothing stored)."""
+
+    nav = "stages"
+
+    def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        current = stage.rounds.order_by("-number").first()
+        context = self.base_context(stage=stage, current=current, step=None, preview=None)
+        try:
+            step = round_preview(stage=stage, actor=request.user)
+        except ApplicationError as exc:
+            context["problem"] = error_text(exc)
+            return render(request, "brackets/preview.html", context)
+        context["step"] = step
+        context["kind_label"] = dict(Round.Kind.choices).get(step.round_kind or "", "")
+        if step.action == PUBLISH_ROUND and step.seating is not None:
+            context["preview"] = build_preview(stage, step.seating)
+            context["publish_form"] = PublishForm(initial={"expected_number": step.round_number})
+        context["can_finish_stage"] = step.action == FINISH_STAGE
+        return render(request, "brackets/preview.html", context)
+
+
+class RoundPublishView(DirectorTournamentMixin):
+    """POST ``stages/<id>/publish/``: store the previewed round (409 if it went stale)."""
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        form = PublishForm(request.POST)
+        expected = form.cleaned_data["expected_number"] if form.is_valid() else None
+        rnd = self.run(
+            lambda: round_publish(stage=stage, actor=request.user, expected_number=expected),
+            success=lambda r: f"Round {r.number} of {stage.name} is published.",
+        )
+        if rnd is None:
+            return HttpResponseRedirect(preview_url(slug, stage.pk))
+        return HttpResponseRedirect(progress_url(slug, rnd.pk))
+
+
+class StageAdvanceView(DirectorTournamentMixin):
+    """POST ``stages/<id>/advance/``: end a complete stage and seed the next one (T6)."""
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        result = self.run(
+            lambda: stage_advance(stage=stage, actor=request.user),
+            success=lambda r: r.message or f"{stage.name} advanced.",
+        )
+        if result is not None and result.published_round_id:
+            return HttpResponseRedirect(progress_url(slug, result.published_round_id))
+        return HttpResponseRedirect(reverse("brackets:stages", args=[slug]))
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+
+class RoundProgressView(DirectorTournamentMixin):
+    """``rounds/<id>/``: every table's status and score, the clock, and what can be done."""
+
+    nav = "stages"
+
+    def get(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        stage = rnd.stage
+        matches = round_matches(rnd)
+        open_matches = [m for m in matches if not m.done]
+        tables = {m.table_number for m in matches}
+        done_tables = tables - {m.table_number for m in open_matches}
+        later = stage.rounds.filter(number__gt=rnd.number).order_by("number").first()
+        next_step = None
+        if rnd.status == Round.Status.CLOSED and later is None:
+            try:
+                next_step = round_preview(stage=stage, actor=request.user)
+            except ApplicationError as exc:
+                messages.warning(request, error_text(exc))
+        context = self.base_context(
+            round=rnd,
+            stage=stage,
+            kind_label=rnd.get_kind_display(),
+            matches=matches,
+            tables_total=len(tables),
+            tables_done=len(done_tables),
+            open_matches=open_matches,
+            complete=not open_matches and bool(matches),
+            later=later,
+            next_step=next_step,
+            can_publish_next=next_step is not None and next_step.action == PUBLISH_ROUND,
+            can_finish_stage=next_step is not None and next_step.action == FINISH_STAGE,
+            can_advance=rnd.status == Round.Status.CLOSED and rnd.advanced_at is None,
+            clock_ends_at=rnd.clock_ends_at,
+            now=timezone.now(),
+            clock_form=ClockForm(initial={"minutes": rnd.time_limit}),
+            call_time_form=CallTimeForm(
+                open_matches=[(m.match_id, f"Table {m.table_number}") for m in open_matches]
+            ),
+            referees=referee_choices(self.tournament),
+            scheduled=Match.Status.SCHEDULED,
+            in_progress=Match.Status.IN_PROGRESS,
+        )
+        return render(request, "brackets/round.html", context)
+
+
+class RoundClockView(DirectorTournamentMixin):
+    """POST ``rounds/<id>/clock/``: start the round clock (T2)."""
+
+    def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        form = ClockForm(request.POST)
+        minutes = form.cleaned_data.get("minutes") if form.is_valid() else None
+        self.run(
+            lambda: round_clock_start(round=rnd, actor=request.user, minutes=minutes),
+            success=lambda r: f"Clock started: {r.time_limit} minutes.",
+        )
+        return HttpResponseRedirect(progress_url(slug, rnd.pk))
+
+
+class RoundCallTimeView(DirectorTournamentMixin):
+    """POST ``rounds/<id>/call-time/``: end every unfinished match now (T3); confirmed."""
+
+    def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        open_ids = [(m.match_id, str(m.table_number)) for m in round_matches(rnd) if not m.done]
+        form = CallTimeForm(request.POST, open_matches=open_ids)
+        if not form.is_valid():
+            if "confirm" in form.errors:
+                messages.error(request, "Tick the confirmation to call time (T3).")
+            else:
+                messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
+            return HttpResponseRedirect(progress_url(slug, rnd.pk))
+        self.run(
+            lambda: round_call_time(
+                round=rnd,
+                actor=request.user,
+                reason=form.cleaned_data.get("reason") or "",
+                sudden_death=form.cleaned_data.get("sudden_death") or [],
+            ),
+            success=lambda ended: f"Time called (T3): {len(ended)} match(es) ended on time.",
+        )
+        return HttpResponseRedirect(progress_url(slug, rnd.pk))
+
+
+class RoundCloseView(DirectorTournamentMixin):
+    """POST ``rounds/<id>/close/``."""
+
+    def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        self.run(
+            lambda: round_close(round=rnd, actor=request.user),
+            success=f"Round {rnd.number} closed.",
+        )
+        return HttpResponseRedirect(progress_url(slug, rnd.pk))
+
+
+class RoundAdvanceView(DirectorTournamentMixin):
+    """POST ``rounds/<id>/advance/``: do what follows a closed round (next round, play-off,
+    or the end of the stage, T6)."""
+
+    def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        form = ReasonForm(request.POST)
+        form.is_valid()
+        result = self.run(
+            lambda: round_advance(round_id=rnd.pk, actor=request.user),
+            success=lambda r: r.message or r.outcome.replace("_", " "),
+        )
+        if result is not None and result.published_round_id:
+            return HttpResponseRedirect(progress_url(slug, result.published_round_id))
+        return HttpResponseRedirect(progress_url(slug, rnd.pk))
+
+
+class RoundRefereeView(DirectorTournamentMixin):
+    """POST ``rounds/<id>/referee/``: change a table's referee (logged by the service)."""
+
+    def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        form = RefereeForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, "Choose a table and a referee.")
+            return HttpResponseRedirect(progress_url(slug, rnd.pk))
+        match_id = form.cleaned_data["match_id"]
+        if not rnd.round_matches.filter(match_id=match_id).exists():
+            messages.error(request, "That match is not in this round.")
+            return HttpResponseRedirect(progress_url(slug, rnd.pk))
+        ref_id = form.cleaned_data.get("referee")
+        referee = get_user_model().objects.filter(pk=ref_id).first() if ref_id else None
+        self.run(
+            lambda: match_assign_referee(match_id=match_id, actor=request.user, referee=referee),
+            success="Referee changed." if referee else "Referee removed.",
+        )
+        return HttpResponseRedirect(progress_url(slug, rnd.pk) + f"#match-{match_id}")
+
+
+# -- printable table sheets -------------------------------------------------------------------
+
+
+def qr_svg(text: str) -> SafeString:
+    """``text`` as an inline SVG QR code (no Pillow needed)."""
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(
+        text,
+        image_factory=qrcode.image.svg.SvgPathImage,
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+        box_size=10,
+        border=2,
+    )
+    svg: str = image.to_string(encoding="unicode")
+    # Sized by CSS; the library's mm size would fight the print layout.
+    svg = svg.replace('width="', 'data-w="', 1).replace('height="', 'data-h="', 1)
+    return mark_safe(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code" ', 1))  # noqa: S308 - generated by qrcode from our own URL
+
+
+def _active_tokens(tournament_id: int, user_ids: set[int]) -> dict[int, RefereeToken]:
+    """The newest active token of each referee (reused rather than issuing one per print)."""
+    out: dict[int, RefereeToken] = {}
+    for token in (
+        RefereeToken.objects.filter(
+            role__tournament_id=tournament_id,
+            role__role=TournamentRole.Role.REFEREE,
+            role__user_id__in=user_ids,
+            revoked_at__isnull=True,
+        )
+        .select_related("role")
+        .order_by("-created_at", "-id")
+    ):
+        out.setdefault(token.role.user_id, token)
+    return out
+
+
+@method_decorator(never_cache, name="dispatch")
+class RoundSheetsView(DirectorTournamentMixin):
+    """``rounds/<id>/sheets/``: one printable sheet per table (page break between them).
+
+    Each sheet shows the table's seats in play order, its referee and a QR code of the
+    referee's private link. The links are secrets: the page is never cached and sends no
+    Referer.
+    """
+
+    nav = "stages"
+
+    def get(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        matches = [m for m in round_matches(rnd) if not m.continuation]
+        referee_ids = {m.referee_id for m in matches if m.referee_id is not None}
+        tokens = _active_tokens(self.tournament.pk, referee_ids)
+        sheets: list[dict[str, Any]] = []
+        for m in matches:
+            token = tokens.get(m.referee_id) if m.referee_id is not None else None
+            link = (
+                request.build_absolute_uri(reverse("tournament:referee-link", args=[token.key]))
+                if token
+                else ""
+            )
+            sheets.append({"match": m, "link": link, "qr": qr_svg(link) if link else ""})
+        response = render(
+            request,
+            "brackets/sheets.html",
+            self.base_context(
+                round=rnd,
+                stage=rnd.stage,
+                kind_label=rnd.get_kind_display(),
+                sheets=sheets,
+                missing_links=len(referee_ids - set(tokens)),
+                no_referee=sum(1 for m in matches if m.referee_id is None),
+            ),
+        )
+        response["Referrer-Policy"] = "no-referrer"
+        return response
+
+
+class RoundSheetLinksView(DirectorTournamentMixin):
+    """POST ``rounds/<id>/sheets/links/``: issue a private link to every referee of the round
+    who has no active one (``referee_token_issue``)."""
+
+    def _issuer(self, user: Any) -> Callable[[], RefereeToken]:
+        return lambda: referee_token_issue(
+            tournament=self.tournament, actor=self.request.user, user=user, label=SHEET_TOKEN_LABEL
+        )
+
+    def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        rnd = self.get_round(round_id)
+        referee_ids = {m.referee_id for m in round_matches(rnd) if m.referee_id is not None}
+        missing = referee_ids - set(_active_tokens(self.tournament.pk, referee_ids))
+        users = get_user_model().objects.filter(pk__in=missing).order_by("pk")
+        issued = 0
+        for user in users:
+            token = self.run(self._issuer(user))
+            issued += token is not None
+        if issued:
+            messages.success(request, f"Issued {issued} referee link(s).")
+        return HttpResponseRedirect(reverse("brackets:sheets", args=[slug, rnd.pk]))

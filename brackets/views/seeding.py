@@ -1,0 +1,290 @@
+"""The seeding list of a stage: seed, reorder, check-in, withdraw, late entry; CSV import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from brackets.csv_import import ImportReport, parse_players_csv, player_key
+from brackets.engine import BracketError, plan_tables
+from brackets.forms import (
+    CheckInForm,
+    CsvImportForm,
+    ReasonForm,
+    ReorderForm,
+    SeedForm,
+    WithdrawForm,
+)
+from brackets.models import Stage, StageEntry
+from brackets.services import (
+    stage_entry_add,
+    stage_entry_withdraw,
+    stage_seed,
+    stage_seed_reorder,
+)
+from brackets.services.imports import players_import_csv
+from brackets.views.base import DirectorTournamentMixin, error_text
+from brackets.views.presenters import seeding_rows
+from tournament.models import Entry
+from tournament.services import entry_disqualify, entry_update, entry_withdraw
+
+
+def seeding_url(slug: str, stage_id: int) -> str:
+    return reverse("brackets:seeding", args=[slug, stage_id])
+
+
+def _table_plan(stage: Stage, active: int) -> str:
+    """How the active field would sit in round 1 (T1), or why it cannot."""
+    if stage.kind != Stage.Kind.QUALIFYING or active == 0:
+        return ""
+    try:
+        plan = plan_tables(active, allow_three=stage.allow_three)
+    except BracketError as exc:
+        return error_text(exc)
+    fours = sum(1 for s in plan.sizes if s == 4)
+    threes = plan.tables - fours
+    text = f"{active} players: {fours} table(s) of 4"
+    if threes:
+        text += f", {threes} of 3"
+    if plan.byes:
+        text += f", {plan.byes} bye(s)"
+    return text + " (T1)."
+
+
+class SeedingView(DirectorTournamentMixin):
+    """``stages/<id>/seeding/``: the entrants in seed order and every other entry."""
+
+    nav = "stages"
+
+    def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        seeded, others = seeding_rows(stage)
+        started = stage.rounds.exists()
+        active = [r for r in seeded if r.active]
+        waiting = [r for r in others if r.checked_in and r.entry_status == Entry.Status.ACTIVE]
+        can_seed = stage.number == 1 and not started and stage.status != Stage.Status.FINISHED
+        context = self.base_context(
+            stage=stage,
+            seeded=seeded,
+            others=others,
+            started=started,
+            can_seed=can_seed,
+            can_reorder=bool(seeded) and not started,
+            can_add_late=started
+            and stage.kind == Stage.Kind.QUALIFYING
+            and stage.status == Stage.Status.RUNNING,
+            waiting=waiting,
+            checked_in=sum(
+                1 for r in [*seeded, *others] if r.checked_in and r.entry_status == "active"
+            ),
+            table_plan=_table_plan(stage, len(active)),
+            seed_form=SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),
+        )
+        return render(request, "brackets/seeding.html", context)
+
+
+class SeedView(DirectorTournamentMixin):
+    """POST ``stages/<id>/seed/``: seed the first stage by rating, random draw or entry seeds."""
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        form = SeedForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, "Choose how to seed (rating, random or manual).")
+        else:
+            method = form.cleaned_data["method"]
+            self.run(
+                lambda: stage_seed(
+                    stage=stage,
+                    actor=request.user,
+                    method=method,
+                    rng_seed=form.cleaned_data.get("rng_seed"),
+                ),
+                success=lambda s: (
+                    f"Seeded {s.entrants.count()} players "
+                    f"{dict(Stage.Seeding.choices)[method].lower()}"
+                    + (f" (seed {s.rng_seed})." if method == Stage.Seeding.RANDOM else ".")
+                ),
+            )
+        return HttpResponseRedirect(seeding_url(slug, stage.pk))
+
+
+class ReorderView(DirectorTournamentMixin):
+    """POST ``stages/<id>/reorder/``: save a manual seed order (T8)."""
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        form = ReorderForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
+        else:
+            self.run(
+                lambda: stage_seed_reorder(
+                    stage=stage,
+                    actor=request.user,
+                    order=form.order,
+                    reason=form.cleaned_data.get("reason") or "",
+                ),
+                success="Seed order saved.",
+            )
+        return HttpResponseRedirect(seeding_url(slug, stage.pk) + "#seeds")
+
+
+class CheckInView(DirectorTournamentMixin):
+    """POST ``entries/<id>/check-in/``: check an entry in or out (idempotent)."""
+
+    def post(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+        entry = self.get_entry(entry_id)
+        form = CheckInForm(request.POST)
+        if form.is_valid():
+            value = form.cleaned_data["checked_in"]
+            self.run(
+                lambda: entry_update(entry=entry, actor=request.user, data={"checked_in": value}),
+                success=f"{entry.player.name} checked {'in' if value else 'out'}.",
+            )
+        return self.back(reverse("brackets:stages", args=[slug]))
+
+
+class WithdrawView(DirectorTournamentMixin):
+    """POST ``stages/<id>/entries/<entry>/withdraw/``: withdraw or disqualify (T7)."""
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        entry = self.get_entry(entry_id)
+        form = WithdrawForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, f"Give a reason to withdraw {entry.player.name}.")
+            return HttpResponseRedirect(seeding_url(slug, stage.pk))
+        reason = form.cleaned_data["reason"]
+        disqualify = form.cleaned_data["disqualify"]
+        verb = "disqualified" if disqualify else "withdrawn"
+        in_stage = StageEntry.objects.filter(
+            stage=stage, entry=entry, status=StageEntry.Status.ACTIVE
+        ).exists()
+        if in_stage:
+            self.run(
+                lambda: stage_entry_withdraw(
+                    stage=stage,
+                    actor=request.user,
+                    entry=entry,
+                    reason=reason,
+                    disqualify=disqualify,
+                ),
+                success=f"{entry.player.name} {verb} (T7).",
+            )
+        else:
+            service = entry_disqualify if disqualify else entry_withdraw
+            self.run(
+                lambda: service(entry=entry, actor=request.user, reason=reason),
+                success=f"{entry.player.name} {verb}.",
+            )
+        return HttpResponseRedirect(seeding_url(slug, stage.pk))
+
+
+class LateEntryView(DirectorTournamentMixin):
+    """POST ``stages/<id>/entries/<entry>/add/``: late check-in into a running qualifying
+    stage, from its next round (T1, T8)."""
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        entry = self.get_entry(entry_id)
+        form = ReasonForm(request.POST)
+        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        self.run(
+            lambda: stage_entry_add(stage=stage, actor=request.user, entry=entry, reason=reason),
+            success=lambda se: (
+                f"{entry.player.name} joins {stage.name} from round {se.joined_round} "
+                f"(seed {se.seed})."
+            ),
+        )
+        return HttpResponseRedirect(seeding_url(slug, stage.pk))
+
+
+class CsvImportView(DirectorTournamentMixin):
+    """``players/import/``: upload a players CSV; the report names every bad row.
+
+    Nothing is imported while a row is bad unless the director asks to import the valid rows
+    (then the bad rows are listed in the action log as skipped).
+    """
+
+    nav = "import"
+
+    def context(
+        self, form: CsvImportForm, report: ImportReport | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        first = Stage.objects.filter(tournament=self.tournament, number=1).first()
+        return self.base_context(
+            form=form,
+            report=report,
+            first_stage=first,
+            entries=Entry.objects.filter(tournament=self.tournament).count(),
+            columns="name, nickname, country, club, rating",
+            **extra,
+        )
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        return render(request, "brackets/import.html", self.context(CsvImportForm()))
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        form = CsvImportForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return render(request, "brackets/import.html", self.context(form), status=400)
+        data = form.cleaned_data
+        entered = [
+            player_key(name, club)
+            for name, club in Entry.objects.filter(tournament=self.tournament).values_list(
+                "player__name", "player__club"
+            )
+        ]
+        report = parse_players_csv(data["content"], entered=entered)
+        source = data.get("source") or ""
+        text = data["content"]
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig", errors="replace")
+        if report.errors and (not data["import_valid"] or not report.can_import_valid_rows):
+            retry = CsvImportForm(
+                initial={
+                    "csv_text": text,
+                    "source": source,
+                    "check_in": data["check_in"],
+                    "import_valid": True,
+                }
+            )
+            return render(
+                request,
+                "brackets/import.html",
+                self.context(CsvImportForm(), report=report, retry=retry, source=source),
+                status=400,
+            )
+        result = self.run(
+            lambda: players_import_csv(
+                tournament=self.tournament,
+                actor=request.user,
+                rows=report.players,
+                check_in=data["check_in"],
+                skipped_rows=report.bad_rows,
+                source=source,
+            ),
+            success=lambda r: (
+                f"Imported {len(r.entry_ids)} players ({r.created} new, {r.reused} known)"
+                + (", checked in" if r.checked_in else "")
+                + (
+                    f"; skipped bad rows {', '.join(map(str, report.bad_rows))}"
+                    if report.bad_rows
+                    else ""
+                )
+                + "."
+            ),
+        )
+        if result is None:
+            return render(
+                request,
+                "brackets/import.html",
+                self.context(CsvImportForm(), report=report),
+                status=400,
+            )
+        return HttpResponseRedirect(reverse("brackets:import", args=[slug]))

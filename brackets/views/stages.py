@@ -1,0 +1,154 @@
+"""Stage setup: the list of stages with their rounds and next step, create and edit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from brackets.engine import BracketError, plan_knockout
+from brackets.forms import StageForm
+from brackets.models import Stage
+from brackets.services import round_preview, stage_create, stage_update
+from brackets.views.base import DirectorTournamentMixin, error_text
+from brackets.views.presenters import rounds_by_stage
+from core.exceptions import ApplicationError
+
+
+def stages_url(slug: str) -> str:
+    return reverse("brackets:stages", args=[slug])
+
+
+def _knockout_plan(stage: Stage, previous: Stage | None) -> str:
+    """The field sizes a knockout stage goes through, e.g. "64 → 16 → 4 (final)" (T6)."""
+    field = previous.cut_size if previous is not None else None
+    if stage.kind != Stage.Kind.KNOCKOUT or not field:
+        return ""
+    try:
+        plan = plan_knockout(
+            field,
+            per_table=stage.advance_per_table,
+            final_size=stage.final_table_size,
+            allow_three=stage.allow_three,
+        )
+    except BracketError as exc:
+        return error_text(exc)
+    sizes = [str(plan.field)] + [str(r.advancing) for r in plan.rounds]
+    if not plan.rounds:
+        return f"{plan.field}: the final table itself"
+    return " → ".join(sizes) + " (final table)"
+
+
+def _apply_service_errors(form: StageForm, exc: ApplicationError) -> None:
+    placed = False
+    for name, msgs in exc.fields.items():
+        if name in form.fields:
+            for m in msgs:
+                form.add_error(name, m if m in exc.message else f"{exc.message} {m}")
+            placed = True
+    if not placed:
+        form.add_error(None, error_text(exc))
+
+
+class StageListView(DirectorTournamentMixin):
+    """``stages/``: every stage with its settings, rounds and next step; the create form."""
+
+    nav = "stages"
+
+    def context(self, form: StageForm | None = None) -> dict[str, Any]:
+        stages = list(Stage.objects.filter(tournament=self.tournament).order_by("number"))
+        rounds = rounds_by_stage(self.tournament)
+        rows = []
+        previous: Stage | None = None
+        for stage in stages:
+            try:
+                next_step = round_preview(stage=stage, actor=self.request.user).message
+            except ApplicationError as exc:
+                next_step = error_text(exc)
+            rows.append(
+                {
+                    "stage": stage,
+                    "rounds": rounds.get(stage.pk, []),
+                    "plan": _knockout_plan(stage, previous),
+                    "next_step": next_step,
+                    "is_final_only": stage.kind == Stage.Kind.KNOCKOUT
+                    and previous is not None
+                    and previous.cut_size == stage.final_table_size,
+                }
+            )
+            previous = stage
+        last = stages[-1] if stages else None
+        can_add = last is None or (
+            last.kind != Stage.Kind.KNOCKOUT and last.status != Stage.Status.FINISHED
+        )
+        return self.base_context(
+            rows=rows,
+            form=form or StageForm(previous=last),
+            can_add=can_add,
+            previous=last,
+        )
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        return render(request, "brackets/stages.html", self.context())
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        last = Stage.objects.filter(tournament=self.tournament).order_by("-number").first()
+        form = StageForm(request.POST, previous=last)
+        if form.is_valid():
+            try:
+                stage = stage_create(
+                    tournament=self.tournament, actor=request.user, **form.service_kwargs()
+                )
+            except ApplicationError as exc:
+                _apply_service_errors(form, exc)
+            except BracketError as exc:
+                form.add_error(None, error_text(exc))
+            else:
+                messages.success(
+                    request,
+                    f"Stage {stage.number}, {stage.name}, created (random seed {stage.rng_seed}).",
+                )
+                return HttpResponseRedirect(stages_url(slug))
+        return render(request, "brackets/stages.html", self.context(form), status=400)
+
+
+class StageEditView(DirectorTournamentMixin):
+    """``stages/<id>/edit/``: name, auto-advance and clock always; the format until it starts."""
+
+    nav = "stages"
+
+    def _form(self, stage: Stage, data: Any = None) -> StageForm:
+        started = stage.rounds.exists() or stage.status == Stage.Status.FINISHED
+        return StageForm(data, stage=stage, started=started, initial=StageForm.initial_for(stage))
+
+    def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        return render(
+            request,
+            "brackets/stage_edit.html",
+            self.base_context(stage=stage, form=self._form(stage)),
+        )
+
+    def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        form = self._form(stage, request.POST)
+        if form.is_valid():
+            changes = form.changed_settings(stage)
+            if not changes:
+                return HttpResponseRedirect(stages_url(slug))
+            try:
+                stage_update(stage=stage, actor=request.user, data=changes)
+            except ApplicationError as exc:
+                _apply_service_errors(form, exc)
+            else:
+                messages.success(request, f"{stage.name}: {', '.join(changes)} changed.")
+                return HttpResponseRedirect(stages_url(slug))
+        return render(
+            request,
+            "brackets/stage_edit.html",
+            self.base_context(stage=stage, form=form),
+            status=400,
+        )

@@ -1,0 +1,133 @@
+/*
+ * Director pages (brackets): seed-order reordering (arrows and drag), confirmations, the
+ * round clock, print buttons, auto-submitting selects. No dependencies.
+ *
+ * The pages work without this script: each arrow is a submit button that saves one move,
+ * and every form posts normally. With it, arrows and drag move rows locally and "Save seed
+ * order" posts the whole order once (the hidden "order" inputs travel with their rows).
+ */
+(function () {
+  "use strict";
+
+  // -- seed order ---------------------------------------------------------------------------
+  var form = document.querySelector("form[data-reorder]");
+  var body = document.getElementById("seed-rows");
+  var status = document.getElementById("order-status");
+
+  function renumber() {
+    if (!body) return;
+    var rows = body.querySelectorAll("tr");
+    for (var i = 0; i < rows.length; i++) {
+      var cell = rows[i].querySelector(".seed-no");
+      if (cell) cell.textContent = String(i + 1);
+    }
+  }
+
+  function dirty(row) {
+    if (row) row.classList.add("moved");
+    if (status) status.textContent = "Unsaved changes: save the seed order.";
+  }
+
+  if (form && body) {
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest ? event.target.closest("button.js-move") : null;
+      if (!button) return;
+      event.preventDefault();
+      var row = button.closest("tr");
+      if (button.dataset.dir === "up" && row.previousElementSibling) {
+        body.insertBefore(row, row.previousElementSibling);
+      } else if (button.dataset.dir === "down" && row.nextElementSibling) {
+        body.insertBefore(row.nextElementSibling, row);
+      } else {
+        return;
+      }
+      renumber();
+      dirty(row);
+      button.focus();
+    });
+
+    // Enter in the reason field submits with the form's first submit button, an arrow; its
+    // "move" must not travel with the full order, so save with the save button instead.
+    form.addEventListener("submit", function (event) {
+      if (!event.submitter || event.submitter.name !== "move") return;
+      event.preventDefault();
+      var save = document.getElementById("save-order");
+      if (save && form.requestSubmit) form.requestSubmit(save);
+    });
+
+    var dragged = null;
+    body.addEventListener("dragstart", function (event) {
+      dragged = event.target.closest("tr");
+      if (!dragged) return;
+      dragged.classList.add("dragging");
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", dragged.dataset.entry || "");
+    });
+    body.addEventListener("dragover", function (event) {
+      if (!dragged) return;
+      event.preventDefault();
+      var over = event.target.closest("tr");
+      var marked = body.querySelector(".drop-target");
+      if (marked && marked !== over) marked.classList.remove("drop-target");
+      if (over && over !== dragged) over.classList.add("drop-target");
+    });
+    body.addEventListener("drop", function (event) {
+      if (!dragged) return;
+      event.preventDefault();
+      var over = event.target.closest("tr");
+      if (over && over !== dragged) {
+        var rect = over.getBoundingClientRect();
+        var after = event.clientY > rect.top + rect.height / 2;
+        body.insertBefore(dragged, after ? over.nextElementSibling : over);
+        renumber();
+        dirty(dragged);
+      }
+    });
+    body.addEventListener("dragend", function () {
+      if (dragged) dragged.classList.remove("dragging");
+      var marked = body.querySelector(".drop-target");
+      if (marked) marked.classList.remove("drop-target");
+      dragged = null;
+    });
+  }
+
+  // -- confirmations ------------------------------------------------------------------------
+  document.addEventListener("submit", function (event) {
+    var target = event.target;
+    if (target.dataset && target.dataset.confirm && !window.confirm(target.dataset.confirm)) {
+      event.preventDefault();
+    }
+  });
+
+  // -- selects that apply at once -----------------------------------------------------------
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el.matches && el.matches("select[data-autosubmit]") && el.form) {
+      if (el.form.requestSubmit) el.form.requestSubmit(); else el.form.submit();
+    }
+  });
+
+  // -- print --------------------------------------------------------------------------------
+  var printButtons = document.querySelectorAll(".js-print");
+  for (var p = 0; p < printButtons.length; p++) {
+    printButtons[p].addEventListener("click", function () { window.print(); });
+  }
+
+  // -- round clock --------------------------------------------------------------------------
+  var face = document.querySelector(".clock-face[data-ends-at]");
+  if (face) {
+    var ends = Date.parse(face.dataset.endsAt);
+    // Correct for a wrong device clock with the server's time at render.
+    var skew = Date.parse(face.dataset.now) - Date.now();
+    var out = face.querySelector(".clock-remaining");
+    var tick = function () {
+      var left = Math.round((ends - (Date.now() + skew)) / 1000);
+      var sign = left < 0 ? "+" : "";
+      var secs = Math.abs(left);
+      var text = sign + Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+      out.textContent = left < 0 ? "Time! " + text : text;
+      face.classList.toggle("overtime", left < 0);
+    };
+    if (!isNaN(ends)) { tick(); window.setInterval(tick, 1000); }
+  }
+})();
