@@ -145,8 +145,12 @@ def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> Ne
             description = _("%(name)s won the last hand and poses any tile") % {"name": name}
         elif rule == "R8":
             description = _("%(name)s won the hand that reset and poses any tile") % {"name": name}
+        elif rule == "R6" and number == 1:
+            description = _("%(name)s won the draw for the lead and poses any tile") % {
+                "name": name
+            }
         elif rule == "R6":
-            description = _("%(name)s poses any tile (lead rotates)") % {"name": name}
+            description = _("%(name)s poses any tile (the lead rotates)") % {"name": name}
         else:
             description = _("%(name)s poses any tile") % {"name": name}
     return NextHandView(

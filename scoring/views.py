@@ -68,13 +68,6 @@ def _can_see_match(user: Any, match: Match) -> bool:
     return user_is_director(user=user, tournament_id=match.tournament_id)
 
 
-def _can_record(user: Any, match: Match) -> bool:
-    """Whether the page offers the hand form (the API decides for real)."""
-    return bool(user.is_superuser or match.referee_id == user.pk) or user_is_director(
-        user=user, tournament_id=match.tournament_id
-    )
-
-
 def _admin_url(name: str, *args: Any) -> str | None:
     try:
         return reverse(name, args=args)
@@ -86,11 +79,23 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     seats = list(match.seats.all())
     hands = list(match.hands.all())
     view = match_view(match, seats, hands)
+    is_director = bool(request.user.is_superuser) or user_is_director(
+        user=request.user, tournament_id=match.tournament_id
+    )
+    # Whether the page offers the forms; the API decides for real.
+    may_write = is_director or match.referee_id == request.user.pk
+    in_progress = match.status == Match.Status.IN_PROGRESS
+    # The service lets a director undo the hand that ended a match (normal end only).
+    finished_normally = (
+        match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.NORMAL
+    )
     return {
         "match": match,
         "view": view,
         "seat_letters": SEAT_LETTERS,
-        "can_record": match.status == Match.Status.IN_PROGRESS and _can_record(request.user, match),
+        "can_record": in_progress and may_write,
+        "can_undo": (in_progress and may_write) or (finished_normally and is_director),
+        "is_director": is_director,
         "recent_hands": list(reversed(view.hands))[:12],
     }
 
@@ -114,8 +119,6 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
             "void_url": reverse("scoring-api:hand-void-last", args=[match.pk]),
             "panel_url": reverse("scoring:match-panel", args=[match.pk]),
             "admin_url": _admin_url("admin:scoring_match_change", match.pk),
-            "is_director": request.user.is_superuser
-            or user_is_director(user=request.user, tournament_id=match.tournament_id),
         }
     )
     return render(request, "scoring/match_referee.html", context)

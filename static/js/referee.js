@@ -81,8 +81,12 @@
 
   function currentEnd() { return checked("end") || "domino"; }
 
+  // Under pip scoring a domino carries every count (R40); the winner's own is 0 by definition.
   function readCounts() {
+    var end = currentEnd();
+    var w = checked("winner");
     return $all("input[data-count-seat]", panel()).map(function (el) {
+      if (end === "domino" && w !== null && el.dataset.countSeat === w) return 0;
       return el.value.trim() === "" ? null : Number(el.value);
     });
   }
@@ -196,8 +200,22 @@
     $("#counts-group", p).hidden = end !== "block" && p.dataset.countsOnDomino !== "1";
     var llaveRow = $("#llave-row", p);
     if (llaveRow) llaveRow.hidden = end !== "domino";
+    syncWinnerCount();
     updateBlockResult();
     updateSummary();
+  }
+
+  // Pip scoring (R40): the domino winner holds no tile, so their count is 0 and locked.
+  function syncWinnerCount() {
+    var p = panel();
+    if (p.dataset.countsOnDomino !== "1") return;
+    var w = currentEnd() === "domino" ? checked("winner") : null;
+    $all("input[data-count-seat]", p).forEach(function (el) {
+      var isWinner = w !== null && el.dataset.countSeat === w;
+      if (isWinner) { el.dataset.typed = el.value === "0" ? (el.dataset.typed || "") : el.value; el.value = "0"; }
+      else if (el.disabled) { el.value = el.dataset.typed || ""; }
+      el.disabled = isWinner;
+    });
   }
 
   // R20: the unique lowest count wins; a shared lowest count is a tie.
@@ -302,7 +320,9 @@
     });
   }
 
-  function refreshPanel(flash) {
+  // Swap in the server-rendered panel. With onlyIfChanged, keep what the referee is typing
+  // unless the match really changed (another device, the director).
+  function refreshPanel(flash, onlyIfChanged) {
     return window.fetch(panelUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (res) {
         if (!res.ok) throw new Error("panel " + res.status);
@@ -312,11 +332,14 @@
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var fresh = holder.querySelector("#match-panel");
-        if (fresh) panel().replaceWith(fresh);
+        if (!fresh) return;
+        if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
+        panel().replaceWith(fresh);
         initPanel();
         if (flash) setStatus("ok", flash);
       })
       .catch(function () {
+        if (onlyIfChanged) return; // a background check; try again next time
         // The hand is stored; only the view is stale. A reload shows the truth.
         window.location.reload();
       });
@@ -422,7 +445,7 @@
     var t = ev.target;
     if (!panel() || !panel().contains(t)) return;
     if (t.name === "end") updateEnd();
-    else { updateBlockResult(); updateSummary(); }
+    else { syncWinnerCount(); updateBlockResult(); updateSummary(); }
     if (t.name === "poser" || t.name === "winner") {
       var slot = errorSlot(t.name);
       if (slot) slot.hidden = true;
@@ -457,7 +480,7 @@
   });
   // A phone that slept may show an old state: refresh when the page becomes visible again.
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && !busy && !pending) refreshPanel();
+    if (document.visibilityState === "visible" && !busy && !pending) refreshPanel(null, true);
   });
 
   root.classList.add("js");

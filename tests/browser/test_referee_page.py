@@ -230,3 +230,28 @@ def test_a_lost_response_is_retried_with_the_same_key_and_counts_once(
     assert Hand.objects.filter(match=match).count() == 1
     assert list(Match.objects.get(pk=match.pk).scores) == list(sim.scored[0].scores_after)
     expect(page.locator("#match-panel")).to_have_attribute("data-number", "2")
+
+
+@pytest.mark.browser
+def test_pip_scoring_domino_takes_the_other_counts(page: Page, artifacts_dir: Path) -> None:
+    """Block preset (R40): a domino carries every other count; the winner's is 0 and locked."""
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="block"))  # type: ignore[no-untyped-call]
+    referee = referee_of(tournament)
+    match = match_in_progress(tournament, n_players=2, referee=referee, lot_winner=1)
+    token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
+    names = [s.entry.player.name for s in match.seats.order_by("seat")]
+
+    page.goto(f"/ref/{token.key}/")
+    expect(page.locator("#next-hand")).to_contain_text(f"{names[1]} won the draw for the lead")
+    expect(page.locator("#hand-form input[name='poser'][value='1']")).to_be_checked()
+    page.select_option("#pose-tile", "5-4")
+    _tap(page, "winner", 0)
+    expect(page.locator("#counts-group")).to_be_visible()
+    expect(page.locator("#count-0")).to_be_disabled()
+    expect(page.locator("#count-0")).to_have_value("0")
+    page.fill("#count-1", "17")
+    page.screenshot(path=artifacts_dir / "referee-06-pips.png")
+    _record(page, 1)
+    assert _scores(page) == [17, 0]  # the others' counts minus the winner's own (R40)
+    hand = Hand.objects.get(match=match)
+    assert hand.counts == [0, 17]

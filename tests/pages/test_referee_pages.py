@@ -163,6 +163,10 @@ def test_finished_match_shows_the_result_and_no_form(client: Client, setup: Setu
     assert "Six-love to" in html
     assert 'id="hand-form"' not in html
     assert 'id="undo"' not in html  # only a director may undo the hand that ended it
+    client.force_login(setup.director)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="undo"' in html
+    assert "Undo hand 6" in html
 
 
 def test_scheduled_match_says_not_started(client: Client, setup: Setup) -> None:

@@ -1,0 +1,148 @@
+"""A director signs in, seeds the first stage, previews and publishes round 1, and sees it on
+the round page and the dashboard; then prints the table sheets with the referees' QR codes.
+
+Screenshots of the seeding list, the preview and the table sheets (print media) go to
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.services import stage_create
+from tests.brackets.conftest import make_tournament
+from tests.browser.conftest import DESKTOP, ContextFactory
+from tournament.models import RefereeToken
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def event(transactional_db: Any) -> dict[str, Any]:
+    tournament, director = make_tournament(
+        10, clubs=4, referees=2, name="Caribbean Open", slug="caribbean-open"
+    )
+    # The login page is the admin's (LOGIN_URL), which signs in staff accounts only.
+    director.is_staff = True
+    director.set_password(PASSWORD)
+    director.save()
+    stage = stage_create(
+        tournament=tournament,
+        actor=director,
+        name="Qualifying",
+        kind=Stage.Kind.QUALIFYING,
+        swiss_rounds=3,
+        cut_size=4,
+        rng_seed=11,
+        round_time_limit=45,
+    )
+    return {"t": tournament, "director": director, "stage": stage}
+
+
+def seed_names(page: Page) -> list[str]:
+    return [n.strip() for n in page.locator("#seed-rows .player-name").all_inner_texts()]
+
+
+def test_director_seeds_previews_publishes(
+    browser_context: ContextFactory, live_server: Any, artifacts_dir: Path, event: dict[str, Any]
+) -> None:
+    slug, stage = event["t"].slug, event["stage"]
+    page = browser_context(viewport=DESKTOP).new_page()
+
+    # Signing in: the stages page sends an anonymous visitor to the login form and back.
+    page.goto(f"/director/tournaments/{slug}/stages/")
+    expect(page).to_have_url(re.compile(r"/login/\?next="))
+    page.fill("#id_username", event["director"].username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("input[type=submit], button[type=submit]").first.click()
+    expect(page).to_have_url(f"{live_server.url}/director/tournaments/{slug}/stages/")
+    expect(page.locator("h2", has_text="Stage 1: Qualifying")).to_be_visible()
+
+    # Seeding by rating, then one manual move with the arrows (saved once).
+    page.get_by_role("link", name="Seeding list").click()
+    page.locator("#seed-rating").click()
+    expect(page.locator(".messages")).to_contain_text("Seeded 10 players by rating.")
+    names = seed_names(page)
+    assert names[:3] == ["P0000", "P0001", "P0002"]
+    expect(page.locator("#table-plan")).to_contain_text("1 table(s) of 4, 2 of 3")
+    page.get_by_role("button", name="Move P0002 up").click()
+    expect(page.locator("#order-status")).to_contain_text("Unsaved changes")
+    assert seed_names(page)[:3] == ["P0000", "P0002", "P0001"]
+    expect(page.locator("#seed-rows tr").nth(1).locator(".seed-no")).to_have_text("2")
+    page.fill("#reorder-reason", "P0002 won the regional final")
+    page.locator("#save-order").click()
+    expect(page.locator(".messages")).to_contain_text("Seed order saved.")
+    assert seed_names(page)[:3] == ["P0000", "P0002", "P0001"]
+    order = list(
+        StageEntry.objects.filter(stage=stage)
+        .order_by("seed")
+        .values_list("entry__player__name", flat=True)
+    )
+    assert order[:3] == ["P0000", "P0002", "P0001"]
+    page.screenshot(path=str(artifacts_dir / "director_seeding.png"), full_page=True)
+
+    # Preview: nothing is stored yet.
+    page.locator(".stage-subnav").get_by_role("link", name="Next round").click()
+    expect(page.locator("h1")).to_have_text("Preview: Qualifying round 1")
+    cards = page.locator("#preview-tables .table-card")
+    expect(cards).to_have_count(3)
+    first_table = cards.nth(0)
+    expect(first_table.locator(".seat-letter")).to_have_text(["A", "B", "C", "D"])
+    expect(first_table.locator(".referee")).not_to_contain_text("—")
+    assert Round.objects.filter(stage=stage).count() == 0
+    previewed = [
+        [n.strip() for n in cards.nth(i).locator(".seat-name").all_inner_texts()] for i in range(3)
+    ]
+    page.screenshot(path=str(artifacts_dir / "director_preview.png"), full_page=True)
+
+    # Publish: the round page shows the tables as previewed.
+    page.locator("#publish").click()
+    expect(page.locator(".messages")).to_contain_text("Round 1 of Qualifying is published.")
+    expect(page.locator("#finished-count")).to_have_text("0 of 3 tables finished")
+    rows = page.locator("#round-tables tbody tr")
+    expect(rows).to_have_count(3)
+    rnd = Round.objects.get(stage=stage, number=1)
+    stored = [
+        [s.entry.player.name for s in link.match.seats.order_by("seat")]
+        for link in RoundMatch.objects.filter(round=rnd)
+        .select_related("match")
+        .order_by("table_number")
+    ]
+    assert stored == previewed
+    page.locator("#start-clock").click()
+    expect(page.locator(".clock-remaining")).to_have_text(re.compile(r"^4[45]:\d\d$"))
+    page.screenshot(path=str(artifacts_dir / "director_round.png"), full_page=True)
+
+    # The dashboard lists the round's matches.
+    page.locator(".director-nav").get_by_role("link", name="Dashboard").click()
+    dashboard = page.locator("#dashboard-rows")
+    expect(dashboard.locator("tr")).to_have_count(3)
+    expect(dashboard).to_contain_text("Qualifying round 1 · table 1")
+    for name in previewed[0]:
+        expect(dashboard).to_contain_text(name)
+
+    # Table sheets: issue the referees' links, then one sheet per table with a QR code.
+    page.goto(f"/director/tournaments/{slug}/rounds/{rnd.pk}/sheets/")
+    page.locator("#issue-links").click()
+    expect(page.locator(".messages")).to_contain_text("Issued 2 referee link(s).")
+    sheets = page.locator("article.sheet")
+    expect(sheets).to_have_count(3)
+    expect(sheets.nth(0).locator("svg.qr")).to_be_visible()
+    expect(sheets.nth(0).locator(".seat-name")).to_have_text(previewed[0])
+    token = RefereeToken.objects.get(
+        role__user_id=rnd.round_matches.get(table_number=1).match.referee_id
+    )
+    expect(sheets.nth(0).locator(".sheet-link")).to_contain_text(f"/ref/{token.key}/")
+    page.emulate_media(media="print")
+    expect(page.locator(".director-nav")).to_be_hidden()
+    page.screenshot(path=str(artifacts_dir / "director_sheets_print.png"), full_page=True)
+    page.locator("article.sheet").nth(0).screenshot(
+        path=str(artifacts_dir / "director_sheet_table1.png")
+    )
+    page.pdf(path=str(artifacts_dir / "director_sheets.pdf"), format="A4")
