@@ -464,7 +464,7 @@ def rounds_awaiting_advance() -> list[int]:
         match__status__in=DONE_STATUSES
     )
     qs = (
-        Round.objects.filter(advanced_at__isnull=True)
+        Round.objects.filter(advanced_at__isnull=True, advance_error="")
         .filter(
             Q(status=Round.Status.PUBLISHED, round_matches__isnull=False)
             | Q(status=Round.Status.CLOSED, stage__auto_advance=True)

@@ -91,15 +91,22 @@ def notify_tournament(tournament_id: int) -> int:
 
 
 def pause_for_tests() -> None:
-    """A test-only pause in the middle of an advance (after closing and publishing, before
-    commit), so a test can kill the worker there. Inactive unless the environment variable
-    ``BRACKETS_TEST_ADVANCE_PAUSE`` (seconds) is set; ``BRACKETS_TEST_ADVANCE_MARKER`` names a
-    file touched when the pause begins."""
+    """A test-only pause in the middle of an advance (after closing the round and storing the
+    next one, before commit), so a test can kill the worker there.
+
+    Inactive unless the environment variable ``BRACKETS_TEST_ADVANCE_PAUSE`` (seconds) is set.
+    With ``BRACKETS_TEST_ADVANCE_MARKER`` (a file path) the pause is one-shot: the file is
+    written with the pid of the process that pauses, and a later run that finds it does not
+    pause (so a redelivered task completes).
+    """
     seconds = os.environ.get("BRACKETS_TEST_ADVANCE_PAUSE")
     if not seconds:
         return
     marker = os.environ.get("BRACKETS_TEST_ADVANCE_MARKER")
     if marker:
-        Path(marker).write_text(str(os.getpid()))
+        path = Path(marker)
+        if path.exists():
+            return
+        path.write_text(str(os.getpid()))
     logger.warning("test pause of %s s inside an advance (pid %s)", seconds, os.getpid())
     time.sleep(float(seconds))
