@@ -160,7 +160,6 @@ class SeatLine:
     placing: int | None = None
     forfeited: bool = False
     goes_on: bool = False
-    flagged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,12 +235,14 @@ def seating_warnings(
                 by_club.setdefault(club.casefold(), []).append(p)
         for members in by_club.values():
             if len(members) > 1:
-                who = ", ".join(str(names.get(p, p)) for p in members)
+                who = [str(names.get(p, p)) for p in members]
+                both = "both" if len(who) == 2 else "all"
                 out.append(
                     SeatingWarning(
                         "club",
                         number,
-                        f"Table {number}: {who} are all from {clubs[members[0]]}.",
+                        f"Table {number}: {', '.join(who[:-1])} and {who[-1]} are {both} "
+                        f"from {clubs[members[0]]}.",
                     )
                 )
     earlier_byes: dict[int, list[int]] = {}
@@ -265,10 +266,6 @@ def build_preview(stage: Stage, seating: Any) -> Preview:
     tables = [(t.number, tuple(t.seats)) for t in seating.tables]
     byes = tuple(seating.byes)
     warnings = seating_warnings(data, tables, byes)
-    flagged: dict[int, set[int]] = {}
-    for w in warnings:
-        if w.table is not None:
-            flagged.setdefault(w.table, set())
     referees = referee_for_tables(stage.tournament_id)
     names = referee_names(referees)
 

@@ -285,8 +285,9 @@ class RoundSheetsView(DirectorTournamentMixin):
     """``rounds/<id>/sheets/``: one printable sheet per table (page break between them).
 
     Each sheet shows the table's seats in play order, its referee and a QR code of the
-    referee's private link. The links are secrets: the page is never cached and sends no
-    Referer.
+    referee's private link. The links are secrets: the page is never cached. (Its own URL
+    holds no secret, so the default Referer policy stays: "no-referrer" would make the
+    browser send ``Origin: null`` with the page's forms, which CSRF rejects.)
     """
 
     nav = "stages"
@@ -304,8 +305,15 @@ class RoundSheetsView(DirectorTournamentMixin):
                 if token
                 else ""
             )
-            sheets.append({"match": m, "link": link, "qr": qr_svg(link) if link else ""})
-        response = render(
+            sheets.append(
+                {
+                    "match": m,
+                    "order": " → ".join(s.letter for s in m.seats),
+                    "link": link,
+                    "qr": qr_svg(link) if link else "",
+                }
+            )
+        return render(
             request,
             "brackets/sheets.html",
             self.base_context(
@@ -317,8 +325,6 @@ class RoundSheetsView(DirectorTournamentMixin):
                 no_referee=sum(1 for m in matches if m.referee_id is None),
             ),
         )
-        response["Referrer-Policy"] = "no-referrer"
-        return response
 
 
 class RoundSheetLinksView(DirectorTournamentMixin):

@@ -145,4 +145,7 @@ def test_director_seeds_previews_publishes(
     page.locator("article.sheet").nth(0).screenshot(
         path=str(artifacts_dir / "director_sheet_table1.png")
     )
-    page.pdf(path=str(artifacts_dir / "director_sheets.pdf"), format="A4")
+    # Printed, each table is a page of its own.
+    pdf = page.pdf(path=str(artifacts_dir / "director_sheets.pdf"), format="A4")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 3
+    expect(sheets.nth(1).locator(".sheet-hint")).to_contain_text("A → B → C.")
