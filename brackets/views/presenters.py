@@ -125,7 +125,12 @@ def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
         Round.objects.filter(stage__tournament=tournament)
         .annotate(
             n_tables=Count("round_matches__table_number", distinct=True),
-            n_done=Count("round_matches", filter=Q(round_matches__match__status__in=DONE_STATUSES)),
+            # A table is done when none of its matches (a forfeit's continuation too) plays.
+            n_open=Count(
+                "round_matches__table_number",
+                filter=~Q(round_matches__match__status__in=DONE_STATUSES),
+                distinct=True,
+            ),
         )
         .order_by("stage__number", "number")
     ):
@@ -137,7 +142,7 @@ def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
                 kind_label=kinds.get(r.kind, r.kind),
                 status=r.status,
                 tables=r.n_tables,
-                done=r.n_done,
+                done=r.n_tables - r.n_open,
                 advanced=r.advanced_at is not None,
                 advance_error=r.advance_error,
             )

@@ -12,9 +12,9 @@ from django.urls import reverse
 from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
 from brackets.models import Stage
-from brackets.services import round_preview, stage_create, stage_update
+from brackets.services import stage_create, stage_update
 from brackets.views.base import DirectorTournamentMixin, error_text
-from brackets.views.presenters import rounds_by_stage
+from brackets.views.presenters import RoundLine, rounds_by_stage
 from core.exceptions import ApplicationError
 
 
@@ -42,6 +42,30 @@ def _knockout_plan(stage: Stage, previous: Stage | None) -> str:
     return " → ".join(sizes) + " (final table)"
 
 
+def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
+    """What the director does next, from stored state only.
+
+    The real plan (Swiss reseating over hundreds of players) is computed on the preview page,
+    not for every stage on every load of this list.
+    """
+    if stage.status == Stage.Status.FINISHED:
+        return "Finished."
+    if stage.status == Stage.Status.PENDING:
+        if stage.number > 1:
+            return "Seeded by the previous stage's advancement when it ends (T6)."
+        return "No entrants yet: seed it first (T8)."
+    if not rounds:
+        return "Seeded: preview and publish round 1."
+    last = rounds[-1]
+    if last.advance_error:
+        return f"Round {last.number} could not advance: {last.advance_error}"
+    if last.status == "published":
+        return f"{last.kind_label} {last.number} in play: {last.done} of {last.tables} done."
+    if stage.auto_advance and not last.advanced:
+        return f"{last.kind_label} {last.number} closed: advancing."
+    return f"{last.kind_label} {last.number} closed: preview what follows."
+
+
 def _apply_service_errors(form: StageForm, exc: ApplicationError) -> None:
     placed = False
     for name, msgs in exc.fields.items():
@@ -64,10 +88,7 @@ class StageListView(DirectorTournamentMixin):
         rows = []
         previous: Stage | None = None
         for stage in stages:
-            try:
-                next_step = round_preview(stage=stage, actor=self.request.user).message
-            except ApplicationError as exc:
-                next_step = error_text(exc)
+            next_step = _next_step_hint(stage, rounds.get(stage.pk, []))
             rows.append(
                 {
                     "stage": stage,

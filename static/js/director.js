@@ -113,6 +113,41 @@
     printButtons[p].addEventListener("click", function () { window.print(); });
   }
 
+  // -- round progress: refresh the tables while the round is in play ----------------------
+  var live = document.querySelector("[data-live-refresh]");
+  if (live && window.fetch && window.DOMParser) {
+    var every = Math.max(10, Number(live.dataset.liveRefresh) || 20) * 1000;
+    var stamp = document.getElementById("live-stamp");
+    var busy = function () {
+      var el = document.activeElement;
+      var typing = el && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA");
+      return typing || document.querySelector("details[open]") !== null;
+    };
+    window.setInterval(function () {
+      if (document.visibilityState === "hidden" || busy()) return;
+      window.fetch(window.location.href, {
+        credentials: "same-origin", headers: { "Accept": "text/html" }, cache: "no-cache"
+      })
+        .then(function (res) { return res.ok ? res.text() : null; })
+        .then(function (html) {
+          if (html === null || busy()) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById("round-live");
+          // The round finished or closed: the actions change, so show the whole page again.
+          if (!fresh || fresh.dataset.complete !== live.dataset.complete || !fresh.dataset.liveRefresh) {
+            window.location.reload();
+            return;
+          }
+          var rows = doc.getElementById("round-rows");
+          var count = doc.getElementById("finished-count");
+          if (rows) document.getElementById("round-rows").innerHTML = rows.innerHTML;
+          if (count) document.getElementById("finished-count").textContent = count.textContent;
+          if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString();
+        })
+        .catch(function () { if (stamp) stamp.textContent = "· offline?"; });
+    }, every);
+  }
+
   // -- round clock --------------------------------------------------------------------------
   var face = document.querySelector(".clock-face[data-ends-at]");
   if (face) {

@@ -18,7 +18,7 @@ from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services import stage_create
 from tests.brackets.conftest import make_tournament
 from tests.browser.conftest import DESKTOP, ContextFactory
-from tournament.models import RefereeToken
+from tournament.models import Entry, RefereeToken
 
 PASSWORD = "correct horse battery"
 
@@ -149,3 +149,63 @@ def test_director_seeds_previews_publishes(
     pdf = page.pdf(path=str(artifacts_dir / "director_sheets.pdf"), format="A4")
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 3
     expect(sheets.nth(1).locator(".sheet-hint")).to_contain_text("A → B → C.")
+
+
+def test_round_page_follows_the_tables(
+    browser_context: ContextFactory, live_server: Any, event: dict[str, Any]
+) -> None:
+    """The round page refreshes its tables while the round is in play (no reload)."""
+    from brackets.services import round_publish, stage_seed
+    from scoring.services import match_result_override
+
+    director, stage = event["director"], event["stage"]
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    page = browser_context(viewport=DESKTOP, user=director).new_page()
+    page.clock.install()
+    page.goto(f"/director/tournaments/{event['t'].slug}/rounds/{rnd.pk}/")
+    expect(page.locator("#finished-count")).to_have_text("0 of 3 tables finished")
+    page.evaluate("window.__same_page = true")
+    link = rnd.round_matches.get(table_number=1)
+    match_result_override(
+        match_id=link.match_id, actor=director, scores=[150, 90, 40, 0], reason="test"
+    )
+    page.clock.fast_forward("00:25")
+    expect(page.locator("#finished-count")).to_have_text("1 of 3 tables finished")
+    expect(page.locator(f"#match-{link.match_id} .tag")).to_have_text("Finished")
+    assert page.evaluate("window.__same_page === true")  # updated in place, not reloaded
+
+
+def test_csv_import_report_then_import_valid_rows(
+    browser_context: ContextFactory, live_server: Any, artifacts_dir: Path, event: dict[str, Any]
+) -> None:
+    page = browser_context(viewport=DESKTOP, user=event["director"]).new_page()
+    page.goto(f"/director/tournaments/{event['t'].slug}/players/import/")
+    csv = (
+        "name,nickname,country,club,rating\n"
+        "Ana Rivera,La Maestra,PR,Club Bayamón,1830\n"
+        ",,XX,,fast\n"
+        "José Pérez,,DO,Santo Domingo Dominó,1712\n"
+        "Ana Rivera,,,club bayamón,\n"
+    )
+    page.set_input_files(
+        "#id_file",
+        files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": csv.encode()}],
+    )
+    page.locator("#id_check_in").check()
+    page.get_by_role("button", name="Check and import").click()
+    report = page.locator("#import-report")
+    expect(report).to_contain_text("2 bad rows")
+    expect(report.locator("tbody tr")).to_have_count(4)
+    expect(report.locator("tr[data-row='3'][data-field='country']")).to_contain_text("'XX'")
+    expect(report.locator("tr[data-row='5'][data-field='name']")).to_contain_text("Repeats row 2")
+    page.screenshot(path=str(artifacts_dir / "director_import_report.png"), full_page=True)
+    before = Entry.objects.filter(tournament=event["t"]).count()
+    page.locator("#import-valid").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "Imported 2 players (2 new, 0 known), checked in; skipped bad rows 3, 5."
+    )
+    entries = Entry.objects.filter(tournament=event["t"]).select_related("player")
+    assert entries.count() == before + 2
+    ana = entries.get(player__name="Ana Rivera")
+    assert (ana.player.club, ana.checked_in) == ("Club Bayamón", True)
