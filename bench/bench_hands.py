@@ -236,8 +236,10 @@ def build_data(n_clients: int, matches_per_client: int, seed: int) -> list[dict[
 # -- the server ---------------------------------------------------------------------------------
 
 
-def start_server(port: int, workers: int, worker_class: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, **bench_env(port)}
+def start_server(
+    port: int, workers: int, worker_class: str, conn_max_age: int
+) -> subprocess.Popen[bytes]:
+    env = {**os.environ, **bench_env(port), "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
     if worker_class == "uvicorn":
         # As deploy/scripts/start-web.sh: gunicorn + uvicorn workers on the ASGI app.
         app, klass = "config.asgi:application", "uvicorn.workers.UvicornWorker"
@@ -563,6 +565,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3)))
     parser.add_argument("--worker-class", choices=["uvicorn", "sync"], default="uvicorn")
     parser.add_argument("--matches", type=int, default=8, help="started matches per client")
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=None,
+        help="DATABASE_CONN_MAX_AGE for the server (default: 0 for uvicorn, 60 for sync)",
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
@@ -582,7 +590,13 @@ def main() -> int:
     connections.close_all()
 
     load_before = os.getloadavg()[0]
-    server = start_server(args.port, args.workers, args.worker_class)
+    if args.conn_max_age is None:
+        # Under ASGI every request runs in its own thread context and a persistent connection
+        # is never reused: with the default 60 s, 50 concurrent referees opened more than
+        # PostgreSQL's 100 connections ("too many clients"). Django's advice for ASGI is
+        # CONN_MAX_AGE = 0 (or a pool); WSGI workers keep one connection each.
+        args.conn_max_age = 0 if args.worker_class == "uvicorn" else 60
+    server = start_server(args.port, args.workers, args.worker_class, args.conn_max_age)
     try:
         results, clients = asyncio.run(load(args, plans))
     finally:
@@ -595,7 +609,8 @@ def main() -> int:
     print()
     print(
         f"bench-hands: {args.clients} referee clients, gunicorn {args.workers} x "
-        f"{args.worker_class} workers, production settings, PostgreSQL + Redis on loopback, "
+        f"{args.worker_class} workers (CONN_MAX_AGE={args.conn_max_age}), production settings, "
+        "PostgreSQL + Redis on loopback, "
         f"{os.cpu_count()} cores shared by server, database and load generator "
         f"(1-min load average before the run: {load_before:.1f})"
     )
