@@ -115,13 +115,13 @@ def check_tournament(tournament: Tournament, n: int) -> None:
         last_round = stage.rounds.filter(kind__in=["swiss", "knockout"]).order_by("-number").first()
         final_out = [e for e in out if last_round and e.out_round == last_round.number]
         by_standing = sorted(final_out, key=lambda e: standings.index(e.entry_id))
-        places = [e.placing for e in by_standing]
-        assert places == sorted(places), f"{stage}: places not in standings order"
+        stage_places = [e.placing or 0 for e in by_standing]
+        assert stage_places == sorted(stage_places), f"{stage}: places not in standings order"
         if stage.kind == Stage.Kind.KNOCKOUT:
             worst_by_round: dict[int, int] = {}
             best_by_round: dict[int, int] = {}
             for e in out:
-                if e.out_round is None:
+                if e.out_round is None or e.placing is None:
                     continue
                 worst_by_round[e.out_round] = max(worst_by_round.get(e.out_round, 0), e.placing)
                 best_by_round[e.out_round] = min(best_by_round.get(e.out_round, 10**9), e.placing)
