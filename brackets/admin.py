@@ -19,8 +19,8 @@ else:
 class StageEntryInline(_Inline):
     model = StageEntry
     extra = 0
-    fields = ["entry", "seed", "status", "joined_round", "out_round", "placing"]
-    readonly_fields = fields
+    fields = ("entry", "seed", "status", "joined_round", "out_round", "placing")
+    readonly_fields = ("entry", "seed", "status", "joined_round", "out_round", "placing")
     can_delete = False
     show_change_link = False
 
@@ -45,8 +45,8 @@ class StageAdmin(_Admin):
 class RoundMatchInline(_Inline):
     model = RoundMatch
     extra = 0
-    fields = ["table_number", "match"]
-    readonly_fields = fields
+    fields = ("table_number", "match")
+    readonly_fields = ("table_number", "match")
     can_delete = False
 
 
