@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.engine.match import MatchState, match_apply, match_fold, match_start
+from scoring.engine.match import match_apply, match_fold, match_start
+from scoring.engine.match_state import MatchState
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import PRESETS, Llave, Ruleset
 from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.engine.hand import PoseRequirement
 from scoring.engine.match import match_start
+from scoring.engine.moves import PoseRequirement
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.rules import Ruleset
 from scoring.engine.simulate import BOTS, simulate_hand, simulate_match

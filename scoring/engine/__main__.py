@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from scoring.engine.errors import EngineError
-from scoring.engine.hand import seat_label
-from scoring.engine.match import HandScored, NextHand
+from scoring.engine.match_state import HandScored, NextHand
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import PRESETS, Ruleset, Scoring
+from scoring.engine.seats import seat_name
 from scoring.engine.simulate import BOTS, SimulatedMatch, simulate_match
 
 
@@ -60,12 +60,12 @@ def format_match(ruleset: Ruleset, n_players: int, sim: SimulatedMatch) -> str:
         lines.append("  ".join([*cells, row[-1]]).rstrip())
     final = sim.final
     if final.over and final.winner is not None:
-        summary = f"Match over: {seat_label(final.winner)} wins after {final.hands} hands."
+        summary = f"Match over: {seat_name(final.winner)} wins after {final.hands} hands."
     else:
         summary = f"Stopped after {final.hands} hands without a winner (max hands reached)."
     title = (
         f"preset={ruleset.preset} players={n_players} seed={sim.seed} "
-        f"lot={seat_label(sim.lot_winner)} target={ruleset.target_for(n_players)}"
+        f"lot={seat_name(sim.lot_winner)} target={ruleset.target_for(n_players)}"
     )
     overrides = ruleset.overrides()
     if overrides:
@@ -75,7 +75,7 @@ def format_match(ruleset: Ruleset, n_players: int, sim: SimulatedMatch) -> str:
 
 def _poser_text(record: HandRecord, announced: NextHand) -> str:
     how = "sporting" if record.sporting else "forced" if announced.forced else "free"
-    return f"{seat_label(record.poser)} {how} {record.pose_tile}"
+    return f"{seat_name(record.poser)} {how} {record.pose_tile}"
 
 
 def _value_text(ruleset: Ruleset, scored: HandScored, announced: NextHand) -> str:
@@ -90,11 +90,11 @@ def _value_text(ruleset: Ruleset, scored: HandScored, announced: NextHand) -> st
 
 def _result_text(record: HandRecord, scored: HandScored) -> str:
     if scored.winner is None:
-        return "tie " + "=".join(seat_label(s) for s in scored.tied) + _counts_text(record)
+        return "tie " + "=".join(seat_name(s) for s in scored.tied) + _counts_text(record)
     how = "domino" if record.end is EndKind.DOMINO else "block"
     extra = " llave" if record.llave else ""
     paid = f" +{scored.paid}" if scored.paid else ""
-    return f"{seat_label(scored.winner)} {how}{extra}{paid}{_counts_text(record)}"
+    return f"{seat_name(scored.winner)} {how}{extra}{paid}{_counts_text(record)}"
 
 
 def _counts_text(record: HandRecord) -> str:

@@ -11,17 +11,12 @@ Glossary:
     forced     -- the next pose is a forced 6-6 pose by whoever holds it (R5).
 
 :func:`match_start` makes the state before the first hand, :func:`match_apply` validates one
-:class:`~scoring.engine.record.HandRecord` against it (section 9) and folds it, and
-:func:`match_fold` folds a whole sequence. States are immutable; nothing is stored when a record
-is rejected.
+:class:`~scoring.engine.record.HandRecord` against it (section 9, :mod:`scoring.engine.validate`)
+and folds it, and :func:`match_fold` folds a whole sequence. States are immutable
+(:mod:`scoring.engine.match_state`); nothing is stored when a record is rejected.
 
-Decisions (where RULES.md leaves something open; copied into the README):
-    1. Forced pose, outcome path: the engine cannot see who held 6-6, so any seat may be
-       recorded as the poser of a forced hand. The pose tile must be 6-6. When the deal may
-       leave 6-6 undealt (``deals_all_tiles`` false: 7-tile 2/3-player deals, block deals) the
-       R5 fallbacks are accepted too: a lower double when enough tiles sleep for every higher
-       double to be among them, or a non-double when every double can sleep and the tile can
-       be the heaviest of the dealt tiles. Anything else is rejected (R5).
+Decisions (where RULES.md leaves something open; copied into the README; 1, 9, 12 and 13 are
+about checking records and are listed in :mod:`scoring.engine.validate`):
     2. ``opening = lot_then_rotate`` rotates regardless (R6): every later hand, including a
        replay, a hand after a reset and a play-off, is posed freely by the seat after the
        previous poser. Only ``forced_six_six`` uses R7-R10.
@@ -44,197 +39,36 @@ Decisions (where RULES.md leaves something open; copied into the README):
        opponents a winner left on 0, ``six_love_received`` once per player left on 0.
     8. Under ``straight_six`` a six-love is recorded only when every other player is on 0
        (R30); under ``six_love`` the winner gives six-love to everyone on 0 (R31c, R32).
-    9. A domino record may carry counts under any scoring (they are checked: one per seat,
-       0..max, the winner's 0); pip scoring requires them (R40). A block always requires them.
    10. ``NextHand.leader`` is the R28 leader of the current tie run, ``None`` outside a run.
    11. ``HandScored.playoff_next`` means "the next hand is a play-off": true after the reset
        that starts one (R31d, R32) and after a tied play-off, whose replay is still a play-off
        (R27); it is worth ``playoff_value`` escalated by the tie run (R26).
-   12. Sporting (R11) is only accepted on a forced pose and only with ``sporting_allowed``; the
-       seat recorded as poser is taken as the 6-6 holder, as for any forced pose (decision 1).
-   13. Checks that no R number covers (unknown seat, wrong number of counts, malformed values)
-       cite ``§9``; count bounds cite R20 (a count is a pip total), and the heaviest possible
-       hand includes tiles that may be drawn from a ``draw`` boneyard (R16).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
-from typing import Final, TypeVar
+from collections.abc import Iterable
+from typing import Final
 
-from scoring.engine.errors import InvalidRecord, InvalidRuleset
-from scoring.engine.record import RECORD_RULE, EndKind, HandRecord, lowest_seats
-from scoring.engine.rules import (
-    AfterResetOpener,
-    AllOnes,
-    Llave,
-    Opening,
-    ReplayLeaderLoss,
-    ResetRule,
-    Ruleset,
-    Scoring,
-    TieOpener,
-    TieValue,
+from scoring.engine.errors import InvalidRuleset
+from scoring.engine.match_state import (
+    HandScored,
+    MatchContext,
+    MatchState,
+    NextHand,
+    PlayerStats,
+    match_context,
+    unchecked,
 )
-from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX, Tile
+from scoring.engine.record import EndKind, HandRecord, lowest_seats
+from scoring.engine.rules import Llave, Ruleset, Scoring, TieOpener, TieValue
+from scoring.engine.seats import seat_name
+from scoring.engine.tiles import DOUBLE_SIX
+from scoring.engine.validate import validate_record
 
-_SEAT_NAMES: Final = "ABCDEFGH"
-_T = TypeVar("_T")
-
-
-def seat_name(seat: int) -> str:
-    """Seat letter in play order: 0 -> "A", 1 -> "B", ... (section 0)."""
-    return _SEAT_NAMES[seat] if 0 <= seat < len(_SEAT_NAMES) else f"seat {seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """What the referee screen shows before the next hand (R5-R10, R26).
-
-    ``poser`` is ``None`` for a forced pose ("whoever holds 6-6", R5). ``rule`` is the rule that
-    decided who poses; ``reason`` says why in words. ``leader`` is the R28 leader of the
-    current tie run.
-    """
-
-    number: int
-    poser: int | None
-    forced: bool
-    forced_tile: Tile | None
-    value: int
-    is_replay: bool
-    is_playoff: bool
-    tie_run: int
-    leader: int | None
-    reason: str
-    rule: str = "R6"
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    """Per-match statistics of one player (R35)."""
-
-    hands_won: int = 0
-    domino_wins: int = 0
-    block_wins: int = 0
-    llaves: int = 0
-    ties: int = 0
-    replays_won: int = 0
-    resets_caused: int = 0
-    playoffs_won: int = 0
-    six_love_given: int = 0
-    six_love_received: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class HandScored:
-    """The result of folding one hand (R25-R35, R40-R41).
-
-    ``value`` is V (R26), ``paid`` what stands in ``scores_after`` for the winner (decision 6),
-    ``tied`` the seats sharing the lowest count of a tied block (R20), ``playoff_next`` whether
-    the next hand is a play-off (decision 11), ``notes`` human notes citing rules.
-    """
-
-    number: int
-    value: int
-    paid: int
-    winner: int | None
-    tied: tuple[int, ...]
-    reset: bool
-    playoff_next: bool
-    scores_after: tuple[int, ...]
-    match_over: bool
-    notes: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Context:
-    """Per (ruleset, player count) constants, computed once (see :func:`_context`)."""
-
-    target: int
-    max_count: int
-    set_mask: int
-    forced_mask: int
-    forced_fallbacks: bool
-    scoring: Scoring
-    any_challenger: bool
-    playoff_on_all_ones: bool
-    playoff_value: int
-    tie_value: TieValue
-    tie_value_cap: int | None
-    tie_opener: TieOpener
-    leader_loss_resets: bool
-    reset_forced: bool
-    llave: Llave
-    sporting_allowed: bool
-    rotate: bool
-    # Reasons shown on the referee screen, by seat (built once: folding is hot).
-    won_reason: tuple[str, ...]
-    reset_reason: tuple[str, ...]
-    leader_reason: tuple[str, ...]
-    again_reason: tuple[str, ...]
-    rotate_reason: tuple[str, ...]
-    first_hand: tuple[NextHand, ...]  # by lot winner (R6)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    """A match between hands. Build it with :func:`match_start`; never mutate it.
-
-    ``hands`` is the number of hands folded, ``tie_run`` is k (R26), ``leader`` the R28 leader
-    of the current tie run, ``playoff`` whether the next hand is a play-off (R9, R27),
-    ``last_poser`` the seat that posed the last hand, ``lot_winner`` the seat that won the draw
-    for the lead (R6).
-    """
-
-    ruleset: Ruleset
-    n_players: int
-    scores: tuple[int, ...]
-    hands: int
-    next: NextHand
-    over: bool
-    winner: int | None
-    stats: tuple[PlayerStats, ...]
-    last_poser: int | None
-    tie_run: int = 0
-    leader: int | None = None
-    playoff: bool = False
-    lot_winner: int = 0
-    ctx: _Context | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def on_love(self) -> tuple[bool, ...]:
-        """Which players are on 0 (section 0, R34)."""
-        return tuple(s == 0 for s in self.scores)
-
-    @property
-    def target(self) -> int:
-        """The score that wins this match (R30-R32, R41)."""
-        return self.ruleset.target_for(self.n_players)
-
-
-def _unchecked(cls: type[_T]) -> Callable[..., _T]:
-    """A positional constructor for a frozen slots dataclass that skips its ``__init__``.
-
-    Why: the generated frozen ``__init__`` sets each field through ``object.__setattr__``,
-    which made folding miss its 100,000 hands/s goal; calling the slot descriptors directly is
-    about twice as fast. Arguments are the fields in declaration order, as for ``cls(...)``.
-    """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    namespace: dict[str, object] = {"new": object.__new__, "cls": cls}
-    for name in names:
-        namespace[f"set_{name}"] = cls.__dict__[name].__set__
-    body = "".join(f"    set_{name}(o, {name})\n" for name in names)
-    source = f"def build({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
-    exec(source, namespace)  # noqa: S102 -- fixed source built from field names only
-    build = namespace["build"]
-    assert callable(build)
-    return build
-
-
-_new_state: Final = _unchecked(MatchState)
-_new_next: Final = _unchecked(NextHand)
-_new_stats: Final = _unchecked(PlayerStats)
+_new_state: Final = unchecked(MatchState)
+_new_next: Final = unchecked(NextHand)
+_new_stats: Final = unchecked(PlayerStats)
 _NO_STATS: Final = PlayerStats()
 
 
@@ -245,7 +79,7 @@ def match_start(ruleset: Ruleset, n_players: int, *, lot_winner: int = 0) -> Mat
     Raises :class:`InvalidRuleset` when the ruleset cannot be played by ``n_players`` (R2) or
     ``lot_winner`` is not a seat.
     """
-    ctx = _CONTEXTS.get((ruleset, n_players)) or _context(ruleset, n_players)  # validates (R2)
+    ctx = match_context(ruleset, n_players)  # validates (R2)
     if isinstance(lot_winner, bool) or not (
         isinstance(lot_winner, int) and 0 <= lot_winner < n_players
     ):
@@ -308,8 +142,8 @@ def match_fold(
 def _step(
     state: MatchState, record: HandRecord, report: bool
 ) -> tuple[MatchState, HandScored | None]:
-    ctx = state.ctx if state.ctx is not None else _context(state.ruleset, state.n_players)
-    _validate(state, ctx, record)
+    ctx = state.ctx if state.ctx is not None else match_context(state.ruleset, state.n_players)
+    validate_record(state, ctx, record)
 
     n = state.n_players
     number = state.hands + 1
@@ -318,9 +152,9 @@ def _step(
     domino = record.end == EndKind.DOMINO
     if domino:
         w = record.winner
-        assert w is not None  # _validate guarantees it (R18)
+        assert w is not None  # validate_record guarantees it (R18)
     else:
-        assert counts is not None  # _validate guarantees it (R20)
+        assert counts is not None  # validate_record guarantees it (R20)
         tied = lowest_seats(counts)
         if len(tied) > 1:
             return _step_tie(state, ctx, record, tied, number, report)
@@ -501,7 +335,7 @@ def _step(
 
 def _step_tie(
     state: MatchState,
-    ctx: _Context,
+    ctx: MatchContext,
     record: HandRecord,
     tied: tuple[int, ...],
     number: int,
@@ -608,7 +442,7 @@ def _unique_leader(scores: tuple[int, ...]) -> int | None:
     return scores.index(top)
 
 
-def _value(ctx: _Context, k: int, playoff: bool) -> int:
+def _value(ctx: MatchContext, k: int, playoff: bool) -> int:
     """R26: the value of a hand after ``k`` consecutive ties (0 under pip scoring)."""
     if ctx.scoring is Scoring.PIPS:
         return 0  # decision 4
@@ -626,255 +460,13 @@ def _value(ctx: _Context, k: int, playoff: bool) -> int:
     return v
 
 
-# -- validation (section 9) ------------------------------------------------------------------
-
-
-def _reject(code: str, rule: str, field: str | None, message: str) -> InvalidRecord:
-    return InvalidRecord(code=code, rule=rule, field=field, message=message)
-
-
-def _validate(state: MatchState, ctx: _Context, record: HandRecord) -> None:
-    """Section 9: every check a record must pass before it is folded."""
-    if state.over:
-        raise _reject(
-            "match_over",
-            "R33",
-            None,
-            f"The match is over ({seat_name(state.winner or 0)} won); no further hands (R33).",
-        )
-    n = state.n_players
-    nh = state.next
-    poser = record.poser
-    if type(poser) is not int or not 0 <= poser < n:
-        raise _reject(
-            "unknown_seat",
-            RECORD_RULE,
-            "poser",
-            f"poser {poser!r} is not a seat at this table (0..{n - 1}) (§9).",
-        )
-    if nh.poser is not None and poser != nh.poser:
-        raise _reject(
-            "wrong_poser",
-            nh.rule,
-            "poser",
-            f"Seat {nh.poser} ({seat_name(nh.poser)}) must pose this hand: {nh.reason}.",
-        )
-    tile = record.pose_tile
-    if not isinstance(tile, Tile):
-        raise _reject("invalid_tile", "R1", "pose_tile", f"{tile!r} is not a tile (R1).")
-    bit = tile.mask
-    if not ctx.set_mask & bit:
-        raise _reject(
-            "tile_not_in_set",
-            "R2",
-            "pose_tile",
-            f"{tile} is not in play: three players in the standard deal remove 0-0 (R2).",
-        )
-    if record.sporting:
-        if not ctx.sporting_allowed:
-            raise _reject(
-                "sporting_not_allowed",
-                "R11",
-                "sporting",
-                "Sporting is not allowed under this ruleset (R11; never in tournament play).",
-            )
-        if not nh.forced:
-            raise _reject(
-                "sporting_on_free_pose",
-                "R11",
-                "sporting",
-                "Sporting only applies to a forced 6-6 pose; this hand is a free pose (R11).",
-            )
-    elif nh.forced and not ctx.forced_mask & bit:
-        if ctx.forced_fallbacks:
-            detail = (
-                "lead 6-6, or if 6-6 was not dealt the highest double held, or with no double "
-                f"dealt the heaviest tile held; {tile} cannot be that in this deal (R5)"
-            )
-        else:
-            detail = f"lead 6-6, not {tile} (R5)"
-        raise _reject(
-            "wrong_pose_tile",
-            "R5",
-            "pose_tile",
-            f"This hand is a forced pose ({nh.reason}): the poser must {detail}.",
-        )
-
-    counts = record.counts
-    if counts is not None:
-        _validate_counts(counts, n, ctx.max_count)
-
-    end = record.end
-    if end == EndKind.DOMINO:
-        w = record.winner
-        if w is None:
-            raise _reject(
-                "winner_required", "R18", "winner", "A domino record names the winner (R18)."
-            )
-        if type(w) is not int or not 0 <= w < n:
-            raise _reject(
-                "unknown_seat",
-                RECORD_RULE,
-                "winner",
-                f"winner {w!r} is not a seat at this table (0..{n - 1}) (§9).",
-            )
-        if counts is not None and counts[w] != 0:
-            raise _reject(
-                "winner_count_not_zero",
-                "R18",
-                f"counts[{w}]",
-                f"{seat_name(w)} dominoed, so their count must be 0, not {counts[w]} (R18).",
-            )
-        if counts is None and ctx.scoring is Scoring.PIPS:
-            raise _reject(
-                "counts_required",
-                "R40",
-                "counts",
-                "Under pip scoring a domino record carries every seat's count (R40).",
-            )
-        if record.llave and ctx.llave is Llave.OFF:
-            raise _reject(
-                "llave_not_allowed",
-                "R24",
-                "llave",
-                "This ruleset has llave=off: a llave claim is not allowed (R24).",
-            )
-    elif end == EndKind.BLOCK:
-        if record.winner is not None:
-            raise _reject(
-                "block_names_winner",
-                "R20",
-                "winner",
-                "A blocked hand names no winner; the engine derives it from the counts (R20).",
-            )
-        if counts is None:
-            raise _reject(
-                "counts_required",
-                "R20",
-                "counts",
-                "A blocked hand records every seat's count (R20).",
-            )
-        if record.llave:
-            raise _reject(
-                "llave_on_block",
-                "R23",
-                "llave",
-                "A blocked win is never a llave (R23); only a domino can be.",
-            )
-    else:
-        raise _reject(
-            "malformed", RECORD_RULE, "end", f"end must be 'domino' or 'block', not {end!r} (§9)."
-        )
-
-
-def _validate_counts(counts: tuple[int, ...], n: int, top: int) -> None:
-    if len(counts) != n:
-        raise _reject(
-            "wrong_count_length",
-            RECORD_RULE,
-            "counts",
-            f"counts must hold one count per seat ({n}), not {len(counts)} (§9).",
-        )
-    for i, c in enumerate(counts):
-        if type(c) is not int:
-            raise _reject(
-                "malformed", RECORD_RULE, f"counts[{i}]", f"counts[{i}]={c!r} is not an integer."
-            )
-        if c < 0:
-            raise _reject(
-                "negative_count",
-                "R20",
-                f"counts[{i}]",
-                f"{seat_name(i)}'s count {c} is negative; a count is a pip total (R20).",
-            )
-        if c > top:
-            raise _reject(
-                "count_out_of_range",
-                "R20",
-                f"counts[{i}]",
-                f"{seat_name(i)}'s count {c} exceeds {top}, the heaviest possible hand in "
-                "this deal (R20, §9).",
-            )
-
-
-# -- per-ruleset constants -------------------------------------------------------------------
-
-
-def _r5_rank(tile: Tile) -> tuple[int, int, int]:
-    """Order of R5, highest first: doubles (6-6 first), then heavier tiles, larger high end."""
-    return (1 if tile.is_double else 0, tile.pips, tile.high)
-
-
-def _forced_mask(ruleset: Ruleset, n_players: int) -> int:
-    """Tiles a forced pose may lead (R5; decision 1).
-
-    A tile can be the R5 forced pose only if every tile R5 ranks above it may have stayed
-    undealt, i.e. at most ``left over`` tiles of the set rank above it. With everything dealt
-    that leaves 6-6 alone.
-    """
-    set_mask = ruleset.set_mask(n_players)
-    in_set = [t for t in ALL_TILES if set_mask >> t.index & 1]
-    left_over = len(in_set) - n_players * ruleset.hand_size(n_players)
-    mask = 0
-    for t in in_set:
-        rank = _r5_rank(t)
-        if sum(1 for u in in_set if _r5_rank(u) > rank) <= left_over:
-            mask |= t.mask
-    return mask
-
-
-_CONTEXTS: dict[tuple[Ruleset, int], _Context] = {}
-
-
-def _context(ruleset: Ruleset, n_players: int) -> _Context:
-    key = (ruleset, n_players)
-    ctx = _CONTEXTS.get(key)
-    if ctx is not None:
-        return ctx
-    ruleset.validate_for_players(n_players)
-    seats = range(n_players)
-    names = [seat_name(i) for i in seats]
-    rotate = ruleset.opening is Opening.LOT_THEN_ROTATE
-    base = 0 if ruleset.scoring is Scoring.PIPS else 1  # R26, decision 4
-    if rotate:
-        first_hand = tuple(
-            NextHand(1, i, False, None, base, False, False, 0, None, reason, "R6")
-            for i, reason in enumerate(f"{s} won the draw for the lead (R6)" for s in names)
-        )
-    else:
-        reason = "first hand: the holder of 6-6 poses it (R6, R5)"
-        forced = NextHand(1, None, True, DOUBLE_SIX, base, False, False, 0, None, reason, "R6")
-        first_hand = (forced,) * n_players
-    ctx = _Context(
-        target=ruleset.target_for(n_players),
-        max_count=ruleset.max_count(n_players),
-        set_mask=ruleset.set_mask(n_players),
-        forced_mask=_forced_mask(ruleset, n_players),
-        forced_fallbacks=not ruleset.deals_all_tiles(n_players),
-        scoring=ruleset.scoring,
-        any_challenger=(
-            ruleset.scoring is Scoring.SIX_LOVE and ruleset.reset_rule is ResetRule.ANY_CHALLENGER
-        ),
-        playoff_on_all_ones=ruleset.all_ones is AllOnes.PLAYOFF,
-        playoff_value=ruleset.playoff_value,
-        tie_value=ruleset.tie_value,
-        tie_value_cap=ruleset.tie_value_cap,
-        tie_opener=ruleset.tie_opener,
-        leader_loss_resets=ruleset.replay_leader_loss is ReplayLeaderLoss.RESET,
-        reset_forced=ruleset.after_reset_opener is AfterResetOpener.SIX_SIX_HOLDER,
-        llave=ruleset.llave,
-        sporting_allowed=ruleset.sporting_allowed,
-        rotate=rotate,
-        won_reason=tuple(f"{s} won the last hand (R7)" for s in names),
-        reset_reason=tuple(f"{s} won the hand that caused the reset (R8)" for s in names),
-        leader_reason=tuple(f"replay: {s} is the leader (R10, R28)" for s in names),
-        again_reason=tuple(f"replay: {s} posed the tied hand and poses again (R10)" for s in names),
-        rotate_reason=tuple(
-            f"{names[(i + 1) % n_players]} follows {names[i]} in play order (R6)" for i in seats
-        ),
-        first_hand=first_hand,
-    )
-    if len(_CONTEXTS) > 256:  # rulesets are few; bound the cache anyway
-        _CONTEXTS.clear()
-    _CONTEXTS[key] = ctx
-    return ctx
+__all__ = [
+    "HandScored",
+    "MatchState",
+    "NextHand",
+    "PlayerStats",
+    "match_apply",
+    "match_fold",
+    "match_start",
+    "seat_name",
+]

@@ -5,7 +5,7 @@ Glossary:
                 referee may record a hand (the first is the outcome record); the engine replays
                 it, checks every move against the rules and derives the outcome, the counts
                 and la llave from it.
-    replay   -- here: re-running a play log through :func:`scoring.engine.hand.apply` (not the
+    replay   -- here: re-running a play log through :func:`scoring.engine.turns.apply` (not the
                 hand that follows a tie, R27).
 
 JSON form (:meth:`PlayLog.to_dict` / :meth:`PlayLog.from_dict`)::
@@ -31,23 +31,16 @@ from typing import TYPE_CHECKING
 
 from scoring.engine.deal import Deal, parse_tile
 from scoring.engine.errors import IllegalMove, InvalidRecord, RuleViolation
-from scoring.engine.hand import (
-    End,
-    HandState,
-    Move,
-    MoveKind,
-    PoseRequirement,
-    apply,
-    hand_outcome,
-    hand_start,
-    seat_label,
-)
+from scoring.engine.hand import HandState, hand_outcome, hand_start
+from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import Ruleset
+from scoring.engine.seats import seat_name
 from scoring.engine.tiles import Tile
+from scoring.engine.turns import apply
 
 if TYPE_CHECKING:
-    from scoring.engine.match import NextHand
+    from scoring.engine.match_state import NextHand
 
 LOG_RULE = "§9"  # malformed play logs (RULES.md section 9)
 
@@ -180,7 +173,7 @@ def replay(
             field="moves",
             message=(
                 f"The log stops after {len(log.moves)} moves with seat "
-                f"{seat_label(state.turn)} to move; a hand ends only by a domino (R18) or a "
+                f"{seat_name(state.turn)} to move; a hand ends only by a domino (R18) or a "
                 "block (R19)."
             ),
         )

@@ -11,7 +11,7 @@ Glossary:
                  bots from one seed; replaying the logs or folding the records reproduces it.
 
 Every random choice (deal, draw, bot) comes from one injected :class:`random.Random`, so a hand
-or match is replayable from its seed. Every move goes through :func:`scoring.engine.hand.apply`
+or match is replayable from its seed. Every move goes through :func:`scoring.engine.turns.apply`
 and is checked like a referee's play log would be.
 """
 
@@ -23,29 +23,16 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from scoring.engine.deal import deal_tiles
-from scoring.engine.hand import (
-    End,
-    HandState,
-    Move,
-    MoveKind,
-    PoseRequirement,
-    apply,
-    hand_outcome,
-    hand_start,
-    legal_moves,
-)
+from scoring.engine.hand import HandState, hand_outcome, hand_start, legal_moves
 from scoring.engine.llave import VALUE_MASK
-from scoring.engine.match import (
-    HandScored,
-    MatchState,
-    NextHand,
-    match_apply,
-    match_start,
-)
+from scoring.engine.match import match_apply, match_start
+from scoring.engine.match_state import HandScored, MatchState, NextHand
+from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.playlog import PlayLog
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import Ruleset
 from scoring.engine.tiles import ALL_TILES, Tile
+from scoring.engine.turns import apply
 
 Bot: TypeAlias = Callable[[HandState, tuple[Move, ...], random.Random], Move]
 

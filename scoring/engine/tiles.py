@@ -5,8 +5,10 @@ Glossary:
     pips   -- a tile's value ``a + b`` (R1); a double counts both halves, 0-0 is worth 0.
     double -- a tile whose halves are equal.
 
-Tiles are interned: ``Tile(6, 6) is Tile.parse("6-6")`` holds, and each tile carries a stable
-``index`` (0..27) so hands can be stored as 28-bit masks.
+Tiles are frozen values that compare and hash by their halves, not by identity:
+``Tile(6, 6) == Tile.parse("6-6")`` holds, though the two may be different objects. Each tile
+has a stable ``index`` (0..27, its position in :data:`ALL_TILES`) so hands can be stored as
+28-bit masks.
 """
 
 from __future__ import annotations

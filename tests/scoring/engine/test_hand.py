@@ -10,22 +10,13 @@ import pytest
 
 from scoring.engine.deal import Deal
 from scoring.engine.errors import IllegalMove, InvalidRecord
-from scoring.engine.hand import (
-    End,
-    HandState,
-    Move,
-    MoveKind,
-    PoseRequirement,
-    apply,
-    hand_outcome,
-    hand_start,
-    is_blocked,
-    legal_moves,
-    position,
-)
+from scoring.engine.hand import HandState, hand_outcome, hand_start, is_blocked, legal_moves
+from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
+from scoring.engine.positions import position
 from scoring.engine.record import EndKind, block_result
 from scoring.engine.rules import Ruleset
 from scoring.engine.tiles import ALL_TILES, Tile, mask_of
+from scoring.engine.turns import apply
 
 T = Tile.parse
 WSOD = Ruleset.from_preset("wsod")

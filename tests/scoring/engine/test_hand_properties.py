@@ -15,23 +15,16 @@ from hypothesis import strategies as st
 
 from scoring.engine.deal import deal_tiles
 from scoring.engine.errors import IllegalMove
-from scoring.engine.hand import (
-    End,
-    HandState,
-    Move,
-    MoveKind,
-    PoseRequirement,
-    apply,
-    is_blocked,
-    legal_moves,
-)
+from scoring.engine.hand import HandState, is_blocked, legal_moves
 from scoring.engine.llave import occurrences
 from scoring.engine.match import match_fold, match_start
+from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import EndKind
 from scoring.engine.rules import PRESETS, Ruleset
 from scoring.engine.simulate import BOTS, simulate_hand, simulate_match
 from scoring.engine.tiles import ALL_TILES
+from scoring.engine.turns import apply
 
 _DEAL_OPTIONS: list[tuple[str, dict[str, object], int]] = [
     (preset, {}, n) for preset in PRESETS for n in (2, 3, 4)

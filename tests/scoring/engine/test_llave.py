@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from scoring.engine.errors import IllegalMove
-from scoring.engine.hand import End, HandState, Move, apply, hand_outcome, position
+from scoring.engine.hand import HandState, hand_outcome
 from scoring.engine.llave import VALUE_MASK, is_hard, is_llave, occurrences, totals
+from scoring.engine.moves import End, Move
+from scoring.engine.positions import position
 from scoring.engine.record import EndKind
 from scoring.engine.rules import Ruleset
 from scoring.engine.tiles import DOUBLE_BLANK, FULL_SET_MASK, Tile
+from scoring.engine.turns import apply
 
 T = Tile.parse
 WITHOUT_BLANK = FULL_SET_MASK & ~DOUBLE_BLANK.mask

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.engine.match import MatchState, match_apply, match_fold, match_start
+from scoring.engine.match import match_apply, match_fold, match_start
+from scoring.engine.match_state import MatchState
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import Ruleset
 from scoring.engine.tiles import DOUBLE_SIX, Tile
@@ -141,7 +142,7 @@ def check_before(state: MatchState, row: Row, where: str) -> None:
 
 
 def check_after(state: MatchState, row: Row, scored: object, where: str) -> None:
-    from scoring.engine.match import HandScored
+    from scoring.engine.match_state import HandScored
 
     assert isinstance(scored, HandScored)
     expected_scores = tuple(int(s) for s in row.after.split("-"))

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.errors import InvalidRecord, InvalidRuleset
-from scoring.engine.match import HandScored, MatchState, match_apply, match_fold, match_start
+from scoring.engine.match import match_apply, match_fold, match_start
+from scoring.engine.match_state import HandScored, MatchState
 from scoring.engine.record import EndKind, HandRecord, block_result
 from scoring.engine.rules import PRESETS, Llave, Ruleset, Scoring
 from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX

@@ -12,8 +12,8 @@ import pytest
 
 from scoring.engine.deal import Deal
 from scoring.engine.errors import IllegalMove, InvalidRecord, InvalidRuleset, RuleViolation
-from scoring.engine.hand import End, Move, MoveKind, PoseRequirement
 from scoring.engine.match import match_start
+from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.playlog import (
     PlayLog,
     move_from_dict,

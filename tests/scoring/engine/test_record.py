@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.engine.errors import InvalidRecord, InvalidRuleset
-from scoring.engine.match import MatchState, match_apply, match_fold, match_start
+from scoring.engine.match import match_apply, match_fold, match_start
+from scoring.engine.match_state import MatchState
 from scoring.engine.record import EndKind, HandRecord, block_result, lowest_seats
 from scoring.engine.rules import PRESETS, Ruleset
 from scoring.engine.tiles import DOUBLE_SIX, Tile

@@ -8,9 +8,11 @@ import pytest
 
 from scoring.engine.__main__ import main, parse_override
 from scoring.engine.deal import forced_opener
-from scoring.engine.hand import End, Move, MoveKind, PoseRequirement, legal_moves, position
+from scoring.engine.hand import legal_moves
 from scoring.engine.match import match_fold, match_start
+from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.playlog import replay_play_log
+from scoring.engine.positions import position
 from scoring.engine.record import EndKind
 from scoring.engine.rules import Ruleset
 from scoring.engine.simulate import (

@@ -1,0 +1,265 @@
+"""The values of a match between hands (RULES.md sections 3, 7, 8, 9).
+
+Glossary:
+    match state -- an immutable snapshot between hands: scores, statistics, the tie run and who
+                   poses the next hand. :mod:`scoring.engine.match` builds and folds it.
+    next hand   -- what the referee screen shows before a hand: who poses, forced or free, and
+                   what the hand is worth (R5-R10, R26).
+    hand scored -- the report of folding one hand: what it paid, resets, notes citing rules.
+    context     -- the per (ruleset, player count) constants folding needs, computed once and
+                   carried by the state so folding a hand never recomputes them.
+
+The numbered decisions cited here are listed in :mod:`scoring.engine.match` (folding) and
+:mod:`scoring.engine.validate` (record checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import TypeVar
+
+from scoring.engine.rules import (
+    AfterResetOpener,
+    AllOnes,
+    Llave,
+    Opening,
+    ReplayLeaderLoss,
+    ResetRule,
+    Ruleset,
+    Scoring,
+    TieOpener,
+    TieValue,
+)
+from scoring.engine.seats import seat_name
+from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX, Tile
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """What the referee screen shows before the next hand (R5-R10, R26).
+
+    ``poser`` is ``None`` for a forced pose ("whoever holds 6-6", R5). ``rule`` is the rule that
+    decided who poses; ``reason`` says why in words. ``leader`` is the R28 leader of the
+    current tie run.
+    """
+
+    number: int
+    poser: int | None
+    forced: bool
+    forced_tile: Tile | None
+    value: int
+    is_replay: bool
+    is_playoff: bool
+    tie_run: int
+    leader: int | None
+    reason: str
+    rule: str = "R6"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """Per-match statistics of one player (R35)."""
+
+    hands_won: int = 0
+    domino_wins: int = 0
+    block_wins: int = 0
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
+    resets_caused: int = 0
+    playoffs_won: int = 0
+    six_love_given: int = 0
+    six_love_received: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    """The result of folding one hand (R25-R35, R40-R41).
+
+    ``value`` is V (R26), ``paid`` what stands in ``scores_after`` for the winner (decision 6),
+    ``tied`` the seats sharing the lowest count of a tied block (R20), ``playoff_next`` whether
+    the next hand is a play-off (decision 11), ``notes`` human notes citing rules.
+    """
+
+    number: int
+    value: int
+    paid: int
+    winner: int | None
+    tied: tuple[int, ...]
+    reset: bool
+    playoff_next: bool
+    scores_after: tuple[int, ...]
+    match_over: bool
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchContext:
+    """Per (ruleset, player count) constants, computed once (see :func:`match_context`)."""
+
+    target: int
+    max_count: int
+    set_mask: int
+    forced_mask: int
+    forced_fallbacks: bool
+    scoring: Scoring
+    any_challenger: bool
+    playoff_on_all_ones: bool
+    playoff_value: int
+    tie_value: TieValue
+    tie_value_cap: int | None
+    tie_opener: TieOpener
+    leader_loss_resets: bool
+    reset_forced: bool
+    llave: Llave
+    sporting_allowed: bool
+    rotate: bool
+    # Reasons shown on the referee screen, by seat (built once: folding is hot).
+    won_reason: tuple[str, ...]
+    reset_reason: tuple[str, ...]
+    leader_reason: tuple[str, ...]
+    again_reason: tuple[str, ...]
+    rotate_reason: tuple[str, ...]
+    first_hand: tuple[NextHand, ...]  # by lot winner (R6)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match between hands; never mutate it.
+
+    Build it with :func:`~scoring.engine.match.match_start`. ``hands`` is the number of hands
+    folded, ``tie_run`` is k (R26), ``leader`` the R28 leader of the current tie run,
+    ``playoff`` whether the next hand is a play-off (R9, R27), ``last_poser`` the seat that
+    posed the last hand, ``lot_winner`` the seat that won the draw for the lead (R6).
+    """
+
+    ruleset: Ruleset
+    n_players: int
+    scores: tuple[int, ...]
+    hands: int
+    next: NextHand
+    over: bool
+    winner: int | None
+    stats: tuple[PlayerStats, ...]
+    last_poser: int | None
+    tie_run: int = 0
+    leader: int | None = None
+    playoff: bool = False
+    lot_winner: int = 0
+    ctx: MatchContext | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def on_love(self) -> tuple[bool, ...]:
+        """Which players are on 0 (section 0, R34)."""
+        return tuple(s == 0 for s in self.scores)
+
+    @property
+    def target(self) -> int:
+        """The score that wins this match (R30-R32, R41)."""
+        return self.ruleset.target_for(self.n_players)
+
+
+def unchecked(cls: type[_T]) -> Callable[..., _T]:
+    """A positional constructor for a frozen slots dataclass that skips its ``__init__``.
+
+    Why: the generated frozen ``__init__`` sets each field through ``object.__setattr__``,
+    which made folding miss its 100,000 hands/s goal; calling the slot descriptors directly is
+    about twice as fast. Arguments are the fields in declaration order, as for ``cls(...)``.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, object] = {"new": object.__new__, "cls": cls}
+    for name in names:
+        namespace[f"set_{name}"] = cls.__dict__[name].__set__
+    body = "".join(f"    set_{name}(o, {name})\n" for name in names)
+    source = f"def build({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
+    exec(source, namespace)  # noqa: S102 -- fixed source built from field names only
+    build = namespace["build"]
+    assert callable(build)
+    return build
+
+
+def _r5_rank(tile: Tile) -> tuple[int, int, int]:
+    """Order of R5, highest first: doubles (6-6 first), then heavier tiles, larger high end."""
+    return (1 if tile.is_double else 0, tile.pips, tile.high)
+
+
+def _forced_mask(ruleset: Ruleset, n_players: int) -> int:
+    """Tiles a forced pose may lead (R5; decision 1).
+
+    A tile can be the R5 forced pose only if every tile R5 ranks above it may have stayed
+    undealt, i.e. at most ``left over`` tiles of the set rank above it. With everything dealt
+    that leaves 6-6 alone.
+    """
+    set_mask = ruleset.set_mask(n_players)
+    in_set = [t for t in ALL_TILES if set_mask >> t.index & 1]
+    left_over = len(in_set) - n_players * ruleset.hand_size(n_players)
+    mask = 0
+    for t in in_set:
+        rank = _r5_rank(t)
+        if sum(1 for u in in_set if _r5_rank(u) > rank) <= left_over:
+            mask |= t.mask
+    return mask
+
+
+_CONTEXTS: dict[tuple[Ruleset, int], MatchContext] = {}
+
+
+def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
+    """The constants of ``ruleset`` at ``n_players`` seats, cached; validates the ruleset (R2)."""
+    key = (ruleset, n_players)
+    ctx = _CONTEXTS.get(key)
+    if ctx is not None:
+        return ctx
+    ruleset.validate_for_players(n_players)
+    seats = range(n_players)
+    names = [seat_name(i) for i in seats]
+    rotate = ruleset.opening is Opening.LOT_THEN_ROTATE
+    base = 0 if ruleset.scoring is Scoring.PIPS else 1  # R26, decision 4
+    if rotate:
+        first_hand = tuple(
+            NextHand(1, i, False, None, base, False, False, 0, None, reason, "R6")
+            for i, reason in enumerate(f"{s} won the draw for the lead (R6)" for s in names)
+        )
+    else:
+        reason = "first hand: the holder of 6-6 poses it (R6, R5)"
+        forced = NextHand(1, None, True, DOUBLE_SIX, base, False, False, 0, None, reason, "R6")
+        first_hand = (forced,) * n_players
+    ctx = MatchContext(
+        target=ruleset.target_for(n_players),
+        max_count=ruleset.max_count(n_players),
+        set_mask=ruleset.set_mask(n_players),
+        forced_mask=_forced_mask(ruleset, n_players),
+        forced_fallbacks=not ruleset.deals_all_tiles(n_players),
+        scoring=ruleset.scoring,
+        any_challenger=(
+            ruleset.scoring is Scoring.SIX_LOVE and ruleset.reset_rule is ResetRule.ANY_CHALLENGER
+        ),
+        playoff_on_all_ones=ruleset.all_ones is AllOnes.PLAYOFF,
+        playoff_value=ruleset.playoff_value,
+        tie_value=ruleset.tie_value,
+        tie_value_cap=ruleset.tie_value_cap,
+        tie_opener=ruleset.tie_opener,
+        leader_loss_resets=ruleset.replay_leader_loss is ReplayLeaderLoss.RESET,
+        reset_forced=ruleset.after_reset_opener is AfterResetOpener.SIX_SIX_HOLDER,
+        llave=ruleset.llave,
+        sporting_allowed=ruleset.sporting_allowed,
+        rotate=rotate,
+        won_reason=tuple(f"{s} won the last hand (R7)" for s in names),
+        reset_reason=tuple(f"{s} won the hand that caused the reset (R8)" for s in names),
+        leader_reason=tuple(f"replay: {s} is the leader (R10, R28)" for s in names),
+        again_reason=tuple(f"replay: {s} posed the tied hand and poses again (R10)" for s in names),
+        rotate_reason=tuple(
+            f"{names[(i + 1) % n_players]} follows {names[i]} in play order (R6)" for i in seats
+        ),
+        first_hand=first_hand,
+    )
+    if len(_CONTEXTS) > 256:  # rulesets are few; bound the cache anyway
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = ctx
+    return ctx
+
+
+__all__ = ["HandScored", "MatchState", "NextHand", "PlayerStats"]
