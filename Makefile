@@ -48,6 +48,12 @@ bench-engine: venv
 bench-brackets: venv
 	$(PY) bench/bench_brackets.py
 
+# Publishing a 1,000-player round, and the next round after the last match ends (real Celery
+# worker); creates and uses its own database `bench_rounds` and Redis database 12.
+.PHONY: bench-rounds
+bench-rounds: venv
+	$(PY) bench/bench_rounds.py $(BENCH_ARGS)
+
 # 50 referee clients against gunicorn + uvicorn workers (production settings) on PostgreSQL and
 # Redis; creates and uses its own database `bench_hands`. Options: BENCH_ARGS="--workers 4".
 bench-hands: venv
