@@ -8,9 +8,13 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
+from brackets.models import Round, Stage
 from brackets.views.base import DirectorTournamentMixin
 from brackets.views.presenters import build_bracket, user_label
+from scoring.models import Match
+from tournament.models import ActionLog, Entry, Tournament
 from tournament.selectors import action_log_list
 
 LOG_PAGE_SIZE = 50
@@ -40,6 +44,41 @@ VERBS = {
 }
 
 
+def _ids(logs: list[ActionLog], target_type: str) -> list[int]:
+    return [
+        int(x.target_id) for x in logs if x.target_type == target_type and x.target_id.isdigit()
+    ]
+
+
+def _targets(tournament: Tournament, logs: list[ActionLog]) -> dict[tuple[str, str], str]:
+    """Readable names of the page's log targets (a query per kind of target, at most four)."""
+    out: dict[tuple[str, str], str] = {}
+    if ids := _ids(logs, "brackets.round"):
+        for r in Round.objects.filter(pk__in=ids, stage__tournament=tournament).select_related(
+            "stage"
+        ):
+            label = r.get_kind_display() if r.kind == Round.Kind.FINAL else f"round {r.number}"
+            out["brackets.round", str(r.pk)] = f"{r.stage.name}, {label}"
+    if ids := _ids(logs, "brackets.stage"):
+        for stage in Stage.objects.filter(pk__in=ids, tournament=tournament):
+            out["brackets.stage", str(stage.pk)] = f"stage {stage.number}, {stage.name}"
+    if ids := _ids(logs, "tournament.entry"):
+        for e in Entry.objects.filter(pk__in=ids, tournament=tournament).select_related("player"):
+            out["tournament.entry", str(e.pk)] = e.player.name
+    if ids := _ids(logs, "scoring.match"):
+        for m in Match.objects.filter(pk__in=ids, tournament=tournament).select_related("table"):
+            out["scoring.match", str(m.pk)] = m.label or f"match #{m.pk}"
+    return out
+
+
+def _target_url(tournament: Tournament, log: ActionLog) -> str:
+    if log.target_type == "brackets.round" and log.target_id.isdigit():
+        return reverse("brackets:round", args=[tournament.slug, int(log.target_id)])
+    if log.target_type == "scoring.match" and log.target_id.isdigit():
+        return reverse("scoring:match-referee", args=[int(log.target_id)])
+    return ""
+
+
 class BracketView(DirectorTournamentMixin):
     """``bracket/``: stages → rounds → tables → who went on, the final table, the places."""
 
@@ -64,14 +103,18 @@ class ActionLogView(DirectorTournamentMixin):
         if verb:
             qs = qs.filter(verb=verb)
         page = Paginator(qs, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
+        logs = list(page.object_list)
+        targets = _targets(self.tournament, logs)
         rows: list[dict[str, Any]] = [
             {
                 "log": log,
                 "who": user_label(log.actor) if log.actor else "system",
                 "what": VERBS.get(log.verb, log.verb),
-                "target": f"{log.target_type.split('.')[-1]} {log.target_id}".strip(),
+                "target": targets.get((log.target_type, log.target_id))
+                or (f"{log.target_type.split('.')[-1]} #{log.target_id}" if log.target_id else ""),
+                "target_url": _target_url(self.tournament, log),
             }
-            for log in page.object_list
+            for log in logs
         ]
         verbs = sorted(
             set(

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
-from brackets.selectors import DONE_STATUSES, StageData, stage_data, tournament_placings
+from brackets.selectors import DONE_STATUSES, StageData, stage_data_for, tournament_placings
 from brackets.services.store import referee_for_tables
 from scoring.match_page import SEAT_LETTERS
 from scoring.models import Match, Seat
@@ -266,7 +266,7 @@ def seating_warnings(
 def build_preview(stage: Stage, seating: Any) -> Preview:
     """A proposed seating (the engine's, from ``round_preview``) with names, referees (as
     publishing will assign them) and warnings. Five queries."""
-    data = stage_data(stage_id=stage.pk)
+    data = stage_data_for(stage)
     by_entry = {e.entry_id: e for e in data.entrants}
     tables = [(t.number, tuple(t.seats)) for t in seating.tables]
     byes = tuple(seating.byes)
@@ -437,8 +437,7 @@ class Bracket:
         return None
 
 
-def _bracket_stage(stage: Stage) -> BracketStage:
-    data = stage_data(stage_id=stage.pk)
+def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> BracketStage:
     by_entry = {e.entry_id: e for e in data.entrants}
     kinds = dict(Round.Kind.choices)
     advanced_ids = {e.entry_id for e in data.entrants if e.status == StageEntry.Status.ADVANCED}
@@ -482,9 +481,10 @@ def _bracket_stage(stage: Stage) -> BracketStage:
                 going_on=sum(1 for t in tables for s in t.seats if s.goes_on),
             )
         )
+    # In advancement order: the next stage's seeds (or this stage's places after the last).
     advanced = sorted(
         (e for e in data.entrants if e.status == StageEntry.Status.ADVANCED),
-        key=lambda e: (e.placing or 10**9, e.seed),
+        key=lambda e: (next_seed.get(e.entry_id, 10**9), e.placing or 10**9, e.seed),
     )
     final = next((r for r in reversed(rounds) if r.kind == Round.Kind.FINAL), None)
     return BracketStage(
@@ -505,8 +505,12 @@ def _bracket_stage(stage: Stage) -> BracketStage:
 def build_bracket(tournament: Tournament) -> Bracket:
     """Stages, rounds, tables, who went on, the final table and the final places. Four
     queries per stage and one for the places."""
-    stages = tuple(
-        _bracket_stage(s) for s in Stage.objects.filter(tournament=tournament).order_by("number")
-    )
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+    datas = [stage_data_for(s) for s in stages]
+    built: list[BracketStage] = []
+    for i, (stage, data) in enumerate(zip(stages, datas, strict=True)):
+        following = datas[i + 1] if i + 1 < len(datas) else None
+        next_seed = {e.entry_id: e.seed for e in following.entrants} if following else {}
+        built.append(_bracket_stage(stage, data, next_seed))
     placings = tuple((p.place, p.name) for p in tournament_placings(tournament_id=tournament.pk))
-    return Bracket(stages=stages, placings=placings)
+    return Bracket(stages=tuple(built), placings=placings)

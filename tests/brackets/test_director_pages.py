@@ -641,5 +641,6 @@ def test_action_log_page_lists_who_when_what_why(setup: dict[str, Any]) -> None:
     assert "Seed order changed" in text
     assert "director call" in text
     assert setup["director"].username in text
+    assert "stage 1, Qualifying" in text  # the target by name, not by id
     filtered = client.get(url("log", slug), {"verb": "stage.reorder"})
     assert [r["log"].verb for r in filtered.context["rows"]] == ["stage.reorder"]
