@@ -298,6 +298,7 @@ class RoundSheetsView(DirectorTournamentMixin):
         referee_ids = {m.referee_id for m in matches if m.referee_id is not None}
         tokens = _active_tokens(self.tournament.pk, referee_ids)
         sheets: list[dict[str, Any]] = []
+        codes: dict[str, SafeString] = {}  # one referee serves many tables: draw each code once
         for m in matches:
             token = tokens.get(m.referee_id) if m.referee_id is not None else None
             link = (
@@ -310,7 +311,7 @@ class RoundSheetsView(DirectorTournamentMixin):
                     "match": m,
                     "order": " → ".join(s.letter for s in m.seats),
                     "link": link,
-                    "qr": qr_svg(link) if link else "",
+                    "qr": codes.setdefault(link, qr_svg(link)) if link else "",
                 }
             )
         return render(

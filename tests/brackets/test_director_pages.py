@@ -405,21 +405,37 @@ def test_late_entry_joins_the_next_round(setup: dict[str, Any]) -> None:
     assert "from round 2" in follow_messages(client, response)[0]
 
 
-def test_seeding_page_query_count_does_not_grow_with_players(
-    django_assert_max_num_queries: Any,
-) -> None:
-    counts = []
+def test_page_query_counts_do_not_grow_with_players() -> None:
+    """Seeding list, preview, round progress and sheets: a fixed number of queries."""
+    counts: dict[str, list[int]] = {}
     for n in (8, 40):
         tournament, director, stage = tournament_with_stage(n)
         stage_seed(stage=stage, actor=director, method="rating")
         client = director_client(director)
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
+        pages = {"seeding": url("seeding", tournament.slug, stage.pk)}
+        pages["preview"] = url("preview", tournament.slug, stage.pk)
+        for name, target in pages.items():
+            counts.setdefault(name, []).append(_queries(client, target))
+        rnd = round_publish(stage=stage, actor=director)
+        client.post(url("sheet-links", tournament.slug, rnd.pk))
+        for name in ("round", "sheets", "stages", "bracket"):
+            target = (
+                url(name, tournament.slug)
+                if name in ("stages", "bracket")
+                else url(name, tournament.slug, rnd.pk)
+            )
+            counts.setdefault(name, []).append(_queries(client, target))
+    for name, (small, large) in counts.items():
+        assert small == large, (name, small, large)
 
-        with CaptureQueriesContext(connection) as ctx:
-            assert client.get(url("seeding", tournament.slug, stage.pk)).status_code == 200
-        counts.append(len(ctx.captured_queries))
-    assert counts[0] == counts[1], counts
+
+def _queries(client: Client, target: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(target).status_code == 200
+    return len(ctx.captured_queries)
 
 
 # -- preview and publish ----------------------------------------------------------------------
