@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from brackets.engine import BracketError, TimeCalledLine, time_called_placings
 from brackets.models import Round, RoundMatch, Stage, StageEntry
-from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
+from brackets.selectors import DONE_STATUSES, StageData, stage_data, stage_data_for
 from brackets.services._common import (
     Actor,
     bracket_error,
@@ -141,7 +141,7 @@ def round_preview(*, stage: Stage, actor: Actor) -> NextStep:
     look at the next round before the task has closed this one.
     """
     check_director(actor, stage.tournament_id)
-    data = stage_data_for(stage)
+    data = stage_data(stage_id=stage.pk)  # fresh: the caller's instance may be stale
     last = data.last_round
     if last is not None and last.status == Round.Status.PUBLISHED and last.complete:
         data = replace(data, rounds=(*data.rounds[:-1], replace(last, status="closed")))

@@ -340,6 +340,7 @@ def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "
     """
     check_director(actor, stage.tournament_id)
     stage = lock_stage(stage.pk)
+    entry = Entry.objects.get(pk=entry.pk)  # fresh: status and check-in may have changed
     if stage.kind != Stage.Kind.QUALIFYING:
         raise ApplicationError(
             "Late entries join a qualifying stage; a knockout field is fixed (T6).",
@@ -396,6 +397,7 @@ def stage_entry_withdraw(
             "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
         )
     stage = lock_stage(stage.pk)
+    entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
     se = StageEntry.objects.filter(stage=stage, entry=entry).first()
     if se is None:
         raise ApplicationError(
