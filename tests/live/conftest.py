@@ -11,12 +11,20 @@ from __future__ import annotations
 import copy
 import os
 import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -151,8 +159,92 @@ def live_tournament(db: Any) -> LiveTournament:
     return make_live_tournament(8, cut_size=4, slug="spring-open")
 
 
-@pytest.fixture
-def api_client(db: Any) -> Iterator[Any]:
-    from django.test import Client
+# --- a real ASGI server (HTTP + websockets) for browser tests ------------------------------
 
-    return Client()
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class AsgiServer:
+    """uvicorn serving ``config.asgi`` on loopback against the test database, in a child
+    process; ``stop()`` / ``start()`` cut and restore every socket, as a server restart does."""
+
+    port: int
+    env: dict[str, str]
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "uvicorn"),
+                "config.asgi:application",
+                "--host=127.0.0.1",
+                f"--port={self.port}",
+                "--ws-per-message-deflate=false",
+                "--lifespan=off",
+                "--log-level=warning",
+            ],
+            env=self.env,
+            cwd=str(settings.BASE_DIR),
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the ASGI server exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the ASGI server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+def _server_env() -> dict[str, str]:
+    db = connection.settings_dict
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        REDIS_URL=str(settings.REDIS_URL),
+        CHANNEL_PREFIX=CHANNEL_PREFIX,
+        DATABASE_CONN_MAX_AGE="0",
+    )
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    return env
+
+
+@pytest.fixture
+def asgi_server(transactional_db: Any) -> Iterator[AsgiServer]:
+    """The spectators' web process."""
+    server = AsgiServer(port=_free_port(), env=_server_env())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def api_server(transactional_db: Any) -> Iterator[AsgiServer]:
+    """Another web process, the one the referees' phones happen to reach."""
+    server = AsgiServer(port=_free_port(), env=_server_env())
+    server.start()
+    yield server
+    server.stop()

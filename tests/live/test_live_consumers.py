@@ -7,12 +7,13 @@ The events come from the real services (hand_record, round_publish) after commit
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -27,7 +28,7 @@ from tests.factories import TournamentFactory
 from tests.live.conftest import LiveTournament, make_live_tournament, play_hands, start_match
 from tournament.models import Tournament
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 app = URLRouter(websocket_urlpatterns)
 TIMEOUT = 5
@@ -43,12 +44,27 @@ async def _json(comm: WebsocketCommunicator) -> dict[str, Any]:
     return json.loads(await comm.receive_from(timeout=TIMEOUT))
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def _close_worker_connections() -> AsyncIterator[None]:
-    """The consumers read through ``database_sync_to_async``'s worker thread; close its
-    connection after each test so the test database can be dropped at the end."""
-    yield
-    await database_sync_to_async(connections.close_all)()
+def in_own_loop(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async test on its own event loop in its own thread.
+
+    A Playwright browser test earlier in the session leaves an event loop running in the main
+    thread, where pytest-asyncio could not start another one; a fresh thread always can. The
+    consumers read through ``database_sync_to_async``'s worker thread: its connection is closed
+    afterwards so the test database can be dropped at the end.
+    """
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        async def main() -> None:
+            try:
+                await test(*args, **kwargs)
+            finally:
+                await database_sync_to_async(connections.close_all)()
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, main()).result()
+
+    return run
 
 
 @pytest.fixture
@@ -56,6 +72,7 @@ def lt(transactional_db: Any) -> LiveTournament:
     return make_live_tournament(8, cut_size=4, slug="ws-open")
 
 
+@in_own_loop
 async def test_tournament_socket_says_hello_with_the_current_version(lt: LiveTournament) -> None:
     comm, connected, _ = await _connect("/ws/live/ws-open/")
     assert connected
@@ -65,6 +82,7 @@ async def test_tournament_socket_says_hello_with_the_current_version(lt: LiveTou
 
 
 @pytest.mark.parametrize("path", ["/ws/live/nope/", "/ws/live/draft-cup/"])
+@in_own_loop
 async def test_missing_or_draft_tournament_is_refused(transactional_db: Any, path: str) -> None:
     await sync_to_async(TournamentFactory)(slug="draft-cup", status=Tournament.Status.DRAFT)
     _comm, connected, code = await _connect(path)
@@ -72,6 +90,7 @@ async def test_missing_or_draft_tournament_is_refused(transactional_db: Any, pat
     assert code == CLOSE_NOT_FOUND
 
 
+@in_own_loop
 async def test_match_socket_of_another_tournament_is_refused(lt: LiveTournament) -> None:
     other = await sync_to_async(make_live_tournament)(4, slug="other-open")
     foreign = (await sync_to_async(other.matches)())[0]
@@ -83,6 +102,7 @@ async def test_match_socket_of_another_tournament_is_refused(lt: LiveTournament)
     assert await layer.connection(0).zcard(layer._group_key(match_group(foreign.pk))) == 0
 
 
+@in_own_loop
 async def test_recorded_hand_reaches_tournament_and_match_sockets(lt: LiveTournament) -> None:
     match = (await sync_to_async(lt.matches)())[0]
     payloads = await sync_to_async(start_match)(match, lt.director)
@@ -112,6 +132,7 @@ async def test_recorded_hand_reaches_tournament_and_match_sockets(lt: LiveTourna
     await m_comm.disconnect()
 
 
+@in_own_loop
 async def test_card_html_is_rendered_in_the_asked_language(lt: LiveTournament) -> None:
     match = (await sync_to_async(lt.matches)())[0]
     payloads = await sync_to_async(start_match)(match, lt.director)
@@ -130,6 +151,7 @@ async def test_card_html_is_rendered_in_the_asked_language(lt: LiveTournament) -
         await comm.disconnect()
 
 
+@in_own_loop
 async def test_other_matches_do_not_reach_a_match_socket(lt: LiveTournament) -> None:
     first, second = (await sync_to_async(lt.matches)())[:2]
     payloads = await sync_to_async(start_match)(second, lt.director)
@@ -141,6 +163,7 @@ async def test_other_matches_do_not_reach_a_match_socket(lt: LiveTournament) -> 
     await comm.disconnect()
 
 
+@in_own_loop
 async def test_round_publish_sends_tournament_update(transactional_db: Any) -> None:
     lt = await sync_to_async(make_live_tournament)(8, slug="round-open")
     comm, ok, _ = await _connect("/ws/live/round-open/")
@@ -161,6 +184,7 @@ async def test_round_publish_sends_tournament_update(transactional_db: Any) -> N
     await comm.disconnect()
 
 
+@in_own_loop
 async def test_sockets_are_read_only(lt: LiveTournament) -> None:
     comm, ok, _ = await _connect("/ws/live/ws-open/")
     assert ok
@@ -178,6 +202,7 @@ async def test_sockets_are_read_only(lt: LiveTournament) -> None:
     await comm.disconnect()
 
 
+@in_own_loop
 async def test_disconnect_leaves_the_group(lt: LiveTournament) -> None:
     comm, ok, _ = await _connect("/ws/live/ws-open/")
     assert ok
@@ -189,6 +214,7 @@ async def test_disconnect_leaves_the_group(lt: LiveTournament) -> None:
     assert await layer.connection(0).zcard(key) == 0
 
 
+@in_own_loop
 async def test_many_sockets_one_event_one_read(lt: LiveTournament) -> None:
     """Fifty spectators on one process: one event, fifty frames, one match read."""
     from live import consumers
@@ -217,6 +243,7 @@ async def test_many_sockets_one_event_one_read(lt: LiveTournament) -> None:
         await c.disconnect()
 
 
+@in_own_loop
 async def test_stale_and_duplicate_events_keep_their_versions() -> None:
     """Duplicates are harmless: the same key gives the same frame, built once."""
     calls: list[int] = []
@@ -237,6 +264,7 @@ async def test_stale_and_duplicate_events_keep_their_versions() -> None:
     assert body["tournament_version"] == 10
 
 
+@in_own_loop
 async def test_a_failed_read_sends_the_bare_event(caplog: Any) -> None:
     async def load(source: FrameSource) -> Any:
         raise RuntimeError("database went away")
@@ -250,6 +278,7 @@ async def test_a_failed_read_sends_the_bare_event(caplog: Any) -> None:
     assert frame == {"type": "match.update", "match_id": 5, "version": 3, "tournament_version": 10}
 
 
+@in_own_loop
 async def test_consumers_never_touch_the_orm_from_the_event_loop(
     lt: LiveTournament, monkeypatch: Any
 ) -> None:
