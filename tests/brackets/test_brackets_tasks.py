@@ -48,7 +48,7 @@ def test_the_last_match_finishing_enqueues_the_round_check_after_commit(
 
 @pytest.mark.django_db
 def test_a_match_outside_any_round_is_ignored(django_capture_on_commit_callbacks: Any) -> None:
-    t, d = make_tournament(4)
+    t, _ = make_tournament(4)
     m = scheduled_match(t)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         match_finished.send(sender=Match, match_id=m.pk, tournament_id=t.pk, end_reason="normal")
@@ -57,7 +57,7 @@ def test_a_match_outside_any_round_is_ignored(django_capture_on_commit_callbacks
 
 @pytest.mark.django_db
 def test_round_check_task_reports_what_it_did() -> None:
-    _, d, stage, r1 = _stage()
+    _, d, _, r1 = _stage()
     assert round_check.apply(args=(r1.pk,)).get()["outcome"] == "in_play"
     for m in open_matches(r1):
         match_result_override(match_id=m.pk, actor=d, scores=[6, 0, 0, 0], reason="sheet")
