@@ -130,7 +130,7 @@ class StageListView(DirectorTournamentMixin):
             else:
                 messages.success(
                     request,
-                    f"Stage {stage.number}, {stage.name}, created (random seed {stage.rng_seed}).",
+                    f"{stage.name} created as stage {stage.number} (random seed {stage.rng_seed}).",
                 )
                 return HttpResponseRedirect(stages_url(slug))
         return render(request, "brackets/stages.html", self.context(form), status=400)

@@ -107,6 +107,19 @@
     }
   });
 
+  // -- stage form: show the settings of the chosen kind -------------------------------------
+  var kind = document.getElementById("id_kind");
+  if (kind && kind.form) {
+    var showKind = function () {
+      var sets = kind.form.querySelectorAll("fieldset[data-kind]");
+      for (var k = 0; k < sets.length; k++) {
+        sets[k].hidden = sets[k].dataset.kind.split(" ").indexOf(kind.value) < 0;
+      }
+    };
+    kind.addEventListener("change", showKind);
+    showKind();
+  }
+
   // -- print --------------------------------------------------------------------------------
   var printButtons = document.querySelectorAll(".js-print");
   for (var p = 0; p < printButtons.length; p++) {

@@ -209,3 +209,24 @@ def test_csv_import_report_then_import_valid_rows(
     assert entries.count() == before + 2
     ana = entries.get(player__name="Ana Rivera")
     assert (ana.player.club, ana.checked_in) == ("Club Bayamón", True)
+
+
+def test_stage_form_shows_the_settings_of_the_chosen_kind(
+    browser_context: ContextFactory, live_server: Any, event: dict[str, Any]
+) -> None:
+    page = browser_context(viewport=DESKTOP, user=event["director"]).new_page()
+    page.goto(f"/director/tournaments/{event['t'].slug}/stages/")
+    kind = page.locator("#id_kind")
+    expect(kind).to_have_value("qualifying")
+    expect(page.locator("#id_swiss_rounds")).to_be_visible()
+    expect(page.locator("#id_advance_per_table")).to_be_hidden()
+    kind.select_option("knockout")
+    expect(page.locator("#id_swiss_rounds")).to_be_hidden()
+    expect(page.locator("#id_advance_per_table")).to_be_visible()
+    kind.select_option("final")
+    expect(page.locator("#id_final_table_size")).to_be_visible()
+    # A knockout after a cut of 4 with a final of 4 is the final table itself: created.
+    page.get_by_role("button", name="Create stage").click()
+    expect(page.locator(".messages")).to_contain_text("Stage 2 created as stage 2")
+    second = page.locator("section.stage", has=page.locator("h2", has_text="Stage 2:"))
+    expect(second).to_contain_text("Final table")
