@@ -153,7 +153,10 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     # PITFALLS.md) is advanced by this sweep; advancement is idempotent so both paths are safe.
     "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
     # Idempotency keys are kept IDEMPOTENCY_KEY_TTL_HOURS, then swept.
-    "scoring-idempotency-cleanup": {"task": "scoring.idempotency_records_cleanup", "schedule": 3600},
+    "scoring-idempotency-cleanup": {
+        "task": "scoring.idempotency_records_cleanup",
+        "schedule": 3600,
+    },
 }
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
@@ -163,7 +166,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español")]
