@@ -71,7 +71,7 @@ def test_dashboard_refuses_a_director_of_another_tournament(client: Client, setu
 def test_dashboard_for_superuser_anonymous_and_unknown(client: Client, setup: Setup) -> None:
     response = client.get(_url(setup))
     assert response.status_code == 302
-    assert "/admin/login/" in response["Location"]
+    assert "/accounts/login/" in response["Location"]
     client.force_login(get_user_model().objects.create_superuser("root", "r@example.com", "pw"))
     assert client.get(_url(setup)).status_code == 200
     assert client.get("/director/tournaments/no-such-thing/").status_code == 404

@@ -196,7 +196,7 @@ def test_match_page_and_panel_permissions(
 def test_match_page_sends_anonymous_visitors_to_sign_in(client: Client, setup: Setup) -> None:
     response = client.get(f"/matches/{setup.match.pk}/")
     assert response.status_code == 302
-    assert "/admin/login/" in response["Location"]
+    assert "/accounts/login/" in response["Location"]
     assert client.get(f"/matches/{setup.match.pk}/panel/").status_code == 302
 
 
