@@ -128,6 +128,8 @@ class Client:
     accepted: list[Accepted] = field(default_factory=list)
     refused_keys: list[tuple[int, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)
+    replayed: int = 0
     rng: random.Random = field(default_factory=random.Random)
 
     def next_hand(self) -> tuple[MatchPlan, int] | None:
@@ -360,6 +362,9 @@ async def submit_one(client: Client, stats: Stats) -> bool:
             kind = "retry"
     for response in answers:
         stats.add(response)
+        if response.header("Idempotent-Replayed") == "true":
+            client.replayed += 1
+    client.kinds[kind] = client.kinds.get(kind, 0) + 1
 
     created = [r for r in answers if r.status == 201]
     ids = {_hand_id(r) for r in created}
@@ -399,6 +404,15 @@ async def submit_floor(client: Client, stats: Stats) -> bool:
         client.floor_posts += 1
     else:
         client.problems.append(f"floor answered {response.status}")
+    return True
+
+
+async def submit_healthz(client: Client, stats: Stats) -> bool:
+    """Calibration: a view with no database at all, through the same server and client."""
+    response = await client.session.request("GET", "/healthz")
+    stats.add(response)
+    if response.status == 200:
+        stats.hands += 1
     return True
 
 
@@ -545,7 +559,8 @@ async def load(
     # Warm up every worker (imports, DB connections, caches) on both endpoints.
     await run_phase(clients, submit_floor, 1.5)
     await run_phase(clients, submit_one, 1.5)
-    results = {"floor": Stats(), "hands": Stats(), "paced": Stats()}
+    results = {"healthz": Stats(), "floor": Stats(), "hands": Stats(), "paced": Stats()}
+    results["healthz"] = await run_phase(clients, submit_healthz, min(args.seconds, 4.0))
     for _ in range(args.rounds):
         results["floor"].merge(await run_phase(clients, submit_floor, args.seconds))
         results["hands"].merge(await run_phase(clients, submit_one, args.seconds))
@@ -619,6 +634,7 @@ def main() -> int:
         f" | {'max ms':>7} | {'HTTP statuses':<22} |"
     )
     print(f"|{'-' * 28}|{'-' * 19}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 24}|")
+    print(_row("healthz (no database)", results["healthz"], "req/s"))
     print(_row("floor (lock+insert+update)", floor, "req/s"))
     print(_row("hands, closed loop", hands))
     print(_row(f"hands, paced {args.paced_rate:g}/s", paced))
@@ -634,6 +650,15 @@ def main() -> int:
         f"about clients / throughput = {in_flight:.0f} ms (Little's law)"
     )
     accepted = sum(len(c.accepted) for c in clients)
+    kinds: dict[str, int] = {}
+    for c in clients:
+        for k, v in c.kinds.items():
+            kinds[k] = kinds.get(k, 0) + v
+    mix = ", ".join(f"{v} {k}" for k, v in sorted(kinds.items()))
+    print(
+        f"submissions: {sum(kinds.values())} ({mix}); "
+        f"{sum(c.replayed for c in clients)} answers were idempotent replays"
+    )
     print(
         f"verification: {accepted} accepted submissions in "
         f"{sum(len(c.matches) for c in clients)} matches"
