@@ -1,0 +1,208 @@
+"""The public live API: conditional GETs on the tournament version, caching headers, shapes that
+match the OpenAPI schema, and query counts that do not grow with the field."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.serializers import Serializer
+
+from live.api import serializers as s
+from live.documents import live_cache_warm
+from live.scope import public_tournament_get
+from tests.factories import TournamentFactory
+from tests.live.conftest import (
+    LiveTournament,
+    finish_round_fast,
+    make_live_tournament,
+    play_hands,
+    start_match,
+)
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+ENDPOINTS = ["", "tables/", "standings/", "bracket/"]
+
+
+def _api(slug: str, tail: str = "") -> str:
+    return f"/api/live/{slug}/{tail}"
+
+
+@pytest.fixture
+def field() -> LiveTournament:
+    """Sixteen players: round 1 finished, round 2 in play with hands at one table."""
+    lt = make_live_tournament(16, cut_size=8, slug="api-open")
+    finish_round_fast(lt.round)
+    from brackets.services import round_publish
+
+    lt.round = round_publish(stage=lt.stage, actor=lt.director)
+    match = lt.matches()[0]
+    play_hands(match, lt.director, start_match(match, lt.director, seed=5)[:3])
+    lt.refresh()
+    return lt
+
+
+@pytest.mark.parametrize("tail", ENDPOINTS)
+def test_etag_is_the_version_and_unchanged_is_304(client: Any, field: LiveTournament, tail: str):
+    url = _api("api-open", tail)
+    first = client.get(url)
+    assert first.status_code == 200
+    assert first["Content-Type"] == "application/json"
+    assert first["ETag"] == f'"t{field.tournament.pk}v{field.tournament.version}"'
+    assert first["Cache-Control"] == "public, no-cache"
+
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert again.content == b""
+    assert again["ETag"] == first["ETag"]
+    assert again["Cache-Control"] == "public, no-cache"
+
+
+def test_a_recorded_hand_changes_the_etag_and_the_body(client: Any, field: LiveTournament):
+    url = _api("api-open", "tables/")
+    before = client.get(url)
+    match = field.matches()[1]
+    play_hands(match, field.director, start_match(match, field.director, seed=9)[:1])
+    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    table = next(t for t in after.json()["tables"] if t["id"] == match.pk)
+    assert table["hands_count"] == 1
+    assert table["last_hand"]["number"] == 1
+
+
+def test_live_table_shows_scores_love_next_value_and_last_hand(client: Any, field: LiveTournament):
+    match = field.matches()[0]
+    match.refresh_from_db()
+    body = client.get(_api("api-open", "tables/")).json()
+    table = next(t for t in body["tables"] if t["id"] == match.pk)
+    assert [seat["score"] for seat in table["seats"]] == match.scores
+    assert [seat["love"] for seat in table["seats"]] == [x == 0 for x in match.scores]
+    assert [seat["seat"] for seat in table["seats"]] == list(range(match.n_players))
+    assert table["next_hand"]["value"] == match.next_hand["value"]  # R26
+    assert table["next_hand"]["is_replay"] == match.next_hand["is_replay"]
+    assert table["next_hand"]["is_playoff"] == match.next_hand["is_playoff"]
+    assert table["last_hand"]["number"] == 3
+    assert table["round"]["number"] == 2
+
+
+@pytest.mark.parametrize("tail", [*ENDPOINTS, "players/1/", "matches/1/"])
+def test_drafts_and_unknown_tournaments_are_404(client: Any, tail: str):
+    TournamentFactory(slug="secret", status=Tournament.Status.DRAFT)
+    assert client.get(_api("secret", tail)).status_code == 404
+    assert client.get(_api("nope", tail)).status_code == 404
+
+
+def test_players_and_matches_of_another_tournament_are_404(client: Any, field: LiveTournament):
+    other = make_live_tournament(4, slug="other-open")
+    foreign_match = other.matches()[0]
+    foreign_entry = foreign_match.seats.first().entry_id
+    assert client.get(_api("api-open", f"matches/{foreign_match.pk}/")).status_code == 404
+    assert client.get(_api("api-open", f"players/{foreign_entry}/")).status_code == 404
+
+
+SHAPES: list[tuple[str, type[Serializer[Any]]]] = [
+    ("", s.SummarySerializer),
+    ("tables/", s.LiveTablesSerializer),
+    ("standings/", s.StandingsSerializer),
+    ("bracket/", s.BracketSerializer),
+]
+
+
+@pytest.mark.parametrize(("tail", "serializer"), SHAPES)
+def test_bodies_match_their_documented_shape(
+    client: Any, field: LiveTournament, tail: str, serializer: type[Serializer[Any]]
+):
+    body = client.get(_api("api-open", tail)).json()
+    assert json.loads(json.dumps(serializer(body).data)) == body
+
+
+def test_player_and_match_bodies_match_their_documented_shape(client: Any, field: LiveTournament):
+    match = field.matches()[0]
+    entry = match.seats.get(seat=0).entry_id
+    player = client.get(_api("api-open", f"players/{entry}/")).json()
+    assert json.loads(json.dumps(s.PlayerResultsSerializer(player).data)) == player
+    assert len(player["matches"]) == 2  # round 1 and round 2
+    assert [h["number"] for h in player["matches"][1]["hands"]] == [1, 2, 3]
+    detail = client.get(_api("api-open", f"matches/{match.pk}/")).json()
+    assert json.loads(json.dumps(s.MatchDetailSerializer(detail).data)) == detail
+
+
+def test_openapi_schema_lists_the_live_endpoints(client: Any):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    for path in [
+        "/api/live/{slug}/",
+        "/api/live/{slug}/tables/",
+        "/api/live/{slug}/standings/",
+        "/api/live/{slug}/bracket/",
+        "/api/live/{slug}/players/{entry_id}/",
+        "/api/live/{slug}/matches/{match_id}/",
+    ]:
+        operation = schema["paths"][path]["get"]
+        assert {"200", "304", "404"} <= set(operation["responses"])
+        assert any(p["name"] == "If-None-Match" for p in operation["parameters"])
+    assert "StandingRow" in schema["components"]["schemas"]
+
+
+# --- computed once per change, constant queries ----------------------------------------------
+
+
+def _queries(client: Any, url: str, **headers: Any) -> tuple[int, int]:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, **headers)
+    return response.status_code, len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("tail", ENDPOINTS)
+def test_cached_and_conditional_requests_cost_one_query(
+    client: Any, field: LiveTournament, tail: str
+):
+    url = _api("api-open", tail)
+    status, _ = _queries(client, url)
+    assert status == 200
+    assert _queries(client, url) == (200, 1)  # the version lookup; the body is cached bytes
+    etag = client.get(url)["ETag"]
+    assert _queries(client, url, HTTP_IF_NONE_MATCH=etag) == (304, 1)
+
+
+def test_query_counts_do_not_grow_with_the_field(client: Any):
+    """Uncached builds for 8, 64 and 256 players: the same number of queries."""
+    counts: dict[str, list[int]] = {}
+    for n in (8, 64, 256):
+        lt = make_live_tournament(n, cut_size=max(4, n // 4), slug=f"field-{n}")
+        finish_round_fast(lt.round)
+        from brackets.services import round_publish
+
+        lt.round = round_publish(stage=lt.stage, actor=lt.director)
+        for match in lt.matches()[:2]:
+            play_hands(match, lt.director, start_match(match, lt.director, seed=n)[:2])
+        entry = lt.matches()[0].seats.get(seat=0).entry_id
+        for tail in [*ENDPOINTS, f"players/{entry}/"]:
+            status, queries = _queries(client, _api(f"field-{n}", tail))
+            assert status == 200
+            counts.setdefault(tail.split("/")[0] or "summary", []).append(queries)
+    for name, per_size in counts.items():
+        assert len(set(per_size)) == 1, f"{name}: {per_size} queries for 8/64/256 players"
+
+
+def test_warming_builds_everything_once(field: LiveTournament, django_assert_num_queries: Any):
+    t = public_tournament_get(slug="api-open")
+    live_cache_warm(t)
+    with django_assert_num_queries(0):  # every document and region of this version is there
+        live_cache_warm(t)
+
+
+def test_round_publish_warms_the_cache_on_commit(
+    client: Any, django_capture_on_commit_callbacks: Any
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        make_live_tournament(8, slug="warm-open")  # publishing round 1 warms after commit
+    for tail in ENDPOINTS:
+        assert _queries(client, _api("warm-open", tail)) == (200, 1)
+    for page in ["", "tables/", "standings/", "bracket/", "projector/"]:
+        assert _queries(client, f"/live/warm-open/{page}") == (200, 1), page

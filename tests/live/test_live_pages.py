@@ -1,0 +1,119 @@
+"""Server side of the spectator pages: conditional GETs, languages, what each page shows."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.factories import TournamentFactory
+from tests.live.conftest import LiveTournament, play_hands, start_match
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["", "tables/", "standings/", "bracket/", "projector/"]
+
+
+@pytest.fixture
+def playing(live_tournament: LiveTournament) -> LiveTournament:
+    match = live_tournament.matches()[0]
+    play_hands(match, live_tournament.director, start_match(match, live_tournament.director)[:2])
+    live_tournament.refresh()
+    return live_tournament
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_pages_are_conditional_on_version_and_language(client: Any, playing: Any, page: str):
+    url = f"/live/spring-open/{page}"
+    en = client.get(url)
+    assert en.status_code == 200
+    version = playing.tournament.version
+    assert en["ETag"] == f'W/"t{playing.tournament.pk}v{version}-en"'
+    assert en["Cache-Control"] == "private, no-cache"
+    assert {"Accept-Language", "Cookie"} <= {v.strip() for v in en["Vary"].split(",")}
+    assert client.get(url, HTTP_IF_NONE_MATCH=en["ETag"]).status_code == 304
+
+    es = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+    assert es["ETag"].endswith('-es"')
+    assert '<html lang="es">' in es.content.decode()
+    # The English ETag does not match the Spanish page.
+    assert (
+        client.get(url, HTTP_ACCEPT_LANGUAGE="es", HTTP_IF_NONE_MATCH=en["ETag"]).status_code == 200
+    )
+
+
+def test_page_root_tells_the_script_what_to_follow(client: Any, playing: Any):
+    html = client.get("/live/spring-open/tables/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    root = re.search(r'<div id="live"[^>]*>', html, re.S)
+    assert root is not None
+    tag = root.group(0)
+    assert 'data-ws="/ws/live/spring-open/?lang=es"' in tag
+    assert f'data-version="{playing.tournament.version}"' in tag
+    assert 'data-follow="tables"' in tag
+    assert 'data-etag="W/&quot;t' in tag
+    assert "js/live.js" in html
+
+
+def test_tables_page_shows_scores_love_and_next_hand(client: Any, playing: Any):
+    match = playing.matches()[0]
+    match.refresh_from_db()
+    html = client.get("/live/spring-open/tables/").content.decode()
+    card = re.search(rf'<article[^>]*data-match="{match.pk}".*?</article>', html, re.S)
+    assert card is not None
+    text = card.group(0)
+    assert f'data-version="{match.version}"' in text
+    scores = [int(x) for x in re.findall(r'<td class="num score">(\d+)', text)]
+    assert scores == match.scores
+    assert text.count('class="love"') == match.scores.count(0)
+    assert f"Hand 3: worth {match.next_hand['value']}" in text or "replay" in text
+    assert "Last hand (2)" in text
+
+
+def test_spanish_page_is_translated(client: Any, playing: Any):
+    html = client.get("/live/spring-open/tables/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Mesa 1" in html
+    assert "Última mano (2)" in html
+    standings = client.get("/live/spring-open/standings/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Clasificación" in standings.content.decode()
+    assert "Línea de corte" in standings.content.decode()
+
+
+def test_standings_page_draws_the_cut_line(client: Any, playing: Any):
+    html = client.get("/live/spring-open/standings/").content.decode()
+    assert html.count('class="cut-line"') == 1
+    assert "Cut line: the top 4 advance" in html
+
+
+def test_player_and_match_pages(client: Any, playing: Any):
+    match = playing.matches()[0]
+    entry = match.seats.get(seat=1).entry_id
+    player = client.get(f"/live/spring-open/players/{entry}/")
+    assert player.status_code == 200
+    assert f'data-matches="{match.pk}"' in player.content.decode()
+    detail = client.get(f"/live/spring-open/matches/{match.pk}/").content.decode()
+    assert f'data-ws="/ws/live/spring-open/matches/{match.pk}/?lang=en"' in detail
+    assert detail.count("<tr") >= 2 + 4  # hands table rows and seats
+    assert client.get("/live/spring-open/players/999999/").status_code == 404
+    assert client.get("/live/spring-open/matches/999999/").status_code == 404
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_drafts_are_not_public(client: Any, page: str):
+    TournamentFactory(slug="hidden", status=Tournament.Status.DRAFT)
+    assert client.get(f"/live/hidden/{page}").status_code == 404
+
+
+def test_index_lists_public_tournaments_only(client: Any, playing: Any):
+    TournamentFactory(name="Secret Cup", slug="secret", status=Tournament.Status.DRAFT)
+    html = client.get("/live/").content.decode()
+    assert playing.tournament.name in html
+    assert "Secret Cup" not in html
+
+
+def test_projector_cycles_tables_and_standings(client: Any, playing: Any):
+    html = client.get("/live/spring-open/projector/").content.decode()
+    assert "data-projector" in html
+    assert html.count("data-slide") >= 2  # at least one tables slide and one standings slide
+    assert 'class="live projector"' in html

@@ -1,0 +1,162 @@
+"""Standings (T5), the cut line and outlook (T6), the bracket to the final table and placings,
+and a player's results, on a tournament played through the brackets services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from brackets.models import Round, Stage, StageEntry
+from brackets.selectors import standings_for_stage
+from brackets.services import round_advance, stage_create
+from live import selectors
+from tests.live.conftest import (
+    LiveTournament,
+    finish_round_fast,
+    make_live_tournament,
+    play_hands,
+    start_match,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _advance_until_done(lt: LiveTournament, *, max_rounds: int = 10) -> None:
+    """Finish every published round and let the brackets services advance, to the end."""
+    for _ in range(max_rounds):
+        rnd = (
+            Round.objects.filter(stage__tournament=lt.tournament, status=Round.Status.PUBLISHED)
+            .order_by("-id")
+            .first()
+        )
+        if rnd is None:
+            return
+        finish_round_fast(rnd, seed=rnd.pk)
+        round_advance(round_id=rnd.pk)
+    raise AssertionError("the tournament did not finish")
+
+
+@pytest.fixture
+def two_stage() -> LiveTournament:
+    lt = make_live_tournament(16, swiss_rounds=2, cut_size=8, slug="two-stage")
+    stage_create(
+        tournament=lt.tournament,
+        actor=lt.director,
+        name="Knockout",
+        kind=Stage.Kind.KNOCKOUT,
+        advance_per_table=1,
+        final_table_size=4,
+        rng_seed=3,
+    )
+    return lt
+
+
+def test_standings_follow_t5_with_the_tiebreak_columns_and_the_cut_line(two_stage: Any):
+    finish_round_fast(two_stage.round, seed=1)
+    lt = two_stage
+    lt.refresh()
+    data = selectors.standings(tournament=lt.tournament)
+    stage = next(s for s in data["stages"] if s["stage"]["id"] == lt.stage.pk)
+    rows = stage["rows"]
+    assert [r["entry_id"] for r in rows] == list(standings_for_stage(stage_id=lt.stage.pk).order())
+    keys = [(r["match_wins"], r["hands_won"], r["six_loves_given"]) for r in rows]
+    assert keys == sorted(keys, reverse=True)  # T5 keys 1-3
+    assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+    for r in rows:
+        assert {"head_to_head", "decided_by", "tied_with", "played"} <= set(r)
+    assert stage["cut"] == 8
+    assert [i for i, r in enumerate(rows) if r["cut_after"]] == [7]
+    assert [r["above_cut"] for r in rows] == [True] * 8 + [False] * 8
+
+
+def test_outlook_is_certain_only() -> None:
+    lt = make_live_tournament(16, swiss_rounds=2, cut_size=4, slug="outlook-open")
+    finish_round_fast(lt.round, seed=2)
+    # After one round of two, four table winners have 1 win; everyone can still reach 2.
+    rows = selectors.standings(tournament=lt.tournament)["stages"][0]["rows"]
+    assert not any(r["outlook"] for r in rows)
+    round_advance(round_id=lt.round.pk)  # publishes round 2
+    finish_round_fast(Round.objects.get(stage=lt.stage, number=2), seed=3)
+    # Both rounds played, the stage not advanced yet: the bound decides who is certain.
+    rows = selectors.standings(tournament=lt.tournament)["stages"][0]["rows"]
+    wins = [r["match_wins"] for r in rows]
+    for r in rows:
+        better = sum(w > r["match_wins"] for w in wins)
+        level_or_better = sum(w >= r["match_wins"] for w in wins) - 1
+        expected = "clinched" if level_or_better < 4 else "eliminated" if better >= 4 else None
+        assert r["outlook"] == expected, r
+    assert rows[0]["outlook"] == "clinched"  # the only player on two wins
+    assert rows[-1]["outlook"] == "eliminated"  # no win, seven players ahead of a cut of 4
+
+
+def test_after_advancement_the_stage_verdict_is_shown(two_stage: Any):
+    lt = two_stage
+    finish_round_fast(lt.round, seed=4)
+    round_advance(round_id=lt.round.pk)
+    r2 = Round.objects.get(stage=lt.stage, number=2)
+    finish_round_fast(r2, seed=5)
+    round_advance(round_id=r2.pk)  # stage 1 finishes, knockout seeded and published
+    rows = selectors.standings(tournament=lt.tournament)["stages"][-1]["rows"]  # stage 1 last
+    statuses = dict(StageEntry.objects.filter(stage=lt.stage).values_list("entry_id", "status"))
+    for r in rows:
+        expected = {"advanced": "advanced", "eliminated": "eliminated"}.get(statuses[r["entry_id"]])
+        assert r["outlook"] == expected
+    assert sum(r["outlook"] == "advanced" for r in rows) == 8
+
+
+def test_bracket_goes_to_the_final_table_and_placings(two_stage: Any):
+    lt = two_stage
+    _advance_until_done(lt)
+    data = selectors.bracket(tournament=lt.tournament)
+    qualifying, knockout = data["stages"]
+    assert len(qualifying["rounds"]) == 2
+    assert len(qualifying["advanced"]) == 8
+    kinds = [r["kind"] for r in knockout["rounds"]]
+    assert kinds[-1] == "final"
+    first_ko = knockout["rounds"][0]
+    marks = [s["advanced"] for t in first_ko["tables"] for s in t["seats"]]
+    assert True in marks
+    assert False in marks  # T6: some went on, some went out at each table
+    for table in first_ko["tables"]:
+        winner = next(s for s in table["seats"] if s["placing"] == 1)
+        assert winner["advanced"] is True  # top 1 of every table goes on
+    final = knockout["rounds"][-1]["tables"][0]
+    assert len(final["seats"]) in (3, 4)
+    places = [p["place"] for p in data["placings"]]
+    assert places[0] == 1
+    assert places == sorted(places)
+    champion = next(s for s in final["seats"] if s["placing"] == 1)
+    assert data["placings"][0]["entry_id"] == champion["entry_id"]
+
+
+def test_player_results_list_matches_and_hands(two_stage: Any):
+    lt = two_stage
+    match = lt.matches()[0]
+    payloads = start_match(match, lt.director, seed=11)
+    play_hands(match, lt.director, payloads[:4])
+    entry_id = match.seats.get(seat=2).entry_id
+    lt.refresh()
+    data = selectors.player_results(tournament=lt.tournament, entry_id=entry_id)
+    assert data is not None
+    assert data["entry"]["id"] == entry_id
+    (only,) = data["matches"]
+    assert only["seat"] == 2
+    assert [h["number"] for h in only["hands"]] == [1, 2, 3, 4]
+    assert only["match"]["hands_count"] == 4
+    assert only["round"]["number"] == 1
+    assert selectors.player_results(tournament=lt.tournament, entry_id=10**9) is None
+
+
+def test_tables_show_only_the_current_round(two_stage: Any):
+    lt = two_stage
+    finish_round_fast(lt.round, seed=6)
+    round_advance(round_id=lt.round.pk)
+    lt.refresh()
+    data = selectors.live_tables(tournament=lt.tournament)
+    assert [r["number"] for r in data["rounds"]] == [2]
+    assert {t["round"]["number"] for t in data["tables"]} == {2}
+    assert [t["table_number"] for t in data["tables"]] == [1, 2, 3, 4]
+    summary = selectors.tournament_summary(tournament=lt.tournament)
+    assert summary["current_rounds"][0]["number"] == 2
+    assert summary["tables"] == {"total": 4, "in_progress": 0, "finished": 0}
