@@ -48,7 +48,9 @@ def field() -> LiveTournament:
 
 
 @pytest.mark.parametrize("tail", ENDPOINTS)
-def test_etag_is_the_version_and_unchanged_is_304(client: Any, field: LiveTournament, tail: str):
+def test_etag_is_the_version_and_unchanged_is_304(
+    client: Any, field: LiveTournament, tail: str
+) -> None:
     url = _api("api-open", tail)
     first = client.get(url)
     assert first.status_code == 200
@@ -63,7 +65,7 @@ def test_etag_is_the_version_and_unchanged_is_304(client: Any, field: LiveTourna
     assert again["Cache-Control"] == "public, no-cache"
 
 
-def test_a_recorded_hand_changes_the_etag_and_the_body(client: Any, field: LiveTournament):
+def test_a_recorded_hand_changes_the_etag_and_the_body(client: Any, field: LiveTournament) -> None:
     url = _api("api-open", "tables/")
     before = client.get(url)
     match = field.matches()[1]
@@ -76,7 +78,9 @@ def test_a_recorded_hand_changes_the_etag_and_the_body(client: Any, field: LiveT
     assert table["last_hand"]["number"] == 1
 
 
-def test_live_table_shows_scores_love_next_value_and_last_hand(client: Any, field: LiveTournament):
+def test_live_table_shows_scores_love_next_value_and_last_hand(
+    client: Any, field: LiveTournament
+) -> None:
     match = field.matches()[0]
     match.refresh_from_db()
     body = client.get(_api("api-open", "tables/")).json()
@@ -92,13 +96,15 @@ def test_live_table_shows_scores_love_next_value_and_last_hand(client: Any, fiel
 
 
 @pytest.mark.parametrize("tail", [*ENDPOINTS, "players/1/", "matches/1/"])
-def test_drafts_and_unknown_tournaments_are_404(client: Any, tail: str):
+def test_drafts_and_unknown_tournaments_are_404(client: Any, tail: str) -> None:
     TournamentFactory(slug="secret", status=Tournament.Status.DRAFT)
     assert client.get(_api("secret", tail)).status_code == 404
     assert client.get(_api("nope", tail)).status_code == 404
 
 
-def test_players_and_matches_of_another_tournament_are_404(client: Any, field: LiveTournament):
+def test_players_and_matches_of_another_tournament_are_404(
+    client: Any, field: LiveTournament
+) -> None:
     other = make_live_tournament(4, slug="other-open")
     foreign_match = other.matches()[0]
     foreign_entry = foreign_match.seats.first().entry_id
@@ -117,12 +123,14 @@ SHAPES: list[tuple[str, type[Serializer[Any]]]] = [
 @pytest.mark.parametrize(("tail", "serializer"), SHAPES)
 def test_bodies_match_their_documented_shape(
     client: Any, field: LiveTournament, tail: str, serializer: type[Serializer[Any]]
-):
+) -> None:
     body = client.get(_api("api-open", tail)).json()
     assert json.loads(json.dumps(serializer(body).data)) == body
 
 
-def test_player_and_match_bodies_match_their_documented_shape(client: Any, field: LiveTournament):
+def test_player_and_match_bodies_match_their_documented_shape(
+    client: Any, field: LiveTournament
+) -> None:
     match = field.matches()[0]
     entry = match.seats.get(seat=0).entry_id
     player = client.get(_api("api-open", f"players/{entry}/")).json()
@@ -133,7 +141,7 @@ def test_player_and_match_bodies_match_their_documented_shape(client: Any, field
     assert json.loads(json.dumps(s.MatchDetailSerializer(detail).data)) == detail
 
 
-def test_openapi_schema_lists_the_live_endpoints(client: Any):
+def test_openapi_schema_lists_the_live_endpoints(client: Any) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path in [
         "/api/live/{slug}/",
@@ -161,7 +169,7 @@ def _queries(client: Any, url: str, **headers: Any) -> tuple[int, int]:
 @pytest.mark.parametrize("tail", ENDPOINTS)
 def test_cached_and_conditional_requests_cost_one_query(
     client: Any, field: LiveTournament, tail: str
-):
+) -> None:
     url = _api("api-open", tail)
     status, _ = _queries(client, url)
     assert status == 200
@@ -170,7 +178,7 @@ def test_cached_and_conditional_requests_cost_one_query(
     assert _queries(client, url, HTTP_IF_NONE_MATCH=etag) == (304, 1)
 
 
-def test_query_counts_do_not_grow_with_the_field(client: Any):
+def test_query_counts_do_not_grow_with_the_field(client: Any) -> None:
     """Uncached builds for 8, 64 and 256 players: the same number of queries."""
     counts: dict[str, list[int]] = {}
     for n in (8, 64, 256):
@@ -190,7 +198,9 @@ def test_query_counts_do_not_grow_with_the_field(client: Any):
         assert len(set(per_size)) == 1, f"{name}: {per_size} queries for 8/64/256 players"
 
 
-def test_warming_builds_everything_once(field: LiveTournament, django_assert_num_queries: Any):
+def test_warming_builds_everything_once(
+    field: LiveTournament, django_assert_num_queries: Any
+) -> None:
     t = public_tournament_get(slug="api-open")
     live_cache_warm(t)
     with django_assert_num_queries(0):  # every document and region of this version is there
@@ -199,7 +209,7 @@ def test_warming_builds_everything_once(field: LiveTournament, django_assert_num
 
 def test_round_publish_warms_the_cache_on_commit(
     client: Any, django_capture_on_commit_callbacks: Any
-):
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         make_live_tournament(8, slug="warm-open")  # publishing round 1 warms after commit
     for tail in ENDPOINTS:

@@ -41,7 +41,8 @@ async def _connect(path: str) -> tuple[WebsocketCommunicator, bool, Any]:
 
 
 async def _json(comm: WebsocketCommunicator) -> dict[str, Any]:
-    return json.loads(await comm.receive_from(timeout=TIMEOUT))
+    body: dict[str, Any] = json.loads(await comm.receive_from(timeout=TIMEOUT))
+    return body
 
 
 def in_own_loop(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:

@@ -25,7 +25,9 @@ def playing(live_tournament: LiveTournament) -> LiveTournament:
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_pages_are_conditional_on_version_and_language(client: Any, playing: Any, page: str):
+def test_pages_are_conditional_on_version_and_language(
+    client: Any, playing: Any, page: str
+) -> None:
     url = f"/live/spring-open/{page}"
     en = client.get(url)
     assert en.status_code == 200
@@ -44,7 +46,7 @@ def test_pages_are_conditional_on_version_and_language(client: Any, playing: Any
     )
 
 
-def test_page_root_tells_the_script_what_to_follow(client: Any, playing: Any):
+def test_page_root_tells_the_script_what_to_follow(client: Any, playing: Any) -> None:
     html = client.get("/live/spring-open/tables/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     root = re.search(r'<div id="live"[^>]*>', html, re.S)
     assert root is not None
@@ -56,7 +58,7 @@ def test_page_root_tells_the_script_what_to_follow(client: Any, playing: Any):
     assert "js/live.js" in html
 
 
-def test_tables_page_shows_scores_love_and_next_hand(client: Any, playing: Any):
+def test_tables_page_shows_scores_love_and_next_hand(client: Any, playing: Any) -> None:
     match = playing.matches()[0]
     match.refresh_from_db()
     html = client.get("/live/spring-open/tables/").content.decode()
@@ -71,7 +73,7 @@ def test_tables_page_shows_scores_love_and_next_hand(client: Any, playing: Any):
     assert "Last hand (2)" in text
 
 
-def test_spanish_page_is_translated(client: Any, playing: Any):
+def test_spanish_page_is_translated(client: Any, playing: Any) -> None:
     html = client.get("/live/spring-open/tables/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Mesa 1" in html
     assert "Última mano (2)" in html
@@ -80,13 +82,13 @@ def test_spanish_page_is_translated(client: Any, playing: Any):
     assert "Línea de corte" in standings.content.decode()
 
 
-def test_standings_page_draws_the_cut_line(client: Any, playing: Any):
+def test_standings_page_draws_the_cut_line(client: Any, playing: Any) -> None:
     html = client.get("/live/spring-open/standings/").content.decode()
     assert html.count('class="cut-line"') == 1
     assert "Cut line: the top 4 advance" in html
 
 
-def test_player_and_match_pages(client: Any, playing: Any):
+def test_player_and_match_pages(client: Any, playing: Any) -> None:
     match = playing.matches()[0]
     entry = match.seats.get(seat=1).entry_id
     player = client.get(f"/live/spring-open/players/{entry}/")
@@ -100,19 +102,19 @@ def test_player_and_match_pages(client: Any, playing: Any):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_drafts_are_not_public(client: Any, page: str):
+def test_drafts_are_not_public(client: Any, page: str) -> None:
     TournamentFactory(slug="hidden", status=Tournament.Status.DRAFT)
     assert client.get(f"/live/hidden/{page}").status_code == 404
 
 
-def test_index_lists_public_tournaments_only(client: Any, playing: Any):
+def test_index_lists_public_tournaments_only(client: Any, playing: Any) -> None:
     TournamentFactory(name="Secret Cup", slug="secret", status=Tournament.Status.DRAFT)
     html = client.get("/live/").content.decode()
     assert playing.tournament.name in html
     assert "Secret Cup" not in html
 
 
-def test_projector_cycles_tables_and_standings(client: Any, playing: Any):
+def test_projector_cycles_tables_and_standings(client: Any, playing: Any) -> None:
     html = client.get("/live/spring-open/projector/").content.decode()
     assert "data-projector" in html
     assert html.count("data-slide") >= 2  # at least one tables slide and one standings slide

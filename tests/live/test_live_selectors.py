@@ -52,7 +52,7 @@ def two_stage() -> LiveTournament:
     return lt
 
 
-def test_standings_follow_t5_with_the_tiebreak_columns_and_the_cut_line(two_stage: Any):
+def test_standings_follow_t5_with_the_tiebreak_columns_and_the_cut_line(two_stage: Any) -> None:
     finish_round_fast(two_stage.round, seed=1)
     lt = two_stage
     lt.refresh()
@@ -90,7 +90,7 @@ def test_outlook_is_certain_only() -> None:
     assert rows[-1]["outlook"] == "eliminated"  # no win, seven players ahead of a cut of 4
 
 
-def test_after_advancement_the_stage_verdict_is_shown(two_stage: Any):
+def test_after_advancement_the_stage_verdict_is_shown(two_stage: Any) -> None:
     lt = two_stage
     finish_round_fast(lt.round, seed=4)
     round_advance(round_id=lt.round.pk)
@@ -105,7 +105,7 @@ def test_after_advancement_the_stage_verdict_is_shown(two_stage: Any):
     assert sum(r["outlook"] == "advanced" for r in rows) == 8
 
 
-def test_bracket_goes_to_the_final_table_and_placings(two_stage: Any):
+def test_bracket_goes_to_the_final_table_and_placings(two_stage: Any) -> None:
     lt = two_stage
     _advance_until_done(lt)
     data = selectors.bracket(tournament=lt.tournament)
@@ -130,7 +130,7 @@ def test_bracket_goes_to_the_final_table_and_placings(two_stage: Any):
     assert data["placings"][0]["entry_id"] == champion["entry_id"]
 
 
-def test_player_results_list_matches_and_hands(two_stage: Any):
+def test_player_results_list_matches_and_hands(two_stage: Any) -> None:
     lt = two_stage
     match = lt.matches()[0]
     payloads = start_match(match, lt.director, seed=11)
@@ -148,7 +148,7 @@ def test_player_results_list_matches_and_hands(two_stage: Any):
     assert selectors.player_results(tournament=lt.tournament, entry_id=10**9) is None
 
 
-def test_tables_show_only_the_current_round(two_stage: Any):
+def test_tables_show_only_the_current_round(two_stage: Any) -> None:
     lt = two_stage
     finish_round_fast(lt.round, seed=6)
     round_advance(round_id=lt.round.pk)
