@@ -250,7 +250,9 @@
     if (!out) return;
     var payload = buildPayload();
     var msg;
-    if (payload.end === "domino") {
+    if (payload.poser === null) {
+      msg = p.dataset.msgPoser;
+    } else if (payload.end === "domino") {
       msg = payload.winner === null ? p.dataset.msgTapWinner
         : p.dataset.msgSummaryDomino.replace("%(name)s", seatName(payload.winner));
       if (payload.llave) msg += " — " + p.dataset.msgLlave;
