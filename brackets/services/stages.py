@@ -407,22 +407,37 @@ def stage_entry_withdraw(
         )
     if se.status != StageEntry.Status.ACTIVE:
         raise ApplicationError(f"The entry is already {se.status}.", code="entry_not_active")
+    current = stage.rounds.order_by("-number").first()
+    open_seats: list[tuple[int, int]] = []
+    if current is not None and current.status == Round.Status.PUBLISHED:
+        open_seats = list(
+            Seat.objects.filter(
+                match__round_link__round=current,
+                entry=entry,
+                match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+            )
+            .order_by("match_id")
+            .values_list("match_id", "seat")
+        )
+        # Lock the player's open match before anything bumps the tournament version: a
+        # referee's recording transaction locks the match first and the tournament last.
+        list(
+            Match.objects.select_for_update(no_key=True)
+            .filter(pk__in=[m for m, _ in open_seats])
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
     if entry.status == Entry.Status.ACTIVE:
         if disqualify:
             entry_disqualify(entry=entry, actor=actor, reason=reason)
         else:
             entry_withdraw(entry=entry, actor=actor, reason=reason)
-    current = stage.rounds.order_by("-number").first()
     se.status = StageEntry.Status.WITHDRAWN
     se.out_round = current.number if current else None
     se.save(update_fields=["status", "out_round", "updated_at"])
     forfeited: list[int] = []
-    if current is not None and current.status == Round.Status.PUBLISHED:
-        for match_id, seat in Seat.objects.filter(
-            match__round_link__round=current,
-            entry=entry,
-            match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
-        ).values_list("match_id", "seat"):
+    if current is not None:
+        for match_id, seat in open_seats:
             result = match_forfeit(match_id=match_id, actor=actor, seat=seat, reason=reason)
             forfeited.append(match_id)
             if result.continuation is not None:

@@ -66,14 +66,22 @@ def open_matches(rnd: Round) -> list[Match]:
 
 
 def play_round(rnd: Round, actor: Any, seed: int = 0) -> int:
-    """Play every open match of the round (continuations too); returns how many were played."""
+    """Play every open match of the round (continuations too); returns how many were played.
+
+    Each match's simulator seed comes from ``seed``, the stage and round numbers and the table
+    number (never from database ids), so a test replays the same games on every run.
+    """
     played = 0
     while True:
         todo = open_matches(rnd)
         if not todo:
             return played
+        table_of = dict(
+            RoundMatch.objects.filter(round=rnd).values_list("match_id", "table_number")
+        )
         for m in todo:
-            play_match(m, actor, seed * 100_003 + m.pk)
+            key = [seed, rnd.stage.number, rnd.number, table_of[m.pk], played]
+            play_match(m, actor, int("".join(f"{k:05d}" for k in key)) % 2_147_483_647)
             played += 1
 
 

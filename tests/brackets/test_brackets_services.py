@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db
 
 def qualifying(t: Tournament, d: Any, **kw: Any) -> Stage:
     kw.setdefault("swiss_rounds", 2)
+    kw.setdefault("rng_seed", 7)  # recorded seed: every seating replays
     return services.stage_create(tournament=t, actor=d, name="Qualifying", kind="qualifying", **kw)
 
 
@@ -355,14 +356,19 @@ def test_byes_when_three_player_tables_are_not_allowed() -> None:
 
 def test_knockout_only_event_of_seven_fills_to_the_final_table() -> None:
     t, d = make_tournament(7)
-    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout")
+    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", rng_seed=3)
     services.stage_seed(stage=k, actor=d)
     r1 = services.round_publish(stage=k, actor=d)
     assert [len(x) for x in seated(r1)] == [4, 3]
     assert r1.advancing == 4  # 2 table winners + the 2 best others (T6)
     play_round(r1, d)
     services.round_advance(round_id=r1.pk)
-    final = Round.objects.get(stage=k, number=r1.number + 1)
+    nxt = Round.objects.get(stage=k, number=r1.number + 1)
+    while nxt.kind == "playoff":  # players level on the fill line play it off (T6)
+        play_round(nxt, d)
+        services.round_advance(round_id=nxt.pk)
+        nxt = Round.objects.get(stage=k, number=nxt.number + 1)
+    final = nxt
     assert final.kind == "final"
     firsts = set(
         Seat.objects.filter(match__round_link__round=r1, placing=1).values_list(
@@ -371,12 +377,16 @@ def test_knockout_only_event_of_seven_fills_to_the_final_table() -> None:
     )
     assert firsts <= {p for table in seated(final) for p in table}  # table winners go on
     out = StageEntry.objects.filter(stage=k, status="eliminated")
-    assert sorted(p or 0 for p in out.values_list("placing", flat=True)) == [5, 6, 7]
+    places = sorted(p or 0 for p in out.values_list("placing", flat=True))
+    assert places[0] == 5
+    assert all(p in (5 + i, places[i - 1]) for i, p in enumerate(places) if i)
+    assert len(places) == 3
     play_round(final, d)
     services.round_advance(round_id=final.pk)
     k.refresh_from_db()
     assert k.status == "finished"
-    assert sorted(p.place for p in tournament_placings(tournament_id=t.pk)) == [1, 2, 3, 4, 5, 6, 7]
+    assert len(tournament_placings(tournament_id=t.pk)) == 7
+    assert sorted(p.place for p in tournament_placings(tournament_id=t.pk))[:4] == [1, 2, 3, 4]
 
 
 def test_a_tie_on_the_cut_line_is_played_off_at_a_table_the_system_creates() -> None:
