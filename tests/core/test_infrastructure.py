@@ -86,3 +86,62 @@ def test_channel_layer_round_trip_through_redis() -> None:
         return message
 
     assert async_to_sync(round_trip)() == {"type": "hand.recorded", "version": 7}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broadcast_on_commit_reaches_a_group_only_after_commit() -> None:
+    from django.db import transaction
+
+    from core import broadcast
+
+    layer = get_channel_layer()
+    group = f"test-{uuid.uuid4().hex[:8]}"
+    sent: list[object] = []
+    original = broadcast.group_send_now
+
+    def spy(groups: list[str], event: dict[str, object]) -> object:
+        future = original(groups, event)
+        sent.append(future)
+        return future
+
+    async def subscribe() -> str:
+        channel: str = await layer.new_channel()
+        await layer.group_add(group, channel)
+        return channel
+
+    channel = async_to_sync(subscribe)()
+    broadcast.group_send_now = spy  # type: ignore[assignment]
+    try:
+        with transaction.atomic():
+            broadcast.broadcast_on_commit([group], {"type": "match.update", "version": 3})
+            assert sent == []  # nothing leaves before commit
+        assert len(sent) == 1
+        future = sent[0]
+        assert future is not None
+        future.result(timeout=5)  # type: ignore[attr-defined]
+    finally:
+        broadcast.group_send_now = original  # type: ignore[assignment]
+
+    async def receive() -> dict[str, object]:
+        message: dict[str, object] = await layer.receive(channel)
+        return message
+
+    assert async_to_sync(receive)() == {"type": "match.update", "version": 3}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broadcast_is_dropped_when_the_transaction_rolls_back() -> None:
+    from django.db import transaction
+
+    from core import broadcast
+
+    calls: list[object] = []
+    original = broadcast.group_send_now
+    broadcast.group_send_now = lambda g, e: calls.append((g, e))  # type: ignore[assignment,func-returns-value]
+    try:
+        with pytest.raises(RuntimeError), transaction.atomic():  # noqa: PT012 - rollback
+            broadcast.broadcast_on_commit(["g"], {"type": "match.update"})
+            raise RuntimeError("rollback")
+    finally:
+        broadcast.group_send_now = original  # type: ignore[assignment]
+    assert calls == []
