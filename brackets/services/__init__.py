@@ -18,24 +18,25 @@ the system runs. Director actions that change results or seating are written to 
 log (``tournament.services.action_log_record``) in the same transaction.
 """
 
+from brackets.services.entrants import stage_entry_add, stage_entry_withdraw
+from brackets.services.interventions import (
+    round_call_time,
+    round_clock_start,
+    round_seat_replace,
+)
 from brackets.services.planning import NextStep
 from brackets.services.rounds import (
     AdvanceResult,
     round_advance,
-    round_call_time,
-    round_clock_start,
     round_close,
     round_preview,
     round_publish,
     round_reopen_for_match,
-    round_seat_replace,
     rounds_reconcile,
 )
 from brackets.services.stages import (
     stage_advance,
     stage_create,
-    stage_entry_add,
-    stage_entry_withdraw,
     stage_seed,
     stage_seed_reorder,
     stage_update,

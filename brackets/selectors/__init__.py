@@ -1,0 +1,210 @@
+"""Reads of the brackets app: a stage loaded into plain dataclasses, standings, placings.
+
+Fetch first, then compute (STYLE.md §2, Saleor): :func:`stage_data` loads everything a stage's
+seating, standings and advancement need with a fixed number of queries (four, whatever the
+number of players or rounds), and the pure :mod:`brackets.engine` computes on the result.
+The live-standings pages reuse :func:`standings_for_stage` and :func:`standings_table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from brackets.engine import StandingRow, Standings
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.selectors.stage_data import (
+    DONE_STATUSES,
+    FINISHED,
+    STANDINGS_KINDS,
+    EntrantData,
+    RoundData,
+    SeatData,
+    StageData,
+    TableData,
+    round_records,
+    stage_data,
+    stage_data_for,
+    standings_from_data,
+)
+from core.exceptions import NotFoundError
+from scoring.models import Seat
+
+__all__ = [
+    "DONE_STATUSES",
+    "FINISHED",
+    "STANDINGS_KINDS",
+    "EntrantData",
+    "Placing",
+    "RoundData",
+    "SeatData",
+    "StageData",
+    "StandingLine",
+    "TableData",
+    "round_get",
+    "round_id_for_match",
+    "round_list",
+    "round_records",
+    "round_tables",
+    "rounds_awaiting_advance",
+    "stage_data",
+    "stage_data_for",
+    "stage_get",
+    "stage_list",
+    "standings_for_stage",
+    "standings_from_data",
+    "standings_table",
+    "tournament_placings",
+]
+
+
+def standings_for_stage(*, stage_id: int) -> Standings:
+    """The stage's standings by T5, computed with a constant number of queries (four)."""
+    return standings_from_data(stage_data(stage_id=stage_id))
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """A standings row with the entrant's name, seed and status, for pages and the API."""
+
+    row: StandingRow
+    entrant: EntrantData
+
+
+def standings_table(*, stage_id: int) -> list[StandingLine]:
+    """Standings rows joined with entrant data (four queries)."""
+    data = stage_data(stage_id=stage_id)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    return [StandingLine(row=r, entrant=by_entry[r.player_id]) for r in standings_from_data(data)]
+
+
+def stage_list(*, tournament_id: int) -> QuerySet[Stage]:
+    return Stage.objects.filter(tournament_id=tournament_id).order_by("number")
+
+
+def stage_get(*, stage_id: int, tournament_id: int | None = None) -> Stage:
+    qs = Stage.objects.filter(pk=stage_id)
+    if tournament_id is not None:
+        qs = qs.filter(tournament_id=tournament_id)
+    stage = qs.first()
+    if stage is None:
+        raise NotFoundError(f"No stage {stage_id}.", code="not_found")
+    return stage
+
+
+def round_get(*, round_id: int, tournament_id: int | None = None) -> Round:
+    qs = Round.objects.select_related("stage").filter(pk=round_id)
+    if tournament_id is not None:
+        qs = qs.filter(stage__tournament_id=tournament_id)
+    rnd = qs.first()
+    if rnd is None:
+        raise NotFoundError(f"No round {round_id}.", code="not_found")
+    return rnd
+
+
+def round_list(*, stage_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(stage_id=stage_id).order_by("number")
+
+
+def round_tables(*, round_id: int) -> list[dict[str, Any]]:
+    """Tables of a round with their seats and players, two queries."""
+    links = list(
+        RoundMatch.objects.filter(round_id=round_id)
+        .select_related("match")
+        .order_by("table_number")
+    )
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for s in (
+        Seat.objects.filter(match__round_link__round_id=round_id)
+        .order_by("match_id", "seat")
+        .values(
+            "match_id",
+            "seat",
+            "entry_id",
+            "entry__player__name",
+            "placing",
+            "points",
+            "hands_won",
+            "forfeited",
+        )
+    ):
+        seats.setdefault(s["match_id"], []).append(
+            {
+                "seat": s["seat"],
+                "entry_id": s["entry_id"],
+                "name": s["entry__player__name"],
+                "placing": s["placing"],
+                "points": s["points"],
+                "hands_won": s["hands_won"],
+                "forfeited": s["forfeited"],
+            }
+        )
+    return [
+        {
+            "table_number": link.table_number,
+            "match_id": link.match_id,
+            "status": link.match.status,
+            "end_reason": link.match.end_reason,
+            "referee_id": link.match.referee_id,
+            "seats": seats.get(link.match_id, []),
+        }
+        for link in links
+    ]
+
+
+def rounds_awaiting_advance() -> list[int]:
+    """Rounds whose follow-up is due but not done: the reconciliation task's worklist.
+
+    A published round whose matches are all finished or void (it should have closed), and a
+    closed round of an auto-advancing stage that was not advanced (the task was lost between
+    commit and publish, or its worker died, PITFALLS.md).
+    """
+    unfinished = RoundMatch.objects.filter(round_id=OuterRef("pk")).exclude(
+        match__status__in=DONE_STATUSES
+    )
+    qs = (
+        Round.objects.filter(advanced_at__isnull=True, advance_error="")
+        .filter(
+            Q(status=Round.Status.PUBLISHED, round_matches__isnull=False)
+            | Q(status=Round.Status.CLOSED, stage__auto_advance=True)
+        )
+        .exclude(stage__status=Stage.Status.FINISHED)
+        .annotate(pending=Exists(unfinished))
+        .filter(pending=False)
+        .order_by("id")
+        .distinct()
+    )
+    return list(qs.values_list("id", flat=True))
+
+
+def round_id_for_match(*, match_id: int) -> int | None:
+    return RoundMatch.objects.filter(match_id=match_id).values_list("round_id", flat=True).first()
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """An entrant's final place in the tournament: their place in the deepest stage reached."""
+
+    entry_id: int
+    place: int
+    stage_number: int
+    name: str
+
+
+def tournament_placings(*, tournament_id: int) -> list[Placing]:
+    """Final places of every entrant who has one, best first (one query).
+
+    Stage places are absolute (a knockout stage's 5th is the tournament's 5th; a qualifying
+    stage's eliminated players place after the next stage's field), so the place in the deepest
+    stage an entrant reached is their tournament place.
+    """
+    best: dict[int, Placing] = {}
+    for entry_id, place, number, name in (
+        StageEntry.objects.filter(stage__tournament_id=tournament_id, placing__isnull=False)
+        .order_by("stage__number")
+        .values_list("entry_id", "placing", "stage__number", "entry__player__name")
+    ):
+        best[entry_id] = Placing(entry_id, int(place or 0), number, name)
+    return sorted(best.values(), key=lambda p: (p.place, p.entry_id))

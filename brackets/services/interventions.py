@@ -1,0 +1,239 @@
+"""Director interventions in a round in play: the clock (T2), calling time (T3) and replacing
+a no-show before their match starts (T7). Same locking as :mod:`brackets.services.rounds`:
+the stage row, then the round row, then (in id order) the matches to change, all before the
+tournament version is bumped."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from brackets.engine import TimeCalledLine, time_called_placings
+from brackets.models import Round, RoundMatch, StageEntry
+from brackets.services._common import (
+    Actor,
+    check_director,
+    lock_round,
+    lock_stage,
+    log_action,
+    notify_tournament,
+)
+from brackets.services.store import continuation_links
+from core.exceptions import ApplicationError, PermissionDeniedError
+from scoring.models import Hand, Match, Seat
+from scoring.services import match_result_override
+from tournament.models import Entry
+
+
+@transaction.atomic
+def round_clock_start(*, round: Round, actor: Actor, minutes: int | None = None) -> Round:
+    """Start (or restart) the round clock (T2); ``minutes`` overrides the stage's limit."""
+    check_director(actor, round.stage.tournament_id)
+    lock_stage(round.stage_id)
+    rnd = lock_round(round.pk)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise ApplicationError("The round is closed.", code="round_closed")
+    if minutes is not None:
+        if minutes < 1:
+            raise ApplicationError(
+                "A time limit is at least a minute.",
+                code="bad_time_limit",
+                fields={"minutes": [">= 1"]},
+            )
+        rnd.time_limit = minutes
+    if not rnd.time_limit:
+        raise ApplicationError(
+            "This round has no time limit; give minutes.",
+            code="no_time_limit",
+            fields={"minutes": ["Required."]},
+        )
+    rnd.clock_started_at = timezone.now()
+    rnd.save(update_fields=["time_limit", "clock_started_at", "updated_at"])
+    notify_tournament(round.stage.tournament_id)
+    return rnd
+
+
+@transaction.atomic
+def round_call_time(
+    *,
+    round: Round,
+    actor: Actor,
+    reason: str = "",
+    sudden_death: Sequence[int] = (),
+) -> list[int]:
+    """Call time (T3): end every unfinished match of the round and mark it "time".
+
+    The hands recorded so far stand (the director calls time once the hands in progress are
+    recorded: T3 finishes the hand in progress). Placing is by score, then who reached that
+    score first, then hands won (engine ``time_called_placings``); players still level are
+    ordered by stage seed (decision: the director may instead name the match in
+    ``sudden_death``, which keeps playing a sudden-death hand). Returns the ended match ids.
+    """
+    if actor is None:
+        raise PermissionDeniedError("Calling time is a director's decision.", code="not_director")
+    check_director(actor, round.stage.tournament_id)
+    stage = lock_stage(round.stage_id)
+    rnd = lock_round(round.pk)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise ApplicationError("The round is closed.", code="round_closed")
+    continuation_links(rnd.pk)
+    keep = set(sudden_death)
+    open_ids = [
+        m
+        for m in RoundMatch.objects.filter(
+            round_id=rnd.pk,
+            match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+        )
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+        if m not in keep
+    ]
+    # Lock every match to end before changing any (id order), so a referee's recording
+    # transaction cannot interleave and deadlock with this one.
+    list(
+        Match.objects.select_for_update(no_key=True)
+        .filter(pk__in=open_ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    history: dict[int, list[list[int]]] = {}
+    for match_id, scores_after in (
+        Hand.objects.filter(match_id__in=open_ids, void=False)
+        .order_by("match_id", "number")
+        .values_list("match_id", "scores_after")
+    ):
+        history.setdefault(match_id, []).append(list(scores_after))
+    seats: dict[int, list[tuple[int, int, int]]] = {}
+    for match_id, seat, entry_id, hands_won in (
+        Seat.objects.filter(match_id__in=open_ids)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "seat", "entry_id", "hands_won")
+    ):
+        seats.setdefault(match_id, []).append((seat, entry_id, hands_won))
+    seed_of = dict(StageEntry.objects.filter(stage_id=stage.pk).values_list("entry_id", "seed"))
+    decisions: dict[str, object] = {}
+    text = f"Time called (T3). {reason}".strip()
+    for match_id in open_ids:
+        rows = seats.get(match_id, [])
+        hands = history.get(match_id, [])
+        lines = [
+            TimeCalledLine.from_scores(entry_id, [h[seat] for h in hands], hands_won)
+            for seat, entry_id, hands_won in rows
+        ]
+        placed = time_called_placings(lines)
+        ordered = sorted(placed, key=lambda p: (p.placing, seed_of.get(p.player_id, 10**9)))
+        placing_of = {p.player_id: i + 1 for i, p in enumerate(ordered)}
+        scores = hands[-1] if hands else [0] * len(rows)
+        placings = [placing_of[entry_id] for _, entry_id, _ in rows]
+        match_result_override(
+            match_id=match_id, actor=actor, scores=scores, reason=text, placings=placings
+        )
+        decisions[str(match_id)] = {
+            "placings": placings,
+            "by_seed": sorted({p.player_id for p in placed if p.tied_with}),
+        }
+    Match.objects.filter(pk__in=open_ids).update(end_reason=Match.EndReason.TIME)
+    rnd.time_called_at = timezone.now()
+    rnd.save(update_fields=["time_called_at", "updated_at"])
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="round.call_time",
+        target=rnd,
+        reason=reason,
+        data={"ended": decisions, "sudden_death": sorted(keep)},
+    )
+    notify_tournament(stage.tournament_id)
+    return open_ids
+
+
+@transaction.atomic
+def round_seat_replace(
+    *,
+    round: Round,
+    actor: Actor,
+    out_entry_id: int,
+    in_entry_id: int,
+    reason: str,
+) -> Seat:
+    """Replace a no-show before their match starts: ``in_entry`` takes the seat (T7, T1).
+
+    The replacement must be an active entry of the tournament not seated in this round (a
+    player with a bye here gives up the bye); one not yet in the stage joins it from this
+    round. The no-show is withdrawn from the stage (not from the tournament). Logged.
+    """
+    if not reason or not reason.strip():
+        raise ApplicationError(
+            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+        )
+    check_director(actor, round.stage.tournament_id)
+    stage = lock_stage(round.stage_id)
+    rnd = lock_round(round.pk)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise ApplicationError("The round is closed.", code="round_closed")
+    seat = (
+        Seat.objects.select_related("match")
+        .filter(match__round_link__round_id=rnd.pk, entry_id=out_entry_id)
+        .first()
+    )
+    if seat is None:
+        raise ApplicationError(
+            "That player is not seated in this round.",
+            code="not_seated",
+            fields={"out_entry_id": ["Not seated in this round."]},
+        )
+    match = Match.objects.select_for_update(no_key=True).get(pk=seat.match_id)
+    if match.status != Match.Status.SCHEDULED:
+        raise ApplicationError(
+            "The match has started: record a forfeit instead (T7).",
+            code="match_started",
+            fields={"out_entry_id": ["Their match has started."]},
+        )
+    incoming = Entry.objects.filter(pk=in_entry_id, tournament_id=stage.tournament_id).first()
+    if incoming is None or incoming.status != Entry.Status.ACTIVE:
+        raise ApplicationError(
+            "The replacement must be an active entry of this tournament.",
+            code="bad_replacement",
+            fields={"in_entry_id": ["Not an active entry of this tournament."]},
+        )
+    if Seat.objects.filter(match__round_link__round_id=rnd.pk, entry_id=in_entry_id).exists():
+        raise ApplicationError(
+            "The replacement already plays in this round.",
+            code="already_seated",
+            fields={"in_entry_id": ["Already seated in this round."]},
+        )
+    mine = StageEntry.objects.filter(stage=stage, entry_id=in_entry_id).first()
+    if mine is None:
+        top = (
+            StageEntry.objects.filter(stage=stage).order_by("-seed").values_list("seed", flat=True)
+        )
+        StageEntry.objects.create(
+            stage=stage, entry_id=in_entry_id, seed=(top.first() or 0) + 1, joined_round=rnd.number
+        )
+    elif mine.status != StageEntry.Status.ACTIVE:
+        raise ApplicationError(
+            f"The replacement is {mine.status} in this stage.",
+            code="bad_replacement",
+            fields={"in_entry_id": [f"{mine.status} in this stage."]},
+        )
+    if in_entry_id in rnd.byes:
+        rnd.byes = [p for p in rnd.byes if p != in_entry_id]
+        rnd.save(update_fields=["byes", "updated_at"])
+    seat.entry_id = in_entry_id
+    seat.save(update_fields=["entry", "updated_at"])
+    StageEntry.objects.filter(stage=stage, entry_id=out_entry_id).update(
+        status=StageEntry.Status.WITHDRAWN, out_round=rnd.number, updated_at=timezone.now()
+    )
+    Match.objects.filter(pk=match.pk).update(version=match.version + 1)
+    log_action(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="round.replace_player",
+        target=rnd,
+        reason=reason,
+        data={"match_id": match.pk, "seat": seat.seat, "out": out_entry_id, "in": in_entry_id},
+    )
+    notify_tournament(stage.tournament_id)
+    return seat
