@@ -208,6 +208,11 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "scoring.models.Match.Status",
         "HandEndEnum": "scoring.models.Hand.End",
         "HandRecordEndEnum": ["domino", "block"],
+        "StageKindEnum": "brackets.models.Stage.Kind",
+        "StageStatusEnum": "brackets.models.Stage.Status",
+        "StageEntryStatusEnum": "brackets.models.StageEntry.Status",
+        "RoundKindEnum": "brackets.models.Round.Kind",
+        "RoundStatusEnum": "brackets.models.Round.Status",
     },
     # Served from our own static files: the docs page must work on a venue network offline.
     "SWAGGER_UI_DIST": "SIDECAR",

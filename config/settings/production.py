@@ -7,8 +7,21 @@ DEBUG = False
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 DATABASES = {"default": env.db("DATABASE_URL")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Under ASGI every request may run on a different thread, so Django's persistent connections
+# (CONN_MAX_AGE) are never reused and 50 referees exhausted PostgreSQL's 100 connections
+# (bench/bench_hands.py). A psycopg pool per process bounds them: web processes x max size.
+if env.bool("DATABASE_POOL", default=True) and DATABASES["default"]["ENGINE"].endswith(
+    "postgresql"
+):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN_SIZE", default=2),
+        "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=10),
+        "timeout": env.int("DATABASE_POOL_TIMEOUT", default=10),
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
