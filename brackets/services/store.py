@@ -209,8 +209,11 @@ def finish_stage(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
             StageEntry.objects.filter(stage_id=stage.pk, entry_id__in=step.advanced).update(
                 status=StageEntry.Status.ADVANCED, updated_at=timezone.now()
             )
-    placed = len(step.eliminated) + len(step.advanced)
-    withdrawn = withdrawn_places(_refreshed_withdrawals(data), placed)
+    # Everyone not withdrawn has (or gets, in the next stage) a place 1..placed: the final
+    # table, earlier knockout losers, the cut's losers. Withdrawn players come after them.
+    refreshed = _refreshed_withdrawals(data)
+    placed = sum(1 for e in refreshed.entrants if e.status != StageEntry.Status.WITHDRAWN)
+    withdrawn = withdrawn_places(refreshed, placed)
     if withdrawn:
         StageEntry.objects.filter(
             stage_id=stage.pk, entry_id__in=[w.player_id for w in withdrawn]

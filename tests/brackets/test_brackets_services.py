@@ -623,3 +623,27 @@ def test_venue_tables_are_created_once_and_reused() -> None:
     finish_round(r1, d)
     services.round_advance(round_id=r1.pk)
     assert sorted(Table.objects.filter(tournament=t).values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_knockout_withdrawal_is_placed_after_everyone_else() -> None:
+    t, d = make_tournament(8)
+    k = services.stage_create(
+        tournament=t, actor=d, name="KO", kind="knockout", advance_per_table=2, rng_seed=5
+    )
+    services.stage_seed(stage=k, actor=d)
+    r1 = services.round_publish(stage=k, actor=d)
+    assert (r1.advancing, [len(x) for x in seated(r1)]) == (4, [4, 4])
+    gone = Entry.objects.get(pk=seated(r1)[0][0])
+    services.stage_entry_withdraw(stage=k, actor=d, entry=gone, reason="injured")
+    rnd: Round | None = r1
+    while rnd is not None:
+        play_round(rnd, d)
+        services.round_advance(round_id=rnd.pk)
+        rnd = Round.objects.filter(stage=k, status="published").first()
+    k.refresh_from_db()
+    assert k.status == "finished"
+    places = {p.entry_id: p.place for p in tournament_placings(tournament_id=t.pk)}
+    assert len(places) == 8
+    assert places[gone.pk] == 8
+    assert sorted(places.values())[:4] == [1, 2, 3, 4]
+    assert max(v for e, v in places.items() if e != gone.pk) <= 7
