@@ -29,8 +29,11 @@ def _check_services() -> list[str]:
         problems.append(f"DATABASE_URL must point at PostgreSQL for tests, got {db_url!r}")
     else:
         try:
+            # The server, not the named database: pytest-django creates test_<name> itself.
             psycopg.connect(
-                db_url.replace("postgres://", "postgresql://", 1), connect_timeout=3
+                db_url.replace("postgres://", "postgresql://", 1),
+                dbname="postgres",
+                connect_timeout=3,
             ).close()
         except Exception as exc:
             problems.append(
