@@ -134,23 +134,69 @@ class HandRecordedSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 def hand_recorded_body(*, hand: Hand, match: Match, tournament_version: int) -> dict[str, Any]:
-    """Plain-JSON body of :class:`HandRecordedSerializer` (stored for idempotent retries)."""
-    data = HandRecordedSerializer(
-        {"hand": hand, "match": match, "tournament_version": tournament_version}
-    ).data
-    body: dict[str, Any] = _plain(data)
-    return body
+    """Plain-JSON body of :class:`HandRecordedSerializer` (stored for idempotent retries).
+
+    Built directly rather than through the serializer: a ``ModelSerializer`` introspects the
+    model on every instantiation, which cost more than the engine fold on the recording hot
+    path (bench/bench_hands.py). ``tests/scoring/test_scoring_representations.py`` asserts
+    that this equals the serializer's output, so the documented schema and the body agree.
+    """
+    return {
+        "hand": hand_body(hand),
+        "match": match_state_body(match),
+        "tournament_version": tournament_version,
+    }
+
+
+_DATETIME = serializers.DateTimeField()
+
+
+def _datetime(value: Any) -> str | None:
+    return None if value is None else _DATETIME.to_representation(value)
+
+
+def hand_body(hand: Hand) -> dict[str, Any]:
+    """:class:`HandSerializer`'s output as plain JSON types."""
+    return {
+        "id": hand.pk,
+        "match": hand.match_id,
+        "number": hand.number,
+        "poser": hand.poser,
+        "pose_tile": hand.pose_tile,
+        "end": hand.end,
+        "winner": hand.winner,
+        "counts": None if hand.counts is None else [int(c) for c in hand.counts],
+        "llave": hand.llave,
+        "sporting": hand.sporting,
+        "play_log": hand.play_log,
+        "value": hand.value,
+        "paid": hand.paid,
+        "tied": hand.tied,
+        "reset": hand.reset,
+        "scores_after": [int(x) for x in hand.scores_after],
+        "notes": [str(n) for n in hand.notes],
+        "recorded_by": hand.recorded_by_id,
+        "recorded_at": _datetime(hand.recorded_at),
+        "void": hand.void,
+        "voided_by": hand.voided_by_id,
+        "voided_at": _datetime(hand.voided_at),
+        "void_reason": hand.void_reason,
+    }
 
 
 def match_state_body(match: Match) -> dict[str, Any]:
-    body: dict[str, Any] = _plain(MatchStateSerializer(match).data)
-    return body
-
-
-def _plain(data: Any) -> Any:
-    """ReturnDict / OrderedDict / datetime → plain JSON types (what a JSONField stores)."""
-    import json
-
-    from rest_framework.utils.encoders import JSONEncoder
-
-    return json.loads(json.dumps(data, cls=JSONEncoder))
+    """:class:`MatchStateSerializer`'s output as plain JSON types (no query)."""
+    return {
+        "id": match.pk,
+        "tournament": match.tournament_id,
+        "status": match.status,
+        "version": match.version,
+        "n_players": match.n_players,
+        "scores": [int(x) for x in match.scores],
+        "hands_count": match.hands_count,
+        "next_hand": match.next_hand,
+        "winner_seat": match.winner_seat,
+        "end_reason": match.end_reason,
+        "started_at": _datetime(match.started_at),
+        "finished_at": _datetime(match.finished_at),
+    }

@@ -121,6 +121,9 @@ if REDIS_URL:
             },
         }
     }
+    # Sessions (referees' phones, directors) are read from Redis on every request and written
+    # through to the database, so a Redis restart signs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
