@@ -9,7 +9,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from scoring.services import hand_record
-from tests.factories import TableFactory, director_of, match_in_progress, referee_of
+from tests.factories import (
+    TableFactory,
+    TournamentFactory,
+    director_of,
+    match_in_progress,
+    referee_of,
+)
 from tests.pages.conftest import Setup, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +120,14 @@ def test_referee_of_one_tournament_cannot_open_another_tournaments_match(client:
     match = match_in_progress(second, referee=referee_of(second))
     client.force_login(referee)
     assert client.get(f"/matches/{match.pk}/").status_code == 403
+
+
+def test_dashboard_links_to_stage_setup_and_bracket(client: Client) -> None:
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    client.force_login(director)
+    page = client.get(f"/director/tournaments/{tournament.slug}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'href="/director/tournaments/{tournament.slug}/stages/"' in html
+    assert f'href="/director/tournaments/{tournament.slug}/bracket/"' in html
