@@ -27,7 +27,7 @@ from brackets.services.planning import (
 )
 from core.exceptions import ApplicationError, ConflictError
 from scoring.models import Match, Seat
-from tournament.models import ActionLog, Table, TournamentRole
+from tournament.models import ActionLog, Table, Tournament, TournamentRole
 
 
 class RoundAlreadyPublishedError(ConflictError):
@@ -229,6 +229,12 @@ def finish_stage(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
     stage.save(update_fields=["status", "finished_at", "updated_at"])
     mark_advanced(step.follows_round_id)
     if next_stage is None:
+        if stage.kind == Stage.Kind.KNOCKOUT:
+            # The final table has played (T6: a knockout stage is the last stage): the
+            # tournament is over and its results are read-only from now on.
+            Tournament.objects.filter(pk=stage.tournament_id).exclude(
+                status=Tournament.Status.FINISHED
+            ).update(status=Tournament.Status.FINISHED, updated_at=now)
         return None
     if next_stage.status not in (Stage.Status.PENDING, Stage.Status.SEEDED) or (
         next_stage.rounds.exists()

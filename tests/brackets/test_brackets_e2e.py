@@ -102,6 +102,8 @@ def check_tournament(tournament: Tournament, n: int) -> None:
             by_place = {s.placing: s.entry_id for s in Seat.objects.filter(match=match)}
             for place, entry_id in by_place.items():
                 assert entrants[entry_id].placing == place
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"  # the final table ended the tournament
     placings = tournament_placings(tournament_id=tournament.pk)
     assert len(placings) == n
     assert {p.entry_id for p in placings} == set(tournament.entries.values_list("id", flat=True))
