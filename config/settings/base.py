@@ -112,6 +112,10 @@ if REDIS_URL:
                     {
                         "address": REDIS_URL,
                         "max_connections": env.int("CHANNEL_REDIS_MAX_CONNECTIONS", default=4000),
+                        # redis-py 8 reads with a 5 s socket timeout, the same 5 s that
+                        # channels-redis blocks in BZPOPMIN on an idle channel: the read timed
+                        # out and killed consumers (bench/bench_live.py). Longer than the poll.
+                        "socket_timeout": 15,
                     }
                 ],
                 "capacity": env.int("CHANNEL_CAPACITY", default=1000),
