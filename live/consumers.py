@@ -1,8 +1,9 @@
 """Spectator websockets: read-only, scoped to a public tournament (STYLE.md §7).
 
-``TournamentConsumer`` joins the tournament group, ``MatchConsumer`` one match's group (both
-named by ``scoring.events``). They never broadcast anything themselves (STYLE.md §4); they
-forward what the services send after commit:
+``TournamentConsumer`` follows the tournament group, ``MatchConsumer`` one match's group (both
+named by ``scoring.events``), through the process's hub for that group (:mod:`live.hub`: one
+channel-layer subscription per process and group, not one per socket). They never broadcast
+anything themselves (STYLE.md §4); they forward what the services send after commit:
 
 * ``match.update`` -> ``{"type": "match.update", "match_id", "version", "tournament_version",
   "match": {...live JSON, same shape as the API...}, "html": "<article ...>"}``. ``html`` is
@@ -13,8 +14,11 @@ forward what the services send after commit:
   sent and the client re-fetches, exactly as for a gap.
 * ``tournament.update`` (a round published, a stage advanced) ->
   ``{"type": "tournament.update", "tournament_version"}``: the client re-fetches.
+* every ``TICK_SECONDS`` (and after the hub recovers from a Redis error) ->
+  ``{"type": "tick", "tournament_version"[, "match_id", "version"]}``: a client that is behind
+  re-fetches, so a lost last event cannot leave a page stale through a quiet spell.
 
-On connect, after joining the group, the consumer sends ``{"type": "hello", "tournament_version"
+On connect, once the group is joined, the consumer sends ``{"type": "hello", "tournament_version"
 [, "match"]}``: a client whose page is older than that re-fetches, so a hand recorded between
 rendering the page and opening the socket is never missed. The channel layer is at-most-once
 (PITFALLS.md): clients drop events whose version they already have and re-fetch on a gap.
@@ -35,9 +39,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from live.scope import public_tournament_find, tournament_version
-from live.tables import MatchJSON, match_live, table_card_html
-from scoring.events import match_group, tournament_group
+from live.hub import Event, hubs
+from live.scope import PublicTournament, public_tournament_find, tournament_version
+from live.tables import MatchJSON, match_live, match_version, table_card_html
+from scoring.events import MATCH_UPDATE, match_group, tournament_group
+from scoring.models import Match
 
 logger = logging.getLogger(__name__)
 
@@ -132,6 +138,16 @@ async def _load_frame(source: FrameSource) -> tuple[MatchJSON | None, str | None
 frames = FrameCache(_load_frame)
 
 
+def _resolve(slug: str, match_id: int | None) -> PublicTournament | None:
+    """The public tournament, provided the match (if any) is one of its matches."""
+    found = public_tournament_find(slug=slug)
+    if found is None or match_id is None:
+        return found
+    if not Match.objects.filter(pk=match_id, tournament_id=found.id).exists():
+        return None
+    return found
+
+
 def _state(tournament_id: int, match_id: int | None) -> tuple[int, MatchJSON | None] | None:
     """The tournament's version and the match JSON, or ``None`` if the match is not its."""
     match = None
@@ -142,6 +158,17 @@ def _state(tournament_id: int, match_id: int | None) -> tuple[int, MatchJSON | N
     return tournament_version(tournament_id=tournament_id), match
 
 
+def _tick_state(tournament_id: int, match_id: int | None) -> Event:
+    event: Event = {
+        "type": "live.tick",
+        "tournament_version": tournament_version(tournament_id=tournament_id),
+    }
+    if match_id is not None:
+        event["match_id"] = match_id
+        event["version"] = match_version(match_id=match_id)
+    return event
+
+
 def _language(scope: dict[str, Any]) -> str | None:
     """``?lang=xx`` if it names a configured language (pages pass theirs), else ``None``."""
     asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
@@ -149,12 +176,25 @@ def _language(scope: dict[str, Any]) -> str | None:
     return asked if asked in codes else None
 
 
+def _dumps(body: Event) -> str:
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+
+
 class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
-    """Join one group of a public tournament, say hello, forward events; ignore input."""
+    """Join one group of a public tournament, say hello, forward events; ignore input.
+
+    The consumer has no channel of its own (an unconfigured layer alias): the process's hub
+    for the group receives each event once and offers it to every member (:mod:`live.hub`).
+    """
+
+    channel_layer_alias = "live-spectators-use-the-hub"
+    inbox_size = 64
 
     tournament_id: int
     slug: str
     language: str | None
+    group = ""
+    sender: asyncio.Task[None] | None = None
 
     def _match_id(self) -> int | None:
         return None
@@ -165,48 +205,76 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
     async def connect(self) -> None:
         slug = str(self.scope["url_route"]["kwargs"]["slug"])
         match_id = self._match_id()
-        found = await database_sync_to_async(public_tournament_find)(slug=slug)
+        found = await database_sync_to_async(_resolve)(slug, match_id)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.tournament_id = found.id
         self.slug = slug
         self.language = _language(self.scope)
+        self.inbox: asyncio.Queue[Event] = asyncio.Queue(maxsize=self.inbox_size)
         group = self._group(found.id)
+
+        async def tick() -> Event:
+            event: Event = await database_sync_to_async(_tick_state)(found.id, match_id)
+            return event
+
         # Join before reading the state the hello reports: every commit after that read
         # arrives as an event, so nothing falls between the page and the socket.
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups = [group]  # websocket_disconnect leaves it
+        await hubs.join(group, self, tick)
+        self.group = group
         state = await database_sync_to_async(_state)(found.id, match_id)
         if state is None:
-            await self.channel_layer.group_discard(group, self.channel_name)
-            self.groups = []
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
-        hello: dict[str, Any] = {"type": "hello", "tournament_version": state[0]}
+        hello: Event = {"type": "hello", "tournament_version": state[0]}
         if state[1] is not None:
             hello["match"] = state[1]
-        await self.send(text_data=json.dumps(hello, separators=(",", ":")))
+        await self.send(text_data=_dumps(hello))
+        self.sender = asyncio.ensure_future(self._drain())
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            hubs.leave(self.group, self)
+            self.group = ""
+        if self.sender is not None:
+            self.sender.cancel()
+
+    def offer(self, event: Event) -> None:
+        """Called by the hub for every event of the group; never waits."""
+        if self.inbox.full():  # a phone that does not keep up: it will see the version gap
+            self.inbox.get_nowait()
+        self.inbox.put_nowait(event)
+
+    async def _drain(self) -> None:
+        while True:
+            event = await self.inbox.get()
+            try:
+                text = await self._frame(event)
+            except Exception:
+                logger.exception("live event %s could not be framed", event.get("type"))
+                continue
+            if text is not None:
+                await self.send(text_data=text)
+
+    async def _frame(self, event: Event) -> str | None:
+        kind = event.get("type")
+        if kind == MATCH_UPDATE:
+            return await frames.frame(event, self.language, self.slug)
+        if kind == "tournament.update":
+            version = event.get("tournament_version")
+            if version is None:
+                version = await database_sync_to_async(tournament_version)(
+                    tournament_id=self.tournament_id
+                )
+            return _dumps({"type": "tournament.update", "tournament_version": int(version)})
+        if kind == "live.tick":
+            return _dumps({**event, "type": "tick"})
+        return None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Spectator sockets are read-only: input is ignored."""
-
-    async def match_update(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await frames.frame(event, self.language, self.slug))
-
-    async def tournament_update(self, event: dict[str, Any]) -> None:
-        version = event.get("tournament_version")
-        if version is None:
-            version = await database_sync_to_async(tournament_version)(
-                tournament_id=self.tournament_id
-            )
-        await self.send(
-            text_data=json.dumps(
-                {"type": "tournament.update", "tournament_version": int(version)},
-                separators=(",", ":"),
-            )
-        )
 
 
 class TournamentConsumer(_SpectatorConsumer):

@@ -1,20 +1,25 @@
 """Conditional GETs for the live pages and API: the tournament version is the ETag.
 
 ``live_conditional`` wraps a view with Django's ``condition``: the ETag comes from one indexed
-query (:func:`live.scope.public_tournament_find`) and nothing is rendered when it matches, so an
-unchanged page answers a bodiless 304 for the price of that query. The resolved tournament is
+query (:func:`live.scope.public_tournament_find`, whose answer the process may reuse for up to
+``LIVE_VERSION_MAX_AGE`` = 1 s unless the client names a newer version in ``X-Live-Version``)
+and nothing is rendered when it matches, so an unchanged page answers a bodiless 304 for the
+price of that query or less. The resolved tournament is
 left on the request for the view, which therefore never looks it up twice.
 
-JSON bodies are byte-identical for a version (built once, :mod:`live.cache`): strong ETags.
-HTML pages carry a per-response CSRF token in the language switcher: weak ETags, ``private``.
+JSON bodies are byte-identical for a version (built once, :mod:`live.cache`): strong ETags, one
+per representation (identity or gzip, ``Vary: Accept-Encoding``). HTML pages carry a
+per-response CSRF token in the language switcher: weak ETags, ``private``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
@@ -28,12 +33,29 @@ JSON_CACHE_CONTROL = "public, no-cache"
 HTML_CACHE_CONTROL = "private, no-cache"
 
 
-def json_etag(t: PublicTournament) -> str:
-    return f'"t{t.id}v{t.version}"'
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+
+
+def json_etag(t: PublicTournament, *, gzipped: bool = False) -> str:
+    return f'"t{t.id}v{t.version}{"-gz" if gzipped else ""}"'
 
 
 def html_etag(t: PublicTournament) -> str:
     return f'W/"t{t.id}v{t.version}-{get_language()}"'
+
+
+def version_max_age() -> float:
+    return float(getattr(settings, "LIVE_VERSION_MAX_AGE", 1.0))
+
+
+def version_hint(request: HttpRequest) -> int | None:
+    """The version the client knows exists (``X-Live-Version``, sent by live.js)."""
+    raw = request.META.get("HTTP_X_LIVE_VERSION", "")
+    return int(raw) if raw.isdigit() and len(raw) < 19 else None
 
 
 def request_tournament(request: HttpRequest | Any) -> PublicTournament:
@@ -50,14 +72,15 @@ def live_conditional(*, html: bool) -> Callable[[Callable[..., Any]], Callable[.
 
     A missing or draft tournament yields no ETag, and the view answers 404 itself.
     """
-    make_etag = html_etag if html else json_etag
 
     def etag(request: HttpRequest, *args: Any, slug: str, **kwargs: Any) -> str | None:
-        found = public_tournament_find(slug=slug)
+        found = public_tournament_find(
+            slug=slug, max_age=version_max_age(), at_least=version_hint(request)
+        )
         if found is None:
             return None
         setattr(request, ATTR, found)
-        return make_etag(found)
+        return html_etag(found) if html else json_etag(found, gzipped=accepts_gzip(request))
 
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         conditional = condition(etag_func=etag)(view)
@@ -69,8 +92,9 @@ def live_conditional(*, html: bool) -> Callable[[Callable[..., Any]], Callable[.
                 response.headers["Cache-Control"] = (
                     HTML_CACHE_CONTROL if html else JSON_CACHE_CONTROL
                 )
-                if html:
-                    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+                patch_vary_headers(
+                    response, ("Accept-Language", "Cookie") if html else ("Accept-Encoding",)
+                )
             return response
 
         return wrapper
@@ -78,5 +102,8 @@ def live_conditional(*, html: bool) -> Callable[[Callable[..., Any]], Callable[.
     return decorator
 
 
-def json_bytes_response(body: bytes) -> HttpResponse:
-    return HttpResponse(body, content_type="application/json")
+def json_bytes_response(body: bytes, *, gzipped: bool = False) -> HttpResponse:
+    response = HttpResponse(body, content_type="application/json")
+    if gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    return response

@@ -153,6 +153,12 @@ def match_live(*, match_id: int, tournament_id: int | None = None) -> MatchJSON 
     return matches_json([match])[0]
 
 
+def match_version(*, match_id: int) -> int:
+    """The match's current version (0 if it is gone)."""
+    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    return int(version or 0)
+
+
 def table_card_html(match: MatchJSON, *, slug: str, language: str) -> str:
     """The table card of the live pages for ``match``, rendered in ``language``."""
     with translation.override(language):

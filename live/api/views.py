@@ -1,9 +1,10 @@
 """Public read-only JSON API of the live data (in the OpenAPI schema).
 
 Every endpoint is a conditional GET: the ETag is the tournament version, ``If-None-Match`` with
-the current one answers 304 without building anything, and the body is stored bytes built
-once per version (:mod:`live.documents`). ``Cache-Control: public, no-cache`` lets a proxy keep
-the body and revalidate it cheaply. No authentication: the data is public; drafts are 404.
+the current one answers 304 without building anything, and the body is stored bytes built once
+per version (:mod:`live.documents`), gzipped once too for clients that accept it.
+``Cache-Control: public, no-cache`` lets a proxy keep the body and revalidate it cheaply. No
+authentication: the data is public; drafts are 404.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from live.api import serializers as s
-from live.documents import NOT_FOUND, json_document
-from live.http import json_bytes_response, live_conditional, request_tournament
+from live.documents import NOT_FOUND, json_document, json_document_gzip
+from live.http import accepts_gzip, json_bytes_response, live_conditional, request_tournament
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -39,14 +40,18 @@ class _LiveAPIView(APIView):
     throttle_classes: list[Any] = []
     kind = ""
 
-    def body(self, request: Request, **kwargs: Any) -> bytes:
-        return json_document(self.kind, request_tournament(request))
+    def extra(self, **kwargs: Any) -> tuple[int, ...]:
+        return ()
 
     def get(self, request: Request, **kwargs: Any) -> HttpResponse:
-        body = self.body(request, **kwargs)
+        t = request_tournament(request)
+        gzipped = accepts_gzip(request)
+        body = (json_document_gzip if gzipped else json_document)(
+            self.kind, t, *self.extra(**kwargs)
+        )
         if body == NOT_FOUND:
             raise Http404
-        return json_bytes_response(body)
+        return json_bytes_response(body, gzipped=gzipped)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -96,8 +101,8 @@ class BracketAPIView(_LiveAPIView):
 class PlayerAPIView(_LiveAPIView):
     kind = "player"
 
-    def body(self, request: Request, **kwargs: Any) -> bytes:
-        return json_document(self.kind, request_tournament(request), int(kwargs["entry_id"]))
+    def extra(self, **kwargs: Any) -> tuple[int, ...]:
+        return (int(kwargs["entry_id"]),)
 
     @_schema(s.PlayerResultsSerializer, "A player's matches and hands in this tournament")
     def get(self, request: Request, **kwargs: Any) -> HttpResponse:
@@ -107,8 +112,8 @@ class PlayerAPIView(_LiveAPIView):
 class MatchAPIView(_LiveAPIView):
     kind = "match"
 
-    def body(self, request: Request, **kwargs: Any) -> bytes:
-        return json_document(self.kind, request_tournament(request), int(kwargs["match_id"]))
+    def extra(self, **kwargs: Any) -> tuple[int, ...]:
+        return (int(kwargs["match_id"]),)
 
     @_schema(s.MatchDetailSerializer, "One table, live, with its hands")
     def get(self, request: Request, **kwargs: Any) -> HttpResponse:

@@ -14,7 +14,9 @@
  *   - a tournament version more than one ahead of ours is a gap (the channel layer is
  *     at-most-once): we re-fetch the page state;
  *   - a match update carries the table card rendered by the server ("html"): swapped in place
- *     when it is newer than the card on the page, so a busy hall does not re-fetch per hand.
+ *     when it is newer than the card on the page, so a busy hall does not re-fetch per hand;
+ *   - a tick (every 20 s or so) carries the current versions: behind means the last event
+ *     was lost, and we re-fetch.
  * Re-fetching is a conditional GET (If-None-Match with the page's ETag): an unchanged page is a
  * bodiless 304. The new regions are taken from the fetched page and swapped in.
  *
@@ -89,7 +91,8 @@
 
   function refetch() {
     if (state.fetching) { state.refetchAgain = true; return state.fetching; }
-    var headers = { "X-Requested-With": "fetch" };
+    // X-Live-Version: the server never answers with state older than what we were told of.
+    var headers = { "X-Requested-With": "fetch", "X-Live-Version": String(state.version) };
     if (state.etag) headers["If-None-Match"] = state.etag;
     state.fetching = fetch(root.dataset.refresh || window.location.href, {
       headers: headers, cache: "no-store", credentials: "same-origin"
@@ -162,6 +165,13 @@
       onMatchUpdate(ev);
     } else if (ev.type === "tournament.update") {
       if (ev.tournament_version > state.version) refetchSoon(FINISHED_JITTER_MS);
+    } else if (ev.type === "tick") {
+      // The current versions, every few seconds: behind means an event was lost.
+      var card = ev.match_id ? cardFor(ev.match_id) : null;
+      if (card ? ev.version > parseInt(card.dataset.version || "0", 10)
+               : ev.tournament_version > state.version) {
+        refetchSoon(FINISHED_JITTER_MS);
+      }
     }
   }
 

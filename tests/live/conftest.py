@@ -42,6 +42,9 @@ CHANNEL_PREFIX = f"ct-live-test-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 @pytest.fixture(autouse=True)
 def _isolated_namespaces(settings: Any) -> None:
+    from live.scope import RECENT
+
+    RECENT.clear()  # ids and versions repeat between tests
     caches = copy.deepcopy(settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"ct-live-test-{uuid.uuid4().hex}"
     settings.CACHES = caches
@@ -198,13 +201,15 @@ class AsgiServer:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the ASGI server exited with {self.proc.returncode}")
+                code, self.proc = self.proc.returncode, None
+                raise RuntimeError(f"the ASGI server exited with {code}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as response:
                     if response.status == 200:
                         return
             except OSError:
                 time.sleep(0.1)
+        self.stop()
         raise RuntimeError("the ASGI server did not start")
 
     def stop(self) -> None:

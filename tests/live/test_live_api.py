@@ -3,6 +3,7 @@ match the OpenAPI schema, and query counts that do not grow with the field."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from typing import Any
 
@@ -65,17 +66,42 @@ def test_etag_is_the_version_and_unchanged_is_304(
     assert again["Cache-Control"] == "public, no-cache"
 
 
-def test_a_recorded_hand_changes_the_etag_and_the_body(client: Any, field: LiveTournament) -> None:
+def test_a_recorded_hand_changes_the_etag_and_the_body(
+    client: Any, field: LiveTournament, monkeypatch: Any
+) -> None:
     url = _api("api-open", "tables/")
     before = client.get(url)
     match = field.matches()[1]
     play_hands(match, field.director, start_match(match, field.director, seed=9)[:1])
-    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
-    assert after.status_code == 200
-    assert after["ETag"] != before["ETag"]
-    table = next(t for t in after.json()["tables"] if t["id"] == match.pk)
+    field.refresh()
+    # A client told of the new version (live.js sends it after an event) gets it at once.
+    told = client.get(
+        url, HTTP_IF_NONE_MATCH=before["ETag"], HTTP_X_LIVE_VERSION=str(field.tournament.version)
+    )
+    assert told.status_code == 200
+    assert told["ETag"] != before["ETag"]
+    table = next(t for t in told.json()["tables"] if t["id"] == match.pk)
     assert table["hands_count"] == 1
     assert table["last_hand"]["number"] == 1
+
+
+def test_the_version_may_be_reused_for_one_second_only(
+    client: Any, field: LiveTournament, monkeypatch: Any
+) -> None:
+    from live import scope
+
+    url = _api("api-open", "tables/")
+    now = [1000.0]
+    monkeypatch.setattr(scope.time, "monotonic", lambda: now[0])
+    first = client.get(url)
+    match = field.matches()[1]
+    play_hands(match, field.director, start_match(match, field.director, seed=9)[:1])
+    # Half a second later, a client that knows nothing newer may get the answer read then:
+    now[0] += 0.5
+    assert _queries(client, url, HTTP_IF_NONE_MATCH=first["ETag"]) == (304, 0)
+    # but not after a second.
+    now[0] += 0.6
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
 
 
 def test_live_table_shows_scores_love_next_value_and_last_hand(
@@ -173,9 +199,15 @@ def test_cached_and_conditional_requests_cost_one_query(
     url = _api("api-open", tail)
     status, _ = _queries(client, url)
     assert status == 200
-    assert _queries(client, url) == (200, 1)  # the version lookup; the body is cached bytes
+    # The version lookup, then the cached bytes; within a second the lookup is reused.
+    assert _queries(client, url, HTTP_X_LIVE_VERSION="999999") == (200, 1)
+    assert _queries(client, url) == (200, 0)
     etag = client.get(url)["ETag"]
-    assert _queries(client, url, HTTP_IF_NONE_MATCH=etag) == (304, 1)
+    assert _queries(client, url, HTTP_IF_NONE_MATCH=etag, HTTP_X_LIVE_VERSION="999999") == (
+        304,
+        1,
+    )
+    assert _queries(client, url, HTTP_IF_NONE_MATCH=etag) == (304, 0)
 
 
 def test_query_counts_do_not_grow_with_the_field(client: Any) -> None:
@@ -212,7 +244,27 @@ def test_round_publish_warms_the_cache_on_commit(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         make_live_tournament(8, slug="warm-open")  # publishing round 1 warms after commit
+    fresh = {"HTTP_X_LIVE_VERSION": "999999"}  # no reuse of a recent lookup: count it
     for tail in ENDPOINTS:
-        assert _queries(client, _api("warm-open", tail)) == (200, 1)
+        assert _queries(client, _api("warm-open", tail), **fresh) == (200, 1)
     for page in ["", "tables/", "standings/", "bracket/", "projector/"]:
-        assert _queries(client, f"/live/warm-open/{page}") == (200, 1), page
+        assert _queries(client, f"/live/warm-open/{page}", **fresh) == (200, 1), page
+
+
+def test_gzip_is_a_separate_representation_built_once(client: Any, field: LiveTournament) -> None:
+    url = _api("api-open", "standings/")
+    plain = client.get(url)
+    zipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert zipped["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped["Vary"]
+    assert zipped["ETag"] == plain["ETag"][:-1] + '-gz"'
+    assert gzip.decompress(zipped.content) == plain.content
+    assert len(zipped.content) < len(plain.content) / 3
+    again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=zipped["ETag"])
+    assert again.status_code == 304
+    # The identity ETag does not validate the gzip representation, and the reverse.
+    assert client.get(url, HTTP_IF_NONE_MATCH=zipped["ETag"]).status_code == 200
+    assert _queries(client, url, HTTP_ACCEPT_ENCODING="gzip", HTTP_X_LIVE_VERSION="999999") == (
+        200,
+        1,
+    )

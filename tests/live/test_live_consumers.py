@@ -204,15 +204,63 @@ async def test_sockets_are_read_only(lt: LiveTournament) -> None:
 
 
 @in_own_loop
-async def test_disconnect_leaves_the_group(lt: LiveTournament) -> None:
-    comm, ok, _ = await _connect("/ws/live/ws-open/")
-    assert ok
-    await _json(comm)
+async def test_one_subscription_per_process_and_group(lt: LiveTournament, monkeypatch: Any) -> None:
+    """Fifty sockets in this process: one member of the group in Redis (the hub); the group is
+    left once the last socket has gone and the grace period is over."""
+    from live.hub import hubs
+
+    monkeypatch.setattr(hubs, "grace_seconds", 0.2)
     layer = get_channel_layer()
     key = layer._group_key(tournament_group(lt.tournament.pk))
+    comms = [(await _connect("/ws/live/ws-open/"))[0] for _ in range(50)]
+    for c in comms:
+        await _json(c)
     assert await layer.connection(0).zcard(key) == 1
-    await comm.disconnect()
+    assert len(hubs.get(tournament_group(lt.tournament.pk)).members) == 50
+    for c in comms[:49]:
+        await c.disconnect()
+    await asyncio.sleep(0.4)
+    assert await layer.connection(0).zcard(key) == 1  # one socket left
+    await comms[49].disconnect()
+    await asyncio.sleep(0.6)
     assert await layer.connection(0).zcard(key) == 0
+    assert hubs.get(tournament_group(lt.tournament.pk)) is None
+
+
+@in_own_loop
+async def test_ticks_tell_the_current_versions(lt: LiveTournament, monkeypatch: Any) -> None:
+    """A lost last event cannot leave a page stale: every tick carries the current version."""
+    from live.hub import hubs
+
+    monkeypatch.setattr(hubs, "tick_seconds", 0.3)
+    match = (await sync_to_async(lt.matches)())[0]
+    t_comm, _, _ = await _connect("/ws/live/ws-open/")
+    m_comm, _, _ = await _connect(f"/ws/live/ws-open/matches/{match.pk}/")
+    await _json(t_comm)
+    await _json(m_comm)
+    await sync_to_async(start_match)(match, lt.director)  # bumps both versions
+    await sync_to_async(lt.refresh)()
+    await sync_to_async(match.refresh_from_db)()
+    for comm in (t_comm, m_comm):
+        frame = await _json(comm)
+        while frame["type"] != "tick":
+            frame = await _json(comm)
+        assert frame["tournament_version"] == lt.tournament.version
+    assert frame["match_id"] == match.pk
+    assert frame["version"] == match.version
+    await t_comm.disconnect()
+    await m_comm.disconnect()
+
+
+def test_a_slow_socket_loses_its_oldest_events_not_the_others() -> None:
+    from live.consumers import TournamentConsumer
+
+    consumer = TournamentConsumer()
+    consumer.inbox = asyncio.Queue(maxsize=3)
+    for version in range(1, 6):
+        consumer.offer({"type": "match.update", "tournament_version": version})
+    kept = [consumer.inbox.get_nowait()["tournament_version"] for _ in range(3)]
+    assert kept == [3, 4, 5]  # the client sees the gap from its version to 3 and re-fetches
 
 
 @in_own_loop

@@ -1,0 +1,937 @@
+"""Spectators at scale: websockets, fan-out after commit, churn, and conditional GETs
+(``make bench-live``). Loopback only; every phase is bounded in time.
+
+What it does:
+
+1. Creates a dedicated PostgreSQL database ``bench_live`` (dropped and re-created each run; the
+   test database is never touched) and uses Redis database 11 for cache and channel layer
+   (flushed before and after). Migrates it and builds, through the real services, a running
+   tournament of ``--players`` (1,000) entries: a qualifying stage of five Swiss rounds with a
+   cut of 64, rounds 1-3 finished (T4 lines written in bulk), round 4 published and started,
+   with the engine's simulator supplying every hand (seeded).
+2. Starts ONE ASGI process as production serves websockets: uvicorn on ``config.asgi`` with
+   production settings, ``--ws-per-message-deflate false`` (PITFALLS.md), uvloop, httptools.
+3. A client process (asyncio, the ``websockets`` library, no compression) opens
+   ``--spectators`` (2,000) sockets on ``/ws/live/<slug>/?lang=en``, as the pages do.
+4. Fan-out: this process records hands with ``scoring.services.hand_record`` (the real
+   recording transaction, broadcast after commit) and stamps the moment of COMMIT with an
+   ``on_commit`` hook registered before the service's own; the client stamps each frame as it
+   arrives. Latency = arrival - commit, per recipient, for every hand; measured with all the
+   sockets connected and again with ``--fanout`` (1,000) of them.
+5. Churn (``--churn-seconds``, about 90 s): hands keep coming while sockets drop and reconnect
+   with jittered backoff, like live.js: a socket applies an event only if its tournament
+   version is new, and re-fetches ``/api/live/<slug>/tables/`` (conditional GET) after a
+   reconnect whose hello is newer than what it knows, or on a version gap. Checked: no event
+   is lost for a socket that was connected when it was committed (and stayed a moment after),
+   and at the end every socket knows the final version.
+6. HTTP: keep-alive clients hammer ``/api/live/<slug>/standings/`` of the 1,000-player
+   tournament with ``If-None-Match`` (304s) and without (cached 200s), then the uncached time
+   (a new version: the standings are computed from the database once) is timed.
+
+Prints a table and PASS/FAIL against the targets: 0 connection errors, p99 fan-out < 1 s,
+no lost event, >= 2,000 304/s, >= 900 cached 200/s.
+
+Usage: ``python bench/bench_live.py [--spectators 2000] [--fanout 1000] [--churn-seconds 90]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BASE = Path(__file__).resolve().parent.parent
+if str(BASE) not in sys.path:
+    sys.path.insert(0, str(BASE))
+
+HOST = "127.0.0.1"
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DB_NAME = "bench_live"
+REDIS_URL = "redis://127.0.0.1:6379/11"
+SLUG = "bench-live"
+
+
+# -- environment, database, data ------------------------------------------------------------------
+
+
+def bench_env(port: int) -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "DJANGO_SECRET_KEY": "bench-live-only-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+        "REDIS_URL": REDIS_URL,
+        "CACHE_KEY_PREFIX": "bench-live",
+        "CHANNEL_PREFIX": "bench-live-asgi",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "SITE_URL": f"http://{HOST}:{port}",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+@dataclass
+class MatchPlan:
+    match_id: int
+    payloads: list[dict[str, Any]]
+    next_index: int = 0
+
+
+def _finish_round_in_bulk(rnd: Any, rng: random.Random) -> None:
+    """T4 lines for every match of ``rnd``, written in bulk (the earlier rounds of the event)."""
+    from django.db.models import F
+    from django.utils import timezone
+
+    from scoring.models import Match, Seat
+    from tournament.models import Tournament
+
+    now = timezone.now()
+    matches = list(Match.objects.filter(round_link__round=rnd))
+    seats = list(Seat.objects.filter(match__in=matches).order_by("match_id", "seat"))
+    by_match: dict[int, list[Any]] = defaultdict(list)
+    for s in seats:
+        by_match[s.match_id].append(s)
+    for m in matches:
+        table = by_match[m.pk]
+        order = list(range(len(table)))
+        rng.shuffle(order)
+        scores = [0] * len(table)
+        for place, i in enumerate(order, start=1):
+            s = table[i]
+            s.placing = place
+            s.points = 6 if place == 1 else rng.randint(0, 5)
+            s.hands_won = s.points + rng.randint(0, 3)
+            s.six_love_given = int(place == 1 and rng.random() < 0.3)
+            scores[s.seat] = s.points
+        m.status, m.started_at, m.finished_at = Match.Status.FINISHED, m.started_at or now, now
+        m.end_reason, m.winner_seat, m.scores = "normal", table[order[0]].seat, scores
+    Seat.objects.bulk_update(seats, ["placing", "points", "hands_won", "six_love_given"])
+    Match.objects.bulk_update(
+        matches, ["status", "started_at", "finished_at", "end_reason", "winner_seat", "scores"]
+    )
+    Tournament.objects.filter(pk=rnd.stage.tournament_id).update(version=F("version") + 1)
+
+
+def build_data(players: int, started: int, seed: int) -> tuple[int, list[MatchPlan]]:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from brackets.models import RoundMatch
+    from brackets.services import round_publish, stage_create, stage_seed
+    from scoring.engine import Ruleset
+    from scoring.engine.simulate import simulate_match
+    from scoring.models import Match
+    from scoring.services import match_start
+    from tournament.models import Entry, Player, Tournament, TournamentRole
+
+    call_command("migrate", verbosity=0)
+    rng = random.Random(seed)
+    ruleset = Ruleset.from_preset("wsod", {})
+    tournament = Tournament.objects.create(
+        name="Bench Live Open",
+        slug=SLUG,
+        status=Tournament.Status.RUNNING,
+        ruleset_preset="wsod",
+        ruleset=ruleset.to_json(),
+    )
+    director = get_user_model().objects.create_user("bench-director", password="x")
+    TournamentRole.objects.create(
+        tournament=tournament, user=director, role=TournamentRole.Role.DIRECTOR
+    )
+    people = Player.objects.bulk_create(
+        [
+            Player(name=f"Player {i:04d}", club=f"Club {i % 40}", rating=3000 - i)
+            for i in range(players)
+        ]
+    )
+    Entry.objects.bulk_create(
+        [Entry(tournament=tournament, player=p, checked_in=True) for p in people]
+    )
+    stage = stage_create(
+        tournament=tournament,
+        actor=director,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=5,
+        cut_size=64,
+        rng_seed=seed,
+        round_time_limit=60,
+    )
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    for _ in range(3):
+        _finish_round_in_bulk(rnd, rng)
+        rnd = round_publish(stage=stage, actor=director)
+    ids = list(
+        RoundMatch.objects.filter(round=rnd)
+        .order_by("table_number")
+        .values_list("match_id", flat=True)
+    )
+    plans = []
+    for match_id in ids[:started]:
+        match = Match.objects.get(pk=match_id)
+        sim = simulate_match(ruleset, match.n_players, rng.randrange(1 << 30))
+        match_start(match_id=match_id, actor=director, lot_winner=sim.lot_winner)
+        plans.append(MatchPlan(match_id, [r.to_dict() for r in sim.records]))
+    return tournament.pk, plans
+
+
+class Recorder:
+    """Records hands through the real service, round-robin over the started matches."""
+
+    def __init__(self, plans: list[MatchPlan]) -> None:
+        from django.contrib.auth import get_user_model
+
+        self.plans = [p for p in plans if p.payloads]
+        self.actor = get_user_model().objects.get(username="bench-director")
+        self.turn = 0
+
+    def record(self) -> tuple[int, float]:
+        """Record one hand; return (tournament version, time of COMMIT)."""
+        from django.db import transaction
+
+        from scoring.services import hand_record
+
+        for _ in range(len(self.plans)):
+            plan = self.plans[self.turn % len(self.plans)]
+            self.turn += 1
+            if plan.next_index < len(plan.payloads):
+                break
+        else:
+            raise RuntimeError("out of simulated hands: raise --started")
+        stamp: list[float] = []
+        with transaction.atomic():
+            # Registered before the service's broadcast, so it runs first after COMMIT.
+            transaction.on_commit(lambda: stamp.append(time.time()))
+            result = hand_record(
+                match_id=plan.match_id,
+                actor=self.actor,
+                expected_number=plan.next_index + 1,
+                payload=plan.payloads[plan.next_index],
+            )
+        plan.next_index += 1
+        version = result.body.get("tournament_version")
+        if version is None:
+            from tournament.models import Tournament
+
+            version = Tournament.objects.values_list("version", flat=True).get(slug=SLUG)
+        return int(version), stamp[0]
+
+
+def current_version() -> int:
+    from tournament.models import Tournament
+
+    return int(Tournament.objects.values_list("version", flat=True).get(slug=SLUG))
+
+
+def bump_version() -> int:
+    from tournament.models import Tournament
+    from tournament.services import tournament_version_bump
+
+    return tournament_version_bump(tournament_id=Tournament.objects.get(slug=SLUG).pk)
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(
+    port: int, env: dict[str, str], workers: int = 1, kind: str = "asgi"
+) -> subprocess.Popen[bytes]:
+    if kind == "wsgi":  # gunicorn sync workers on config.wsgi: persistent DB connections
+        args = [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "config.wsgi:application",
+            f"--bind={HOST}:{port}",
+            f"--workers={workers}",
+            f"--worker-class={os.environ.get('BENCH_WSGI_WORKER', 'gthread')}",
+            f"--threads={os.environ.get('BENCH_WSGI_THREADS', '4')}",
+            "--keep-alive=30",
+            "--backlog=4096",
+            "--log-level=warning",
+        ]
+        return _wait_ready(
+            subprocess.Popen(
+                args, env={**os.environ, **env}, cwd=str(BASE), start_new_session=True
+            ),
+            port,
+        )
+    args = [
+        str(Path(sys.executable).parent / "uvicorn"),
+        "config.asgi:application",
+        f"--host={HOST}",
+        f"--port={port}",
+        f"--workers={workers}",
+        "--ws-per-message-deflate=false",
+        "--loop=uvloop",
+        "--http=httptools",
+        "--ws=websockets-sansio",
+        "--lifespan=off",
+        "--no-access-log",
+        "--log-level=warning",
+        "--backlog=4096",
+    ]
+    proc = subprocess.Popen(args, env={**os.environ, **env}, cwd=str(BASE), start_new_session=True)
+    return _wait_ready(proc, port)
+
+
+def _wait_ready(proc: subprocess.Popen[bytes], port: int) -> subprocess.Popen[bytes]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("server did not start")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def server_rss_mb(proc: subprocess.Popen[bytes]) -> float:
+    try:
+        pids = [proc.pid] + [
+            int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        ]
+        total = 0
+        for pid in pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        return total / 1024
+    except OSError:
+        return float("nan")
+
+
+# -- the spectators (a separate process: asyncio + websockets) ----------------------------------
+
+
+@dataclass
+class Socket:
+    index: int
+    known: int = 0
+    ws: Any = None
+    connected_at: float = 0.0  # hello received (in the group from then on)
+    intervals: list[tuple[float, float]] = field(default_factory=list)
+    received: dict[int, float] = field(default_factory=dict)
+    refetches: int = 0
+    gaps: int = 0
+    reconnects: int = 0
+    errors: int = 0
+    task: Any = None
+
+
+class Spectators:
+    """Many websocket spectators in one asyncio process, behaving like static/js/live.js."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.port = port
+        self.url = f"ws://{HOST}:{port}/ws/live/{SLUG}/?lang=en"
+        self.sockets = [Socket(i) for i in range(count)]
+        self.connect_errors: list[str] = []
+        self.refetch_statuses: dict[int, int] = defaultdict(int)
+        self.stopping = False
+
+    async def _refetch(self, sock: Socket) -> None:
+        """Conditional GET of the live tables; the body's version covers everything before it."""
+        sock.refetches += 1
+        etag = f'"t?v{sock.known}"'  # any other version's ETag: a 200 with the current state
+        status, headers, body = await http_get(self.port, f"/api/live/{SLUG}/tables/", etag)
+        self.refetch_statuses[status] += 1
+        if status == 200:
+            version = json.loads(body)["tournament_version"]
+            sock.known = max(sock.known, int(version))
+
+    async def _handle(self, sock: Socket, text: str, now: float) -> None:
+        event = json.loads(text)
+        kind = event.get("type")
+        tv = int(event.get("tournament_version", 0))
+        if kind == "hello":
+            sock.connected_at = now
+            if tv > sock.known:
+                await self._refetch(sock)
+            return
+        if kind == "tick":
+            if tv > sock.known:
+                sock.gaps += 1
+                await self._refetch(sock)
+            return
+        if kind != "match.update":
+            return
+        sock.received.setdefault(tv, now)
+        if tv <= sock.known:
+            return  # stale or a duplicate
+        if tv > sock.known + 1:
+            sock.gaps += 1
+            sock.known = tv
+            await self._refetch(sock)
+            return
+        sock.known = tv
+
+    async def _session(self, sock: Socket, sem: asyncio.Semaphore) -> None:
+        from websockets.asyncio.client import connect
+
+        async with sem:
+            try:
+                ws = await connect(
+                    self.url,
+                    compression=None,
+                    open_timeout=60,
+                    ping_interval=None,
+                    max_queue=None,
+                    origin=f"http://{HOST}:{self.port}",  # type: ignore[arg-type]
+                )
+            except Exception as exc:
+                sock.errors += 1
+                self.connect_errors.append(f"{type(exc).__name__}: {exc}")
+                return
+        sock.ws = ws
+        try:
+            async for text in ws:
+                await self._handle(sock, text, time.time())  # type: ignore[arg-type]
+        except Exception:  # closed by us or by the server
+            pass
+        finally:
+            if sock.connected_at:
+                sock.intervals.append((sock.connected_at, time.time()))
+            sock.connected_at = 0.0
+            sock.ws = None
+
+    async def connect(self, indices: list[int], concurrency: int = 200) -> float:
+        sem = asyncio.Semaphore(concurrency)
+        started = time.monotonic()
+        for i in indices:
+            self.sockets[i].task = asyncio.ensure_future(self._session(self.sockets[i], sem))
+        while True:
+            pending = [
+                i
+                for i in indices
+                if not self.sockets[i].connected_at and not self.sockets[i].task.done()
+            ]
+            if not pending:
+                break
+            await asyncio.sleep(0.05)
+        return time.monotonic() - started
+
+    def connected(self) -> int:
+        return sum(1 for s in self.sockets if s.connected_at)
+
+    async def close(self, indices: list[int]) -> None:
+        for i in indices:
+            ws = self.sockets[i].ws
+            if ws is not None:
+                await ws.close()
+        await asyncio.gather(*(self.sockets[i].task for i in indices if self.sockets[i].task))
+
+    async def churn(self, seconds: float, rate: float) -> None:
+        """Drop and reconnect random sockets at ``rate`` per second, with jittered backoff."""
+        sem = asyncio.Semaphore(200)
+        rng = random.Random(7)
+        deadline = time.monotonic() + seconds
+
+        async def cycle(sock: Socket) -> None:
+            if sock.ws is not None:
+                await sock.ws.close()
+            if sock.task is not None:
+                await sock.task
+            await asyncio.sleep(rng.random() * 0.5)  # backoff with full jitter
+            sock.reconnects += 1
+            sock.task = asyncio.ensure_future(self._session(sock, sem))
+
+        running: set[asyncio.Task[None]] = set()
+        while time.monotonic() < deadline:
+            sock = self.sockets[rng.randrange(len(self.sockets))]
+            if sock.connected_at:
+                task = asyncio.ensure_future(cycle(sock))
+                running.add(task)
+                task.add_done_callback(running.discard)
+            await asyncio.sleep(rng.expovariate(rate))
+        await asyncio.gather(*running)
+
+
+async def http_get(port: int, path: str, etag: str | None = None) -> tuple[int, str, bytes]:
+    """One GET on a fresh connection (the rare re-fetch path)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        writer.write(_request(path, etag, keep_alive=False))
+        status, headers, body = await _read_response(reader)
+        return status, headers, body
+    finally:
+        writer.close()
+
+
+def _request(path: str, etag: str | None, keep_alive: bool = True, gzip: bool = False) -> bytes:
+    lines = [f"GET {path} HTTP/1.1", f"Host: {HOST}", "Accept: application/json"]
+    if gzip:
+        lines.append("Accept-Encoding: gzip, deflate, br")
+    if etag:
+        lines.append(f"If-None-Match: {etag}")
+    lines.append("Connection: keep-alive" if keep_alive else "Connection: close")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, str, bytes]:
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+    status = int(head.split(" ", 2)[1])
+    length = 0
+    for line in head.split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    body = await reader.readexactly(length) if length else b""
+    return status, head, body
+
+
+async def http_load(
+    port: int, path: str, etag: str | None, connections: int, seconds: float, gzip: bool
+) -> tuple[dict[int, int], float, list[float]]:
+    """``connections`` keep-alive clients sending the same GET in a closed loop."""
+    statuses: dict[int, int] = defaultdict(int)
+    latencies: list[float] = []
+    request = _request(path, etag, gzip=gzip)
+    deadline = time.monotonic() + seconds
+
+    async def client() -> None:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        try:
+            while time.monotonic() < deadline:
+                t0 = time.perf_counter()
+                writer.write(request)
+                try:
+                    status, head, _ = await _read_response(reader)
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    statuses[-1] += 1  # dropped: count it and reconnect
+                    head = "connection: close"
+                else:
+                    latencies.append(time.perf_counter() - t0)
+                    statuses[status] += 1
+                if "connection: close" in head.lower():  # a server without keep-alive
+                    writer.close()
+                    reader, writer = await asyncio.open_connection(HOST, port)
+        finally:
+            writer.close()
+
+    started = time.monotonic()
+    await asyncio.gather(*(client() for _ in range(connections)))
+    return dict(statuses), time.monotonic() - started, latencies
+
+
+def spectator_process(port: int, count: int, pipe: Any) -> None:
+    """Runs in its own process: obeys commands from the orchestrator over ``pipe``."""
+    import uvloop
+
+    async def main() -> None:
+        crowd = Spectators(port, count)
+        loop = asyncio.get_running_loop()
+        while True:
+            command, arg = await loop.run_in_executor(None, pipe.recv)
+            if command == "connect":
+                seconds = await crowd.connect(list(range(count)))
+                pipe.send(
+                    {
+                        "seconds": seconds,
+                        "connected": crowd.connected(),
+                        "errors": len(crowd.connect_errors),
+                        "error_samples": crowd.connect_errors[:5],
+                    }
+                )
+            elif command == "mark":
+                pipe.send(time.time())
+            elif command == "arrivals":
+                since, versions = arg
+                out = {
+                    v: [s.received[v] for s in crowd.sockets if v in s.received] for v in versions
+                }
+                pipe.send({"arrivals": out, "connected": crowd.connected()})
+            elif command == "close":
+                await crowd.close(arg)
+                pipe.send(crowd.connected())
+            elif command == "reopen":
+                closed = [s.index for s in crowd.sockets if not s.connected_at]
+                await crowd.connect(closed)
+                pipe.send(crowd.connected())
+            elif command == "churn":
+                seconds, rate = arg
+                await crowd.churn(seconds, rate)
+                pipe.send(crowd.connected())
+            elif command == "report":
+                pipe.send(
+                    {
+                        "sockets": [
+                            {
+                                "known": s.known,
+                                "intervals": s.intervals
+                                + ([(s.connected_at, time.time())] if s.connected_at else []),
+                                "received": s.received,
+                                "refetches": s.refetches,
+                                "gaps": s.gaps,
+                                "reconnects": s.reconnects,
+                                "errors": s.errors,
+                            }
+                            for s in crowd.sockets
+                        ],
+                        "refetch_statuses": dict(crowd.refetch_statuses),
+                    }
+                )
+            elif command == "http":
+                path, etag, conns, seconds, gz = arg
+                pipe.send(await http_load(port, path, etag, conns, seconds, gz))
+            elif command == "quit":
+                await crowd.close([s.index for s in crowd.sockets if s.ws is not None])
+                pipe.send("bye")
+                return
+
+    uvloop.run(main())
+
+
+# -- measurements ---------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    data = sorted(values)
+    return data[min(len(data) - 1, max(0, math.ceil(q * len(data)) - 1))]
+
+
+def fanout(recorder: Recorder, pipe: Any, hands: int, gap: float, expect: int) -> dict[str, Any]:
+    commits: dict[int, float] = {}
+    for _ in range(hands):
+        version, committed = recorder.record()
+        commits[version] = committed
+        time.sleep(gap)
+    time.sleep(1.5)
+    pipe.send(("arrivals", (0, list(commits))))
+    answer = pipe.recv()
+    latencies: list[float] = []
+    missing = 0
+    for version, committed in commits.items():
+        arrived = answer["arrivals"].get(version, [])
+        missing += expect - len(arrived)
+        latencies.extend(t - committed for t in arrived)
+    return {
+        "recipients": expect,
+        "hands": hands,
+        "frames": len(latencies),
+        "missing": missing,
+        "p50": pct(latencies, 0.50),
+        "p90": pct(latencies, 0.90),
+        "p99": pct(latencies, 0.99),
+        "max": max(latencies, default=float("nan")),
+    }
+
+
+def churn(
+    recorder: Recorder, pipe: Any, seconds: float, rate: float, hand_gap: float
+) -> dict[str, Any]:
+    commits: dict[int, float] = {}
+    pipe.send(("churn", (seconds, rate)))
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        version, committed = recorder.record()
+        commits[version] = committed
+        time.sleep(hand_gap)
+    connected_after = pipe.recv()
+    time.sleep(3)  # let the last events and re-fetches land
+    final = current_version()
+    pipe.send(("report", None))
+    report = pipe.recv()
+    expected = received = 0
+    lost: list[tuple[int, int]] = []
+    behind = 0
+    for index, sock in enumerate(report["sockets"]):
+        got = sock["received"]
+        for version, committed in commits.items():
+            # In the group before the commit, and still there a second after it.
+            held = any(a < committed and b > committed + 1.0 for a, b in sock["intervals"])
+            if not held:
+                continue
+            expected += 1
+            if version in got:
+                received += 1
+            else:
+                lost.append((index, version))
+        if sock["known"] < final:
+            behind += 1
+    return {
+        "seconds": seconds,
+        "hands": len(commits),
+        "reconnects": sum(s["reconnects"] for s in report["sockets"]),
+        "reconnect_errors": sum(s["errors"] for s in report["sockets"]),
+        "refetches": sum(s["refetches"] for s in report["sockets"]),
+        "gaps": sum(s["gaps"] for s in report["sockets"]),
+        "refetch_statuses": report["refetch_statuses"],
+        "expected": expected,
+        "received": received,
+        "lost": len(lost),
+        "lost_samples": lost[:5],
+        "behind_at_end": behind,
+        "connected_after": connected_after,
+        "final_version": final,
+    }
+
+
+def http_phase(pipe: Any, port: int, seconds: float, conns: int) -> dict[str, Any]:
+    path = f"/api/live/{SLUG}/standings/"
+    url = f"http://{HOST}:{port}{path}"
+    with urllib.request.urlopen(url) as r:  # build (or read) this version
+        size = len(r.read())
+    gz = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(gz) as r:
+        etag = r.headers["ETag"]
+        gz_size = len(r.read())
+    out: dict[str, Any] = {"body_bytes": size, "gzip_bytes": gz_size}
+    # Calibration: the cheapest Django view on this machine right now (no database, no
+    # cache), so a reader can tell a slow machine from a slow endpoint.
+    pipe.send(("http", ("/healthz", None, conns, seconds, False)))
+    statuses, elapsed, _ = pipe.recv()
+    out["healthz_rate"] = sum(statuses.values()) / elapsed
+    # Browsers and proxies send Accept-Encoding: gzip; the identity body is measured too.
+    for name, header, zipped in (
+        ("304", etag, True),
+        ("200", None, True),
+        ("200 identity", None, False),
+    ):
+        pipe.send(("http", (path, header, conns, seconds, zipped)))
+        statuses, elapsed, latencies = pipe.recv()
+        total = sum(statuses.values())
+        out[name] = {
+            "rate": total / elapsed,
+            "statuses": statuses,
+            "p50_ms": pct(latencies, 0.5) * 1000,
+            "p99_ms": pct(latencies, 0.99) * 1000,
+        }
+    uncached = []
+    for _ in range(5):
+        bump_version()  # a new version: nothing cached for it yet
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(f"http://{HOST}:{port}{path}") as r:
+            r.read()
+        uncached.append(time.perf_counter() - t0)
+    out["uncached_ms"] = {
+        "median": pct(uncached, 0.5) * 1000,
+        "max": max(uncached) * 1000,
+    }
+    return out
+
+
+# -- main -----------------------------------------------------------------------------------
+
+
+class _SkipSockets(Exception):
+    pass
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--fanout", type=int, default=1000)
+    parser.add_argument("--hands", type=int, default=15, help="hands per fan-out measurement")
+    parser.add_argument("--hand-gap", type=float, default=1.0)
+    parser.add_argument("--churn-seconds", type=float, default=90)
+    parser.add_argument("--churn-rate", type=float, default=25, help="reconnects per second")
+    parser.add_argument("--churn-hand-gap", type=float, default=0.5)
+    parser.add_argument("--http-seconds", type=float, default=8)
+    parser.add_argument("--http-connections", type=int, default=32)
+    parser.add_argument("--http-workers", type=int, default=2)
+    parser.add_argument("--http-server", choices=["asgi", "wsgi"], default="asgi")
+    parser.add_argument("--started", type=int, default=120, help="matches started in round 4")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--http-only", action="store_true", help="skip the websocket phases")
+    parser.add_argument("--port", type=int, default=0, help="0: a free loopback port")
+    args = parser.parse_args()
+
+    if not args.port:
+        args.port = free_port()
+    env = bench_env(args.port)
+    os.environ.update(env)
+    print(f"bench-live: database {DB_NAME}, Redis {REDIS_URL}, loopback port {args.port}")
+    recreate_database()
+    flush_redis()
+    import django
+
+    django.setup()
+    t0 = time.monotonic()
+    _tid, plans = build_data(args.players, args.started, args.seed)
+    print(f"built a {args.players}-player tournament in {time.monotonic() - t0:.1f} s")
+    recorder = Recorder(plans)
+
+    results: dict[str, Any] = {}
+    server = start_server(args.port, env, workers=1)
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    crowd = ctx.Process(target=spectator_process, args=(args.port, args.spectators, theirs))
+    crowd.start()
+    try:
+        if args.http_only:
+            raise _SkipSockets
+        ours.send(("connect", None))
+        results["connect"] = ours.recv()
+        results["connect"]["server_rss_mb"] = server_rss_mb(server)
+        print("connect:", results["connect"])
+        results["fanout_all"] = fanout(
+            recorder, ours, args.hands, args.hand_gap, results["connect"]["connected"]
+        )
+        print("fan-out (all):", results["fanout_all"])
+        ours.send(("close", list(range(args.fanout, args.spectators))))
+        remaining = ours.recv()
+        results["fanout_subset"] = fanout(recorder, ours, args.hands, args.hand_gap, remaining)
+        print(f"fan-out ({remaining}):", results["fanout_subset"])
+        # Back to the full crowd for the churn.
+        ours.send(("reopen", None))
+        results["churn_start_connected"] = ours.recv()
+        results["churn"] = churn(
+            recorder, ours, args.churn_seconds, args.churn_rate, args.churn_hand_gap
+        )
+        print("churn:", results["churn"])
+        ours.send(("quit", None))
+        ours.recv()
+        crowd.join(30)
+    except _SkipSockets:
+        ours.send(("quit", None))
+        ours.recv()
+        crowd.join(30)
+    try:
+        stop_server(server)
+
+        # HTTP on its own server: production runs several workers per machine.
+        server = start_server(args.port, env, workers=args.http_workers, kind=args.http_server)
+        crowd = ctx.Process(target=spectator_process, args=(args.port, 0, theirs))
+        crowd.start()
+        results["http"] = http_phase(ours, args.port, args.http_seconds, args.http_connections)
+        results["http"]["workers"] = f"{args.http_workers} {args.http_server}"
+        print("http:", results["http"])
+        ours.send(("quit", None))
+        ours.recv()
+        crowd.join(30)
+    finally:
+        if crowd.is_alive():
+            crowd.terminate()
+        stop_server(server)
+        flush_redis()
+
+    if args.http_only:
+        return 0
+    return report(results, args)
+
+
+def report(r: dict[str, Any], args: argparse.Namespace) -> int:
+    c, fa, fs, ch, h = r["connect"], r["fanout_all"], r["fanout_subset"], r["churn"], r["http"]
+    rows = [
+        (
+            "spectator sockets connected",
+            f"{c['connected']} / {args.spectators}",
+            c["errors"] == 0 and c["connected"] == args.spectators,
+        ),
+        ("connect time (all)", f"{c['seconds']:.1f} s", True),
+        ("server RSS with all sockets", f"{c['server_rss_mb']:.0f} MB", True),
+        (
+            f"fan-out to {fa['recipients']}: p50 / p99 / max",
+            f"{fa['p50'] * 1000:.0f} / {fa['p99'] * 1000:.0f} / {fa['max'] * 1000:.0f} ms",
+            fa["missing"] == 0,
+        ),
+        (
+            f"fan-out to {fs['recipients']}: p50 / p99 / max",
+            f"{fs['p50'] * 1000:.0f} / {fs['p99'] * 1000:.0f} / {fs['max'] * 1000:.0f} ms",
+            fs["p99"] < 1.0 and fs["missing"] == 0,
+        ),
+        (
+            "frames missing in fan-out",
+            f"{fa['missing'] + fs['missing']}",
+            fa["missing"] + fs["missing"] == 0,
+        ),
+        (
+            f"churn {ch['seconds']:.0f} s: hands / reconnects",
+            f"{ch['hands']} / {ch['reconnects']}",
+            ch["reconnect_errors"] == 0,
+        ),
+        (
+            "churn: events owed / received / lost",
+            f"{ch['expected']} / {ch['received']} / {ch['lost']}",
+            ch["lost"] == 0,
+        ),
+        (
+            "churn: gaps seen / re-fetches",
+            f"{ch['gaps']} / {ch['refetches']} {ch['refetch_statuses']}",
+            True,
+        ),
+        ("churn: sockets behind at the end", f"{ch['behind_at_end']}", ch["behind_at_end"] == 0),
+        (
+            f"standings 304/s ({h['workers']} workers)",
+            f"{h['304']['rate']:.0f}/s  p99 {h['304']['p99_ms']:.1f} ms",
+            h["304"]["rate"] >= 2000 and set(h["304"]["statuses"]) == {304},
+        ),
+        (
+            f"standings cached 200/s (gzip, {h['gzip_bytes'] // 1024} KB)",
+            f"{h['200']['rate']:.0f}/s  p99 {h['200']['p99_ms']:.1f} ms",
+            h["200"]["rate"] >= 900 and set(h["200"]["statuses"]) == {200},
+        ),
+        (
+            f"standings cached 200/s (identity, {h['body_bytes'] // 1024} KB)",
+            f"{h['200 identity']['rate']:.0f}/s  p99 {h['200 identity']['p99_ms']:.1f} ms",
+            True,
+        ),
+        ("calibration: /healthz (no DB, no cache)", f"{h['healthz_rate']:.0f}/s", True),
+        (
+            "standings uncached: median / max",
+            f"{h['uncached_ms']['median']:.0f} / {h['uncached_ms']['max']:.0f} ms",
+            True,
+        ),
+    ]
+    width = max(len(name) for name, _, _ in rows)
+    print()
+    print(f"{'measure'.ljust(width)}  {'value':<40} ok")
+    for name, value, ok in rows:
+        print(f"{name.ljust(width)}  {value:<40} {'yes' if ok else 'NO'}")
+    passed = all(ok for _, _, ok in rows)
+    print("\nPASS" if passed else "\nFAIL")
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

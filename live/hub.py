@@ -1,0 +1,185 @@
+"""One channel-layer subscription per process and group, fanned out in-process to its sockets.
+
+Why not one channel per socket, the usual Channels way: channels-redis makes every consumer of
+a process wait on one shared receive lock, and every delivered message cancels the other
+waiters' pending acquisitions, each removed from the lock's queue in O(n): one event costs
+O(n^2) in the sockets of a process. Measured (bench/bench_live.py, one process): 1,000 sockets
+got a hand in 0.23 s (median), 2,000 in 2.2 s, and under a hand every half second the backlog
+outgrew the layer's 30 s expiry and half the events were dropped. With a hub the process has
+one waiter per group, and the fan-out is a loop over a set.
+
+Members (the spectator consumers, which have no channel of their own) each have a bounded inbox
+drained by their own task, so a slow phone never holds up the hall; when an inbox overflows
+the oldest event is dropped, and the client sees the version gap and re-fetches.
+
+A tick every ``TICK_SECONDS`` tells the members the current version: the channel layer is
+at-most-once, and a lost last event before a quiet spell would otherwise leave a page stale
+until the next hand. The tick also renews the group membership (channels-redis expires it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+TICK_SECONDS = 20.0
+GRACE_SECONDS = 30.0  # keep a group's subscription this long after its last socket left
+
+Event = dict[str, Any]
+Tick = Callable[[], Awaitable[Event | None]]
+
+
+class Member(Protocol):
+    def offer(self, event: Event) -> None:
+        """Take ``event`` without waiting (the member queues it)."""
+
+
+class Hub:
+    """The process's subscription to one group."""
+
+    def __init__(self, group: str, tick: Tick, tick_seconds: float, grace_seconds: float) -> None:
+        self.group = group
+        self.tick = tick
+        self.tick_seconds = tick_seconds
+        self.grace_seconds = grace_seconds
+        self.members: set[Member] = set()
+        self.layer = get_channel_layer()
+        self.channel = ""
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stop_timer: asyncio.TimerHandle | None = None
+        self._stopping: asyncio.Future[None] | None = None
+
+    async def start(self) -> None:
+        try:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(self.group, self.channel)
+        except Exception as exc:
+            self.ready.set_exception(exc)
+            self.ready.exception()  # retrieved: the joiners waiting on it re-raise it
+            raise
+        self._tasks = [
+            asyncio.ensure_future(self._receive_loop()),
+            asyncio.ensure_future(self._tick_loop()),
+        ]
+        self.ready.set_result(None)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.layer.group_discard(self.group, self.channel)
+
+    def fan_out(self, event: Event) -> None:
+        for member in list(self.members):
+            member.offer(event)
+
+    async def _receive_loop(self) -> None:
+        backoff = 0.5
+        while True:
+            try:
+                event = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis restarting, a timeout: events may be lost meanwhile
+                logger.warning("live hub %s: receive failed, retrying", self.group, exc_info=True)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 10.0)
+                with contextlib.suppress(Exception):
+                    await self.layer.group_add(self.group, self.channel)
+                await self._send_tick()  # members re-fetch if they fell behind
+                continue
+            backoff = 0.5
+            self.fan_out(event)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_seconds * random.uniform(0.8, 1.2))
+            with contextlib.suppress(Exception):
+                await self.layer.group_add(self.group, self.channel)  # renew the membership
+            await self._send_tick()
+
+    async def _send_tick(self) -> None:
+        try:
+            event = await self.tick()
+        except Exception:
+            logger.warning("live hub %s: tick failed", self.group, exc_info=True)
+            return
+        if event is not None:
+            self.fan_out(event)
+
+    def cancel_stop(self) -> None:
+        if self._stop_timer is not None:
+            self._stop_timer.cancel()
+            self._stop_timer = None
+
+    def stop_later(self, on_stop: Callable[[], object]) -> None:
+        def fire() -> None:
+            self._stop_timer = None
+            if not self.members:
+                on_stop()
+                self._stopping = asyncio.ensure_future(self.stop())
+
+        self.cancel_stop()
+        self._stop_timer = asyncio.get_running_loop().call_later(self.grace_seconds, fire)
+
+
+class Hubs:
+    """The hubs of this process, per event loop (tests run several loops one after another)."""
+
+    def __init__(
+        self, *, tick_seconds: float = TICK_SECONDS, grace_seconds: float = GRACE_SECONDS
+    ) -> None:
+        self.tick_seconds = tick_seconds
+        self.grace_seconds = grace_seconds
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Hub]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _hubs(self) -> dict[str, Hub]:
+        return self._by_loop.setdefault(asyncio.get_running_loop(), {})
+
+    def get(self, group: str) -> Hub | None:
+        return self._hubs().get(group)
+
+    async def join(self, group: str, member: Member, tick: Tick) -> None:
+        """Subscribe ``member`` to ``group``; returns once the group is joined in Redis, so
+        every event committed from now on reaches the member."""
+        hubs = self._hubs()
+        hub = hubs.get(group)
+        if hub is None:
+            hub = hubs[group] = Hub(group, tick, self.tick_seconds, self.grace_seconds)
+            hub.members.add(member)
+            try:
+                await hub.start()
+            except Exception:
+                hubs.pop(group, None)
+                raise
+            return
+        hub.members.add(member)
+        hub.cancel_stop()
+        await asyncio.shield(hub.ready)
+
+    def leave(self, group: str, member: Member) -> None:
+        hubs = self._hubs()
+        hub = hubs.get(group)
+        if hub is None:
+            return
+        hub.members.discard(member)
+        if not hub.members:
+            hub.stop_later(lambda: hubs.pop(group, None) if hubs.get(group) is hub else None)
+
+
+hubs = Hubs()
