@@ -61,3 +61,10 @@ bench-hands: venv
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache db.sqlite3 staticfiles
+
+# Spectators at scale (loopback, about 4 minutes): 2,000 websockets on one ASGI process, fan-out
+# p99 after commit, 90 s of reconnect churn with no lost event, standings 304/s and cached
+# 200/s on ASGI and WSGI workers. Needs PostgreSQL and Redis; creates and uses its own database
+# `bench_live` and Redis database 11. Options: BENCH_ARGS="--churn-seconds 60 --trials 5".
+bench-live: venv
+	$(PY) bench/bench_live.py $(BENCH_ARGS)
