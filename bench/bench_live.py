@@ -358,6 +358,7 @@ class Socket:
     known: int = 0
     ws: Any = None
     connected_at: float = 0.0  # hello received (in the group from then on)
+    closing_at: float = 0.0  # we started closing it (frames may stop before the close ends)
     intervals: list[tuple[float, float]] = field(default_factory=list)
     received: dict[int, float] = field(default_factory=dict)
     refetches: int = 0
@@ -439,8 +440,8 @@ class Spectators:
             pass
         finally:
             if sock.connected_at:
-                sock.intervals.append((sock.connected_at, time.time()))
-            sock.connected_at = 0.0
+                sock.intervals.append((sock.connected_at, sock.closing_at or time.time()))
+            sock.connected_at = sock.closing_at = 0.0
             sock.ws = None
 
     async def connect(self, indices: list[int], concurrency: int = 200) -> float:
@@ -477,6 +478,7 @@ class Spectators:
 
         async def cycle(sock: Socket) -> None:
             if sock.ws is not None:
+                sock.closing_at = time.time()
                 await sock.ws.close()
             if sock.task is not None:
                 await sock.task
