@@ -1,0 +1,26 @@
+"""A gunicorn worker class for the process that holds the spectators' websockets.
+
+``gunicorn config.asgi:application -k live.workers.SpectatorWorker``: uvicorn as the deploy
+scripts run it, with per-message deflate off (PITFALLS.md: every broadcast frame would be
+compressed once per socket; ours are small and sent to thousands) and a small maximum
+incoming message, since spectator sockets are read-only.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+with warnings.catch_warnings():  # uvicorn deprecates the module in favour of uvicorn-worker
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from uvicorn.workers import UvicornWorker
+
+
+class SpectatorWorker(UvicornWorker):
+    CONFIG_KWARGS: dict[str, Any] = {
+        **UvicornWorker.CONFIG_KWARGS,
+        "ws": "websockets-sansio",
+        "ws_per_message_deflate": False,
+        "ws_max_size": 64 * 1024,
+        "lifespan": "off",
+    }
