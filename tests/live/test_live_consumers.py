@@ -341,3 +341,34 @@ async def test_consumers_never_touch_the_orm_from_the_event_loop(
     await sync_to_async(play_hands)(match, lt.director, payloads[:1])
     assert (await _json(comm))["match"]["hands_count"] == 1
     await comm.disconnect()
+
+
+@in_own_loop
+async def test_the_hub_recovers_from_a_redis_error_and_resyncs(
+    lt: LiveTournament, monkeypatch: Any
+) -> None:
+    """A failed receive (Redis restarting) is retried; the members get a tick with the
+    current version, since events may have been lost meanwhile."""
+    layer = get_channel_layer()
+    real_receive = layer.receive
+    failures = [1]
+
+    async def flaky_receive(channel: str) -> Any:
+        if failures:
+            failures.pop()
+            raise ConnectionError("redis went away")
+        return await real_receive(channel)
+
+    monkeypatch.setattr(layer, "receive", flaky_receive)
+    match = (await sync_to_async(lt.matches)())[0]
+    payloads = await sync_to_async(start_match)(match, lt.director)
+    comm, ok, _ = await _connect("/ws/live/ws-open/")
+    assert ok
+    await _json(comm)
+    tick = await _json(comm)
+    assert tick["type"] == "tick"
+    await sync_to_async(lt.refresh)()
+    assert tick["tournament_version"] == lt.tournament.version
+    await sync_to_async(play_hands)(match, lt.director, payloads[:1])
+    assert (await _json(comm))["type"] == "match.update"
+    await comm.disconnect()
