@@ -190,7 +190,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     by_entry = {e.entry_id: e for e in data.entrants}
     outlook = _outlooks(data, standings.rows)
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
-    rows = []
+    rows: list[JSON] = []
     for i, row in enumerate(standings.rows):
         entrant = by_entry.get(row.player_id)
         rows.append(
@@ -219,6 +219,15 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "above_cut": None if cut is None else i < cut,
                 "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
             }
+        )
+    # A tie needs the director's play-off (T5, T6) only once the stage's rounds are all played
+    # and only where it straddles the cut line; before that the next rounds will separate it.
+    all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
+    all_played = all_played and all(r.complete for r in data.rounds)
+    line_rank = rows[cut - 1]["rank"] if cut and len(rows) > cut else None
+    for line in rows:
+        line["playoff_on_line"] = bool(
+            all_played and line["tied_with"] and line_rank is not None and line["rank"] == line_rank
         )
     rounds_played = sum(1 for r in data.rounds if r.complete)
     return {

@@ -152,6 +152,10 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     )
     above_cut = serializers.BooleanField(allow_null=True)
     cut_after = serializers.BooleanField(help_text="The cut line (T6) falls after this row.")
+    playoff_on_line = serializers.BooleanField(
+        help_text="Level on every T5 key across the cut once all rounds are played: the "
+        "director's play-off decides (T5, T6)."
+    )
 
 
 class StageStandingsSerializer(serializers.Serializer[Any]):

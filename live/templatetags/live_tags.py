@@ -50,3 +50,9 @@ def chunked(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
 def by_placing(seats: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Seats best placing first (unplaced seats last, in seat order)."""
     return sorted(seats, key=lambda s: (s.get("placing") is None, s.get("placing") or 0, s["seat"]))
+
+
+@register.filter
+def in_play_first(tables: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tables in play first, then the others, each in table order (projector)."""
+    return sorted(tables, key=lambda t: t["status"] != "in_progress")

@@ -160,3 +160,27 @@ def test_tables_show_only_the_current_round(two_stage: Any) -> None:
     summary = selectors.tournament_summary(tournament=lt.tournament)
     assert summary["current_rounds"][0]["number"] == 2
     assert summary["tables"] == {"total": 4, "in_progress": 0, "finished": 0}
+
+
+def test_playoff_is_flagged_only_on_the_line_once_every_round_is_played() -> None:
+    from scoring.models import Seat
+
+    def level_winners(rnd: Round) -> None:
+        # The four table winners level on every T5 key (they never met: no head-to-head),
+        # the runners-up strictly behind them.
+        seats = Seat.objects.filter(match__round_link__round=rnd)
+        seats.filter(placing=1).update(hands_won=6, six_love_given=0)
+        seats.exclude(placing=1).update(hands_won=1, six_love_given=0)
+
+    lt = make_live_tournament(16, swiss_rounds=1, cut_size=3, slug="line-open")
+    finish_round_fast(lt.round, seed=21)
+    level_winners(lt.round)
+    rows = selectors.standings(tournament=lt.tournament)["stages"][0]["rows"]
+    assert [r["playoff_on_line"] for r in rows] == [True] * 4 + [False] * 12  # 4 for 3 spots
+    # Mid-stage (another round to come) nobody needs a play-off yet, however level.
+    lt2 = make_live_tournament(16, swiss_rounds=2, cut_size=3, slug="mid-open")
+    finish_round_fast(lt2.round, seed=21)
+    level_winners(lt2.round)
+    rows = selectors.standings(tournament=lt2.tournament)["stages"][0]["rows"]
+    assert all(r["tied_with"] for r in rows[:4])
+    assert not any(r["playoff_on_line"] for r in rows)
