@@ -296,11 +296,12 @@ def test_seed_by_rating_and_list(setup: dict[str, Any]) -> None:
     client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
     response = client.post(url("seed", slug, stage.pk), {"method": "rating"})
     assert follow_messages(client, response) == ["Seeded 10 players by rating."]
-    ratings = list(
-        StageEntry.objects.filter(stage=stage)
+    ratings = [
+        r or 0.0
+        for r in StageEntry.objects.filter(stage=stage)
         .order_by("seed")
         .values_list("entry__player__rating", flat=True)
-    )
+    ]
     assert ratings == sorted(ratings, reverse=True)
     page = client.get(url("seeding", slug, stage.pk)).content.decode()
     names = re.findall(r'class="player-name">([^<]+)<', page)
