@@ -21,7 +21,9 @@ from django.core.cache import cache
 
 logger = logging.getLogger(__name__)
 
-TIMEOUT = 6 * 3600
+# A version is superseded by the next hand, and the current one is read all the time: a short
+# life keeps Redis small (a 1,000-player event stores a few MB per version) without rebuilds.
+TIMEOUT = 120
 LOCK_TIMEOUT = 30
 WAIT_SECONDS = 5.0
 WAIT_STEP = 0.02
