@@ -73,9 +73,19 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html", {})
 
 
+def _api_error(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse | None:
+    """Under ``/api/`` an error is the API's JSON shape (core/api/exception_handler.py)."""
+    if not request.path.startswith("/api/"):
+        return None
+    return JsonResponse({"error": {"code": code, "message": message, "fields": {}}}, status=status)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return render(request, "404.html", status=404)
+    # No route matched (e.g. /api/matches/abc/): DRF never saw the request.
+    api = _api_error(request, 404, "not_found", "No API endpoint at this address.")
+    return api or render(request, "404.html", status=404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return render(request, "500.html", status=500)
+    api = _api_error(request, 500, "server_error", "Server error.")
+    return api or render(request, "500.html", status=500)

@@ -60,6 +60,9 @@ class MatchStateSerializer(serializers.ModelSerializer[Match]):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     next_hand = NextHandSerializer(allow_null=True, read_only=True)
     scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    end_reason = serializers.ChoiceField(  # "" until the match ends
+        choices=Match.EndReason.choices, allow_blank=True, read_only=True
+    )
 
     class Meta:
         model = Match
@@ -85,8 +88,9 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     """A recorded hand (void ones included, with who / when / why)."""
 
     match = serializers.IntegerField(source="match_id", read_only=True)
-    recorded_by = serializers.IntegerField(source="recorded_by_id", read_only=True)
-    voided_by = serializers.IntegerField(source="voided_by_id", read_only=True)
+    # null: not voided yet / the user was deleted (SET_NULL)
+    recorded_by = serializers.IntegerField(source="recorded_by_id", read_only=True, allow_null=True)
+    voided_by = serializers.IntegerField(source="voided_by_id", read_only=True, allow_null=True)
     counts = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, read_only=True
     )

@@ -9,6 +9,9 @@ from rest_framework import serializers
 from brackets.models import Round, Stage, StageEntry
 from brackets.services import NextStep
 
+INT_MAX = 2**31 - 1  # PostgreSQL integer: a larger value stored is a DataError (a 500)
+
+
 # -- outputs --------------------------------------------------------------------------------------
 
 
@@ -198,7 +201,9 @@ class StageCreateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=80)
     kind = serializers.ChoiceField(Stage.Kind.choices)
     swiss_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
-    cut_size = serializers.IntegerField(min_value=3, required=False, allow_null=True)
+    cut_size = serializers.IntegerField(
+        min_value=3, max_value=INT_MAX, required=False, allow_null=True
+    )
     advance_per_table = serializers.IntegerField(min_value=1, max_value=2, default=1)
     final_table_size = serializers.IntegerField(min_value=3, max_value=4, default=4)
     allow_three = serializers.BooleanField(default=True)
@@ -207,15 +212,17 @@ class StageCreateInput(serializers.Serializer[dict[str, Any]]):
     seeding = serializers.ChoiceField(Stage.Seeding.choices, default=Stage.Seeding.RATING)
     rng_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
     auto_advance = serializers.BooleanField(default=True)
-    round_time_limit = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    round_time_limit = serializers.IntegerField(
+        min_value=1, max_value=INT_MAX, required=False, allow_null=True
+    )
 
 
 class StageUpdateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=80)
     auto_advance = serializers.BooleanField()
-    round_time_limit = serializers.IntegerField(min_value=1, allow_null=True)
+    round_time_limit = serializers.IntegerField(min_value=1, max_value=INT_MAX, allow_null=True)
     swiss_rounds = serializers.IntegerField(min_value=1, max_value=50)
-    cut_size = serializers.IntegerField(min_value=3, allow_null=True)
+    cut_size = serializers.IntegerField(min_value=3, max_value=INT_MAX, allow_null=True)
     advance_per_table = serializers.IntegerField(min_value=1, max_value=2)
     final_table_size = serializers.IntegerField(min_value=3, max_value=4)
     allow_three = serializers.BooleanField()
@@ -249,7 +256,7 @@ class PublishInput(serializers.Serializer[dict[str, Any]]):
 
 
 class ClockInput(serializers.Serializer[dict[str, Any]]):
-    minutes = serializers.IntegerField(min_value=1, required=False)
+    minutes = serializers.IntegerField(min_value=1, max_value=INT_MAX, required=False)
 
 
 class CallTimeInput(serializers.Serializer[dict[str, Any]]):

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from brackets import selectors, services
 from brackets.api import serializers as s
 from brackets.models import Round, Stage, StageEntry
-from tournament.api.base import TournamentScopedMixin
+from tournament.api.base import ApiPagination, TournamentScopedMixin
 from tournament.api.permissions import require_tournament_director
 from tournament.models import Entry
 
@@ -101,6 +101,8 @@ class StageReorderApi(_StageView):
 
 
 class StageEntrantListApi(_StageView):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.StageEntryOutput(many=True), tags=TAGS)
     def get(self, request: Request, slug: str, stage_id: int) -> Response:
         qs = (

@@ -26,6 +26,8 @@ __all__ = [
     "NextHandSerializer",
 ]
 
+INT_MAX = 2**31 - 1  # PostgreSQL integer: a larger value stored is a DataError (a 500)
+
 
 class SeatOutput(serializers.ModelSerializer[Seat]):
     """A seat with its player and result; ``score`` is the live score, ``love`` marks 0."""
@@ -79,11 +81,16 @@ class MatchOutput(serializers.ModelSerializer[Match]):
 
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     table = serializers.IntegerField(source="table_id", read_only=True, allow_null=True)
-    table_number = serializers.IntegerField(source="table.number", read_only=True, default=None)
+    table_number = serializers.IntegerField(
+        source="table.number", read_only=True, default=None, allow_null=True
+    )
     referee = serializers.IntegerField(source="referee_id", read_only=True, allow_null=True)
     scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     next_hand = NextHandSerializer(allow_null=True, read_only=True)
     seats = SeatOutput(many=True, read_only=True)
+    end_reason = serializers.ChoiceField(  # "" until the match ends
+        choices=Match.EndReason.choices, allow_blank=True, read_only=True
+    )
 
     class Meta:
         model = Match
@@ -168,7 +175,7 @@ class HandVoidInput(serializers.Serializer[dict[str, Any]]):
 
 
 class OverrideInput(serializers.Serializer[dict[str, Any]]):
-    scores = serializers.ListField(child=serializers.IntegerField(min_value=0))
+    scores = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=INT_MAX))
     placings = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False, allow_null=True, default=None
     )

@@ -20,7 +20,7 @@ from core.exceptions import ApplicationError
 from scoring import selectors, services
 from scoring.api import serializers as s
 from scoring.models import Match
-from tournament.api.base import ApiView, TournamentScopedMixin
+from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
 from tournament.auth import client_ip
 from tournament.models import Entry, Table
 
@@ -37,6 +37,8 @@ def _detail(match_id: int) -> dict[str, Any]:
 
 
 class MatchListApi(TournamentScopedMixin):
+    pagination_class = ApiPagination
+
     @extend_schema(
         parameters=[
             OpenApiParameter("status", str, enum=Match.Status.values),
@@ -158,6 +160,8 @@ class MatchRefereeApi(ApiView):
 
 
 class HandListApi(ApiView):
+    pagination_class = ApiPagination
+
     parser_classes = [JSONParser]
 
     @extend_schema(

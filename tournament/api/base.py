@@ -29,8 +29,20 @@ from tournament.selectors import tournament_get, user_roles
 M = TypeVar("M", bound=Model)
 
 
+class ApiPagination(LimitOffsetPagination):
+    """``?limit=&offset=`` with a bounded page: without ``max_limit`` a ``limit`` past
+    PostgreSQL's bigint was a 500 (an ``offset`` past the row count never reaches the query)."""
+
+    max_limit = 1000
+
+
 class ApiView(APIView):
-    """Token first: its ``WWW-Authenticate`` makes anonymous writes a 401, not a 403."""
+    """Token first: its ``WWW-Authenticate`` makes anonymous writes a 401, not a 403.
+
+    A view whose GET answers through :meth:`paginated` sets ``pagination_class =
+    ApiPagination``: drf-spectacular reads it to document the ``limit``/``offset`` parameters
+    and the ``{count, next, previous, results}`` envelope (a plain APIView has none).
+    """
 
     authentication_classes = [RefereeTokenAuthentication, SessionAuthentication]
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -38,7 +50,7 @@ class ApiView(APIView):
     def paginated(
         self, request: Request, queryset: QuerySet[Any], serializer: type[BaseSerializer[Any]]
     ) -> Response:
-        paginator = LimitOffsetPagination()
+        paginator = ApiPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
         data = serializer(page, many=True, context={"request": request}).data
         return paginator.get_paginated_response(data)

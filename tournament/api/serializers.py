@@ -10,6 +10,9 @@ from rest_framework import serializers
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
 from tournament.models import TournamentRole as Role
 
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # PostgreSQL integer: past it a DataError (a 500)
+
+
 # -- outputs --------------------------------------------------------------------------------------
 
 
@@ -135,7 +138,9 @@ class PlayerInput(serializers.Serializer[dict[str, Any]]):
     nickname = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
     club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
-    rating = serializers.IntegerField(required=False, allow_null=True, default=None)
+    rating = serializers.IntegerField(
+        min_value=INT_MIN, max_value=INT_MAX, required=False, allow_null=True, default=None
+    )
 
 
 class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
@@ -143,16 +148,20 @@ class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
     nickname = serializers.CharField(max_length=60, required=False, allow_blank=True)
     country = serializers.CharField(max_length=2, required=False, allow_blank=True)
     club = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    rating = serializers.IntegerField(required=False, allow_null=True)
+    rating = serializers.IntegerField(
+        min_value=INT_MIN, max_value=INT_MAX, required=False, allow_null=True
+    )
 
 
 class EntryCreateInput(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField(help_text="Player id")
-    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    seed = serializers.IntegerField(
+        min_value=1, max_value=INT_MAX, required=False, allow_null=True, default=None
+    )
 
 
 class EntryUpdateInput(serializers.Serializer[dict[str, Any]]):
-    seed = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed = serializers.IntegerField(min_value=1, max_value=INT_MAX, required=False, allow_null=True)
     checked_in = serializers.BooleanField(required=False)
 
 
@@ -161,7 +170,7 @@ class ReasonInput(serializers.Serializer[dict[str, Any]]):
 
 
 class TableInput(serializers.Serializer[dict[str, Any]]):
-    number = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     label = serializers.CharField(  # type: ignore[assignment]
         max_length=60, required=False, allow_blank=True, default=""
     )

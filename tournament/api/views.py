@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from core.exceptions import ApplicationError, NotFoundError
 from tournament import selectors, services
 from tournament.api import serializers as s
-from tournament.api.base import ApiView, TournamentScopedMixin
+from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
 from tournament.api.permissions import require_tournament_director
 from tournament.models import Entry, Player, RefereeToken, Table, TournamentRole
 
@@ -31,6 +31,8 @@ def _user(user_id: int, field: str = "user") -> Any:
 
 
 class TournamentListApi(ApiView):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.TournamentOutput(many=True), tags=["tournaments"])
     def get(self, request: Request) -> Response:
         return self.paginated(request, selectors.tournament_list(), s.TournamentOutput)
@@ -66,6 +68,8 @@ class TournamentDetailApi(TournamentScopedMixin):
 
 
 class PlayerListApi(ApiView):
+    pagination_class = ApiPagination
+
     @extend_schema(
         parameters=[OpenApiParameter("search", str, description="name or nickname contains")],
         responses=s.PlayerOutput(many=True),
@@ -108,6 +112,8 @@ class PlayerDetailApi(ApiView):
 
 
 class EntryListApi(TournamentScopedMixin):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.EntryOutput(many=True), tags=["entries"])
     def get(self, request: Request, slug: str) -> Response:
         return self.paginated(
@@ -176,6 +182,8 @@ class EntryDisqualifyApi(EntryDetailApi):
 
 
 class TableListApi(TournamentScopedMixin):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.TableOutput(many=True), tags=["tables"])
     def get(self, request: Request, slug: str) -> Response:
         return self.paginated(
@@ -196,6 +204,8 @@ class TableListApi(TournamentScopedMixin):
 
 
 class RoleListApi(TournamentScopedMixin):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.RoleOutput(many=True), tags=["referees"])
     def get(self, request: Request, slug: str) -> Response:
         require_tournament_director(self)
@@ -241,6 +251,8 @@ class RefereeCreateApi(TournamentScopedMixin):
 
 
 class RefereeTokenListApi(TournamentScopedMixin):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.RefereeTokenOutput(many=True), tags=["referees"])
     def get(self, request: Request, slug: str) -> Response:
         require_tournament_director(self)
@@ -284,6 +296,8 @@ class RefereeTokenRevokeApi(TournamentScopedMixin):
 
 
 class ActionLogListApi(TournamentScopedMixin):
+    pagination_class = ApiPagination
+
     @extend_schema(responses=s.ActionLogOutput(many=True), tags=["tournaments"])
     def get(self, request: Request, slug: str) -> Response:
         require_tournament_director(self)
