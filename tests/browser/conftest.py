@@ -72,13 +72,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in the main
+# thread while it is started, which breaks every later test that uses ``async_to_sync`` (and a
+# second ``sync_playwright()`` elsewhere). Stopping it after each module gives the thread back.
+@pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Playwright]:
     with sync_playwright() as pw:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (see .ci/run)")
