@@ -306,3 +306,21 @@ def test_integer_past_the_column_is_a_400_naming_the_field(
     error = error_shape(r)
     assert field in error["fields"], error  # e.g. "scores.0": the first list item
     assert "2147483647" in error["fields"][field][0] or "-2147483648" in error["fields"][field][0]
+
+
+@pytest.mark.django_db
+def test_withdraw_and_disqualify_accept_post_only() -> None:
+    from rest_framework.test import APIClient
+
+    from tests.factories import EntryFactory, TournamentFactory, director_of
+
+    tournament = TournamentFactory()
+    entry = EntryFactory(tournament=tournament)
+    api = APIClient()
+    api.force_authenticate(director_of(tournament))
+    for action in ("withdraw", "disqualify"):
+        url = f"/api/tournaments/{tournament.slug}/entries/{entry.pk}/{action}/"
+        assert api.get(url).status_code == 405
+        assert api.patch(url, {"seed": 3}, format="json").status_code == 405
+    entry.refresh_from_db()
+    assert entry.seed != 3

@@ -157,6 +157,9 @@ class EntryDetailApi(TournamentScopedMixin):
 
 
 class EntryWithdrawApi(EntryDetailApi):
+    # POST only: the GET/PATCH of the entry live on the entry's own address.
+    http_method_names = ["post", "options"]
+
     @extend_schema(request=s.ReasonInput, responses=s.EntryOutput, tags=["entries"])
     def post(self, request: Request, slug: str, entry_id: int) -> Response:
         data = s.ReasonInput(data=request.data)
@@ -168,6 +171,9 @@ class EntryWithdrawApi(EntryDetailApi):
 
 
 class EntryDisqualifyApi(EntryDetailApi):
+    # POST only: the GET/PATCH of the entry live on the entry's own address.
+    http_method_names = ["post", "options"]
+
     @extend_schema(request=s.ReasonInput, responses=s.EntryOutput, tags=["entries"])
     def post(self, request: Request, slug: str, entry_id: int) -> Response:
         data = s.ReasonInput(data=request.data)
