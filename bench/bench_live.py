@@ -10,7 +10,9 @@ What it does:
    cut of 64, rounds 1-3 finished (T4 lines written in bulk), round 4 published and started,
    with the engine's simulator supplying every hand (seeded).
 2. Starts ONE ASGI process as production serves websockets: uvicorn on ``config.asgi`` with
-   production settings, ``--ws-per-message-deflate false`` (PITFALLS.md), uvloop, httptools.
+   production settings, ``--ws-per-message-deflate false`` (PITFALLS.md), uvloop, httptools;
+   and, for the spectators' re-fetches, a web tier of two WSGI gthread workers (nginx sends
+   ``/ws/`` to the websocket process and the rest to the web tier).
 3. A client process (asyncio, the ``websockets`` library, no compression) opens
    ``--spectators`` (2,000) sockets on ``/ws/live/<slug>/?lang=en``, as the pages do.
 4. Fan-out: this process records hands with ``scoring.services.hand_record`` (the real
@@ -359,6 +361,7 @@ class Socket:
     ws: Any = None
     connected_at: float = 0.0  # hello received (in the group from then on)
     closing_at: float = 0.0  # we started closing it (frames may stop before the close ends)
+    last_rx: float = 0.0
     intervals: list[tuple[float, float]] = field(default_factory=list)
     received: dict[int, float] = field(default_factory=dict)
     refetches: int = 0
@@ -371,19 +374,25 @@ class Socket:
 class Spectators:
     """Many websocket spectators in one asyncio process, behaving like static/js/live.js."""
 
-    def __init__(self, port: int, count: int) -> None:
+    def __init__(self, port: int, count: int, http_port: int) -> None:
         self.port = port
+        self.http_port = http_port
         self.url = f"ws://{HOST}:{port}/ws/live/{SLUG}/?lang=en"
         self.sockets = [Socket(i) for i in range(count)]
         self.connect_errors: list[str] = []
         self.refetch_statuses: dict[int, int] = defaultdict(int)
+        self.unexpected: list[str] = []  # closes we did not ask for
         self.stopping = False
 
-    async def _refetch(self, sock: Socket) -> None:
-        """Conditional GET of the live tables; the body's version covers everything before it."""
+    async def _refetch(self, sock: Socket, told: int = 0) -> None:
+        """Conditional GET of the live tables; the body's version covers everything before it.
+
+        ``told``: the newest version a message named (sent as X-Live-Version, like live.js)."""
         sock.refetches += 1
         etag = f'"t?v{sock.known}"'  # any other version's ETag: a 200 with the current state
-        status, _, body = await http_get(self.port, f"/api/live/{SLUG}/tables/", etag)
+        status, _, body = await http_get(
+            self.http_port, f"/api/live/{SLUG}/tables/", etag, str(max(told, sock.known))
+        )
         self.refetch_statuses[status] += 1
         if status == 200:
             version = json.loads(body)["tournament_version"]
@@ -396,12 +405,12 @@ class Spectators:
         if kind == "hello":
             sock.connected_at = now
             if tv > sock.known:
-                await self._refetch(sock)
+                await self._refetch(sock, tv)
             return
         if kind == "tick":
             if tv > sock.known:
                 sock.gaps += 1
-                await self._refetch(sock)
+                await self._refetch(sock, tv)
             return
         if kind != "match.update":
             return
@@ -411,7 +420,7 @@ class Spectators:
         if tv > sock.known + 1:
             sock.gaps += 1
             sock.known = tv
-            await self._refetch(sock)
+            await self._refetch(sock, tv)
             return
         sock.known = tv
 
@@ -433,16 +442,28 @@ class Spectators:
                 self.connect_errors.append(f"{type(exc).__name__}: {exc}")
                 return
         sock.ws = ws
+        problem = ""
         try:
             async for text in ws:
-                await self._handle(sock, text, time.time())  # type: ignore[arg-type]
-        except Exception:  # closed by us or by the server
-            pass
+                sock.last_rx = time.time()
+                await self._handle(sock, text, sock.last_rx)  # type: ignore[arg-type]
+        except Exception as exc:  # closed by us or by the server, or a failed re-fetch
+            problem = f"{type(exc).__name__}: {exc}"
         finally:
+            unexpected = not sock.closing_at and not self.stopping
             if sock.connected_at:
-                sock.intervals.append((sock.connected_at, sock.closing_at or time.time()))
+                # Owed events end where we started closing, or, for a close we did not ask
+                # for, at the last frame we know arrived on a live connection.
+                end = sock.closing_at or (sock.last_rx if unexpected else time.time())
+                sock.intervals.append((sock.connected_at, end))
             sock.connected_at = sock.closing_at = 0.0
             sock.ws = None
+        if unexpected:
+            # Like live.js: reconnect with backoff (and re-fetch on the hello).
+            self.unexpected.append(problem or f"closed {ws.close_code} {ws.close_reason}")
+            await asyncio.sleep(random.random() * 0.5)
+            sock.reconnects += 1
+            sock.task = asyncio.ensure_future(self._session(sock, sem))
 
     async def connect(self, indices: list[int], concurrency: int = 200) -> float:
         sem = asyncio.Semaphore(concurrency)
@@ -467,6 +488,7 @@ class Spectators:
         for i in indices:
             ws = self.sockets[i].ws
             if ws is not None:
+                self.sockets[i].closing_at = time.time()
                 await ws.close()
         await asyncio.gather(*(self.sockets[i].task for i in indices if self.sockets[i].task))
 
@@ -497,19 +519,29 @@ class Spectators:
         await asyncio.gather(*running)
 
 
-async def http_get(port: int, path: str, etag: str | None = None) -> tuple[int, str, bytes]:
-    """One GET on a fresh connection (the rare re-fetch path)."""
+async def http_get(
+    port: int, path: str, etag: str | None = None, told: str | None = None
+) -> tuple[int, str, bytes]:
+    """One GET on a fresh connection (the re-fetch path), with live.js's X-Live-Version."""
     reader, writer = await asyncio.open_connection(HOST, port)
     try:
-        writer.write(_request(path, etag, keep_alive=False))
+        writer.write(_request(path, etag, keep_alive=False, told=told))
         status, headers, body = await _read_response(reader)
         return status, headers, body
     finally:
         writer.close()
 
 
-def _request(path: str, etag: str | None, keep_alive: bool = True, gzip: bool = False) -> bytes:
+def _request(
+    path: str,
+    etag: str | None,
+    keep_alive: bool = True,
+    gzip: bool = False,
+    told: str | None = None,
+) -> bytes:
     lines = [f"GET {path} HTTP/1.1", f"Host: {HOST}", "Accept: application/json"]
+    if told:
+        lines.append(f"X-Live-Version: {told}")
     if gzip:
         lines.append("Accept-Encoding: gzip, deflate, br")
     if etag:
@@ -564,12 +596,19 @@ async def http_load(
     return dict(statuses), time.monotonic() - started, latencies
 
 
-def spectator_process(port: int, count: int, pipe: Any) -> None:
-    """Runs in its own process: obeys commands from the orchestrator over ``pipe``."""
+def spectator_process(port: int, count: int, pipe: Any, http_port: int, known: int) -> None:
+    """Runs in its own process: obeys commands from the orchestrator over ``pipe``.
+
+    ``known``: the version the spectators' pages were rendered at (they re-fetch only what
+    is newer, as live.js does). Re-fetches go to ``http_port``: HTTP is served apart from
+    the websocket process (nginx routes ``/ws/`` to it and everything else to the web tier).
+    """
     import uvloop
 
     async def main() -> None:
-        crowd = Spectators(port, count)
+        crowd = Spectators(port, count, http_port)
+        for sock in crowd.sockets:
+            sock.known = known
         loop = asyncio.get_running_loop()
         while True:
             command, arg = await loop.run_in_executor(None, pipe.recv)
@@ -619,12 +658,14 @@ def spectator_process(port: int, count: int, pipe: Any) -> None:
                             for s in crowd.sockets
                         ],
                         "refetch_statuses": dict(crowd.refetch_statuses),
+                        "unexpected": crowd.unexpected,
                     }
                 )
             elif command == "http":
                 path, etag, conns, seconds, gz = arg
                 pipe.send(await http_load(port, path, etag, conns, seconds, gz))
             elif command == "quit":
+                crowd.stopping = True
                 await crowd.close([s.index for s in crowd.sockets if s.ws is not None])
                 pipe.send("bye")
                 return
@@ -709,6 +750,8 @@ def churn(
         "refetches": sum(s["refetches"] for s in report["sockets"]),
         "gaps": sum(s["gaps"] for s in report["sockets"]),
         "refetch_statuses": report["refetch_statuses"],
+        "unexpected_closes": len(report["unexpected"]),
+        "unexpected_samples": report["unexpected"][:5],
         "expected": expected,
         "received": received,
         "lost": len(lost),
@@ -809,10 +852,14 @@ def main() -> int:
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
     server: subprocess.Popen[bytes] | None = None
+    web: subprocess.Popen[bytes] | None = None
     crowd: Any = None
 
-    def start_crowd(count: int) -> Any:
-        process = ctx.Process(target=spectator_process, args=(args.port, count, theirs))
+    def start_crowd(count: int, http_port: int = 0) -> Any:
+        process = ctx.Process(
+            target=spectator_process,
+            args=(args.port, count, theirs, http_port or args.port, current_version()),
+        )
         process.start()
         return process
 
@@ -824,7 +871,9 @@ def main() -> int:
     try:
         if not args.http_only:
             server = start_server(args.port, env, workers=1)
-            crowd = start_crowd(args.spectators)
+            web_port = free_port()
+            web = start_server(web_port, bench_env(web_port), workers=2, kind="wsgi")
+            crowd = start_crowd(args.spectators, web_port)
             ours.send(("connect", None))
             results["connect"] = ours.recv()
             results["connect"]["server_rss_mb"] = server_rss_mb(server)
@@ -845,7 +894,8 @@ def main() -> int:
             print("churn:", results["churn"])
             quit_crowd()
             stop_server(server)
-            server = None
+            stop_server(web)
+            server = web = None
         # HTTP, as deployed (ASGI workers) and on WSGI gthread workers (persistent threads).
         results["http"] = {}
         for kind in ("asgi", "wsgi"):
@@ -861,8 +911,9 @@ def main() -> int:
     finally:
         if crowd is not None and crowd.is_alive():
             crowd.terminate()
-        if server is not None:
-            stop_server(server)
+        for proc in (server, web):
+            if proc is not None:
+                stop_server(proc)
         flush_redis()
     return report(results, args)
 
@@ -917,6 +968,11 @@ def _socket_rows(r: dict[str, Any], args: argparse.Namespace) -> list[tuple[str,
             ch["lost"] == 0,
         ),
         ("churn: gaps seen / re-fetches", f"{ch['gaps']} / {ch['refetches']}", True),
+        (
+            "churn: closes we did not ask for",
+            f"{ch['unexpected_closes']} {ch['unexpected_samples'][:2]}",
+            True,
+        ),
         ("churn: sockets behind at the end", f"{ch['behind_at_end']}", ch["behind_at_end"] == 0),
     ]
     return rows

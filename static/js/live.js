@@ -48,7 +48,8 @@
     refreshTimer: null,
     fetching: null,
     refetchAgain: false,
-    closedByUs: false
+    closedByUs: false,
+    told: 0 // the newest version any message named
   };
   var follow = (root.dataset.follow || "finished").split(/\s+/);
   var pollMs = Math.max(5, parseInt(root.dataset.poll || "15", 10)) * 1000;
@@ -92,7 +93,8 @@
   function refetch() {
     if (state.fetching) { state.refetchAgain = true; return state.fetching; }
     // X-Live-Version: the server never answers with state older than what we were told of.
-    var headers = { "X-Requested-With": "fetch", "X-Live-Version": String(state.version) };
+    var told = Math.max(state.version, state.told);
+    var headers = { "X-Requested-With": "fetch", "X-Live-Version": String(told) };
     if (state.etag) headers["If-None-Match"] = state.etag;
     state.fetching = fetch(root.dataset.refresh || window.location.href, {
       headers: headers, cache: "no-store", credentials: "same-origin"
@@ -156,6 +158,7 @@
   function onMessage(message) {
     var ev;
     try { ev = JSON.parse(message.data); } catch (e) { return; }
+    if (ev.tournament_version > state.told) state.told = ev.tournament_version;
     if (ev.type === "hello") {
       // The page may be older than the socket (a hand recorded in between), or we are back
       // after a drop: fetch what we missed (a 304 when nothing did).
