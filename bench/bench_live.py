@@ -26,12 +26,18 @@ What it does:
    reconnect whose hello is newer than what it knows, or on a version gap. Checked: no event
    is lost for a socket that was connected when it was committed (and stayed a moment after),
    and at the end every socket knows the final version.
-6. HTTP: keep-alive clients hammer ``/api/live/<slug>/standings/`` of the 1,000-player
-   tournament with ``If-None-Match`` (304s) and without (cached 200s), then the uncached time
-   (a new version: the standings are computed from the database once) is timed.
+6. HTTP: 32 keep-alive clients hammer ``/api/live/<slug>/standings/`` of the 1,000-player
+   tournament with ``If-None-Match`` (304s) and without (cached 200s, gzip as browsers ask,
+   and identity), then the uncached time (a new version: the standings are computed from the
+   database once) is timed. Served twice with ``--http-workers`` (3) each: by uvicorn (ASGI,
+   as deploy/scripts/start-web.sh serves HTTP today) and by gunicorn gthread (WSGI). The
+   machine is shared: every rate is the median of ``--trials`` interleaved runs, next to a
+   calibration row (``/healthz``, the cheapest Django view) taken at the same time.
 
 Prints a table and PASS/FAIL against the targets: 0 connection errors, p99 fan-out < 1 s,
-no lost event, >= 2,000 304/s, >= 900 cached 200/s.
+no lost event, >= 2,000 304/s and >= 900 cached 200/s (on the WSGI workers; the ASGI rows are
+reported for comparison: Django under ASGI runs every sync middleware through a thread hop and
+is several times slower for plain HTTP on this machine).
 
 Usage: ``python bench/bench_live.py [--spectators 2000] [--fanout 1000] [--churn-seconds 90]``
 """
