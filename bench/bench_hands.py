@@ -7,8 +7,8 @@ What it does, all on loopback, every loop bounded by time and by a fixed supply 
    and Celery broker (flushed before and after). Migrates it and builds a tournament through
    the real services: one referee per client, each with a private link and a supply of started
    matches whose hands come from the engine's simulator (seeded).
-2. Starts the app as production does (``deploy/scripts/start-web.sh``: gunicorn with uvicorn
-   workers on ``config.asgi``; ``--worker-class sync`` runs ``config.wsgi`` instead) with
+2. Starts the app as production does (``deploy/scripts/start-web.sh``: gunicorn with WSGI
+   gthread workers; ``--worker-class uvicorn`` runs ``config.asgi`` instead) with
    production settings plus a bench-only URLconf that adds the floor view
    (``bench/floor_app``). ``DJANGO_SECURE_SSL_REDIRECT=false``: plain HTTP on loopback.
 3. Every client signs in through its private link ``/ref/<key>/`` (session + CSRF cookie,
@@ -243,8 +243,12 @@ def start_server(
     port: int, workers: int, worker_class: str, conn_max_age: int
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, **bench_env(port), "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
-    if worker_class == "uvicorn":
-        # As deploy/scripts/start-web.sh: gunicorn + uvicorn workers on the ASGI app.
+    extra: list[str] = []
+    if worker_class == "gthread":
+        # As deploy/scripts/start-web.sh: WSGI threads (websockets have their own process).
+        app, klass = "config.wsgi:application", "gthread"
+        extra = ["--threads", os.environ.get("WEB_THREADS", "4")]
+    elif worker_class == "uvicorn":
         app, klass = "config.asgi:application", "uvicorn.workers.UvicornWorker"
     else:
         app, klass = "config.wsgi:application", "sync"
@@ -267,6 +271,7 @@ def start_server(
         str(BASE),
         "--log-level",
         "warning",
+        *extra,
     ]
     return subprocess.Popen(cmd, env=env, cwd=BASE, start_new_session=True)
 
@@ -586,13 +591,13 @@ def main() -> int:
         help="hands/s offered in the paced phase (default: half the closed-loop throughput)",
     )
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3)))
-    parser.add_argument("--worker-class", choices=["uvicorn", "sync"], default="uvicorn")
+    parser.add_argument("--worker-class", choices=["gthread", "uvicorn", "sync"], default="gthread")
     parser.add_argument("--matches", type=int, default=8, help="started matches per client")
     parser.add_argument(
         "--conn-max-age",
         type=int,
         default=None,
-        help="DATABASE_CONN_MAX_AGE for the server (default: 0 for uvicorn, 60 for sync)",
+        help="DATABASE_CONN_MAX_AGE when the pool is off (default: 0 for uvicorn, else 60)",
     )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=7)
@@ -632,7 +637,7 @@ def main() -> int:
     print()
     print(
         f"bench-hands: {args.clients} referee clients, gunicorn {args.workers} x "
-        f"{args.worker_class} workers (CONN_MAX_AGE={args.conn_max_age}), production settings, "
+        f"{args.worker_class} workers (psycopg pool, as production), production settings, "
         "PostgreSQL + Redis on loopback, "
         f"{os.cpu_count()} cores shared by server, database and load generator "
         f"(1-min load average before the run: {load_before:.1f})"
