@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
@@ -304,7 +305,11 @@ def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Pl
                 f"{key} cannot be changed.", code="read_only", fields={key: ["Read-only."]}
             )
         setattr(player, key, value.upper() if key == "country" else value)
-    player.save()
+    with transaction.atomic():
+        player.save()
+        # Live pages of every tournament the player entered show the name: their cached
+        # documents are keyed by the tournament version, so bump it.
+        Tournament.objects.filter(entries__player=player).update(version=F("version") + 1)
     return player
 
 

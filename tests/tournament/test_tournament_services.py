@@ -208,3 +208,18 @@ def test_player_update_is_limited_to_directors_of_their_tournaments() -> None:
         services.player_update(
             player=entry.player, actor=director_of(TournamentFactory()), data={"club": "x"}
         )
+
+
+def test_player_update_bumps_the_version_of_every_tournament_they_entered() -> None:
+    from tournament.services import player_update
+
+    first, second, other = TournamentFactory(), TournamentFactory(), TournamentFactory()
+    player = PlayerFactory()
+    EntryFactory(tournament=first, player=player)
+    EntryFactory(tournament=second, player=player)
+    before = {t.pk: Tournament.objects.get(pk=t.pk).version for t in (first, second, other)}
+    player_update(player=player, actor=director_of(first), data={"name": "Ana Renamed"})
+    after = {t.pk: Tournament.objects.get(pk=t.pk).version for t in (first, second, other)}
+    assert after[first.pk] == before[first.pk] + 1
+    assert after[second.pk] == before[second.pk] + 1
+    assert after[other.pk] == before[other.pk]  # live pages of other events stay cached
