@@ -19,11 +19,13 @@ $(STAMP): requirements/dev.txt
 	@rm -f $(VENV)/.installed-*; touch $@
 
 # Embedded default: SQLite, in-memory channel layer, Celery eager. No server but Python.
+EMBEDDED := env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local SITE_URL=http://$(HOST):$(PORT)
+
 demo: venv
-	env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py migrate --noinput
-	env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py demo_load
-	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
-	env -u DATABASE_URL -u REDIS_URL DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py runserver $(HOST):$(PORT)
+	$(EMBEDDED) $(PY) manage.py migrate --noinput
+	$(EMBEDDED) $(PY) manage.py demo_load
+	@echo "Serving on http://$(HOST):$(PORT)/ and spectators on http://$(HOST):$(PORT)/live/  (Ctrl-C to stop)"
+	$(EMBEDDED) $(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: venv
 	$(VENV)/bin/ruff check .
