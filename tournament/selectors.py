@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from core.exceptions import NotFoundError
+from core.exceptions import ApplicationError, NotFoundError
 from tournament.models import (
     ActionLog,
     Entry,
@@ -120,3 +120,15 @@ def action_log_list(*, tournament: Tournament) -> QuerySet[ActionLog]:
         .select_related("actor")
         .order_by("-created_at", "-id")
     )
+
+
+def user_get_or_400(*, user_id: int, field: str = "user") -> Any:
+    """The user with ``user_id``, or a 400 naming ``field`` (a bad id in a request body)."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise ApplicationError(
+            f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
+        )
+    return user

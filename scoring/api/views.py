@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser
@@ -23,6 +22,7 @@ from scoring.models import Match
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
 from tournament.auth import client_ip
 from tournament.models import Entry, Table
+from tournament.selectors import user_get_or_400
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorOutput, description="Rejected: names the field and the rule"),
@@ -112,12 +112,7 @@ class MatchListApi(TournamentScopedMixin):
 def _user_or_400(user_id: int | None, field: str) -> Any:
     if user_id is None:
         return None
-    user = get_user_model().objects.filter(pk=user_id).first()
-    if user is None:
-        raise ApplicationError(
-            f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
-        )
-    return user
+    return user_get_or_400(user_id=user_id, field=field)
 
 
 class MatchDetailApi(ApiView):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -16,16 +13,6 @@ from tournament.api import serializers as s
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
 from tournament.api.permissions import require_tournament_director
 from tournament.models import Entry, Player, RefereeToken, Table, TournamentRole
-
-
-def _user(user_id: int, field: str = "user") -> Any:
-    user = get_user_model().objects.filter(pk=user_id).first()
-    if user is None:
-        raise ApplicationError(
-            f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
-        )
-    return user
-
 
 # -- tournaments ----------------------------------------------------------------------------------
 
@@ -226,7 +213,7 @@ class RoleListApi(TournamentScopedMixin):
         role = services.role_grant(
             tournament=self.tournament,
             actor=request.user,
-            user=_user(data.validated_data["user"]),
+            user=selectors.user_get_or_400(user_id=data.validated_data["user"]),
             role=data.validated_data["role"],
         )
         return Response(s.RoleOutput(role).data, status=status.HTTP_201_CREATED)
@@ -283,7 +270,7 @@ class RefereeTokenListApi(TournamentScopedMixin):
         token = services.referee_token_issue(
             tournament=self.tournament,
             actor=request.user,
-            user=_user(data.validated_data["user"]),
+            user=selectors.user_get_or_400(user_id=data.validated_data["user"]),
             label=data.validated_data["label"],
         )
         return Response(s.RefereeTokenOutput(token).data, status=status.HTTP_201_CREATED)
