@@ -91,6 +91,7 @@ class Stats:
     requests: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def add(self, response: Response) -> None:
         self.requests += 1
@@ -102,6 +103,8 @@ class Stats:
         self.hands += other.hands
         self.requests += other.requests
         self.seconds += other.seconds
+        for k, v in other.cpu.items():
+            self.cpu[k] = self.cpu.get(k, 0.0) + v
         for k, v in other.statuses.items():
             self.statuses[k] = self.statuses.get(k, 0) + v
 
@@ -447,13 +450,61 @@ async def run_phase(
                 if wait > 0:
                     await asyncio.sleep(min(wait, max(0.0, deadline - time.perf_counter())))
 
+    cpu_before = cpu_snapshot()
     start = time.perf_counter()
     await asyncio.gather(*(loop(c, s) for c, s in zip(clients, per_client, strict=True)))
     total = Stats(seconds=time.perf_counter() - start)
     for s in per_client:
         total.merge(s)
     total.seconds = time.perf_counter() - start
+    total.cpu = cpu_delta(cpu_before, cpu_snapshot())
     return total
+
+
+# -- where the CPU goes ---------------------------------------------------------------------------
+
+
+def cpu_snapshot() -> dict[str, float]:
+    """CPU seconds used so far by every process on the machine, by kind (Linux ``/proc``).
+
+    The bench, server, database and Redis share the machine's cores, so the difference
+    between two snapshots tells what one phase cost each of them. Processes that exited in
+    between are missed (the pool keeps PostgreSQL backends and gunicorn keeps its workers).
+    """
+    out: dict[str, float] = {}
+    if not os.path.isdir("/proc"):
+        return out
+    tick = os.sysconf("SC_CLK_TCK")
+    me = os.getpid()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        if int(pid) == me:
+            kind = "load generator"
+        elif "gunicorn" in cmd:
+            kind = "app (gunicorn)"
+        elif comm.startswith("postgres") or cmd.startswith("postgres"):
+            kind = "PostgreSQL"
+        elif comm.startswith("redis"):
+            kind = "Redis"
+        else:
+            kind = "other"
+        out[kind] = out.get(kind, 0.0) + seconds
+    return out
+
+
+def cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
 
 
 # -- verification -------------------------------------------------------------------------------
@@ -579,6 +630,24 @@ async def load(
     return results, clients
 
 
+def print_cpu(phases: dict[str, Stats]) -> None:
+    """CPU milliseconds per request (floor) or per recorded hand (hands), by process kind."""
+    kinds = ["app (gunicorn)", "PostgreSQL", "Redis", "load generator", "other"]
+    if not any(s.cpu for s in phases.values()):
+        return
+    print("CPU ms per unit of throughput (all processes on the machine, measured from /proc):")
+    print(f"| {'phase':<8} | " + " | ".join(f"{k:>14}" for k in kinds) + f" | {'total':>7} |")
+    print(f"|{'-' * 10}|" + "|".join("-" * 16 for _ in kinds) + f"|{'-' * 9}|")
+    for name, s in phases.items():
+        units = s.hands or 1
+        cells = [s.cpu.get(k, 0.0) * 1000 / units for k in kinds]
+        print(
+            f"| {name:<8} | "
+            + " | ".join(f"{c:>14.2f}" for c in cells)
+            + f" | {sum(cells):>7.2f} |"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -651,6 +720,8 @@ def main() -> int:
     print(_row("floor (lock+insert+update)", floor, "req/s"))
     print(_row("hands, closed loop", hands))
     print(_row(f"hands, offered {args.paced_rate:g}/s", paced))
+    print()
+    print_cpu({"floor": floor, "hands": hands})
     print()
 
     def met(ok: bool) -> str:

@@ -15,6 +15,7 @@ another body is a 422.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -24,11 +25,14 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, Field, OuterRef
+from django.db.models import Field
 from django.utils import timezone
 
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
+from core.sql import Columns, Insert
+from core.sql import column as sql_column
+from core.sql import table as sql_table
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply
 from scoring.engine.match import match_start as engine_match_start
@@ -156,30 +160,60 @@ def _lock_match(match_id: int) -> Match:
         raise NotFoundError(f"No match {match_id}.", code="not_found") from None
 
 
+_MATCH_COLUMNS: Columns[Match] = Columns(Match, alias="m")
+_LOCK_SQL: dict[str, str] = {}
+
+
+def _lock_for_recording_sql() -> str:
+    """``SELECT <match>, <actor is director>, <actor is referee> ... FOR NO KEY UPDATE``."""
+    sql = _LOCK_SQL.get(connection.vendor)
+    if sql is None:
+        roles = sql_table(TournamentRole)
+        role_exists = (
+            f"EXISTS (SELECT 1 FROM {roles} r "  # noqa: S608 (names from _meta)
+            f"WHERE r.{sql_column(TournamentRole, 'tournament')} = "
+            f"m.{sql_column(Match, 'tournament')} "
+            f"AND r.{sql_column(TournamentRole, 'user')} = %s "
+            f"AND r.{sql_column(TournamentRole, 'role')} = %s)"
+        )
+        sql = (
+            f"SELECT {_MATCH_COLUMNS.sql}, {role_exists}, {role_exists} "  # noqa: S608
+            f"FROM {sql_table(Match)} m WHERE m.{sql_column(Match, 'id')} = %s"
+        )
+        if connection.features.has_select_for_update_of:
+            sql += " FOR NO KEY UPDATE OF m"  # PostgreSQL; SQLite serialises writers anyway
+        _LOCK_SQL[connection.vendor] = sql
+    return sql
+
+
 def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]:
     """Lock the match (as :func:`_lock_match`) and authorise ``actor`` in the same query.
 
     The role checks ride along as ``EXISTS`` subqueries, so the hot path pays one round trip
-    for the lock and the permission. Returns the match and whether the actor is a director.
+    for the lock and the permission. The statement is precompiled (``core.sql``): compiling
+    the equivalent queryset with its two subqueries cost about a third of a hand's Python
+    time (bench/bench_hands.py). Returns the match and whether the actor is a director.
     Raises 404 for an unknown match and 403 unless the actor is a director of the tournament
     or the referee assigned to this match (whose referee role must still stand).
     """
     _require_authenticated(actor)
-    roles = TournamentRole.objects.filter(tournament_id=OuterRef("tournament_id"), user_id=actor.pk)
-    try:
-        match = (
-            Match.objects.select_for_update(no_key=True, of=("self",))
-            .annotate(
-                actor_is_director=Exists(roles.filter(role=TournamentRole.Role.DIRECTOR)),
-                actor_is_referee=Exists(roles.filter(role=TournamentRole.Role.REFEREE)),
-            )
-            .get(pk=match_id)
-        )
-    except Match.DoesNotExist:
-        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
-    if getattr(actor, "is_superuser", False) or match.actor_is_director:
+    params = [
+        actor.pk,
+        TournamentRole.Role.DIRECTOR.value,
+        actor.pk,
+        TournamentRole.Role.REFEREE.value,
+        match_id,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_for_recording_sql(), params)
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFoundError(f"No match {match_id}.", code="not_found")
+    match = _MATCH_COLUMNS.instance(row)
+    actor_is_director, actor_is_referee = bool(row[-2]), bool(row[-1])
+    if getattr(actor, "is_superuser", False) or actor_is_director:
         return match, True
-    if match.actor_is_referee and match.referee_id == actor.pk:
+    if actor_is_referee and match.referee_id == actor.pk:
         return match, False
     raise PermissionDeniedError(
         "Only the referee assigned to this match or a director may do this.",
@@ -218,34 +252,49 @@ def _seats_write_sql(
     state: MatchState,
     placings: Sequence[int | None] | None,
 ) -> tuple[str, list[Any]]:
-    """``UPDATE ... FROM (VALUES ...)`` writing every seat's points, statistics (R35) and
-    placing in one statement, and its parameters.
+    """``UPDATE seat ... FROM <one row per seat>`` writing every seat's points, statistics
+    (R35) and placing in one statement, and its parameters.
 
     Written as SQL because the equivalent ORM ``Case``/``When`` expression (12 columns x 4
     seats) cost more Python time to compile than the whole rest of the hand
-    (bench/bench_hands.py). ``UPDATE ... FROM`` and unnamed ``VALUES`` columns (column1..)
-    work on PostgreSQL and on SQLite >= 3.33 (the embedded demo).
+    (bench/bench_hands.py). On PostgreSQL the rows travel as ONE JSON parameter
+    (``jsonb_to_recordset``), so the statement text is the same for every hand and stays
+    within psycopg's statement cache (at most 50 parameters). Elsewhere (the SQLite demo,
+    >= 3.33) they are ``VALUES`` rows with unnamed columns (column1...).
     """
     columns = ["points", *STAT_FIELDS, "placing"]
-    rows: list[Any] = []
-    for i in range(n):
-        stats = state.stats[i]
-        rows.append(i)
-        rows.append(state.scores[i])
-        rows.extend(getattr(stats, name) for name in STAT_FIELDS)
-        rows.append(None if placings is None else placings[i])
+    quote = connection.ops.quote_name  # PLACING is a reserved word in PostgreSQL
+    table = quote(Seat._meta.db_table)
+    rows = [
+        [
+            i,
+            state.scores[i],
+            *(getattr(state.stats[i], name) for name in STAT_FIELDS),
+            None if placings is None else placings[i],
+        ]
+        for i in range(n)
+    ]
+    if connection.vendor == "postgresql":
+        names = ["seat", *columns]
+        record = ", ".join(f"{quote(name)} integer" for name in names)
+        assignments = ", ".join(f"{quote(name)} = v.{quote(name)}" for name in columns)
+        sql = (
+            f"UPDATE {table} SET {assignments}, {quote('updated_at')} = %s "  # noqa: S608
+            f"FROM jsonb_to_recordset(%s::jsonb) AS v({record}) "
+            f"WHERE {table}.match_id = %s AND {table}.seat = v.{quote('seat')}"
+        )
+        payload = json.dumps([dict(zip(names, row, strict=True)) for row in rows])
+        return sql, [timezone.now(), payload, match_id]
     width = len(columns) + 1
     values = ", ".join(["(" + ", ".join(["%s"] * width) + ")"] * n)
-    quote = connection.ops.quote_name  # PLACING is a reserved word in PostgreSQL
     assignments = ", ".join(
         f"{quote(name)} = CAST(v.column{j + 2} AS integer)" for j, name in enumerate(columns)
     )
-    table = quote(Seat._meta.db_table)
     sql = (
         f"UPDATE {table} SET {assignments}, {quote('updated_at')} = %s "  # noqa: S608
         f"FROM (VALUES {values}) AS v WHERE {table}.match_id = %s AND {table}.seat = v.column1"
     )
-    return sql, [timezone.now(), *rows, match_id]
+    return sql, [timezone.now(), *(v for row in rows for v in row), match_id]
 
 
 def _seats_write(
@@ -348,6 +397,22 @@ _RACE_CONSTRAINTS = frozenset(
 def _violated_constraint(exc: IntegrityError) -> str | None:
     diag = getattr(exc.__cause__, "diag", None)
     return getattr(diag, "constraint_name", None)
+
+
+_IDEMPOTENCY_COLUMNS: Columns[IdempotencyRecord] = Columns(IdempotencyRecord)
+
+
+def _idempotency_record(actor: Actor, key: str) -> IdempotencyRecord | None:
+    """The stored response for ``actor``'s ``key`` (precompiled: retries are frequent)."""
+    sql = (
+        f"SELECT {_IDEMPOTENCY_COLUMNS.sql} FROM {sql_table(IdempotencyRecord)} "  # noqa: S608
+        f"WHERE {sql_column(IdempotencyRecord, 'user')} = %s "
+        f"AND {sql_column(IdempotencyRecord, 'key')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [actor.pk, key])
+        row = cursor.fetchone()
+    return None if row is None else _IDEMPOTENCY_COLUMNS.instance(row)
 
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> HandRecordResult:
@@ -636,7 +701,7 @@ def hand_record(
         if _violated_constraint(exc) not in _RACE_CONSTRAINTS:
             raise
         if key:
-            stored = IdempotencyRecord.objects.filter(user=actor, key=key).first()
+            stored = _idempotency_record(actor, key)
             if stored is not None:
                 return _replay(stored, fingerprint)
         raise ConflictError(
@@ -686,52 +751,115 @@ def _hand_checked(
     return history, record, log, new_state, scored
 
 
-def _results_store(
-    *, match: Match, fields: list[str], state: MatchState, placings: Sequence[int] | None
-) -> int:
-    """Save the match's changed ``fields``, every seat's results and bump the tournament
-    version; returns the new tournament version.
+_HAND_INSERT: Insert[Hand] = Insert(Hand)
+_IDEMPOTENCY_INSERT: Insert[IdempotencyRecord] = Insert(IdempotencyRecord)
 
-    On PostgreSQL the three writes travel as ONE statement (data-modifying CTEs run exactly
-    once, whether or not the outer query reads them): round trips are most of a hand's cost
-    with 50 referees on two cores (bench/bench_hands.py). Elsewhere (the SQLite demo) they are
-    three statements in the same transaction. The tournament row is updated last either way,
-    so its lock is held for the shortest time (live pages read its version as ETag).
-    """
-    if connection.vendor != "postgresql":
-        match.save(update_fields=fields)
-        _seats_write(match_id=match.pk, n=match.n_players, state=state, placings=placings)
-        return tournament_version_bump(tournament_id=match.tournament_id)
 
-    quote = connection.ops.quote_name
+def _match_update_sql(match: Match, fields: Sequence[str]) -> tuple[str, list[Any]]:
+    """``UPDATE match SET <fields>, updated_at WHERE id`` and its parameters."""
     match.updated_at = timezone.now()
     assignments: list[str] = []
     params: list[Any] = []
     for name in dict.fromkeys([*fields, "updated_at"]):
         model_field = Match._meta.get_field(name)
         assert isinstance(model_field, Field)  # concrete columns only
-        column = model_field.column
-        assert column
-        assignments.append(f"{quote(column)} = %s")
+        assignments.append(f"{sql_column(Match, name)} = %s")
         params.append(model_field.get_db_prep_save(getattr(match, name), connection))
+    sql = (
+        f"UPDATE {sql_table(Match)} SET {', '.join(assignments)} "  # noqa: S608
+        f"WHERE {sql_column(Match, 'id')} = %s"
+    )
+    return sql, [*params, match.pk]
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_store_statement(match_sql: str, seats_sql: str, with_idempotency: bool) -> str:
+    """The PostgreSQL statement of :func:`_hand_store` (cached: its text depends only on the
+    match columns written and whether a key is stored).
+
+    Keep it within psycopg's statement cache (4,096 characters, 50 parameters; asserted in
+    the tests): beyond that psycopg re-parses the query text on every execution.
+    """
+    tournament = sql_table(Tournament)
+    t_version = sql_column(Tournament, "version")
+    ctes = [
+        f"h AS ({_HAND_INSERT.sql} RETURNING {sql_column(Hand, 'id')} AS id)",
+        f"m AS ({match_sql} RETURNING 1)",
+        f"s AS ({seats_sql} RETURNING 1)",
+        f"t AS (UPDATE {tournament} SET {t_version} = {t_version} + 1 "  # noqa: S608
+        f"WHERE {sql_column(Tournament, 'id')} = %s RETURNING {t_version} AS version)",
+    ]
+    if with_idempotency:
+        # The stored response gets the new hand's id and tournament version in the database.
+        response = (
+            "jsonb_set(jsonb_set(%s::jsonb, '{hand,id}', to_jsonb(h.id)), "
+            "'{tournament_version}', to_jsonb(t.version))"
+        )
+        ctes.append(
+            "i AS ("
+            + _IDEMPOTENCY_INSERT.select_sql({"response_body": response}, "h, t")
+            + " RETURNING 1)"
+        )
+    return f"WITH {', '.join(ctes)} SELECT h.id, t.version FROM h, t"  # noqa: S608
+
+
+def _hand_store(
+    *,
+    hand: Hand,
+    match: Match,
+    fields: list[str],
+    state: MatchState,
+    placings: Sequence[int] | None,
+    idempotency: IdempotencyRecord | None,
+) -> dict[str, Any]:
+    """Store the new hand, the match's changed ``fields``, every seat's results, the
+    tournament's version bump and (with a key) the idempotent response; return that response.
+
+    On PostgreSQL all of it travels as ONE statement: data-modifying CTEs each run exactly
+    once, and the stored response gets the new hand's id and tournament version with
+    ``jsonb_set``. Round trips and per-statement work were most of a hand's cost with 50
+    referees on two cores (bench/bench_hands.py). Elsewhere (the SQLite demo) the same writes
+    are separate statements in the same transaction. The tournament row is updated last
+    either way, so its lock is held for the shortest time (live pages read its version).
+    """
+    body = hand_recorded_body(hand=hand, match=match, tournament_version=0)
+    if connection.vendor != "postgresql":
+        hand.save(force_insert=True)
+        match.save(update_fields=fields)
+        _seats_write(match_id=match.pk, n=match.n_players, state=state, placings=placings)
+        version = tournament_version_bump(tournament_id=match.tournament_id)
+        body["hand"]["id"] = hand.pk
+        body["tournament_version"] = version
+        if idempotency is not None:
+            idempotency.response_body = body
+            idempotency.save(force_insert=True)
+        return body
+
+    match_sql, match_params = _match_update_sql(match, fields)
     seats_sql, seats_params = _seats_write_sql(
         match_id=match.pk, n=match.n_players, state=state, placings=placings
     )
-    match_table = quote(Match._meta.db_table)
-    tournament_table = quote(Tournament._meta.db_table)
-    sql = (
-        f"WITH m AS (UPDATE {match_table} SET {', '.join(assignments)} "  # noqa: S608
-        f"WHERE {quote('id')} = %s RETURNING 1), "
-        f"s AS ({seats_sql} RETURNING 1) "
-        f"UPDATE {tournament_table} SET {quote('version')} = {quote('version')} + 1 "
-        f"WHERE {quote('id')} = %s RETURNING {quote('version')}"
-    )
+    params = [
+        *_HAND_INSERT.params(hand),
+        *match_params,
+        *seats_params,
+        match.tournament_id,
+    ]
+    if idempotency is not None:
+        idempotency.response_body = body
+        params += _IDEMPOTENCY_INSERT.params(idempotency)
+    sql = _hand_store_statement(match_sql, seats_sql, idempotency is not None)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, match.pk, *seats_params, match.tournament_id])
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:  # the tournament is PROTECTed by the match's foreign key
         raise NotFoundError("Tournament not found.", code="not_found")
-    return int(row[0])
+    hand.pk = int(row[0])
+    hand._state.adding = False
+    hand._state.db = connection.alias
+    body["hand"]["id"] = hand.pk
+    body["tournament_version"] = int(row[1])
+    return body
 
 
 @transaction.atomic
@@ -754,12 +882,12 @@ def _hand_record_locked(
         # refusal: on the common path it saves a query, and a key reused for a fresh hand is
         # caught by the unique constraints at insert time (see hand_record).
         if key:
-            stored = IdempotencyRecord.objects.filter(user=actor, key=key).first()
+            stored = _idempotency_record(actor, key)
             if stored is not None:
                 return _replay(stored, fingerprint)
         raise
 
-    hand = Hand.objects.create(
+    hand = Hand(
         match=match,
         number=scored.number,
         poser=record.poser,
@@ -797,17 +925,22 @@ def _hand_record_locked(
             [s.hands_won for s in new_state.stats],
             new_state.winner,
         )
-    version = _results_store(match=match, fields=fields, state=new_state, placings=placings)
-    body = hand_recorded_body(hand=hand, match=match, tournament_version=version)
-    if key:
-        IdempotencyRecord.objects.create(
-            key=key,
-            user=actor,
-            match=match,
-            fingerprint=fingerprint,
-            response_status=201,
-            response_body=body,
+    idempotency = (
+        IdempotencyRecord(
+            key=key, user=actor, match=match, fingerprint=fingerprint, response_status=201
         )
+        if key
+        else None
+    )
+    body = _hand_store(
+        hand=hand,
+        match=match,
+        fields=fields,
+        state=new_state,
+        placings=placings,
+        idempotency=idempotency,
+    )
+    version = body["tournament_version"]
     _notify_after_commit(match, version, finished=finished)
     return HandRecordResult(status=201, body=body, replayed=False, hand=hand, match=match)
 
