@@ -67,6 +67,11 @@ class Match(BaseModel):
     hands_count = models.PositiveIntegerField(default=0)
     next_hand = models.JSONField(null=True, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The engine's whole state after the last hand (scoring.engine.state_to_json) and the match
+    # version it belongs to: {"match_version": v, "state": {...}}. Written only by hand_record,
+    # in the same statement as the hand; any other change bumps ``version`` and so retires it.
+    # A cache of the fold that spares re-folding every hand: never a source of truth.
+    engine_state = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["tournament_id", "id"]

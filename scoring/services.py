@@ -18,6 +18,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -36,6 +37,7 @@ from core.sql import table as sql_table
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply
 from scoring.engine.match import match_start as engine_match_start
+from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
 from scoring.events import match_group, match_update_event, tournament_group
@@ -48,6 +50,8 @@ from tournament.selectors import user_roles
 from tournament.services import action_log_record, tournament_version_bump
 
 Actor = Any  # an authenticated user instance
+
+logger = logging.getLogger(__name__)
 
 MAX_IDEMPOTENCY_KEY = 128
 STAT_FIELDS = (
@@ -318,7 +322,22 @@ def _snapshot(match: Match, state: MatchState) -> None:
     match.winner_seat = state.winner if state.over else None
 
 
-_SNAPSHOT_FIELDS = ["scores", "hands_count", "next_hand", "winner_seat", "version", "updated_at"]
+_SNAPSHOT_FIELDS = [
+    "scores",
+    "hands_count",
+    "next_hand",
+    "winner_seat",
+    "engine_state",
+    "version",
+    "updated_at",
+]
+
+
+def _bump_version(match: Match, state: MatchState) -> None:
+    """Bump the match version and store ``state`` as the engine snapshot of that version
+    (read back by :func:`_snapshot_state` when the next hand is recorded)."""
+    match.version += 1
+    match.engine_state = {"match_version": match.version, "state": state_to_json(state)}
 
 
 def _notify_after_commit(
@@ -638,7 +657,7 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     _snapshot(match, state)
     match.status = Match.Status.IN_PROGRESS
     match.started_at = timezone.now()
-    match.version += 1
+    _bump_version(match, state)
     match.save(update_fields=[*_SNAPSHOT_FIELDS, "ruleset", "lot_winner", "status", "started_at"])
     version = tournament_version_bump(tournament_id=match.tournament_id)
     _notify_after_commit(match, version)
@@ -710,10 +729,41 @@ def hand_record(
         ) from None
 
 
+def _snapshot_state(match: Match) -> MatchState | None:
+    """The engine state stored with ``match`` by the last hand, if it is still current.
+
+    Current means written for this very match version (every other write to a match bumps
+    the version) with the match's hand count and lot winner; anything else, or a snapshot the
+    engine cannot read, returns None and the caller folds the stored hands instead.
+    """
+    stored = match.engine_state
+    if not isinstance(stored, dict) or stored.get("match_version") != match.version:
+        return None
+    try:
+        state = state_from_json(match_ruleset(match), stored["state"])
+    except (InvalidSnapshot, KeyError, TypeError):
+        return None
+    if (
+        state.hands != match.hands_count
+        or state.n_players != match.n_players
+        or state.lot_winner != match.lot_winner
+    ):
+        return None
+    return state
+
+
 def _hand_checked(
     match: Match, expected_number: int, payload: Mapping[str, Any]
-) -> tuple[list[tuple[int, ...]], HandRecord, dict[str, Any] | None, MatchState, HandScored]:
-    """Every check of a hand submission on the locked match (one query: the stored hands).
+) -> tuple[list[tuple[int, ...]] | None, HandRecord, dict[str, Any] | None, MatchState, HandScored]:
+    """Every check of a hand submission on the locked match.
+
+    Returns the score history before the hand when it was folded (always for the hand that
+    ends the match), the record, its play log, the new state and the engine's report.
+
+    The state before the hand is the snapshot the previous hand stored (no query), or else
+    the fold of the stored hands (one query). The hand that ends a match is always checked
+    against the full fold, which also gives the score history that places the players
+    (T3/T4): a drifted snapshot could never finish a match (one more query, once a match).
 
     Raises :class:`ApplicationError` (400), or :class:`ConflictError` (409) for a stale hand
     number, naming the field and the rule; nothing has been written when it does.
@@ -726,13 +776,16 @@ def _hand_checked(
             code="match_not_in_progress",
             fields={"non_field_errors": [f"Match status is {match.status}."]},
         )
-    records = match_hand_records(match_id=match.pk)
-    if expected_number != len(records) + 1:
+    history: list[tuple[int, ...]] | None = None
+    state = _snapshot_state(match)
+    if state is None:
+        state, _, history = match_fold_records(match, match_hand_records(match_id=match.pk))
+    if expected_number != state.hands + 1:
         raise ConflictError(
-            f"Hand {expected_number} cannot be recorded: the match has {len(records)} hands, "
-            f"the next is hand {len(records) + 1}.",
+            f"Hand {expected_number} cannot be recorded: the match has {state.hands} hands, "
+            f"the next is hand {state.hands + 1}.",
             code="stale_hand_number",
-            fields={"number": [f"The next hand is {len(records) + 1}."]},
+            fields={"number": [f"The next hand is {state.hands + 1}."]},
             extra={"match": match_state_body(match)},
         )
     if match.status == Match.Status.FINISHED:
@@ -742,12 +795,23 @@ def _hand_checked(
             rule="R33",
             fields={"number": ["The match is over (R33)."]},
         )
-    state, _, history = match_fold_records(match, records)
     record, log = _record_from_payload(payload, match, state)
     try:
         new_state, scored = match_apply(state, record)
     except RuleViolation as exc:
         raise _engine_error(exc) from exc
+    if new_state.over and history is None:
+        folded, _, history = match_fold_records(match, match_hand_records(match_id=match.pk))
+        if folded != state:
+            logger.error(
+                "match %s: its stored engine state differs from the fold of its hands; "
+                "the fold decides",
+                match.pk,
+            )
+            try:
+                new_state, scored = match_apply(folded, record)
+            except RuleViolation as exc:
+                raise _engine_error(exc) from exc
     return history, record, log, new_state, scored
 
 
@@ -911,10 +975,11 @@ def _hand_record_locked(
     )
     finished = new_state.over
     _snapshot(match, new_state)
-    match.version += 1
+    _bump_version(match, new_state)
     fields = list(_SNAPSHOT_FIELDS)
     placings: list[int] | None = None
     if finished:
+        assert history is not None  # _hand_checked folds the stored hands for the last hand
         match.status = Match.Status.FINISHED
         match.finished_at = hand.recorded_at
         match.end_reason = Match.EndReason.NORMAL
@@ -1003,7 +1068,7 @@ def hand_void_last(
     records = match_hand_records(match_id=match.pk)
     state, _, _ = match_fold_records(match, records)
     _snapshot(match, state)
-    match.version += 1
+    _bump_version(match, state)
     fields = list(_SNAPSHOT_FIELDS)
     if reopened:
         match.status = Match.Status.IN_PROGRESS
@@ -1095,6 +1160,7 @@ def match_result_override(
     match.status = Match.Status.FINISHED
     match.end_reason = Match.EndReason.OVERRIDE
     match.finished_at = match.finished_at or timezone.now()
+    match.engine_state = None  # no engine state stands behind an override
     match.version += 1
     match.save()
     for seat in seats:
@@ -1191,6 +1257,7 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     match.status = Match.Status.FINISHED
     match.end_reason = Match.EndReason.FORFEIT
     match.finished_at = timezone.now()
+    match.engine_state = None  # the match ended outside the engine (T7)
     match.version += 1
     match.save()
     action_log_record(

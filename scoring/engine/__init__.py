@@ -33,7 +33,15 @@ from scoring.engine.hand import (
 )
 from scoring.engine.llave import is_llave
 from scoring.engine.match import match_apply, match_fold, match_start
-from scoring.engine.match_state import HandScored, MatchState, NextHand, PlayerStats
+from scoring.engine.match_state import (
+    HandScored,
+    InvalidSnapshot,
+    MatchState,
+    NextHand,
+    PlayerStats,
+    state_from_json,
+    state_to_json,
+)
 from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.playlog import PlayLog, replay_play_log, replay_states
 from scoring.engine.positions import position
@@ -91,6 +99,7 @@ __all__ = [
     "IllegalMove",
     "InvalidRecord",
     "InvalidRuleset",
+    "InvalidSnapshot",
     "Llave",
     "MatchState",
     "Move",
@@ -132,4 +141,6 @@ __all__ = [
     "seat_name",
     "simulate_hand",
     "simulate_match",
+    "state_from_json",
+    "state_to_json",
 ]

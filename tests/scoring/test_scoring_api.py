@@ -361,11 +361,12 @@ def test_recording_uses_a_constant_number_of_queries(
     # 19 decided hands without a match end: ties keep the score line (R27).
     tie = {"poser": 0, "pose_tile": "6-6", "end": "block", "counts": [5, 5, 9, 9]}
     first = count(1, tie)
-    # The budget, whatever the hand number: lock + permission, stored hands, ONE statement
-    # that inserts the hand, updates match + seats + tournament version and inserts the
+    # The budget, whatever the hand number: lock + permission (the state before the hand is
+    # the engine snapshot stored by the previous hand, read with the lock), ONE statement that
+    # inserts the hand, updates match + seats + tournament version and inserts the
     # idempotency record, and the transaction's savepoint pair (the test runs inside a
     # transaction). The SQLite demo spells the writes out as separate statements.
-    assert first == 5, first
+    assert first == 4, first
     for n in range(2, 20):
         nh = Match.objects.get(pk=match.pk).next_hand
         assert nh is not None
@@ -385,6 +386,92 @@ def test_recording_uses_a_constant_number_of_queries(
             **{"Idempotency-Key": "q20"},
         )
     assert r.status_code == 201
+
+
+def _simulated(match: Match, seed: int) -> list[dict[str, Any]]:
+    from scoring.engine import Ruleset
+    from scoring.engine.simulate import simulate_match
+
+    sim = simulate_match(Ruleset.from_json(match.ruleset), match.n_players, seed)
+    bodies = []
+    for number, record in enumerate(sim.records, start=1):
+        body = {"number": number, **record.to_dict()}
+        body.pop("sporting", None)
+        bodies.append(body)
+    return bodies
+
+
+def _fold_of_stored_hands(match: Match) -> Any:
+    from scoring.selectors import match_state
+
+    match.refresh_from_db()
+    return match_state(match=match)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"match_version": 0},  # written for an older version of the match
+        {"state": {"format": 99}},  # a format this engine does not read
+        {"state": "garbage"},
+    ],
+)
+def test_a_retired_or_unreadable_snapshot_falls_back_to_the_fold(
+    api: APIClient, match: Match, damage: dict[str, Any]
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.engine.match_state import state_to_json
+
+    bodies = _simulated(match, 5)
+    assert len(bodies) > 4
+    for body in bodies[:3]:
+        assert post_hand(api, match, body).status_code == 201
+    match.refresh_from_db()
+    stored = match.engine_state
+    assert stored["match_version"] == match.version
+    assert stored["state"] == state_to_json(_fold_of_stored_hands(match))
+    Match.objects.filter(pk=match.pk).update(engine_state={**stored, **damage})
+    with CaptureQueriesContext(connection) as ctx:
+        r = post_hand(api, match, bodies[3])
+    assert r.status_code == 201, r.content
+    assert len(ctx.captured_queries) == 5  # the usual 4, plus reading the stored hands
+    state = _fold_of_stored_hands(match)
+    assert match.scores == list(state.scores) == r.json()["match"]["scores"]
+    # ... and the hand wrote a fresh snapshot, so the next one is back to 4 queries.
+    assert match.engine_state == {"match_version": match.version, "state": state_to_json(state)}
+    with CaptureQueriesContext(connection) as ctx:
+        assert post_hand(api, match, bodies[4]).status_code == 201
+    assert len(ctx.captured_queries) == 4
+
+
+def test_the_hand_that_ends_a_match_is_checked_against_the_full_fold(
+    api: APIClient, match: Match, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A snapshot that drifted from the hands (here: a statistic) never finishes a match: the
+    last hand is folded from the stored hands, the fold decides, and the drift is logged."""
+    from scoring.models import Seat
+
+    bodies = _simulated(match, 9)
+    for body in bodies[:-1]:
+        assert post_hand(api, match, body).status_code == 201
+    match.refresh_from_db()
+    drifted = match.engine_state
+    drifted["state"]["stats"][0][0] += 50  # hands_won of seat A
+    Match.objects.filter(pk=match.pk).update(engine_state=drifted)
+    with caplog.at_level("ERROR", logger="scoring.services"):
+        r = post_hand(api, match, bodies[-1])
+    assert r.status_code == 201, r.content
+    assert "differs from the fold" in caplog.text
+    state = _fold_of_stored_hands(match)
+    assert match.status == Match.Status.FINISHED
+    assert state.over
+    won = list(
+        Seat.objects.filter(match=match).order_by("seat").values_list("hands_won", flat=True)
+    )
+    assert won == [s.hands_won for s in state.stats]
+    assert won[0] < 50
 
 
 def test_start_override_forfeit_void_through_the_api(tournament: Tournament) -> None:

@@ -215,3 +215,49 @@ def test_once_over_no_hand_is_accepted(data: st.DataObject, table: Table) -> Non
         with pytest.raises(InvalidRecord) as err:
             match_apply(final, record)
         assert (err.value.code, err.value.rule) == ("match_over", "R33")
+
+
+@PROPERTY_SETTINGS
+@given(st.data(), tables())
+def test_state_snapshots_round_trip_and_fold_on(data: st.DataObject, table: Table) -> None:
+    """Every state survives its JSON snapshot unchanged (through real JSON text), and applying
+    the next record to the restored state gives what applying it to the original gives: a
+    service may keep the snapshot instead of folding every stored hand again."""
+    import json
+
+    from scoring.engine.match_state import state_from_json, state_to_json
+
+    steps = play(data, table)
+    start = match_start(table.ruleset, table.players, lot_winner=table.lot)
+    states = [start, *(after for _, _, after, _ in steps)]
+    for state in states:
+        restored = state_from_json(table.ruleset, json.loads(json.dumps(state_to_json(state))))
+        assert restored == state
+        assert restored.ctx is not None
+    for before, record, after, scored in steps:
+        restored = state_from_json(table.ruleset, json.loads(json.dumps(state_to_json(before))))
+        assert match_apply(restored, record) == (after, scored)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"format": 2},
+        {"format": None},
+        {"scores": [0]},
+        {"stats": [[0] * 10]},
+        {"next": {}},
+        {"hands": "many"},
+        {"next_missing": True},
+    ],
+)
+def test_a_foreign_or_broken_snapshot_is_refused(damage: dict[str, object]) -> None:
+    from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
+
+    ruleset = Ruleset.from_preset("wsod")
+    data = state_to_json(match_start(ruleset, 4))
+    if damage.pop("next_missing", False):
+        del data["next"]
+    data.update(damage)
+    with pytest.raises(InvalidSnapshot):
+        state_from_json(ruleset, data)
