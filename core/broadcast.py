@@ -30,13 +30,37 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 
+BATCH = "broadcast.batch"
+"""Type of a message carrying several events for one group, in order: ``{"type": BATCH,
+"events": [...]}``. Receivers (``live.hub``) unpack it with :func:`unbatch`."""
+
+
+def unbatch(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events in a message received from a group (one, or a batch's, in order)."""
+    if message.get("type") == BATCH:
+        return list(message.get("events") or [])
+    return [message]
+
+
 class _SenderLoop:
-    """One daemon thread per process running an event loop dedicated to group sends."""
+    """One daemon thread per process running an event loop dedicated to group sends.
+
+    Events queue per group and ONE task drains the queue, group by group; everything that
+    arrived for a group while the previous sends were under way leaves as one batch message.
+    Measured on the bench (bench/bench_hands.py, 50 referees): concurrent ``group_send``
+    calls contending inside channels-redis cost 1.8 ms of CPU per hand against 0.7 ms sent one
+    after another, and batching folds the tournament group's sends (every hand of the
+    tournament goes there) into one per round of the drain.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid: int | None = None
+        # Touched only on the loop's thread:
+        self._pending: dict[str, list[dict[str, Any]]] = {}
+        self._waiters: list[Future[None]] = []
+        self._drainer: asyncio.Task[None] | None = None
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -46,12 +70,42 @@ class _SenderLoop:
                 thread = threading.Thread(target=loop.run_forever, name="broadcast", daemon=True)
                 thread.start()
                 self._loop, self._pid = loop, os.getpid()
+                self._pending, self._waiters, self._drainer = {}, [], None
             return self._loop
 
     def submit(self, groups: list[str], event: dict[str, Any]) -> Future[None]:
-        future = asyncio.run_coroutine_threadsafe(_send_all(groups, event), self.loop())
-        future.add_done_callback(_log_failure)
+        """Queue ``event`` for ``groups``; the future resolves once it has been sent."""
+        future: Future[None] = Future()
+        self.loop().call_soon_threadsafe(self._enqueue, groups, event, future)
         return future
+
+    def _enqueue(self, groups: list[str], event: dict[str, Any], future: Future[None]) -> None:
+        for group in groups:
+            self._pending.setdefault(group, []).append(event)
+        self._waiters.append(future)
+        if self._drainer is None or self._drainer.done():
+            self._drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        layer = get_channel_layer()
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            waiters, self._waiters = self._waiters, []
+            error: BaseException | None = None
+            for group, events in batch.items():
+                message = events[0] if len(events) == 1 else {"type": BATCH, "events": events}
+                try:
+                    if layer is not None:
+                        await layer.group_send(group, message)
+                except Exception as exc:  # one group failing must not starve the others
+                    # The writes already committed; clients catch up by version.
+                    logger.error("broadcast to %s failed", group, exc_info=exc)
+                    error = exc
+            for waiter in waiters:
+                if error is None:
+                    waiter.set_result(None)
+                else:
+                    waiter.set_exception(error)
 
 
 async def _send_all(groups: list[str], event: dict[str, Any]) -> None:
@@ -60,12 +114,6 @@ async def _send_all(groups: list[str], event: dict[str, Any]) -> None:
         return
     for group in groups:
         await layer.group_send(group, event)
-
-
-def _log_failure(future: Future[None]) -> None:
-    exc = future.exception()
-    if exc is not None:  # the write already committed; clients catch up by version
-        logger.error("broadcast failed", exc_info=exc)
 
 
 _sender = _SenderLoop()

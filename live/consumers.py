@@ -39,7 +39,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from live.hub import Event, hubs
+from live.hub import Event, Source, hubs
 from live.scope import PublicTournament, public_tournament_find, tournament_version
 from live.tables import MatchJSON, match_live, match_version, table_card_html
 from scoring.events import MATCH_UPDATE, match_group, tournament_group
@@ -219,9 +219,21 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
             event: Event = await database_sync_to_async(_tick_state)(found.id, match_id)
             return event
 
+        source = None
+        if match_id is not None:
+            # A match's events come through the tournament's hub (one group message per hand).
+            async def tournament_tick() -> Event:
+                event: Event = await database_sync_to_async(_tick_state)(found.id, None)
+                return event
+
+            def mine(event: Event) -> bool:
+                return event.get("type") == MATCH_UPDATE and event.get("match_id") == match_id
+
+            source = Source(tournament_group(found.id), tournament_tick, mine)
+
         # Join before reading the state the hello reports: every commit after that read
         # arrives as an event, so nothing falls between the page and the socket.
-        await hubs.join(group, self, tick)
+        await hubs.join(group, self, tick, source=source)
         self.group = group
         state = await database_sync_to_async(_state)(found.id, match_id)
         if state is None:
@@ -282,7 +294,10 @@ class TournamentConsumer(_SpectatorConsumer):
 
 
 class MatchConsumer(_SpectatorConsumer):
-    """``/ws/live/<slug>/matches/<match_id>/``: one table's updates."""
+    """``/ws/live/<slug>/matches/<match_id>/``: one table's updates.
+
+    Its hub rides on the tournament's hub of the process (:class:`live.hub.Source`): services
+    broadcast a hand to the tournament group only."""
 
     def _match_id(self) -> int | None:
         return int(self.scope["url_route"]["kwargs"]["match_id"])

@@ -17,6 +17,9 @@ def tournament_group(tournament_id: int) -> str:
 
 
 def match_group(match_id: int) -> str:
+    """The name of a match's hub in a live process. Nothing is sent to it through the channel
+    layer: match events go to the tournament group, and the match's hub takes its own from
+    the tournament's hub (``live.hub.Source``)."""
     return f"match-{match_id}"
 
 

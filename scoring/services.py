@@ -40,7 +40,7 @@ from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
-from scoring.events import match_group, match_update_event, tournament_group
+from scoring.events import match_update_event, tournament_group
 from scoring.models import Hand, IdempotencyRecord, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
@@ -351,7 +351,9 @@ def _notify_after_commit(
         version=match.version,
         tournament_version=tournament_version,
     )
-    broadcast_on_commit([match_group(match.pk), tournament_group(match.tournament_id)], event)
+    # The tournament group only: match pages take their match's events from the tournament's
+    # hub in each live process (live.hub.Source), so a hand costs one group message.
+    broadcast_on_commit([tournament_group(match.tournament_id)], event)
     if finished:
         transaction.on_commit(partial(_enqueue_match_finished, match.pk), robust=True)
     if reopened:

@@ -228,6 +228,39 @@ async def test_one_subscription_per_process_and_group(lt: LiveTournament, monkey
 
 
 @in_own_loop
+async def test_match_sockets_ride_on_the_tournament_subscription(
+    lt: LiveTournament, monkeypatch: Any
+) -> None:
+    """Match pages add no channel-layer group of their own: their hub takes its events from
+    the process's tournament hub (so a hand is ONE group message). The tournament's
+    subscription stays while any match socket needs it, and goes with the last one."""
+    from live.hub import hubs
+
+    monkeypatch.setattr(hubs, "grace_seconds", 0.2)
+    layer = get_channel_layer()
+    t_key = layer._group_key(tournament_group(lt.tournament.pk))
+    matches = (await sync_to_async(lt.matches)())[:2]
+    comms = []
+    for m in matches:
+        comm, ok, _ = await _connect(f"/ws/live/ws-open/matches/{m.pk}/")
+        assert ok
+        await _json(comm)
+        comms.append(comm)
+    assert await layer.connection(0).zcard(t_key) == 1
+    for m in matches:
+        assert await layer.connection(0).zcard(layer._group_key(match_group(m.pk))) == 0
+    tournament_hub = hubs.get(tournament_group(lt.tournament.pk))
+    assert tournament_hub is not None
+    assert len(tournament_hub.members) == 2  # one relay per match hub
+    for comm in comms:
+        await comm.disconnect()
+    await asyncio.sleep(0.9)  # the match hubs' grace, then the tournament hub's
+    assert hubs.get(match_group(matches[0].pk)) is None
+    assert hubs.get(tournament_group(lt.tournament.pk)) is None
+    assert await layer.connection(0).zcard(t_key) == 0
+
+
+@in_own_loop
 async def test_ticks_tell_the_current_versions(lt: LiveTournament, monkeypatch: Any) -> None:
     """A lost last event cannot leave a page stale: every tick carries the current version."""
     from live.hub import hubs

@@ -366,7 +366,7 @@ def test_raw_update_making_two_live_hands_share_a_number_fails(match: Match, ref
         cur.execute("UPDATE scoring_hand SET number = 1 WHERE match_id = %s", [match.pk])
 
 
-def test_recording_broadcasts_after_commit_to_match_and_tournament_groups(
+def test_recording_broadcasts_after_commit_to_the_tournament_group(
     match: Match, referee: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[list[str], dict[str, Any]]] = []
@@ -374,7 +374,7 @@ def test_recording_broadcasts_after_commit_to_match_and_tournament_groups(
     result = record(match, referee, 1, forced(0, 1))
     assert sent == [
         (
-            [f"match-{match.pk}", f"tournament-{match.tournament_id}"],
+            [f"tournament-{match.tournament_id}"],
             {
                 "type": "match.update",
                 "match_id": match.pk,
