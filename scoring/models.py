@@ -153,7 +153,9 @@ class Hand(models.Model):
         DOMINO = "domino", "Domino (R18)"
         BLOCK = "block", "Block (R19)"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    # No index of its own: (match, void, number) below leads with it. Every index costs each
+    # recorded hand an insert (bench/bench_hands.py), so the hand table keeps only useful ones.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField()
     poser = models.PositiveSmallIntegerField()
     pose_tile = models.CharField(max_length=3)
@@ -184,19 +186,26 @@ class Hand(models.Model):
     idempotency_key = models.CharField(max_length=128, blank=True)
 
     void = models.BooleanField(default=False)
+    # Indexed only where set (``hand_voided_by``): almost every hand has none.
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        db_index=False,
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["match_id", "number", "id"]
-        indexes = [models.Index(fields=["match", "void", "number"])]
+        indexes = [
+            models.Index(fields=["match", "void", "number"]),
+            models.Index(
+                fields=["voided_by"], condition=Q(voided_by__isnull=False), name="hand_voided_by"
+            ),
+        ]
         constraints = [
             # One live hand per number: the invariant the recording lock relies on
             # (PITFALLS.md); voided hands keep their number.
@@ -247,7 +256,10 @@ class IdempotencyRecord(models.Model):
     """
 
     key = models.CharField(max_length=128)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique (user, key) constraint leads with it.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
