@@ -103,8 +103,8 @@ class Stats:
         self.hands += other.hands
         self.requests += other.requests
         self.seconds += other.seconds
-        for k, v in other.cpu.items():
-            self.cpu[k] = self.cpu.get(k, 0.0) + v
+        for kind, seconds in other.cpu.items():
+            self.cpu[kind] = self.cpu.get(kind, 0.0) + seconds
         for k, v in other.statuses.items():
             self.statuses[k] = self.statuses.get(k, 0) + v
 

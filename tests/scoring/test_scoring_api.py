@@ -430,6 +430,7 @@ def test_a_retired_or_unreadable_snapshot_falls_back_to_the_fold(
         assert post_hand(api, match, body).status_code == 201
     match.refresh_from_db()
     stored = match.engine_state
+    assert isinstance(stored, dict)
     assert stored["match_version"] == match.version
     assert stored["state"] == state_to_json(_fold_of_stored_hands(match))
     Match.objects.filter(pk=match.pk).update(engine_state={**stored, **damage})
