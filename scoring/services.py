@@ -682,12 +682,15 @@ def hand_record(
 
     In one transaction: lock the match row, answer a retried ``idempotency_key`` with the
     stored response (422 if the body differs), check the expected number against the stored
-    hands (409 with the current state when stale), fold the stored non-void hands and the new
-    one with the engine (400 naming the engine's code, rule and field when it rejects), store
-    the hand, the snapshot and the seats' results, bump the match and tournament versions and
-    store the idempotent response. After commit: broadcast, and announce a finished match.
+    hands (409 with the current state when stale), apply the new hand with the engine to the
+    state the previous hand stored (or to the fold of the stored non-void hands when that
+    snapshot is retired, and always for the hand that ends the match; 400 naming the
+    engine's code, rule and field when it rejects), store the hand, the snapshot and the
+    seats' results, bump the match and tournament versions and store the idempotent response.
+    After commit: broadcast, and announce a finished match.
 
-    A fixed number of queries whatever the hand number (asserted in the tests).
+    A fixed number of queries whatever the hand number (asserted in the tests): four on
+    PostgreSQL, one more for the hand that ends the match.
     """
     _require_authenticated(actor)
     key = idempotency_key.strip() if idempotency_key else ""
