@@ -50,10 +50,10 @@ BASE = Path(__file__).resolve().parent.parent
 if str(BASE) not in sys.path:
     sys.path.insert(0, str(BASE))
 
+from bench.common import flush_redis, recreate_database  # noqa: E402
 from bench.floor_app.http import Response, Session  # noqa: E402
 
 HOST = "127.0.0.1"
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DB_NAME = "bench_hands"
 REDIS_URL = "redis://127.0.0.1:6379/13"
 RETRY_SHARE = 0.10  # resent with the same key after the answer (lost response)
@@ -162,20 +162,6 @@ def bench_env(port: int) -> dict[str, str]:
         "SITE_URL": f"http://{HOST}:{port}",
         "LOG_LEVEL": "WARNING",
     }
-
-
-def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def flush_redis() -> None:
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).flushdb()
 
 
 def build_data(n_clients: int, matches_per_client: int, seed: int) -> list[dict[str, Any]]:
@@ -674,8 +660,8 @@ def main() -> int:
 
     os.environ.update(bench_env(args.port))
     print(f"Preparing database {DB_NAME!r} and {args.clients} referees ...", flush=True)
-    recreate_database()
-    flush_redis()
+    recreate_database(DB_NAME)
+    flush_redis(REDIS_URL)
     import django
 
     django.setup()
@@ -699,7 +685,7 @@ def main() -> int:
     finally:
         stop_server(server)
     failures = verify(clients)
-    flush_redis()
+    flush_redis(REDIS_URL)
 
     floor, hands, paced = results["floor"], results["hands"], results["paced"]
     ratio = hands.rate / floor.rate if floor.rate else 0.0

@@ -65,8 +65,9 @@ BASE = Path(__file__).resolve().parent.parent
 if str(BASE) not in sys.path:
     sys.path.insert(0, str(BASE))
 
+from bench.common import flush_redis, recreate_database  # noqa: E402
+
 HOST = "127.0.0.1"
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DB_NAME = "bench_live"
 REDIS_URL = "redis://127.0.0.1:6379/11"
 SLUG = "bench-live"
@@ -89,20 +90,6 @@ def bench_env(port: int) -> dict[str, str]:
         "SITE_URL": f"http://{HOST}:{port}",
         "LOG_LEVEL": "WARNING",
     }
-
-
-def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def flush_redis() -> None:
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).flushdb()
 
 
 @dataclass
@@ -844,8 +831,8 @@ def main() -> int:
     env = bench_env(args.port)
     os.environ.update(env)
     print(f"bench-live: database {DB_NAME}, Redis {REDIS_URL}, loopback port {args.port}")
-    recreate_database()
-    flush_redis()
+    recreate_database(DB_NAME)
+    flush_redis(REDIS_URL)
     import django
 
     django.setup()
@@ -920,7 +907,7 @@ def main() -> int:
         for proc in (server, web):
             if proc is not None:
                 stop_server(proc)
-        flush_redis()
+        flush_redis(REDIS_URL)
     return report(results, args)
 
 

@@ -39,7 +39,8 @@ BASE = Path(__file__).resolve().parent.parent
 if str(BASE) not in sys.path:
     sys.path.insert(0, str(BASE))
 
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+from bench.common import flush_redis, recreate_database  # noqa: E402
+
 DB_NAME = "bench_rounds"
 REDIS_URL = "redis://127.0.0.1:6379/12"
 GOAL_PUBLISH_S = 3.0
@@ -56,20 +57,6 @@ def bench_env() -> dict[str, str]:
         "CHANNEL_PREFIX": "bench-rounds-asgi",
         "LOG_LEVEL": "WARNING",
     }
-
-
-def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def flush_redis() -> None:
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).flushdb()
 
 
 def start_worker() -> subprocess.Popen[bytes]:
@@ -213,8 +200,8 @@ def main() -> int:
 
     os.environ.update(bench_env())
     print(f"Preparing database {DB_NAME!r} ...", flush=True)
-    recreate_database()
-    flush_redis()
+    recreate_database(DB_NAME)
+    flush_redis(REDIS_URL)
     import django
 
     django.setup()
@@ -273,7 +260,7 @@ def main() -> int:
             worker.wait(timeout=20)
         except subprocess.TimeoutExpired:
             worker.kill()
-        flush_redis()
+        flush_redis(REDIS_URL)
 
     rows = [
         (f"publish round 1 ({args.players} players, {tables} tables)", publish_1, GOAL_PUBLISH_S),
