@@ -45,8 +45,8 @@ def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
 class Columns(Generic[M]):
     """Some (default: all) concrete columns of ``model`` in a SELECT list under ``alias``.
 
-    ``sql`` is the column list; :meth:`values` converts a row (or a slice of a longer row
-    starting at ``offset``) as the ORM would; :meth:`instance` builds the model instance
+    ``sql`` is the column list; :meth:`values` converts a row (its leading columns, when the
+    query selects more) as the ORM would; :meth:`instance` builds the model instance
     (``Model.from_db``, so it is a normal saved instance). Built lazily and cached per
     database vendor, so a module can declare its columns at import time.
     """
@@ -81,16 +81,14 @@ class Columns(Generic[M]):
     def sql(self) -> str:
         return self._compile()[0]
 
-    def __len__(self) -> int:
-        return len(self._compile()[1])
-
     @property
     def attnames(self) -> list[str]:
         return [f.attname for f in self._compile()[1]]
 
-    def values(self, row: Sequence[Any], offset: int = 0) -> list[Any]:
+    def values(self, row: Sequence[Any]) -> list[Any]:
+        """The row's first ``len(columns)`` values, converted (later ones are the caller's)."""
         _, fields, cols, converters = self._compile()
-        out = list(row[offset : offset + len(fields)])
+        out = list(row[: len(fields)])
         for i, chain in enumerate(converters):
             if chain:
                 value = out[i]
@@ -103,10 +101,10 @@ class Columns(Generic[M]):
         names = self.attnames
         return [dict(zip(names, self.values(r), strict=True)) for r in rows]
 
-    def instance(self, row: Sequence[Any], offset: int = 0) -> M:
+    def instance(self, row: Sequence[Any]) -> M:
         if self._names is not None:
             raise TypeError("instance() needs every concrete column (Columns(model))")
-        return self.model.from_db(connection.alias, self.attnames, self.values(row, offset))
+        return self.model.from_db(connection.alias, self.attnames, self.values(row))
 
 
 class Insert(Generic[M]):
@@ -121,9 +119,6 @@ class Insert(Generic[M]):
     def __init__(self, model: type[M]) -> None:
         self.model = model
         self._compiled: dict[str, tuple[str, list[Field[Any, Any]]]] = {}
-
-    def _fields(self) -> list[Field[Any, Any]]:
-        return self._compile()[1]
 
     @property
     def sql(self) -> str:
@@ -148,7 +143,7 @@ class Insert(Generic[M]):
 
     def select_sql(self, expressions: Mapping[str, str], source: str) -> str:
         """``INSERT INTO ... SELECT <%s or expressions[name]>, ... FROM <source>``."""
-        fields = self._fields()
+        fields = self._compile()[1]
         columns = ", ".join(quote(f.column) for f in fields)  # type: ignore[arg-type]
         select = ", ".join(expressions.get(f.name, "%s") for f in fields)
         return f"INSERT INTO {table(self.model)} ({columns}) SELECT {select} FROM {source}"  # noqa: S608
@@ -156,7 +151,9 @@ class Insert(Generic[M]):
     def params(self, instance: M) -> list[Any]:
         """Parameters for :attr:`sql` or :meth:`select_sql`: one per column, in order (an
         expression given to :meth:`select_sql` may use its column's parameter as ``%s``)."""
-        return [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in self._fields()]
+        return [
+            f.get_db_prep_save(f.pre_save(instance, True), connection) for f in self._compile()[1]
+        ]
 
 
 def column(model: type[Model], name: str) -> str:

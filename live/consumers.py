@@ -169,6 +169,16 @@ def _tick_state(tournament_id: int, match_id: int | None) -> Event:
     return event
 
 
+def _ticker(tournament_id: int, match_id: int | None) -> Callable[[], Awaitable[Event]]:
+    """The tick of a hub: the current versions, read off the event loop."""
+
+    async def tick() -> Event:
+        event: Event = await database_sync_to_async(_tick_state)(tournament_id, match_id)
+        return event
+
+    return tick
+
+
 def _language(scope: dict[str, Any]) -> str | None:
     """``?lang=xx`` if it names a configured language (pages pass theirs), else ``None``."""
     asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
@@ -215,25 +225,17 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         self.inbox: asyncio.Queue[Event] = asyncio.Queue(maxsize=self.inbox_size)
         group = self._group(found.id)
 
-        async def tick() -> Event:
-            event: Event = await database_sync_to_async(_tick_state)(found.id, match_id)
-            return event
-
         source = None
         if match_id is not None:
             # A match's events come through the tournament's hub (one group message per hand).
-            async def tournament_tick() -> Event:
-                event: Event = await database_sync_to_async(_tick_state)(found.id, None)
-                return event
-
             def mine(event: Event) -> bool:
                 return event.get("type") == MATCH_UPDATE and event.get("match_id") == match_id
 
-            source = Source(tournament_group(found.id), tournament_tick, mine)
+            source = Source(tournament_group(found.id), _ticker(found.id, None), mine)
 
         # Join before reading the state the hello reports: every commit after that read
         # arrives as an event, so nothing falls between the page and the socket.
-        await hubs.join(group, self, tick, source=source)
+        await hubs.join(group, self, _ticker(found.id, match_id), source=source)
         self.group = group
         state = await database_sync_to_async(_state)(found.id, match_id)
         if state is None:

@@ -47,7 +47,11 @@ from scoring.selectors import match_fold_records, match_hand_records, match_rule
 from scoring.signals import match_finished, match_reopened
 from tournament.models import Entry, Table, Tournament, TournamentRole
 from tournament.selectors import user_roles
-from tournament.services import action_log_record, tournament_version_bump
+from tournament.services import (
+    action_log_record,
+    tournament_version_bump,
+    tournament_version_bump_sql,
+)
 
 Actor = Any  # an authenticated user instance
 
@@ -315,11 +319,16 @@ def _seats_write(
 
 
 def _snapshot(match: Match, state: MatchState) -> None:
-    """Copy the folded state into the match's snapshot columns (not saved)."""
+    """Copy the folded state into the match's snapshot columns, bump the match version and
+    store ``state`` as the engine snapshot of that version (read back by
+    :func:`_snapshot_state` when the next hand is recorded). Not saved: the caller writes
+    ``_SNAPSHOT_FIELDS``."""
     match.scores = list(state.scores)
     match.hands_count = state.hands
     match.next_hand = None if state.over else next_hand_json(state.next)
     match.winner_seat = state.winner if state.over else None
+    match.version += 1
+    match.engine_state = {"match_version": match.version, "state": state_to_json(state)}
 
 
 _SNAPSHOT_FIELDS = [
@@ -331,13 +340,6 @@ _SNAPSHOT_FIELDS = [
     "version",
     "updated_at",
 ]
-
-
-def _bump_version(match: Match, state: MatchState) -> None:
-    """Bump the match version and store ``state`` as the engine snapshot of that version
-    (read back by :func:`_snapshot_state` when the next hand is recorded)."""
-    match.version += 1
-    match.engine_state = {"match_version": match.version, "state": state_to_json(state)}
 
 
 def _notify_after_commit(
@@ -659,7 +661,6 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     _snapshot(match, state)
     match.status = Match.Status.IN_PROGRESS
     match.started_at = timezone.now()
-    _bump_version(match, state)
     match.save(update_fields=[*_SNAPSHOT_FIELDS, "ruleset", "lot_winner", "status", "started_at"])
     version = tournament_version_bump(tournament_id=match.tournament_id)
     _notify_after_commit(match, version)
@@ -849,14 +850,11 @@ def _hand_store_statement(match_sql: str, seats_sql: str, with_idempotency: bool
     Keep it within psycopg's statement cache (4,096 characters, 50 parameters; asserted in
     the tests): beyond that psycopg re-parses the query text on every execution.
     """
-    tournament = sql_table(Tournament)
-    t_version = sql_column(Tournament, "version")
     ctes = [
         f"h AS ({_HAND_INSERT.sql} RETURNING {sql_column(Hand, 'id')} AS id)",
         f"m AS ({match_sql} RETURNING 1)",
         f"s AS ({seats_sql} RETURNING 1)",
-        f"t AS (UPDATE {tournament} SET {t_version} = {t_version} + 1 "  # noqa: S608
-        f"WHERE {sql_column(Tournament, 'id')} = %s RETURNING {t_version} AS version)",
+        f"t(version) AS ({tournament_version_bump_sql()})",
     ]
     if with_idempotency:
         # The stored response gets the new hand's id and tournament version in the database.
@@ -980,7 +978,6 @@ def _hand_record_locked(
     )
     finished = new_state.over
     _snapshot(match, new_state)
-    _bump_version(match, new_state)
     fields = list(_SNAPSHOT_FIELDS)
     placings: list[int] | None = None
     if finished:
@@ -1073,7 +1070,6 @@ def hand_void_last(
     records = match_hand_records(match_id=match.pk)
     state, _, _ = match_fold_records(match, records)
     _snapshot(match, state)
-    _bump_version(match, state)
     fields = list(_SNAPSHOT_FIELDS)
     if reopened:
         match.status = Match.Status.IN_PROGRESS

@@ -20,6 +20,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.sql import column as sql_column
+from core.sql import table as sql_table
 from scoring.engine import InvalidRuleset, Ruleset
 from tournament.models import (
     ActionLog,
@@ -228,6 +230,16 @@ def tournament_update(
     return tournament
 
 
+def tournament_version_bump_sql() -> str:
+    """The statement of :func:`tournament_version_bump` (one parameter: the tournament id;
+    returns the new ``version``), for a caller that runs it inside a larger statement."""
+    table, version = sql_table(Tournament), sql_column(Tournament, "version")
+    return (
+        f"UPDATE {table} SET {version} = {version} + 1 "  # noqa: S608 (names from _meta)
+        f"WHERE {sql_column(Tournament, 'id')} = %s RETURNING {version}"
+    )
+
+
 def tournament_version_bump(*, tournament_id: int) -> int:
     """``UPDATE ... SET version = version + 1 RETURNING version`` (one query, race-free).
 
@@ -236,13 +248,8 @@ def tournament_version_bump(*, tournament_id: int) -> int:
     """
     from django.db import connection
 
-    table = Tournament._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(
-            f'UPDATE "{table}" SET "version" = "version" + 1 WHERE "id" = %s '  # noqa: S608
-            'RETURNING "version"',
-            [tournament_id],
-        )
+        cursor.execute(tournament_version_bump_sql(), [tournament_id])
         row = cursor.fetchone()
     if row is None:
         raise NotFoundError("No such tournament.", code="not_found")
