@@ -86,15 +86,7 @@ def _validate_config(stage: Stage, previous: Stage | None) -> None:
         and previous.cut_size is not None
         and previous.cut_size != stage.final_table_size
     ):
-        try:
-            plan_knockout(
-                previous.cut_size,
-                per_table=stage.advance_per_table,
-                final_size=stage.final_table_size,
-                allow_three=stage.allow_three,
-            )
-        except BracketError as exc:
-            raise bracket_error(exc) from exc
+        _check_knockout(stage, previous.cut_size)
 
 
 @transaction.atomic
@@ -198,18 +190,27 @@ def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stag
     return stage
 
 
+def _check_knockout(stage: Stage, n: int) -> None:
+    """``n`` players can play down to the stage's final table (T6), else a clear 400."""
+    try:
+        plan_knockout(
+            n,
+            per_table=stage.advance_per_table,
+            final_size=stage.final_table_size,
+            allow_three=stage.allow_three,
+        )
+    except BracketError as exc:
+        raise bracket_error(exc) from exc
+
+
 def _check_field(stage: Stage, n: int) -> None:
     """A field too small to seat is a clear 400, not a crash (T1, T6)."""
+    if stage.kind != Stage.Kind.QUALIFYING:
+        if n != stage.final_table_size:
+            _check_knockout(stage, n)
+        return
     try:
-        if stage.kind == Stage.Kind.QUALIFYING:
-            plan_tables(n, allow_three=stage.allow_three)
-        elif n != stage.final_table_size:
-            plan_knockout(
-                n,
-                per_table=stage.advance_per_table,
-                final_size=stage.final_table_size,
-                allow_three=stage.allow_three,
-            )
+        plan_tables(n, allow_three=stage.allow_three)
     except BracketError as exc:
         raise bracket_error(exc) from exc
 
