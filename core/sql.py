@@ -13,14 +13,19 @@ ORM's semantics where it matters:
 Everything here is vendor-neutral SQL; a caller that needs a PostgreSQL-only clause (row
 locks, data-modifying CTEs) decides on ``connection.vendor`` itself. Use only where a
 benchmark shows the ORM's compile time matters; everywhere else the ORM is the rule.
+
+:func:`prepared_cursor` runs such fixed statements as PostgreSQL prepared statements: parsed,
+analysed and planned once per connection instead of on every execution.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.db import connection
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 
 M = TypeVar("M", bound=Model)
@@ -159,3 +164,60 @@ class Insert(Generic[M]):
 def column(model: type[Model], name: str) -> str:
     """The quoted column of field ``name``."""
     return quote(_concrete(model, name).column)  # type: ignore[arg-type]
+
+
+def _preparing_cursor_class() -> type[Any]:
+    import psycopg
+
+    class PreparingCursor(psycopg.Cursor[Any]):
+        """Server-side binding, and every statement prepared on first use."""
+
+        def execute(
+            self, query: Any, params: Any = None, *, prepare: bool | None = None, **kw: Any
+        ) -> Any:
+            prepare = True if prepare is None else prepare
+            return super().execute(query, params, prepare=prepare, **kw)
+
+    return PreparingCursor
+
+
+@contextlib.contextmanager
+def prepared_cursor() -> Iterator[CursorWrapper]:
+    """A cursor for a hot path's fixed statements (``with prepared_cursor() as cursor``).
+
+    On PostgreSQL the parameters are bound server-side and each statement is prepared on
+    the connection the first time it runs: later executions skip parsing, analysis and
+    planning, which were about 40 % of PostgreSQL's CPU for a recorded hand
+    (bench/bench_hands.py). Django's own cursors bind client-side and never prepare. It is
+    still Django's cursor wrapper, so database errors are Django's (``IntegrityError``...),
+    ``connection.execute_wrapper`` and the test suite's query capture see every statement.
+
+    Prepared statements live on the server connection, so they need one that stays with
+    this process (a direct connection, Django's psycopg pool or a pooler that supports them):
+    ``DATABASE_PREPARED_STATEMENTS=false`` turns them off (psycopg's ``prepare_threshold``
+    None), and this becomes an ordinary cursor with server-side binding. Elsewhere (SQLite)
+    it is ``connection.cursor()``. Only statements whose text is fixed belong here: every
+    distinct text is a prepared statement on every connection (psycopg keeps 100).
+    """
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    global _PREPARING_CURSOR
+    if _PREPARING_CURSOR is None:
+        _PREPARING_CURSOR = _preparing_cursor_class()
+    connection.validate_thread_sharing()
+    raw = _PREPARING_CURSOR(connection.connection)
+    # As BaseDatabaseWrapper.cursor(): the debug wrapper when queries are being logged.
+    cursor = (
+        connection.make_debug_cursor(raw)
+        if connection.queries_logged
+        else connection.make_cursor(raw)
+    )
+    with cursor:
+        yield cursor
+
+
+_PREPARING_CURSOR: type[Any] | None = None

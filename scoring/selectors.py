@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from core.exceptions import NotFoundError
-from core.sql import Columns
+from core.sql import Columns, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine import Ruleset, Tile
@@ -71,7 +70,7 @@ def match_hand_records(*, match_id: int) -> list[HandRecord]:
         f"WHERE {sql_column(Hand, 'match')} = %s AND {sql_column(Hand, 'void')} = %s "
         f"ORDER BY {sql_column(Hand, 'number')}"
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [match_id, False])
         rows = cursor.fetchall()
     return [hand_record_from_row(r) for r in columns.dicts(rows)]

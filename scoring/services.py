@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
-from core.sql import Columns, Insert
+from core.sql import Columns, Insert, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
@@ -212,7 +212,7 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
         TournamentRole.Role.REFEREE.value,
         match_id,
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_lock_for_recording_sql(), params)
         row = cursor.fetchone()
     if row is None:
@@ -432,7 +432,7 @@ def _idempotency_record(actor: Actor, key: str) -> IdempotencyRecord | None:
         f"WHERE {sql_column(IdempotencyRecord, 'user')} = %s "
         f"AND {sql_column(IdempotencyRecord, 'key')} = %s"
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [actor.pk, key])
         row = cursor.fetchone()
     return None if row is None else _IDEMPOTENCY_COLUMNS.instance(row)
@@ -916,7 +916,7 @@ def _hand_store(
         idempotency.response_body = body
         params += _IDEMPOTENCY_INSERT.params(idempotency)
     sql = _hand_store_statement(match_sql, seats_sql, idempotency is not None)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:  # the tournament is PROTECTed by the match's foreign key

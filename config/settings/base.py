@@ -87,6 +87,24 @@ DATABASES = {
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+
+def enable_prepared_statements(database: dict[str, Any]) -> None:
+    """Let psycopg prepare statements on a PostgreSQL connection (Django disables them).
+
+    Only ``core.sql.prepared_cursor`` asks for it (the hand-recording hot path); Django's
+    own cursors bind client-side and never prepare. Turn off with
+    ``DATABASE_PREPARED_STATEMENTS=false`` behind a pooler that shares server connections
+    between clients without supporting prepared statements (PgBouncer in transaction mode
+    before 1.21).
+    """
+    if database["ENGINE"].endswith("postgresql") and env.bool(
+        "DATABASE_PREPARED_STATEMENTS", default=True
+    ):
+        database.setdefault("OPTIONS", {})["prepare_threshold"] = 5  # psycopg's default
+
+
+enable_prepared_statements(DATABASES["default"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, Celery broker, channel layer -----------------------------------------------

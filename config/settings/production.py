@@ -1,13 +1,14 @@
 """Production: PostgreSQL and Redis are required; secure cookies, HSTS, proxy SSL header."""
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import env
+from config.settings.base import enable_prepared_statements, env
 
 DEBUG = False
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 DATABASES = {"default": env.db("DATABASE_URL")}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+enable_prepared_statements(DATABASES["default"])
 # Under ASGI every request may run on a different thread, so Django's persistent connections
 # (CONN_MAX_AGE) are never reused and 50 referees exhausted PostgreSQL's 100 connections
 # (bench/bench_hands.py). A psycopg pool per process bounds them: web processes x max size.

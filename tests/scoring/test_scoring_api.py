@@ -315,6 +315,67 @@ def test_recording_statements_stay_in_psycopgs_statement_cache(
         assert n_params <= max_params, (n_params, sql[:200])
 
 
+def _prepared_statements() -> dict[str, int]:
+    """This connection's prepared statements: text -> executions (custom + generic plans)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+        )
+        return dict(cursor.fetchall())
+
+
+def test_hot_statements_are_prepared_once_per_connection(api: APIClient, match: Match) -> None:
+    """The lock and the store of a hand are PostgreSQL prepared statements (core.sql
+    prepared_cursor): later hands execute them without parsing or planning them again."""
+    from scoring.services import _lock_for_recording_sql
+
+    before = _prepared_statements()
+    bodies = _simulated(match, 3)[:4]
+    for body in bodies:
+        r = post_hand(api, match, body, **{"Idempotency-Key": f"p{body['number']}"})
+        assert r.status_code == 201, r.content
+    replay = post_hand(api, match, bodies[-1], **{"Idempotency-Key": f"p{bodies[-1]['number']}"})
+    assert replay["Idempotent-Replayed"] == "true"
+    prepared = {sql: n - before.get(sql, 0) for sql, n in _prepared_statements().items()}
+    lock = _lock_for_recording_sql().replace("%s", "$")
+    locks = {sql: n for sql, n in prepared.items() if sql.split("$")[0] == lock.split("$")[0]}
+    stores = {sql: n for sql, n in prepared.items() if sql.startswith("WITH h AS (INSERT")}
+    # One prepared lock statement served every submission, the replay included.
+    assert list(locks.values()) == [len(bodies) + 1], locks
+    # Each hand ran a prepared store; at most a couple of texts (parameter types may differ).
+    assert sum(stores.values()) == len(bodies), stores
+    assert max(stores.values()) >= 2, stores
+    # Django's own statements are not prepared.
+    assert not any("auth_user" in sql for sql in prepared)
+
+
+def test_recording_works_with_prepared_statements_turned_off(
+    api: APIClient, match: Match
+) -> None:
+    """DATABASE_PREPARED_STATEMENTS=false (psycopg's prepare_threshold None, for a pooler
+    without prepared statements): the same statements run unprepared, with the same result."""
+    from django.db import connection
+
+    connection.ensure_connection()
+    raw = connection.connection
+    saved = raw.prepare_threshold
+    raw.prepare_threshold = None
+    try:
+        before = _prepared_statements()
+        for body in _simulated(match, 3)[:3]:
+            r = post_hand(api, match, body, **{"Idempotency-Key": f"u{body['number']}"})
+            assert r.status_code == 201, r.content
+        again = post_hand(api, match, body, **{"Idempotency-Key": f"u{body['number']}"})
+        assert again["Idempotent-Replayed"] == "true"
+        assert _prepared_statements() == before
+    finally:
+        raw.prepare_threshold = saved
+    match.refresh_from_db()
+    assert match.hands_count == 3
+
+
 def test_play_log_is_replayed_by_the_engine(api: APIClient, match: Match) -> None:
     import random
 
