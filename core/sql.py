@@ -24,15 +24,23 @@ import contextlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 
 M = TypeVar("M", bound=Model)
 
 
+def default_connection() -> BaseDatabaseWrapper:
+    """The default connection itself: ``django.db.connection`` is a proxy that looks the
+    connection up again (a context-local lookup) on every attribute access, which the hot
+    path did dozens of times per hand."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def quote(name: str) -> str:
-    return str(connection.ops.quote_name(name))
+    return str(default_connection().ops.quote_name(name))
 
 
 def table(model: type[Model]) -> str:
@@ -60,10 +68,13 @@ class Columns(Generic[M]):
         self.model = model
         self._names = tuple(names) if names is not None else None
         self.alias = alias
-        self._compiled: dict[str, tuple[str, list[Field[Any, Any]], list[Any], list[Any]]] = {}
+        self._compiled: dict[
+            str, tuple[str, list[Field[Any, Any]], list[Any], list[Any], list[str]]
+        ] = {}
 
-    def _compile(self) -> tuple[str, list[Field[Any, Any]], list[Any], list[Any]]:
-        vendor = connection.vendor
+    def _compile(self) -> tuple[str, list[Field[Any, Any]], list[Any], list[Any], list[str]]:
+        db = default_connection()
+        vendor = db.vendor
         compiled = self._compiled.get(vendor)
         if compiled is None:
             if self._names is None:
@@ -75,10 +86,9 @@ class Columns(Generic[M]):
             cols = [f.get_col(self.alias or self.model._meta.db_table) for f in fields]
             # As SQLCompiler.get_converters: the backend's converters, then the field's.
             converters: list[Any] = [
-                [*connection.ops.get_db_converters(c), *c.get_db_converters(connection)]
-                for c in cols
+                [*db.ops.get_db_converters(c), *c.get_db_converters(db)] for c in cols
             ]
-            compiled = (sql, fields, cols, converters)
+            compiled = (sql, fields, cols, converters, [f.attname for f in fields])
             self._compiled[vendor] = compiled
         return compiled
 
@@ -88,17 +98,18 @@ class Columns(Generic[M]):
 
     @property
     def attnames(self) -> list[str]:
-        return [f.attname for f in self._compile()[1]]
+        return list(self._compile()[4])
 
     def values(self, row: Sequence[Any]) -> list[Any]:
         """The row's first ``len(columns)`` values, converted (later ones are the caller's)."""
-        _, fields, cols, converters = self._compile()
+        db = default_connection()
+        _, fields, cols, converters, _ = self._compile()
         out = list(row[: len(fields)])
         for i, chain in enumerate(converters):
             if chain:
                 value = out[i]
                 for convert in chain:
-                    value = convert(value, cols[i], connection)
+                    value = convert(value, cols[i], db)
                 out[i] = value
         return out
 
@@ -109,7 +120,7 @@ class Columns(Generic[M]):
     def instance(self, row: Sequence[Any]) -> M:
         if self._names is not None:
             raise TypeError("instance() needs every concrete column (Columns(model))")
-        return self.model.from_db(connection.alias, self.attnames, self.values(row))
+        return self.model.from_db(DEFAULT_DB_ALIAS, self._compile()[4], self.values(row))
 
 
 class Insert(Generic[M]):
@@ -130,7 +141,7 @@ class Insert(Generic[M]):
         return self._compile()[0]
 
     def _compile(self) -> tuple[str, list[Field[Any, Any]]]:
-        vendor = connection.vendor
+        vendor = default_connection().vendor
         compiled = self._compiled.get(vendor)
         if compiled is None:
             pk = self.model._meta.pk
@@ -156,9 +167,8 @@ class Insert(Generic[M]):
     def params(self, instance: M) -> list[Any]:
         """Parameters for :attr:`sql` or :meth:`select_sql`: one per column, in order (an
         expression given to :meth:`select_sql` may use its column's parameter as ``%s``)."""
-        return [
-            f.get_db_prep_save(f.pre_save(instance, True), connection) for f in self._compile()[1]
-        ]
+        db = default_connection()
+        return [f.get_db_prep_save(f.pre_save(instance, True), db) for f in self._compile()[1]]
 
 
 def column(model: type[Model], name: str) -> str:
@@ -199,23 +209,20 @@ def prepared_cursor() -> Iterator[CursorWrapper]:
     it is ``connection.cursor()``. Only statements whose text is fixed belong here: every
     distinct text is a prepared statement on every connection (psycopg keeps 100).
     """
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
+    db = default_connection()
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
             yield cursor
         return
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
+    db.close_if_health_check_failed()
+    db.ensure_connection()
     global _PREPARING_CURSOR
     if _PREPARING_CURSOR is None:
         _PREPARING_CURSOR = _preparing_cursor_class()
-    connection.validate_thread_sharing()
-    raw = _PREPARING_CURSOR(connection.connection)
+    db.validate_thread_sharing()
+    raw = _PREPARING_CURSOR(db.connection)
     # As BaseDatabaseWrapper.cursor(): the debug wrapper when queries are being logged.
-    cursor = (
-        connection.make_debug_cursor(raw)
-        if connection.queries_logged
-        else connection.make_cursor(raw)
-    )
+    cursor = db.make_debug_cursor(raw) if db.queries_logged else db.make_cursor(raw)
     with cursor:
         yield cursor
 

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
-from core.sql import Columns, Insert, prepared_cursor
+from core.sql import Columns, Insert, default_connection, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
@@ -270,9 +270,7 @@ def _seats_write_sql(
     within psycopg's statement cache (at most 50 parameters). Elsewhere (the SQLite demo,
     >= 3.33) they are ``VALUES`` rows with unnamed columns (column1...).
     """
-    columns = ["points", *STAT_FIELDS, "placing"]
-    quote = connection.ops.quote_name  # PLACING is a reserved word in PostgreSQL
-    table = quote(Seat._meta.db_table)
+    names = _SEAT_COLUMNS
     rows = [
         [
             i,
@@ -282,27 +280,41 @@ def _seats_write_sql(
         ]
         for i in range(n)
     ]
-    if connection.vendor == "postgresql":
-        names = ["seat", *columns]
-        record = ", ".join(f"{quote(name)} integer" for name in names)
+    db = default_connection()
+    sql = _seats_write_statement(db.vendor, n)
+    if db.vendor == "postgresql":
+        payload = json.dumps([dict(zip(names, row, strict=True)) for row in rows])
+        return sql, [timezone.now(), payload, match_id]
+    return sql, [timezone.now(), *(v for row in rows for v in row), match_id]
+
+
+_SEAT_COLUMNS = ("seat", "points", *STAT_FIELDS, "placing")
+
+
+@functools.lru_cache(maxsize=8)
+def _seats_write_statement(vendor: str, n: int) -> str:
+    """The statement of :func:`_seats_write_sql` (its text depends only on the vendor, and
+    on SQLite on the number of seats)."""
+    quote = default_connection().ops.quote_name  # PLACING is a reserved word in PostgreSQL
+    table = quote(Seat._meta.db_table)
+    columns = _SEAT_COLUMNS[1:]
+    if vendor == "postgresql":
+        record = ", ".join(f"{quote(name)} integer" for name in _SEAT_COLUMNS)
         assignments = ", ".join(f"{quote(name)} = v.{quote(name)}" for name in columns)
-        sql = (
+        return (
             f"UPDATE {table} SET {assignments}, {quote('updated_at')} = %s "  # noqa: S608
             f"FROM jsonb_to_recordset(%s::jsonb) AS v({record}) "
             f"WHERE {table}.match_id = %s AND {table}.seat = v.{quote('seat')}"
         )
-        payload = json.dumps([dict(zip(names, row, strict=True)) for row in rows])
-        return sql, [timezone.now(), payload, match_id]
-    width = len(columns) + 1
+    width = len(_SEAT_COLUMNS)
     values = ", ".join(["(" + ", ".join(["%s"] * width) + ")"] * n)
     assignments = ", ".join(
         f"{quote(name)} = CAST(v.column{j + 2} AS integer)" for j, name in enumerate(columns)
     )
-    sql = (
+    return (
         f"UPDATE {table} SET {assignments}, {quote('updated_at')} = %s "  # noqa: S608
         f"FROM (VALUES {values}) AS v WHERE {table}.match_id = %s AND {table}.seat = v.column1"
     )
-    return sql, [timezone.now(), *(v for row in rows for v in row), match_id]
 
 
 def _seats_write(
@@ -825,20 +837,27 @@ _HAND_INSERT: Insert[Hand] = Insert(Hand)
 _IDEMPOTENCY_INSERT: Insert[IdempotencyRecord] = Insert(IdempotencyRecord)
 
 
+@functools.lru_cache(maxsize=16)
+def _match_update_statement(
+    vendor: str, names: tuple[str, ...]
+) -> tuple[str, tuple[Field[Any, Any], ...]]:
+    """``UPDATE match SET <names> WHERE id`` and the fields whose values it takes (cached:
+    building it cost more than the engine's work for a hand)."""
+    fields = tuple(Match._meta.get_field(name) for name in names)
+    assert all(isinstance(f, Field) and f.concrete for f in fields)  # concrete columns only
+    assignments = ", ".join(f"{sql_column(Match, name)} = %s" for name in names)
+    sql = f"UPDATE {sql_table(Match)} SET {assignments} WHERE {sql_column(Match, 'id')} = %s"  # noqa: S608
+    return sql, fields  # type: ignore[return-value]
+
+
 def _match_update_sql(match: Match, fields: Sequence[str]) -> tuple[str, list[Any]]:
     """``UPDATE match SET <fields>, updated_at WHERE id`` and its parameters."""
     match.updated_at = timezone.now()
-    assignments: list[str] = []
-    params: list[Any] = []
-    for name in dict.fromkeys([*fields, "updated_at"]):
-        model_field = Match._meta.get_field(name)
-        assert isinstance(model_field, Field)  # concrete columns only
-        assignments.append(f"{sql_column(Match, name)} = %s")
-        params.append(model_field.get_db_prep_save(getattr(match, name), connection))
-    sql = (
-        f"UPDATE {sql_table(Match)} SET {', '.join(assignments)} "  # noqa: S608
-        f"WHERE {sql_column(Match, 'id')} = %s"
+    db = default_connection()
+    sql, model_fields = _match_update_statement(
+        db.vendor, tuple(dict.fromkeys([*fields, "updated_at"]))
     )
+    params = [f.get_db_prep_save(getattr(match, f.attname), db) for f in model_fields]
     return sql, [*params, match.pk]
 
 
