@@ -164,11 +164,17 @@ class Insert(Generic[M]):
         select = ", ".join(expressions.get(f.name, "%s") for f in fields)
         return f"INSERT INTO {table(self.model)} ({columns}) SELECT {select} FROM {source}"  # noqa: S608
 
-    def params(self, instance: M) -> list[Any]:
-        """Parameters for :attr:`sql` or :meth:`select_sql`: one per column, in order (an
-        expression given to :meth:`select_sql` may use its column's parameter as ``%s``)."""
+    def params(self, instance: M, without: Iterable[str] = ()) -> list[Any]:
+        """Parameters for :attr:`sql` or :meth:`select_sql`: one per column, in order, but
+        for the fields named in ``without`` (those :meth:`select_sql` gave an expression that
+        takes no parameter)."""
         db = default_connection()
-        return [f.get_db_prep_save(f.pre_save(instance, True), db) for f in self._compile()[1]]
+        skip = set(without)
+        return [
+            f.get_db_prep_save(f.pre_save(instance, True), db)
+            for f in self._compile()[1]
+            if f.name not in skip
+        ]
 
 
 def column(model: type[Model], name: str) -> str:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 
-from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.models import Hand, Match, Seat
 
 if TYPE_CHECKING:  # the admin classes are generic only for the type checker
     _Admin = admin.ModelAdmin[Any]
@@ -141,17 +141,4 @@ class HandAdmin(_Admin):
         return False
 
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(_Admin):
-    list_display = ["key", "user", "match", "response_status", "created_at"]
-    search_fields = ["key", "user__username"]
-    list_filter = ["response_status"]
-
-    def has_add_permission(self, request: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
         return False

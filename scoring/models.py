@@ -173,17 +173,33 @@ class Hand(models.Model):
     scores_after = models.JSONField(default=list)
     notes = models.JSONField(default=list, blank=True)
 
+    # No index of its own: hands are looked up by (recorded_by, idempotency_key) through the
+    # unique constraint below; only deleting a user (SET NULL) would scan the table.
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        db_index=False,
     )
     recorded_at = models.DateTimeField(default=timezone.now)
     client_ip = models.GenericIPAddressField(null=True, blank=True)
     user_agent = models.CharField(max_length=256, blank=True)
+    # The tournament's version once this hand was stored: the version its answer carried.
+    tournament_version = models.PositiveIntegerField(null=True, blank=True)
+
+    # Idempotent retries (README "Rule decisions"): a hand recorded with an Idempotency-Key
+    # keeps the SHA-256 fingerprint of its request and the 201 body that was sent, so a retry
+    # with the same key gets that very answer back, however late. The stored body leaves
+    # ``hand.id`` and ``tournament_version`` empty: they are this row's ``id`` and
+    # ``tournament_version``, filled in when it is replayed.
     idempotency_key = models.CharField(max_length=128, blank=True)
+    # db_default: rows written without it (raw SQL, code of the previous release) stay valid.
+    idempotency_fingerprint = models.CharField(
+        max_length=64, blank=True, default="", db_default=""
+    )
+    idempotent_response = models.JSONField(null=True, blank=True)
 
     void = models.BooleanField(default=False)
     # Indexed only where set (``hand_voided_by``): almost every hand has none.
@@ -214,8 +230,8 @@ class Hand(models.Model):
                 condition=Q(void=False),
                 name="hand_unique_number_live",
             ),
-            # Same scope as IdempotencyRecord (per user): even after the record's TTL cleanup
-            # a very late retry can never store the hand twice.
+            # Keys are per user: two referees whose clients happen to send the same key
+            # never see each other's answers. Also what finds a retried submission.
             models.UniqueConstraint(
                 fields=["recorded_by", "idempotency_key"],
                 condition=~Q(idempotency_key=""),
@@ -244,34 +260,3 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} of match {self.match_id}{' (void)' if self.void else ''}"
-
-
-class IdempotencyRecord(models.Model):
-    """The stored response of a write made with an ``Idempotency-Key`` header.
-
-    Keys are unique per user (not globally): two referees whose clients happen to send the
-    same key never see each other's responses. The fingerprint is the SHA-256 of the match
-    id and the canonical JSON body; the same key with another fingerprint is refused (422).
-    Rows are kept at least ``IDEMPOTENCY_KEY_TTL_HOURS`` and then removed by a cleanup task.
-    """
-
-    key = models.CharField(max_length=128)
-    # No index of its own: the unique (user, key) constraint leads with it.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    match = models.ForeignKey(
-        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    fingerprint = models.CharField(max_length=64)
-    response_status = models.PositiveSmallIntegerField()
-    response_body = models.JSONField(default=dict)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_user_key"),
-        ]
-
-    def __str__(self) -> str:
-        return f"idempotency {self.key} ({self.user_id})"

@@ -137,7 +137,9 @@ class HandRecordedSerializer(serializers.Serializer[dict[str, Any]]):
     tournament_version = serializers.IntegerField()
 
 
-def hand_recorded_body(*, hand: Hand, match: Match, tournament_version: int) -> dict[str, Any]:
+def hand_recorded_body(
+    *, hand: Hand, match: Match, tournament_version: int | None
+) -> dict[str, Any]:
     """Plain-JSON body of :class:`HandRecordedSerializer` (stored for idempotent retries).
 
     Built directly rather than through the serializer: a ``ModelSerializer`` introspects the

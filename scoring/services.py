@@ -21,11 +21,10 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
 from django.db.models import Field
 from django.utils import timezone
 
@@ -41,7 +40,7 @@ from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_t
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
 from scoring.events import match_update_event, tournament_group
-from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.models import Hand, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
 from scoring.signals import match_finished, match_reopened
@@ -422,7 +421,6 @@ def _fingerprint(match_id: int, expected_number: int, payload: Mapping[str, Any]
 
 _RACE_CONSTRAINTS = frozenset(
     {
-        "idempotency_unique_user_key",
         "hand_unique_number_live",
         "hand_unique_user_idempotency_key",
     }
@@ -434,31 +432,50 @@ def _violated_constraint(exc: IntegrityError) -> str | None:
     return getattr(diag, "constraint_name", None)
 
 
-_IDEMPOTENCY_COLUMNS: Columns[IdempotencyRecord] = Columns(IdempotencyRecord)
+_IDEMPOTENT_COLUMNS: Columns[Hand] = Columns(
+    Hand, ["id", "tournament_version", "idempotency_fingerprint", "idempotent_response"]
+)
 
 
-def _idempotency_record(actor: Actor, key: str) -> IdempotencyRecord | None:
-    """The stored response for ``actor``'s ``key`` (precompiled: retries are frequent)."""
+@dataclass(frozen=True, slots=True)
+class _StoredAnswer:
+    fingerprint: str
+    body: dict[str, Any]
+
+
+def _stored_answer(actor: Actor, key: str) -> _StoredAnswer | None:
+    """The answer sent for the hand ``actor`` recorded with ``key``, if any (one indexed
+    lookup: the unique (recorded_by, idempotency_key) constraint; precompiled, as retries are
+    frequent). The key's hand is found even if it was voided since."""
     sql = (
-        f"SELECT {_IDEMPOTENCY_COLUMNS.sql} FROM {sql_table(IdempotencyRecord)} "  # noqa: S608
-        f"WHERE {sql_column(IdempotencyRecord, 'user')} = %s "
-        f"AND {sql_column(IdempotencyRecord, 'key')} = %s"
+        f"SELECT {_IDEMPOTENT_COLUMNS.sql} FROM {sql_table(Hand)} "  # noqa: S608
+        f"WHERE {sql_column(Hand, 'recorded_by')} = %s "
+        f"AND {sql_column(Hand, 'idempotency_key')} = %s "
+        # Implies the partial index's predicate, so a prepared (generic) plan can use it.
+        f"AND {sql_column(Hand, 'idempotency_key')} <> ''"
     )
     with prepared_cursor() as cursor:
         cursor.execute(sql, [actor.pk, key])
         row = cursor.fetchone()
-    return None if row is None else _IDEMPOTENCY_COLUMNS.instance(row)
+    if row is None:
+        return None
+    hand_id, tournament_version, fingerprint, response = _IDEMPOTENT_COLUMNS.values(row)
+    if not isinstance(response, dict):  # keyed before answers were kept on the hand
+        return None
+    body = {**response, "hand": {**response["hand"], "id": hand_id}}
+    body["tournament_version"] = tournament_version
+    return _StoredAnswer(fingerprint=fingerprint, body=body)
 
 
-def _replay(record: IdempotencyRecord, fingerprint: str) -> HandRecordResult:
-    if record.fingerprint != fingerprint:
+def _replay(stored: _StoredAnswer, fingerprint: str) -> HandRecordResult:
+    if stored.fingerprint != fingerprint:
         raise ApplicationError(
             "This Idempotency-Key was already used for a different request.",
             code="idempotency_key_reused",
             status=422,
             fields={"Idempotency-Key": ["Already used with another body; use a new key."]},
         )
-    return HandRecordResult(status=record.response_status, body=record.response_body, replayed=True)
+    return HandRecordResult(status=201, body=stored.body, replayed=True)
 
 
 def _record_from_payload(
@@ -738,7 +755,7 @@ def hand_record(
         if _violated_constraint(exc) not in _RACE_CONSTRAINTS:
             raise
         if key:
-            stored = _idempotency_record(actor, key)
+            stored = _stored_answer(actor, key)
             if stored is not None:
                 return _replay(stored, fingerprint)
         raise ConflictError(
@@ -834,7 +851,6 @@ def _hand_checked(
 
 
 _HAND_INSERT: Insert[Hand] = Insert(Hand)
-_IDEMPOTENCY_INSERT: Insert[IdempotencyRecord] = Insert(IdempotencyRecord)
 
 
 @functools.lru_cache(maxsize=16)
@@ -861,32 +877,32 @@ def _match_update_sql(match: Match, fields: Sequence[str]) -> tuple[str, list[An
     return sql, [*params, match.pk]
 
 
-@functools.lru_cache(maxsize=64)
-def _hand_store_statement(match_sql: str, seats_sql: str, with_idempotency: bool) -> str:
+@functools.lru_cache(maxsize=16)
+def _hand_store_statement(match_sql: str, seats_sql: str) -> str:
     """The PostgreSQL statement of :func:`_hand_store` (cached: its text depends only on the
-    match columns written and whether a key is stored).
+    match columns written).
 
     Keep it within psycopg's statement cache (4,096 characters, 50 parameters; asserted in
     the tests): beyond that psycopg re-parses the query text on every execution.
     """
+    hand_insert = _HAND_INSERT.select_sql({"tournament_version": "t.version"}, "t")
     ctes = [
-        f"h AS ({_HAND_INSERT.sql} RETURNING {sql_column(Hand, 'id')} AS id)",
+        f"t(version) AS ({tournament_version_bump_sql()})",
+        f"h AS ({hand_insert} RETURNING {sql_column(Hand, 'id')} AS id)",
         f"m AS ({match_sql} RETURNING 1)",
         f"s AS ({seats_sql} RETURNING 1)",
-        f"t(version) AS ({tournament_version_bump_sql()})",
     ]
-    if with_idempotency:
-        # The stored response gets the new hand's id and tournament version in the database.
-        response = (
-            "jsonb_set(jsonb_set(%s::jsonb, '{hand,id}', to_jsonb(h.id)), "
-            "'{tournament_version}', to_jsonb(t.version))"
-        )
-        ctes.append(
-            "i AS ("
-            + _IDEMPOTENCY_INSERT.select_sql({"response_body": response}, "h, t")
-            + " RETURNING 1)"
-        )
     return f"WITH {', '.join(ctes)} SELECT h.id, t.version FROM h, t"  # noqa: S608
+
+
+def _answer(stored: Mapping[str, Any], hand_id: int, tournament_version: int) -> dict[str, Any]:
+    """The 201 body of a recorded hand from the one stored with it (``Hand`` keeps it
+    without the hand's id and the tournament version, which are the row's own columns)."""
+    return {
+        **stored,
+        "hand": {**stored["hand"], "id": hand_id},
+        "tournament_version": tournament_version,
+    }
 
 
 def _hand_store(
@@ -896,56 +912,45 @@ def _hand_store(
     fields: list[str],
     state: MatchState,
     placings: Sequence[int] | None,
-    idempotency: IdempotencyRecord | None,
 ) -> dict[str, Any]:
-    """Store the new hand, the match's changed ``fields``, every seat's results, the
-    tournament's version bump and (with a key) the idempotent response; return that response.
+    """Store the new hand (with a key: its answer for retries), the match's changed
+    ``fields``, every seat's results and the tournament's version bump; return the answer.
 
     On PostgreSQL all of it travels as ONE statement: data-modifying CTEs each run exactly
-    once, and the stored response gets the new hand's id and tournament version with
-    ``jsonb_set``. Round trips and per-statement work were most of a hand's cost with 50
-    referees on two cores (bench/bench_hands.py). Elsewhere (the SQLite demo) the same writes
-    are separate statements in the same transaction. The tournament row is updated last
-    either way, so its lock is held for the shortest time (live pages read its version).
+    once, and the hand takes the bumped tournament version from the ``t`` CTE. Round trips
+    and per-statement work were most of a hand's cost with 50 referees on two cores
+    (bench/bench_hands.py). Elsewhere (the SQLite demo) the same writes are separate
+    statements in the same transaction.
     """
-    body = hand_recorded_body(hand=hand, match=match, tournament_version=0)
-    if connection.vendor != "postgresql":
+    stored = hand_recorded_body(hand=hand, match=match, tournament_version=None)
+    if hand.idempotency_key:
+        hand.idempotent_response = stored
+    if default_connection().vendor != "postgresql":
+        hand.tournament_version = tournament_version_bump(tournament_id=match.tournament_id)
         hand.save(force_insert=True)
         match.save(update_fields=fields)
         _seats_write(match_id=match.pk, n=match.n_players, state=state, placings=placings)
-        version = tournament_version_bump(tournament_id=match.tournament_id)
-        body["hand"]["id"] = hand.pk
-        body["tournament_version"] = version
-        if idempotency is not None:
-            idempotency.response_body = body
-            idempotency.save(force_insert=True)
-        return body
+        return _answer(stored, hand.pk, hand.tournament_version)
 
     match_sql, match_params = _match_update_sql(match, fields)
     seats_sql, seats_params = _seats_write_sql(
         match_id=match.pk, n=match.n_players, state=state, placings=placings
     )
     params = [
-        *_HAND_INSERT.params(hand),
+        match.tournament_id,
+        *_HAND_INSERT.params(hand, without=["tournament_version"]),
         *match_params,
         *seats_params,
-        match.tournament_id,
     ]
-    if idempotency is not None:
-        idempotency.response_body = body
-        params += _IDEMPOTENCY_INSERT.params(idempotency)
-    sql = _hand_store_statement(match_sql, seats_sql, idempotency is not None)
     with prepared_cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_hand_store_statement(match_sql, seats_sql), params)
         row = cursor.fetchone()
     if row is None:  # the tournament is PROTECTed by the match's foreign key
         raise NotFoundError("Tournament not found.", code="not_found")
-    hand.pk = int(row[0])
+    hand.pk, hand.tournament_version = int(row[0]), int(row[1])
     hand._state.adding = False
-    hand._state.db = connection.alias
-    body["hand"]["id"] = hand.pk
-    body["tournament_version"] = int(row[1])
-    return body
+    hand._state.db = DEFAULT_DB_ALIAS
+    return _answer(stored, hand.pk, hand.tournament_version)
 
 
 @transaction.atomic
@@ -968,7 +973,7 @@ def _hand_record_locked(
         # refusal: on the common path it saves a query, and a key reused for a fresh hand is
         # caught by the unique constraints at insert time (see hand_record).
         if key:
-            stored = _idempotency_record(actor, key)
+            stored = _stored_answer(actor, key)
             if stored is not None:
                 return _replay(stored, fingerprint)
         raise
@@ -994,6 +999,7 @@ def _hand_record_locked(
         client_ip=client.ip,
         user_agent=(client.user_agent or "")[:256],
         idempotency_key=key,
+        idempotency_fingerprint=fingerprint,
     )
     finished = new_state.over
     _snapshot(match, new_state)
@@ -1011,21 +1017,7 @@ def _hand_record_locked(
             [s.hands_won for s in new_state.stats],
             new_state.winner,
         )
-    idempotency = (
-        IdempotencyRecord(
-            key=key, user=actor, match=match, fingerprint=fingerprint, response_status=201
-        )
-        if key
-        else None
-    )
-    body = _hand_store(
-        hand=hand,
-        match=match,
-        fields=fields,
-        state=new_state,
-        placings=placings,
-        idempotency=idempotency,
-    )
+    body = _hand_store(hand=hand, match=match, fields=fields, state=new_state, placings=placings)
     version = body["tournament_version"]
     _notify_after_commit(match, version, finished=finished)
     return HandRecordResult(status=201, body=body, replayed=False, hand=hand, match=match)
@@ -1297,10 +1289,3 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     if continuation is not None:
         _notify_after_commit(continuation, version)
     return ForfeitResult(match=match, continuation=continuation)
-
-
-def idempotency_records_cleanup(*, older_than_hours: int) -> int:
-    """Delete idempotency records older than ``older_than_hours``; returns how many."""
-    cutoff = timezone.now() - timedelta(hours=older_than_hours)
-    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
-    return deleted

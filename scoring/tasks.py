@@ -1,14 +1,13 @@
 """Celery tasks of the scoring app: interfaces that take ids and call one service (STYLE.md).
 
-Both are idempotent: announcing a finished match twice is harmless because receivers of
+Idempotent: announcing a finished match twice is harmless because receivers of
 ``match_finished`` must be idempotent (PITFALLS.md: acks_late + reject_on_worker_lost may run a
-task twice), and cleaning idempotency records twice deletes nothing the second time.
+task twice).
 """
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
 
 from scoring import services
 
@@ -22,11 +21,3 @@ from scoring import services
 def match_finished_notify(match_id: int) -> bool:
     """Send ``scoring.signals.match_finished`` for a finished match (brackets advances)."""
     return services.match_finished_announce(match_id=match_id)
-
-
-@shared_task(name="scoring.idempotency_records_cleanup")
-def idempotency_records_cleanup() -> int:
-    """Delete idempotency records older than ``IDEMPOTENCY_KEY_TTL_HOURS`` (run it hourly)."""
-    return services.idempotency_records_cleanup(
-        older_than_hours=int(settings.IDEMPOTENCY_KEY_TTL_HOURS)
-    )

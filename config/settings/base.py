@@ -177,11 +177,6 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     # A finished round whose advancement task was lost (crash between commit and publish,
     # PITFALLS.md) is advanced by this sweep; advancement is idempotent so both paths are safe.
     "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
-    # Idempotency keys are kept IDEMPOTENCY_KEY_TTL_HOURS, then swept.
-    "scoring-idempotency-cleanup": {
-        "task": "scoring.idempotency_records_cleanup",
-        "schedule": 3600,
-    },
 }
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
@@ -257,4 +252,3 @@ LOGGING = {
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)
 REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=300)
-IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=48)

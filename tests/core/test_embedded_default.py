@@ -30,7 +30,7 @@ call_command("demo_load", verbosity=0)
 from scoring.engine import Ruleset
 from scoring.engine.match import match_fold
 from scoring.engine.simulate import simulate_match
-from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.models import Hand, Match, Seat
 from scoring.selectors import match_hand_records, match_state
 
 for m in Match.objects.exclude(status="scheduled"):
@@ -54,7 +54,10 @@ for n, record in enumerate(sim.records, start=1):
     again = api.post(f"/api/matches/{m.pk}/hands/", data=json.dumps(body),
                      content_type="application/json", headers={"Idempotency-Key": f"k{n}"})
     assert again.status_code == 201 and again.json() == r.json(), again.content
-    assert IdempotencyRecord.objects.get(key=f"k{n}").response_body == r.json()
+    kept = Hand.objects.get(idempotency_key=f"k{n}")
+    answer = r.json()
+    assert kept.pk == answer["hand"]["id"]
+    assert kept.tournament_version == answer["tournament_version"]
     last = r.json()
 first = {"number": 1, **sim.records[0].to_dict()}
 stale = api.post(f"/api/matches/{m.pk}/hands/", data=json.dumps(first),

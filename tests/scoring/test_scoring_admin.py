@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.models import Hand, Match, Seat
 from scoring.services import hand_record
 from tests.factories import (
     TableFactory,
@@ -42,7 +42,6 @@ MODELS = [
     Match,
     Seat,
     Hand,
-    IdempotencyRecord,
 ]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.models import Hand, IdempotencyRecord, Match
+from scoring.models import Hand, Match
 from tests.factories import (
     TournamentFactory,
     director_of,
@@ -243,25 +243,30 @@ def test_idempotency_key_replays_the_original_response(api: APIClient, match: Ma
     other = post_hand(api, match, {"number": 1, **win(2, 1, "6-6")}, **{"Idempotency-Key": "abc-1"})
     assert other.status_code == 422
     assert other.json()["error"]["code"] == "idempotency_key_reused"
-    assert IdempotencyRecord.objects.count() == 1
+    assert Hand.objects.filter(idempotency_key="abc-1").count() == 1
 
 
 def test_stored_response_and_rows_equal_what_the_referee_was_told(
     api: APIClient, match: Match
 ) -> None:
-    """On PostgreSQL the hand, results and stored response are one statement that fills in
-    the hand id and tournament version itself: all three must agree with the answer."""
+    """On PostgreSQL the hand (with its stored answer), results and tournament version are
+    one statement, the hand taking the bumped version from it: all must agree with the
+    answer, and the stored answer completed with the row's id and version is that answer."""
     first = post_hand(api, match, {"number": 1, **win(3, 1, "6-6")}, **{"Idempotency-Key": "k1"})
     second = post_hand(api, match, {"number": 2, **win(1, 1)}, **{"Idempotency-Key": "k2"})
     assert first.status_code == second.status_code == 201
     for response, key in ((first, "k1"), (second, "k2")):
         body = response.json()
-        stored = IdempotencyRecord.objects.get(key=key)
-        assert stored.response_body == body
-        assert stored.response_status == 201
-        assert stored.match_id == match.pk
-        hand = Hand.objects.get(pk=body["hand"]["id"])
-        assert (hand.number, hand.idempotency_key) == (body["hand"]["number"], key)
+        hand = Hand.objects.get(idempotency_key=key)
+        assert hand.pk == body["hand"]["id"]
+        assert (hand.number, hand.match_id) == (body["hand"]["number"], match.pk)
+        assert hand.tournament_version == body["tournament_version"]
+        assert hand.idempotent_response == {
+            **body,
+            "hand": {**body["hand"], "id": None},
+            "tournament_version": None,
+        }
+        assert len(hand.idempotency_fingerprint) == 64
         listed = APIClient().get(f"/api/matches/{match.pk}/hands/").json()["results"]
         assert [h for h in listed if h["id"] == hand.pk] == [body["hand"]]
     assert second.json()["tournament_version"] == first.json()["tournament_version"] + 1
@@ -271,6 +276,11 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
     assert second.json()["match"]["version"] == match.version
     assert second.json()["match"]["scores"] == match.scores == [0, 2, 0, 0]
     assert list(match.seats.order_by("seat").values_list("points", flat=True)) == [0, 2, 0, 0]
+
+
+def _is_hand_store(sql: str) -> bool:
+    """The one statement that stores a hand (scoring.services._hand_store_statement)."""
+    return sql.startswith("WITH t(version) AS (UPDATE") and 'INSERT INTO "scoring_hand"' in sql
 
 
 def test_recording_statements_stay_in_psycopgs_statement_cache(
@@ -309,7 +319,9 @@ def test_recording_statements_stay_in_psycopgs_statement_cache(
     assert match.status == Match.Status.FINISHED
     assert match.scores == list(sim.scored[-1].scores_after)
     statements = {sql for sql, _ in seen if not sql.startswith(("SAVEPOINT", "RELEASE"))}
-    assert any(sql.startswith("WITH h AS (INSERT") for sql in statements)
+    assert any(
+        sql.startswith("WITH t(version) AS (UPDATE") and "INSERT INTO" in sql for sql in statements
+    )
     for sql, n_params in seen:
         assert len(sql) <= max_length, (len(sql), sql[:200])
         assert n_params <= max_params, (n_params, sql[:200])
@@ -320,9 +332,7 @@ def _prepared_statements() -> dict[str, int]:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
-        )
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
         return dict(cursor.fetchall())
 
 
@@ -341,7 +351,11 @@ def test_hot_statements_are_prepared_once_per_connection(api: APIClient, match: 
     prepared = {sql: n - before.get(sql, 0) for sql, n in _prepared_statements().items()}
     lock = _lock_for_recording_sql().replace("%s", "$")
     locks = {sql: n for sql, n in prepared.items() if sql.split("$")[0] == lock.split("$")[0]}
-    stores = {sql: n for sql, n in prepared.items() if sql.startswith("WITH h AS (INSERT")}
+    stores = {
+        sql: n
+        for sql, n in prepared.items()
+        if sql.startswith("WITH t(version) AS (UPDATE") and "INSERT INTO" in sql
+    }
     # One prepared lock statement served every submission, the replay included.
     assert list(locks.values()) == [len(bodies) + 1], locks
     # Each hand ran a prepared store; at most a couple of texts (parameter types may differ).
@@ -351,9 +365,7 @@ def test_hot_statements_are_prepared_once_per_connection(api: APIClient, match: 
     assert not any("auth_user" in sql for sql in prepared)
 
 
-def test_recording_works_with_prepared_statements_turned_off(
-    api: APIClient, match: Match
-) -> None:
+def test_recording_works_with_prepared_statements_turned_off(api: APIClient, match: Match) -> None:
     """DATABASE_PREPARED_STATEMENTS=false (psycopg's prepare_threshold None, for a pooler
     without prepared statements): the same statements run unprepared, with the same result."""
     from django.db import connection

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from django.db import DatabaseError, connections, transaction
 
-from scoring.models import Hand, IdempotencyRecord, Match
+from scoring.models import Hand, Match
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.services import referee_token_issue
 
@@ -65,7 +65,7 @@ def test_same_key_from_many_threads_records_exactly_once(live_server: Any) -> No
     bodies = {json.dumps(body, sort_keys=True) for _, body in results}
     assert len(bodies) == 1  # every retry got the original response
     assert Hand.objects.filter(match=match).count() == 1
-    assert IdempotencyRecord.objects.filter(key="same-key").count() == 1
+    assert Hand.objects.filter(idempotency_key="same-key").count() == 1
     match.refresh_from_db()
     assert match.hands_count == 1
     assert match.scores == [1, 0, 0, 0]

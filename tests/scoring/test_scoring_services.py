@@ -9,7 +9,7 @@ from django.db import IntegrityError, connection, transaction
 
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
 from scoring import services
-from scoring.models import Hand, IdempotencyRecord, Match, Seat
+from scoring.models import Hand, Match, Seat
 from scoring.services import ClientInfo, hand_record
 from scoring.signals import match_finished, match_reopened
 from tests.factories import (
@@ -309,16 +309,23 @@ def test_forfeit_at_four_plays_on_without_the_player(tournament: Tournament) -> 
     assert loser.six_love_received == 1
 
 
-def test_idempotency_records_are_cleaned_after_the_ttl(match: Match, referee: Any) -> None:
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    record(match, referee, 1, forced(0, 1), idempotency_key="old")
-    IdempotencyRecord.objects.update(created_at=timezone.now() - timedelta(hours=49))
-    record(match, referee, 2, win(1, 1), idempotency_key="new")
-    assert services.idempotency_records_cleanup(older_than_hours=48) == 1
-    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
+def test_a_late_retry_gets_its_original_answer_even_after_the_hand_was_voided(
+    match: Match, referee: Any
+) -> None:
+    """The answer lives with its hand: no TTL, and an undo since does not change what the
+    retried submission is told (it was recorded; the referee sees the undo elsewhere)."""
+    first = record(match, referee, 1, forced(0, 1), idempotency_key="late")
+    record(match, referee, 2, win(1, 1), idempotency_key="next")
+    services.hand_void_last(match_id=match.pk, actor=referee, reason="wrong winner")
+    services.hand_void_last(match_id=match.pk, actor=referee, reason="wrong poser")
+    again = record(match, referee, 1, forced(0, 1), idempotency_key="late")
+    assert again.replayed
+    assert again.body == first.body
+    assert again.body["hand"]["void"] is False
+    # The same key with another body is still refused.
+    with pytest.raises(ApplicationError) as err:
+        record(match, referee, 1, forced(0, 2), idempotency_key="late")
+    assert (err.value.status_code, err.value.code) == (422, "idempotency_key_reused")
 
 
 def test_raw_duplicate_live_hand_number_is_refused_by_the_database(
@@ -351,11 +358,14 @@ def test_raw_duplicate_idempotency_key_is_refused_by_the_database(
 ) -> None:
     record(match, referee, 1, forced(0, 1), idempotency_key="dup")
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cur:
+        # A voided hand of another match, by the same referee with the same key.
         cur.execute(
-            "INSERT INTO scoring_idempotencyrecord (key, user_id, match_id, fingerprint, "
-            "response_status, response_body, created_at) VALUES ('dup', %s, %s, 'x', 201, "
-            "'{}', now())",
-            [referee.pk, match.pk],
+            'INSERT INTO scoring_hand (match_id, number, poser, pose_tile, "end", winner, '
+            "llave, sporting, value, paid, tied, reset, scores_after, notes, recorded_at, "
+            "recorded_by_id, user_agent, idempotency_key, idempotency_fingerprint, void, "
+            "voided_at, void_reason) VALUES (%s, 7, 0, '6-6', 'domino', 2, false, false, 1, "
+            "1, false, false, '[]', '[]', now(), %s, '', 'dup', '', true, now(), 'test')",
+            [match_in_progress(match.tournament, referee=referee).pk, referee.pk],
         )
 
 
