@@ -196,9 +196,7 @@ class Hand(models.Model):
     # ``tournament_version``, filled in when it is replayed.
     idempotency_key = models.CharField(max_length=128, blank=True)
     # db_default: rows written without it (raw SQL, code of the previous release) stay valid.
-    idempotency_fingerprint = models.CharField(
-        max_length=64, blank=True, default="", db_default=""
-    )
+    idempotency_fingerprint = models.CharField(max_length=64, blank=True, default="", db_default="")
     idempotent_response = models.JSONField(null=True, blank=True)
 
     void = models.BooleanField(default=False)

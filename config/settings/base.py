@@ -252,3 +252,7 @@ LOGGING = {
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)
 REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=300)
+# Live pushes: a web process gathers the events of this many milliseconds into one channel
+# layer message per group (core.broadcast): far below what a spectator notices, and a busy
+# tournament's hands cost a few sends per second instead of one each.
+LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)

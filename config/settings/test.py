@@ -26,3 +26,7 @@ STORAGES = {
 # Serve static files from the finders, no collectstatic needed.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# Live pushes leave at once, so a test that acts and then reads a socket sees exactly the
+# events of its action; tests/core/test_infrastructure.py covers the production linger.
+LIVE_BROADCAST_LINGER_MS = 0

@@ -10,9 +10,10 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -203,3 +204,65 @@ def test_concurrent_broadcasts_all_arrive_in_order_batched_per_group() -> None:
         assert mine == list(range(1, 26))
         _, own_events = async_to_sync(drain)(channels[own[i]])
         assert [e["version"] for e in own_events] == list(range(1, 26))
+
+
+def test_the_sender_lingers_and_sends_a_burst_as_one_message(
+    settings: Any,
+) -> None:
+    """LIVE_BROADCAST_LINGER_MS (production: 50): the first event of a quiet spell waits that
+    long for company, so a burst from request threads leaves as ONE message per group, and
+    nothing is lost or reordered. On the real Redis layer."""
+    import threading
+    import time
+
+    from core import broadcast
+
+    settings.LIVE_BROADCAST_LINGER_MS = 200
+    layer = get_channel_layer()
+    group = f"test-{uuid.uuid4().hex[:8]}"
+
+    async def subscribe() -> str:
+        channel: str = await layer.new_channel()
+        await layer.group_add(group, channel)
+        return channel
+
+    channel = async_to_sync(subscribe)()
+    futures: list[Any] = []
+    started = time.monotonic()
+
+    def referee(i: int) -> None:
+        for n in range(5):
+            futures.append(broadcast.group_send_now([group], {"type": "t", "i": i, "n": n}))
+
+    threads = [threading.Thread(target=referee, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for f in futures:
+        f.result(timeout=10)
+    assert time.monotonic() - started >= 0.2  # it lingered
+
+    async def receive_all() -> list[dict[str, Any]]:
+        messages = []
+        while True:
+            try:
+                messages.append(await asyncio.wait_for(layer.receive(channel), timeout=0.5))
+            except TimeoutError:
+                return messages
+
+    def one_more() -> None:
+        broadcast.group_send_now([group], {"type": "t", "i": 9, "n": 0}).result(timeout=10)
+
+    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        burst = await receive_all()
+        await sync_to_async(one_more)()  # quiet again: a new drain, a message of its own
+        return burst, await receive_all()
+
+    burst, later = async_to_sync(scenario)()
+    assert len(burst) == 1
+    events = broadcast.unbatch(burst[0])
+    assert len(events) == 20
+    for i in range(4):
+        assert [e["n"] for e in events if e["i"] == i] == list(range(5))
+    assert [broadcast.unbatch(m) for m in later] == [[{"type": "t", "i": 9, "n": 0}]]
