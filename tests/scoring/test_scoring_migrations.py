@@ -1,0 +1,86 @@
+"""Data migrations of the scoring app, run backwards and forwards on the real database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from scoring import services
+from scoring.models import Hand
+from tests.factories import TournamentFactory, match_in_progress, referee_of
+
+BEFORE = [("scoring", "0004_lean_hand_indexes")]
+AFTER = [("scoring", "0005_hand_keeps_its_idempotent_answer")]
+
+
+def _migrate(targets: list[tuple[str, str]]) -> Any:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0005_moves_the_kept_answers_onto_their_hands() -> None:
+    """Answers kept in the old idempotency table end up on the hands they recorded (without
+    the hand id and tournament version, which become the row's own); a hand whose answer
+    had been swept keeps none, and a retry of a moved key still gets its original answer."""
+    tournament = TournamentFactory()
+    referee = referee_of(tournament)
+    match = match_in_progress(tournament, referee=referee)
+    bodies = [
+        {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1},
+        {"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 1},
+    ]
+    answers = [
+        services.hand_record(
+            match_id=match.pk,
+            actor=referee,
+            expected_number=n,
+            payload=body,
+            idempotency_key=f"m{n}",
+        ).body
+        for n, body in enumerate(bodies, start=1)
+    ]
+    try:
+        old = _migrate(BEFORE)
+        record_model = old.get_model("scoring", "IdempotencyRecord")
+        fingerprint = services._fingerprint(match.pk, 1, bodies[0])
+        record_model.objects.create(
+            key="m1",
+            user_id=referee.pk,
+            match_id=match.pk,
+            fingerprint=fingerprint,
+            response_status=201,
+            response_body=answers[0],
+        )  # hand 2's record was swept by the old TTL task
+        _migrate(AFTER)
+    finally:
+        _migrate(_latest())
+
+    first, second = Hand.objects.filter(match=match).order_by("number")
+    assert first.idempotency_fingerprint == fingerprint
+    assert first.tournament_version == answers[0]["tournament_version"]
+    assert first.idempotent_response == {
+        **answers[0],
+        "hand": {**answers[0]["hand"], "id": None},
+        "tournament_version": None,
+    }
+    assert (second.idempotent_response, second.tournament_version) == (None, None)
+    again = services.hand_record(
+        match_id=match.pk,
+        actor=referee,
+        expected_number=1,
+        payload=bodies[0],
+        idempotency_key="m1",
+    )
+    assert again.replayed
+    assert again.body == answers[0]
+
+
+def _latest() -> list[tuple[str, str]]:
+    executor = MigrationExecutor(connection)
+    return [key for key in executor.loader.graph.leaf_nodes() if key[0] == "scoring"]
