@@ -319,9 +319,7 @@ def test_recording_statements_stay_in_psycopgs_statement_cache(
     assert match.status == Match.Status.FINISHED
     assert match.scores == list(sim.scored[-1].scores_after)
     statements = {sql for sql, _ in seen if not sql.startswith(("SAVEPOINT", "RELEASE"))}
-    assert any(
-        sql.startswith("WITH t(version) AS (UPDATE") and "INSERT INTO" in sql for sql in statements
-    )
+    assert any(_is_hand_store(sql) for sql in statements)
     for sql, n_params in seen:
         assert len(sql) <= max_length, (len(sql), sql[:200])
         assert n_params <= max_params, (n_params, sql[:200])
@@ -351,11 +349,7 @@ def test_hot_statements_are_prepared_once_per_connection(api: APIClient, match: 
     prepared = {sql: n - before.get(sql, 0) for sql, n in _prepared_statements().items()}
     lock = _lock_for_recording_sql().replace("%s", "$")
     locks = {sql: n for sql, n in prepared.items() if sql.split("$")[0] == lock.split("$")[0]}
-    stores = {
-        sql: n
-        for sql, n in prepared.items()
-        if sql.startswith("WITH t(version) AS (UPDATE") and "INSERT INTO" in sql
-    }
+    stores = {sql: n for sql, n in prepared.items() if _is_hand_store(sql)}
     # One prepared lock statement served every submission, the replay included.
     assert list(locks.values()) == [len(bodies) + 1], locks
     # Each hand ran a prepared store; at most a couple of texts (parameter types may differ).
