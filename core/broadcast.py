@@ -102,7 +102,8 @@ class _SenderLoop:
                 pass
         except BaseException:
             # Never leave the sender "scheduled" with nobody draining: the next event
-            # starts a new drain (what was taken from the queue resolved its waiters).
+            # starts a new drain. (Only the loop's shutdown cancels a drain; a batch cut off
+            # mid-send then leaves its waiters unresolved, like the events themselves.)
             with self._lock:
                 self._scheduled = False
             raise

@@ -21,6 +21,7 @@ analysed and planned once per connection instead of on every execution.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -182,8 +183,9 @@ def column(model: type[Model], name: str) -> str:
     return quote(_concrete(model, name).column)  # type: ignore[arg-type]
 
 
+@functools.cache
 def _preparing_cursor_class() -> type[Any]:
-    import psycopg
+    import psycopg  # only on PostgreSQL
 
     class PreparingCursor(psycopg.Cursor[Any]):
         """Server-side binding, and every statement prepared on first use."""
@@ -222,15 +224,9 @@ def prepared_cursor() -> Iterator[CursorWrapper]:
         return
     db.close_if_health_check_failed()
     db.ensure_connection()
-    global _PREPARING_CURSOR
-    if _PREPARING_CURSOR is None:
-        _PREPARING_CURSOR = _preparing_cursor_class()
     db.validate_thread_sharing()
-    raw = _PREPARING_CURSOR(db.connection)
+    raw = _preparing_cursor_class()(db.connection)
     # As BaseDatabaseWrapper.cursor(): the debug wrapper when queries are being logged.
     cursor = db.make_debug_cursor(raw) if db.queries_logged else db.make_cursor(raw)
     with cursor:
         yield cursor
-
-
-_PREPARING_CURSOR: type[Any] | None = None

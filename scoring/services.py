@@ -168,28 +168,29 @@ def _lock_match(match_id: int) -> Match:
 
 
 _MATCH_COLUMNS: Columns[Match] = Columns(Match, alias="m")
-_LOCK_SQL: dict[str, str] = {}
 
 
 def _lock_for_recording_sql() -> str:
     """``SELECT <match>, <actor is director>, <actor is referee> ... FOR NO KEY UPDATE``."""
-    sql = _LOCK_SQL.get(connection.vendor)
-    if sql is None:
-        roles = sql_table(TournamentRole)
-        role_exists = (
-            f"EXISTS (SELECT 1 FROM {roles} r "  # noqa: S608 (names from _meta)
-            f"WHERE r.{sql_column(TournamentRole, 'tournament')} = "
-            f"m.{sql_column(Match, 'tournament')} "
-            f"AND r.{sql_column(TournamentRole, 'user')} = %s "
-            f"AND r.{sql_column(TournamentRole, 'role')} = %s)"
-        )
-        sql = (
-            f"SELECT {_MATCH_COLUMNS.sql}, {role_exists}, {role_exists} "  # noqa: S608
-            f"FROM {sql_table(Match)} m WHERE m.{sql_column(Match, 'id')} = %s"
-        )
-        if connection.features.has_select_for_update_of:
-            sql += " FOR NO KEY UPDATE OF m"  # PostgreSQL; SQLite serialises writers anyway
-        _LOCK_SQL[connection.vendor] = sql
+    return _lock_for_recording_statement(default_connection().vendor)
+
+
+@functools.lru_cache(maxsize=4)
+def _lock_for_recording_statement(vendor: str) -> str:
+    roles = sql_table(TournamentRole)
+    role_exists = (
+        f"EXISTS (SELECT 1 FROM {roles} r "  # noqa: S608 (names from _meta)
+        f"WHERE r.{sql_column(TournamentRole, 'tournament')} = "
+        f"m.{sql_column(Match, 'tournament')} "
+        f"AND r.{sql_column(TournamentRole, 'user')} = %s "
+        f"AND r.{sql_column(TournamentRole, 'role')} = %s)"
+    )
+    sql = (
+        f"SELECT {_MATCH_COLUMNS.sql}, {role_exists}, {role_exists} "  # noqa: S608
+        f"FROM {sql_table(Match)} m WHERE m.{sql_column(Match, 'id')} = %s"
+    )
+    if default_connection().features.has_select_for_update_of:
+        sql += " FOR NO KEY UPDATE OF m"  # PostgreSQL; SQLite serialises writers anyway
     return sql
 
 
@@ -462,9 +463,9 @@ def _stored_answer(actor: Actor, key: str) -> _StoredAnswer | None:
     hand_id, tournament_version, fingerprint, response = _IDEMPOTENT_COLUMNS.values(row)
     if not isinstance(response, dict):  # keyed before answers were kept on the hand
         return None
-    body = {**response, "hand": {**response["hand"], "id": hand_id}}
-    body["tournament_version"] = tournament_version
-    return _StoredAnswer(fingerprint=fingerprint, body=body)
+    return _StoredAnswer(
+        fingerprint=fingerprint, body=_answer(response, hand_id, tournament_version)
+    )
 
 
 def _replay(stored: _StoredAnswer, fingerprint: str) -> HandRecordResult:
