@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
-from core.sql import Columns, Insert, default_connection, prepared_cursor
+from core.sql import Columns, Insert, default_connection, execute_and_commit, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
@@ -720,8 +720,9 @@ def hand_record(
     seats' results, bump the match and tournament versions and store the idempotent response.
     After commit: broadcast, and announce a finished match.
 
-    A fixed number of queries whatever the hand number (asserted in the tests): four on
-    PostgreSQL, one more for the hand that ends the match.
+    A fixed number of queries whatever the hand number (asserted in the tests): on
+    PostgreSQL the lock and the store, which carries the COMMIT with it when this is the
+    outermost transaction (as served); one more for the hand that ends the match.
     """
     _require_authenticated(actor)
     key = idempotency_key.strip() if idempotency_key else ""
@@ -887,11 +888,13 @@ def _hand_store_statement(match_sql: str, seats_sql: str) -> str:
     the tests): beyond that psycopg re-parses the query text on every execution.
     """
     hand_insert = _HAND_INSERT.select_sql({"tournament_version": "t.version"}, "t")
+    # All or nothing: without the tournament's row (impossible while the locked match
+    # refers to it) no part writes, as the statement may commit on its own.
     ctes = [
         f"t(version) AS ({tournament_version_bump_sql()})",
         f"h AS ({hand_insert} RETURNING {sql_column(Hand, 'id')} AS id)",
-        f"m AS ({match_sql} RETURNING 1)",
-        f"s AS ({seats_sql} RETURNING 1)",
+        f"m AS ({match_sql} AND EXISTS (SELECT FROM t) RETURNING 1)",
+        f"s AS ({seats_sql} AND EXISTS (SELECT FROM t) RETURNING 1)",
     ]
     return f"WITH {', '.join(ctes)} SELECT h.id, t.version FROM h, t"  # noqa: S608
 
@@ -920,8 +923,10 @@ def _hand_store(
     On PostgreSQL all of it travels as ONE statement: data-modifying CTEs each run exactly
     once, and the hand takes the bumped tournament version from the ``t`` CTE. Round trips
     and per-statement work were most of a hand's cost with 50 referees on two cores
-    (bench/bench_hands.py). Elsewhere (the SQLite demo) the same writes are separate
-    statements in the same transaction.
+    (bench/bench_hands.py). It is the transaction's only write and its last statement: in
+    the outermost atomic block the COMMIT travels with it (``core.sql.execute_and_commit``),
+    so the tournament's row lock is held only while the server runs it. Elsewhere (the
+    SQLite demo) the same writes are separate statements in the same transaction.
     """
     stored = hand_recorded_body(hand=hand, match=match, tournament_version=None)
     if hand.idempotency_key:
@@ -944,7 +949,10 @@ def _hand_store(
         *seats_params,
     ]
     with prepared_cursor() as cursor:
-        cursor.execute(_hand_store_statement(match_sql, seats_sql), params)
+        # The last statement of the transaction; it commits with it when the caller's atomic
+        # block is the outermost one, so the tournament row's lock (every hand of the
+        # tournament takes it) is not held across a round trip. Nothing after it may fail.
+        execute_and_commit(cursor, _hand_store_statement(match_sql, seats_sql), params)
         row = cursor.fetchone()
     if row is None:  # the tournament is PROTECTed by the match's foreign key
         raise NotFoundError("Tournament not found.", code="not_found")

@@ -455,6 +455,39 @@ def test_recording_uses_a_constant_number_of_queries(
     assert r.status_code == 201
 
 
+@pytest.mark.django_db(transaction=True)
+def test_as_served_a_hand_is_three_statements_and_commits_with_the_store(
+    api: APIClient, match: Match
+) -> None:
+    """Outside any test transaction, as in production: the lock, the store and the COMMIT
+    that travels with the store (core.sql.execute_and_commit, so the tournament's version
+    row is not locked across a round trip); after a refusal nothing is written or bumped."""
+    from django.db import connection
+
+    statements: list[str] = []
+
+    def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    first = {"number": 1, "poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 0}
+    version = Tournament.objects.get(pk=match.tournament_id).version
+    with connection.execute_wrapper(spy):
+        r = post_hand(api, match, first, **{"Idempotency-Key": "t1"})
+    assert r.status_code == 201, r.content
+    assert len(statements) == 3, statements
+    assert "FOR NO KEY UPDATE" in statements[0]
+    assert _is_hand_store(statements[1])
+    assert statements[2] == "COMMIT"
+    assert r.json()["tournament_version"] == version + 1
+    assert Tournament.objects.get(pk=match.tournament_id).version == version + 1
+    assert Hand.objects.filter(match=match).count() == 1
+    bad = post_hand(api, match, {**first, "number": 2, "poser": 9})
+    assert bad.status_code == 400
+    assert Tournament.objects.get(pk=match.tournament_id).version == version + 1
+    assert Hand.objects.filter(match=match).count() == 1
+
+
 def _simulated(match: Match, seed: int) -> list[dict[str, Any]]:
     from scoring.engine import Ruleset
     from scoring.engine.simulate import simulate_match
