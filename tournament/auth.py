@@ -64,6 +64,7 @@ class RefereeTokenAuthentication(BaseAuthentication):
     """``Authorization: Token <key>`` / ``Bearer <key>`` → the referee's user."""
 
     keyword = "Token"
+    rate_limited = True  # wrong keys, per client address (PITFALLS.md); the schema says 429
 
     def authenticate(self, request: Request) -> tuple[Any, RefereeToken] | None:
         parts = get_authorization_header(request).split()

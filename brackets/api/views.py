@@ -19,8 +19,9 @@ from rest_framework.response import Response
 from brackets import selectors, services
 from brackets.api import serializers as s
 from brackets.models import Round, Stage, StageEntry
+from core.api.schema import error_response
 from tournament.api.base import ApiPagination, TournamentScopedMixin
-from tournament.api.permissions import require_tournament_director
+from tournament.api.permissions import director_read
 from tournament.models import Entry
 
 TAGS = ["brackets"]
@@ -157,14 +158,21 @@ class StagePreviewApi(_StageView):
         tags=TAGS,
         description="What publishing would store now (nothing is stored). Directors only.",
     )
+    @director_read
     def get(self, request: Request, slug: str, stage_id: int) -> Response:
-        require_tournament_director(self)
         step = services.round_preview(stage=self.stage(stage_id), actor=request.user)
         return Response(s.next_step_data(step, self.names()))
 
 
 class StagePublishApi(_StageView):
-    @extend_schema(request=s.PublishInput, responses={201: s.RoundOutput}, tags=TAGS)
+    @extend_schema(
+        request=s.PublishInput,
+        responses={
+            201: s.RoundOutput,
+            409: error_response(409, "The next round is not `expected_number`: preview again"),
+        },
+        tags=TAGS,
+    )
     def post(self, request: Request, slug: str, stage_id: int) -> Response:
         data = s.PublishInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -205,7 +213,14 @@ class RoundDetailApi(_StageView):
 
 
 class RoundCloseApi(_StageView):
-    @extend_schema(request=None, responses=s.RoundOutput, tags=TAGS)
+    @extend_schema(
+        request=None,
+        responses={
+            200: s.RoundOutput,
+            409: error_response(409, "Tables still playing (`error.tables`): call time (T3)"),
+        },
+        tags=TAGS,
+    )
     def post(self, request: Request, slug: str, round_id: int) -> Response:
         rnd = services.round_close(round=self.round(round_id), actor=request.user)
         return Response(s.RoundOutput(rnd).data)

@@ -190,18 +190,3 @@ class ForfeitInput(serializers.Serializer[dict[str, Any]]):
 class ForfeitOutput(serializers.Serializer[dict[str, Any]]):
     match = MatchDetailOutput()
     continuation = MatchOutput(allow_null=True)
-
-
-class ErrorBody(serializers.Serializer[dict[str, Any]]):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    fields = serializers.DictField(  # type: ignore[assignment]
-        child=serializers.ListField(child=serializers.CharField())
-    )
-    rule = serializers.CharField(required=False)
-
-
-class ErrorOutput(serializers.Serializer[dict[str, Any]]):
-    """Every API error: ``{"error": {"code", "message", "fields", "rule"?}}``."""
-
-    error = ErrorBody()

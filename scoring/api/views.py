@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.schema import error_response
 from core.exceptions import ApplicationError
 from scoring import selectors, services
 from scoring.api import serializers as s
@@ -25,10 +26,9 @@ from tournament.models import Entry, Table
 from tournament.selectors import user_get_or_400
 
 ERRORS = {
-    400: OpenApiResponse(s.ErrorOutput, description="Rejected: names the field and the rule"),
-    401: OpenApiResponse(s.ErrorOutput, description="Not signed in / bad token"),
-    403: OpenApiResponse(s.ErrorOutput, description="Not allowed for this match"),
-    404: OpenApiResponse(s.ErrorOutput, description="No such match"),
+    400: error_response(400, "Rejected: names the field and the rule"),
+    403: error_response(403, "Not allowed for this match"),
+    404: error_response(404, "No such match"),
 }
 
 
@@ -186,10 +186,8 @@ class HandListApi(ApiView):
         responses={
             201: s.HandRecordedSerializer,
             **ERRORS,
-            409: OpenApiResponse(
-                s.ErrorOutput, description="Stale hand number; `error.match` is the state"
-            ),
-            422: OpenApiResponse(s.ErrorOutput, description="Idempotency-Key reused"),
+            409: error_response(409, "Stale hand number; `error.match` is the state"),
+            422: error_response(422, "Idempotency-Key reused with another body"),
         },
         tags=["hands"],
         description=(
@@ -234,7 +232,11 @@ class HandListApi(ApiView):
 class HandVoidLastApi(ApiView):
     @extend_schema(
         request=s.HandVoidInput,
-        responses={200: s.HandRecordedSerializer, **ERRORS, 409: ERRORS[400]},
+        responses={
+            200: s.HandRecordedSerializer,
+            **ERRORS,
+            409: error_response(409, "The last hand is not `number`; `error.match` is the state"),
+        },
         tags=["hands"],
         description="Void the last live hand (kept, with who / when / why) and refold.",
     )

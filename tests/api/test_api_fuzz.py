@@ -15,9 +15,10 @@ the id-valued body fields (``player``, ``user``, ``entries``...) are steered tow
 two times in three (otherwise nearly every request would stop at a 404 or an "unknown id");
 the rest of the time they are whatever schemathesis generates.
 
-Every response must: not be a 5xx (``not_a_server_error``); match the documented schema when
-its status is documented (``response_schema_conformance``); and, for any 4xx with a body, have
-the project's error shape ``{"error": {"code", "message", "fields", "rule"?}}``.
+Every response must: not be a 5xx (``not_a_server_error``); have a status the schema documents
+for the operation (``status_code_conformance``: core.api.schema documents every operation's
+errors); match the documented schema (``response_schema_conformance``); and, for any 4xx with
+a body, have the project's error shape ``{"error": {"code", "message", "fields", "rule"?}}``.
 
 Bounded and deterministic: ``derandomize=True``, 25 examples per operation and caller (positive
 and negative data), no deadline. Requests share the test's transaction (same thread and
@@ -46,7 +47,10 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from schemathesis.specs.openapi.checks import (
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from brackets.models import RoundMatch, Stage
 from brackets.services import round_publish, stage_create, stage_seed
@@ -335,7 +339,7 @@ def error_shape(ctx: Any, response: Any, case: Any) -> bool | None:
     return True
 
 
-CHECKS = [not_a_server_error, response_schema_conformance, error_shape]
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance, error_shape]
 
 
 # --- the callers -----------------------------------------------------------------------------

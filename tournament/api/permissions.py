@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
+from core.api.schema import private_read
 from core.exceptions import PermissionDeniedError
+
+H = TypeVar("H", bound=Callable[..., Any])
 
 
 class ReadOnlyOrAuthenticated(BasePermission):
@@ -32,3 +37,15 @@ def require_tournament_director(view: Any) -> None:
         raise PermissionDeniedError(
             "Only a director of this tournament may see this.", code="not_director"
         )
+
+
+def director_read(handler: H) -> H:
+    """Decorates the GET handler of a private read: :func:`require_tournament_director`
+    first, and the schema documents its 401 and 403 (``core.api.schema.private_read``)."""
+
+    @functools.wraps(handler)
+    def guarded(view: Any, *args: Any, **kwargs: Any) -> Any:
+        require_tournament_director(view)
+        return handler(view, *args, **kwargs)
+
+    return private_read(guarded)  # type: ignore[return-value]

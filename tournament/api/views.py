@@ -11,7 +11,7 @@ from core.exceptions import ApplicationError, NotFoundError
 from tournament import selectors, services
 from tournament.api import serializers as s
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
-from tournament.api.permissions import require_tournament_director
+from tournament.api.permissions import director_read
 from tournament.models import Entry, Player, RefereeToken, Table, TournamentRole
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -200,8 +200,8 @@ class RoleListApi(TournamentScopedMixin):
     pagination_class = ApiPagination
 
     @extend_schema(responses=s.RoleOutput(many=True), tags=["referees"])
+    @director_read
     def get(self, request: Request, slug: str) -> Response:
-        require_tournament_director(self)
         return self.paginated(
             request, selectors.role_list(tournament=self.tournament), s.RoleOutput
         )
@@ -247,8 +247,8 @@ class RefereeTokenListApi(TournamentScopedMixin):
     pagination_class = ApiPagination
 
     @extend_schema(responses=s.RefereeTokenOutput(many=True), tags=["referees"])
+    @director_read
     def get(self, request: Request, slug: str) -> Response:
-        require_tournament_director(self)
         return self.paginated(
             request,
             selectors.referee_token_list(tournament=self.tournament),
@@ -292,8 +292,8 @@ class ActionLogListApi(TournamentScopedMixin):
     pagination_class = ApiPagination
 
     @extend_schema(responses=s.ActionLogOutput(many=True), tags=["tournaments"])
+    @director_read
     def get(self, request: Request, slug: str) -> Response:
-        require_tournament_director(self)
         return self.paginated(
             request, selectors.action_log_list(tournament=self.tournament), s.ActionLogOutput
         )
