@@ -260,19 +260,29 @@ def execute_and_commit(cursor: CursorWrapper, sql: str, params: Sequence[Any]) -
     the block: an exception there would no longer roll anything back. Errors of the
     statement or of the commit (deferred constraints) are raised here as Django's
     (``IntegrityError``...) and nothing is committed. Elsewhere (a savepoint, a transaction
-    opened without ``atomic``, SQLite) it executes the statement and returns False; the
-    enclosing block commits.
+    opened without ``atomic``, SQLite, a libpq without pipeline mode) it executes the
+    statement and returns False; the enclosing block commits.
 
     The ``COMMIT`` goes through Django's cursor, so ``execute_wrapper`` and query logging see
     it; Django's debug log (``connection.queries``) also lists the block's own ``COMMIT``,
     which psycopg then skips.
     """
     db = default_connection()
-    if db.vendor != "postgresql" or not _commits_on_leaving(db):
+    if db.vendor != "postgresql" or not _commits_on_leaving(db) or not _pipelines():
         cursor.execute(sql, params)
         return False
-    # Errors surface when the pipeline syncs, outside the cursor wrapper's own translation.
-    with db.wrap_database_errors, db.connection.pipeline(), db.cursor() as commit:
+    # COMMIT goes through a Django cursor (opened before the pipeline), so execute_wrapper and
+    # query logging see it; errors surface when the pipeline syncs, outside the cursors' own
+    # translation into Django's exceptions, hence wrap_database_errors.
+    with db.cursor() as commit, db.wrap_database_errors, db.connection.pipeline():
         cursor.execute(sql, params)
-        commit.execute("COMMIT")  # through Django's cursor: query logging sees it
+        commit.execute("COMMIT")
     return True
+
+
+@functools.cache
+def _pipelines() -> bool:
+    """psycopg's pipeline mode needs libpq 14 or later (the binary package bundles one)."""
+    import psycopg  # only on PostgreSQL
+
+    return bool(psycopg.Pipeline.is_supported())

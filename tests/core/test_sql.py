@@ -152,3 +152,17 @@ def test_a_deferred_constraint_failing_at_commit_raises_and_commits_nothing(
     with transaction.atomic():
         assert _insert(connection.cursor(), 4) is True
     assert _seen_elsewhere() == [4]
+
+
+def test_without_pipeline_mode_the_block_commits(
+    probe: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A libpq older than 14 has no pipeline mode: the statement runs alone, nothing breaks."""
+    import core.sql
+
+    monkeypatch.setattr(core.sql, "_pipelines", lambda: False)
+    with transaction.atomic(), connection.cursor() as cursor:
+        assert _insert(cursor, 5) is False
+        assert cursor.fetchone() == (5,)
+        assert _seen_elsewhere() == []
+    assert _seen_elsewhere() == [5]
