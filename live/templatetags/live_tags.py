@@ -56,3 +56,27 @@ def by_placing(seats: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 def in_play_first(tables: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Tables in play first, then the others, each in table order (projector)."""
     return sorted(tables, key=lambda t: t["status"] != "in_progress")
+
+
+PROJECTOR_TOP_ROWS = 48  # four slides of 12 rows, read from the back of the hall
+PROJECTOR_ROWS_PER_SLIDE = 12
+
+
+@register.filter
+def projector_standings(stage: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A stage's standings as projector slides: the top rows, and, when the cut line (T6)
+    falls below them, one more slide centred on it (the bubble the hall is watching).
+
+    Each slide is ``{"rows": [...], "cut": bool}``; the whole field would take minutes to
+    cycle at a hundred players and more, so the rest is for the phones.
+    """
+    if not stage:
+        return []
+    rows: Sequence[dict[str, Any]] = stage.get("rows") or []
+    size = PROJECTOR_ROWS_PER_SLIDE
+    slides = [{"rows": chunk, "cut": False} for chunk in chunked(rows[:PROJECTOR_TOP_ROWS], size)]
+    cut = stage.get("cut")
+    if cut and cut < len(rows) and cut > PROJECTOR_TOP_ROWS - size // 4:
+        start = max(0, cut - size // 2)
+        slides.append({"rows": rows[start : start + size], "cut": True})
+    return slides

@@ -1,0 +1,71 @@
+"""Projector standings: the top rows, and the cut line when it falls below them (T6)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from live.templatetags.live_tags import projector_standings
+from tests.live.conftest import make_live_tournament
+
+
+def _stage(n: int, cut: int | None) -> dict[str, Any]:
+    return {
+        "cut": cut,
+        "rows": [{"rank": i + 1, "cut_after": cut is not None and i == cut - 1} for i in range(n)],
+    }
+
+
+def _ranks(slide: dict[str, Any]) -> list[int]:
+    return [row["rank"] for row in slide["rows"]]
+
+
+@pytest.mark.parametrize(
+    ("n", "cut", "top_slides", "cut_ranks"),
+    [
+        (100, 64, 4, list(range(59, 71))),  # the line between 64 and 65, in the middle
+        (300, 128, 4, list(range(123, 135))),
+        (100, 47, 4, list(range(42, 54))),  # on the top slides' last rows: shown with context
+        (100, 40, 4, None),  # well within the top 48: no extra slide
+        (100, None, 4, None),  # no cut (a final, a knockout)
+        (30, 16, 3, None),  # a small field fits on the top slides
+        (60, 60, 4, None),  # everyone advances: no line to show
+        (0, 8, 0, None),
+    ],
+)
+def test_projector_slides(
+    n: int, cut: int | None, top_slides: int, cut_ranks: list[int] | None
+) -> None:
+    slides = projector_standings(_stage(n, cut))
+    top = [s for s in slides if not s["cut"]]
+    assert len(top) == top_slides
+    assert [r for s in top for r in _ranks(s)] == list(range(1, min(n, 48) + 1))
+    assert all(len(s["rows"]) <= 12 for s in slides)
+    cut_slides = [s for s in slides if s["cut"]]
+    if cut_ranks is None:
+        assert cut_slides == []
+    else:
+        assert [_ranks(s) for s in cut_slides] == [cut_ranks]
+        assert sum(row["cut_after"] for row in cut_slides[0]["rows"]) == 1
+    assert slides == [*top, *cut_slides]  # the line comes after the top
+
+
+def test_projector_without_standings_has_no_standings_slides() -> None:
+    assert projector_standings(None) == []
+
+
+@pytest.mark.django_db
+def test_projector_page_shows_the_cut_line_of_a_large_field(client: Any) -> None:
+    make_live_tournament(80, cut_size=64, slug="big-open")
+    html = client.get("/live/big-open/projector/").content.decode()
+    sections = re.findall(r'<section class="slide".*?</section>', html, re.S)
+    standings = [s for s in sections if '<table class="standings"' in s]
+    assert len(standings) == 5  # 48 rows on four slides, then the cut line
+    line = standings[-1]
+    assert "Cut line: the top 64 advance" in line
+    assert line.count("<tr class=") == 12
+    assert line.count("cut-after") == 1
+    es = client.get("/live/big-open/projector/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Línea de corte: pasan los 64 primeros" in es
