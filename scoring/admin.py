@@ -97,6 +97,7 @@ class MatchAdmin(_Admin):
         "finished_at",
         "end_reason",
         "status",
+        "continues",
     ]
     inlines = [SeatInline, HandInline]
 

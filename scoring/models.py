@@ -61,6 +61,16 @@ class Match(BaseModel):
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
     # Bumped by every change of the match (hand recorded or voided, start, override ...).
     version = models.PositiveIntegerField(default=0)
+    # The forfeited match this one continues at the same table (T7): the players left play
+    # on in a new match, which the round then waits for too. At most one per match.
+    continues = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="continuation",
+        editable=False,
+    )
 
     # Snapshot of the folded state, rewritten in the recording transaction.
     scores = models.JSONField(default=list, blank=True)

@@ -1257,6 +1257,7 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
             allowed = False
         if allowed:
             continuation = Match.objects.create(
+                continues=match,
                 tournament_id=match.tournament_id,
                 table_id=match.table_id,
                 referee_id=match.referee_id,

@@ -8,7 +8,6 @@ round is a handful of INSERTs (matches, links, seats), never a query per table o
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Value, When
@@ -27,7 +26,7 @@ from brackets.services.planning import (
 )
 from core.exceptions import ApplicationError, ConflictError
 from scoring.models import Match, Seat
-from tournament.models import ActionLog, Table, Tournament, TournamentRole
+from tournament.models import Table, Tournament, TournamentRole
 
 
 class RoundAlreadyPublishedError(ConflictError):
@@ -281,9 +280,9 @@ def _continuation_links_once(round_id: int) -> int:
     """Link forfeit continuation matches (T7) to the round of the match they continue.
 
     ``scoring.services.match_forfeit`` lets the others play on in a new match at the same table
-    and records its id in the action log; whoever called it (our withdrawal service or the
-    scoring API), the round must wait for that match too. Two queries when nothing is missing.
-    Returns how many links were added.
+    (``Match.continues``); whoever called it (our withdrawal service or the scoring API), the
+    round must wait for that match too. Two queries when nothing is missing. Returns how many
+    links were added.
     """
     forfeited = dict(
         RoundMatch.objects.filter(
@@ -292,26 +291,15 @@ def _continuation_links_once(round_id: int) -> int:
     )
     if not forfeited:
         return 0
-    added = 0
-    logs: list[dict[str, Any]] = [
-        dict(row)
-        for row in ActionLog.objects.filter(
-            verb="match.forfeit",
-            target_type="scoring.match",
-            target_id__in=[str(m) for m in forfeited],
-        ).values("target_id", "data")
-    ]
-    linked = set(
-        RoundMatch.objects.filter(
-            match_id__in=[log["data"].get("continuation_match_id") for log in logs]
-        ).values_list("match_id", flat=True)
+    missing = (
+        Match.objects.filter(continues_id__in=forfeited, round_link__isnull=True)
+        .order_by("pk")
+        .values_list("pk", "continues_id")
     )
-    for log in logs:
-        cont = log["data"].get("continuation_match_id")
-        if cont and cont not in linked:
-            RoundMatch.objects.create(
-                round_id=round_id, match_id=cont, table_number=forfeited[int(log["target_id"])]
-            )
-            linked.add(cont)
-            added += 1
+    added = 0
+    for match_id, continues_id in missing:
+        RoundMatch.objects.create(
+            round_id=round_id, match_id=match_id, table_number=forfeited[continues_id]
+        )
+        added += 1
     return added

@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring import services
-from scoring.models import Hand
+from scoring.models import Hand, Match
 from tests.factories import TournamentFactory, match_in_progress, referee_of
 
 BEFORE = [("scoring", "0004_lean_hand_indexes")]
@@ -79,6 +79,35 @@ def test_0005_moves_the_kept_answers_onto_their_hands() -> None:
     )
     assert again.replayed
     assert again.body == answers[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0006_copies_continuation_links_from_the_action_log() -> None:
+    """Forfeits recorded before 0006 named their continuation only in the action log: the
+    migration makes it the continuation's ``continues``; a forfeit without one gets none."""
+    from tests.factories import director_of, scheduled_match
+
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    four = match_in_progress(tournament, referee=referee_of(tournament))
+    two = scheduled_match(tournament, n_players=2)
+    continuation = services.match_forfeit(
+        match_id=four.pk, actor=director, seat=1, reason="no-show"
+    ).continuation
+    assert continuation is not None
+    assert (
+        services.match_forfeit(
+            match_id=two.pk, actor=director, seat=0, reason="no-show"
+        ).continuation
+        is None
+    )
+    try:
+        _migrate([("scoring", "0005_hand_keeps_its_idempotent_answer")])  # drops the column
+        _migrate([("scoring", "0006_match_continues")])
+    finally:
+        _migrate(_latest())
+    linked = dict(Match.objects.filter(continues__isnull=False).values_list("pk", "continues"))
+    assert linked == {continuation.pk: four.pk}
 
 
 def _latest() -> list[tuple[str, str]]:

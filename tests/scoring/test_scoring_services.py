@@ -278,6 +278,7 @@ def test_forfeit_two_players_is_a_six_love_loss(tournament: Tournament) -> None:
     m = scheduled_match(tournament, n_players=2)
     res = services.match_forfeit(match_id=m.pk, actor=director, seat=1, reason="no-show")
     assert res.continuation is None
+    assert not Match.objects.filter(continues=m).exists()
     m.refresh_from_db()
     assert m.status == Match.Status.FINISHED
     assert m.end_reason == Match.EndReason.FORFEIT
@@ -298,6 +299,8 @@ def test_forfeit_at_four_plays_on_without_the_player(tournament: Tournament) -> 
     res = services.match_forfeit(match_id=m.pk, actor=director, seat=2, reason="disqualified")
     assert res.continuation is not None
     cont = res.continuation
+    assert cont.continues_id == m.pk
+    assert Match.objects.get(pk=m.pk).continuation == cont
     assert cont.n_players == 3
     assert cont.referee == ref
     assert list(
