@@ -281,8 +281,8 @@ def _continuation_links_once(round_id: int) -> int:
 
     ``scoring.services.match_forfeit`` lets the others play on in a new match at the same table
     (``Match.continues``); whoever called it (our withdrawal service or the scoring API), the
-    round must wait for that match too. Two queries when nothing is missing. Returns how many
-    links were added.
+    round must wait for that match too. Two queries when nothing is missing, three otherwise.
+    Returns how many links were added.
     """
     forfeited = dict(
         RoundMatch.objects.filter(
@@ -291,15 +291,9 @@ def _continuation_links_once(round_id: int) -> int:
     )
     if not forfeited:
         return 0
-    missing = (
-        Match.objects.filter(continues_id__in=forfeited, round_link__isnull=True)
-        .order_by("pk")
-        .values_list("pk", "continues_id")
+    missing = Match.objects.filter(continues_id__in=forfeited, round_link__isnull=True)
+    links = RoundMatch.objects.bulk_create(
+        RoundMatch(round_id=round_id, match_id=match_id, table_number=forfeited[continues_id])
+        for match_id, continues_id in missing.order_by("pk").values_list("pk", "continues_id")
     )
-    added = 0
-    for match_id, continues_id in missing:
-        RoundMatch.objects.create(
-            round_id=round_id, match_id=match_id, table_number=forfeited[continues_id]
-        )
-        added += 1
-    return added
+    return len(links)
