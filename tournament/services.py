@@ -7,6 +7,7 @@ that change results or seating are written to :class:`ActionLog` in the same tra
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping
 from datetime import date
@@ -15,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -108,7 +110,8 @@ def action_log_record(
         target_type=target_type,
         target_id=target_id,
         reason=reason,
-        data=dict(data or {}),
+        # Dates, decimals, UUIDs... as JSON text (a tournament edit logs its starts_on).
+        data=json.loads(json.dumps(dict(data or {}), cls=DjangoJSONEncoder)),
     )
 
 

@@ -45,10 +45,16 @@ INSTALLED_APPS = [
     "scoring",
     "brackets",
     "live",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Oversized bodies (413) and NUL/lone surrogates in the path or query (400), before anything
+    # reads them (core.request_limits).
+    "core.request_limits.RequestLimitsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -57,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -186,6 +194,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First, as django-axes asks: refuses a locked-out username+address before checking a password.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -213,6 +226,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler.api_exception_handler",
+    # core.request_limits: bounded size and depth, no NUL or lone surrogate (400/413, not 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "core.request_limits.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -256,3 +275,69 @@ REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=3
 # layer message per group (core.broadcast): far below what a spectator notices, and a busy
 # tournament's hands cost a few sends per second instead of one each.
 LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)
+
+# --- Input limits (core.request_limits) -------------------------------------------------------
+# A request body above this many bytes is refused with 413 before it is read; Django's own form
+# parsing uses the same bound. Player CSV imports are capped lower (brackets.csv_import).
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=2_621_440)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env.int("DATA_UPLOAD_MAX_NUMBER_FIELDS", default=2000)
+# JSON bodies nested deeper than this are refused with 400 (no request needs more than ~4).
+API_JSON_MAX_DEPTH = env.int("API_JSON_MAX_DEPTH", default=32)
+
+# --- Security headers -------------------------------------------------------------------------
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, no
+# inline script, style or handler anywhere (templates/ has none; keep it so). Websockets are
+# same-origin ('self' covers ws:/wss: of this host). CSP_REPORT_ONLY=true sends it as
+# Content-Security-Policy-Report-Only instead (to try a change on a live site).
+_CSP_DIRECTIVES: dict[str, list[str]] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", *env.list("CSP_CONNECT_SRC_EXTRA", default=[])],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+if env.str("CSP_REPORT_URI", default=""):
+    _CSP_DIRECTIVES["report-uri"] = [env.str("CSP_REPORT_URI")]
+if env.bool("CSP_REPORT_ONLY", default=False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY: dict[str, Any] = {"DIRECTIVES": _CSP_DIRECTIVES}
+else:
+    CONTENT_SECURITY_POLICY: dict[str, Any] = {"DIRECTIVES": _CSP_DIRECTIVES}
+# Permissions-Policy (django-permissions-policy): no page uses these browser features; the
+# projector may go full screen on its own page.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "accelerometer": [],
+    "autoplay": [],
+    "camera": [],
+    "display-capture": [],
+    "fullscreen": ["self"],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "usb": [],
+}
+
+# --- Login throttling (django-axes) -----------------------------------------------------------
+# /accounts/login/ and /admin/login/: after AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address, that pair is refused (429) for AXES_COOLOFF_MINUTES. Keyed on username AND
+# address, so one player's typos never lock out a whole venue behind one NAT, and guessing many
+# usernames from one address still costs one lockout per username.
+AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60.0  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HANDLER = env.str("AXES_HANDLER", default="axes.handlers.database.AxesDatabaseHandler")
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+# The client address is the project's one resolution (tournament.auth.client_ip: X-Forwarded-For
+# only through trusted proxies), the same that limits wrong referee tokens.
+AXES_CLIENT_IP_CALLABLE = "tournament.auth.client_ip"
