@@ -196,7 +196,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     # First, as django-axes asks: refuses a locked-out username+address before checking a password.
-    "axes.backends.AxesStandaloneBackend",
+    "core.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
