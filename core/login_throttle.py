@@ -15,7 +15,7 @@ from axes.backends import AxesStandaloneBackend
 from django.http import HttpRequest
 
 
-class LoginThrottleBackend(AxesStandaloneBackend):
+class LoginThrottleBackend(AxesStandaloneBackend):  # type: ignore[misc]  # axes is untyped
     def authenticate(
         self,
         request: HttpRequest | None,
