@@ -15,7 +15,16 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.factories import TournamentFactory, director_of, scheduled_match
+from scoring.engine import Ruleset
+from scoring.engine.simulate import simulate_match
+from scoring.services import hand_record
+from tests.factories import (
+    TournamentFactory,
+    director_of,
+    match_in_progress,
+    referee_of,
+    scheduled_match,
+)
 from tournament.models import ActionLog, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +192,22 @@ def test_players_csv_with_nul_is_reported_not_500() -> None:
     assert response.status_code == 400
     assert b"NUL byte" in response.content
     assert not Player.objects.exists()
+
+
+# --- public payloads (issue 12, item 6) ----------------------------------------------------------
+
+
+def test_hands_list_shows_no_user_id_to_anonymous_callers() -> None:
+    tournament = TournamentFactory()
+    referee = referee_of(tournament)
+    sim = simulate_match(Ruleset.from_json(tournament.ruleset), 4, 3)
+    match = match_in_progress(tournament, referee=referee, lot_winner=sim.lot_winner)
+    payload = sim.records[0].to_dict()
+    hand_record(match_id=match.pk, actor=referee, expected_number=1, payload=payload)
+    url = f"/api/matches/{match.pk}/hands/"
+    public = Client().get(url).json()["results"][0]
+    assert public["recorded_by"] is None
+    assert public["voided_by"] is None
+    signed_in = APIClient()
+    signed_in.force_authenticate(referee)
+    assert signed_in.get(url).json()["results"][0]["recorded_by"] == referee.pk
