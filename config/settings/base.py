@@ -263,10 +263,20 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # core.log_hygiene: referee link keys, Authorization values and cookies never reach a log.
+    "filters": {"redact_secrets": {"()": "core.log_hygiene.RedactSecretsFilter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["redact_secrets"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+DEFAULT_EXCEPTION_REPORTER_FILTER = "core.log_hygiene.SafeExceptionReporterFilter"
 
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)
