@@ -8,15 +8,12 @@ incoming message, since spectator sockets are read-only.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
-with warnings.catch_warnings():  # uvicorn deprecates the module in favour of uvicorn-worker
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from uvicorn.workers import UvicornWorker
+from uvicorn_worker import UvicornWorker  # the maintained package (uvicorn.workers is deprecated)
 
 
-class SpectatorWorker(UvicornWorker):
+class SpectatorWorker(UvicornWorker):  # type: ignore[misc]
     CONFIG_KWARGS: dict[str, Any] = {
         **UvicornWorker.CONFIG_KWARGS,
         "ws": "websockets-sansio",
