@@ -46,6 +46,8 @@ errorlog = "-"
 # X-Forwarded-* headers. Set FORWARDED_ALLOW_IPS to the proxy's address to narrow it.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")
 graceful_timeout = 30
+# gunicorn 27's control socket is one path per user: replicas on one host would share it.
+control_socket_disable = True
 
 
 def child_exit(server: Any, worker: Any) -> None:

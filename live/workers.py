@@ -20,4 +20,7 @@ class SpectatorWorker(UvicornWorker):  # type: ignore[misc]
         "ws_per_message_deflate": False,
         "ws_max_size": 64 * 1024,
         "lifespan": "off",
+        # uvicorn's access line carries the query string; nginx logs these requests in its
+        # secret-free format instead (deploy/nginx, config/gunicorn.py).
+        "access_log": False,
     }

@@ -269,6 +269,11 @@ def test_replicas_killed_mid_run_lose_nothing(stack: Any) -> None:
         for line in [e for e in who.events if not e.startswith("m")][-4:]:
             print(f"    {line}")
 
+    print("  memory (RSS of each process group, for sizing in docs/operations.md):")
+    for name, proc in st.procs.items():
+        if proc.alive():
+            print(f"    {name}: {_rss_mib(proc.popen.pid):.0f} MiB")
+
     # Nothing lost: every hand stored exactly once, scores = engine fold, spectators current.
     assert len(accepted) == total
     assert _count_hands(st) == total
@@ -352,6 +357,18 @@ def test_readyz_reflects_a_stopped_redis(stack: Any) -> None:
     st.start_redis()  # same port and AOF directory
     _wait(lambda: sk.http_status(f"{st.url}/readyz") == 200, 20, "readyz after restart")
     assert redis.Redis.from_url(st.redis_url).get("smoke:aof") == b"kept"
+
+
+def _rss_mib(pgid: int) -> float:
+    import subprocess
+
+    out = subprocess.run(
+        ["ps", "-o", "rss=", "-g", str(pgid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    return sum(int(x) for x in out.split()) / 1024
 
 
 def _count_hands(st: Any) -> int:
