@@ -253,3 +253,29 @@ def test_kustomize_builds_and_every_object_validates() -> None:
             assert "livenessProbe" in container, obj["metadata"]["name"]
     config = next(o for o in objects if o["kind"] == "ConfigMap")["data"]
     assert {"CACHE_REDIS_URL", "CELERY_BROKER_URL", "CHANNEL_REDIS_URL"} <= set(config)
+
+
+# -- dashboards and alerts ---------------------------------------------------------------------
+
+
+def test_dashboard_and_alerts_use_only_metrics_the_app_exports() -> None:
+    from prometheus_client import Counter, Gauge, Histogram
+
+    from core import observability
+
+    exported = {"cutthroat_celery_queue_depth"}
+    for value in vars(observability).values():
+        if isinstance(value, Counter | Gauge | Histogram):
+            exported.add(value._name)
+    texts = {
+        "alerts": (sk.DEPLOY / "prometheus" / "alerts.yaml").read_text(),
+        "dashboard": (sk.DEPLOY / "grafana" / "cutthroat-dashboard.json").read_text(),
+    }
+    rules = yaml.safe_load(texts["alerts"])["groups"][0]["rules"]
+    assert all({"alert", "expr", "labels", "annotations"} <= set(r) for r in rules)
+    panels = json.loads(texts["dashboard"])["panels"]
+    assert len(panels) >= 8
+    for where, text in texts.items():
+        for name in set(re.findall(r"cutthroat_[a-z_]+", text)):
+            base = re.sub(r"_(bucket|count|sum|total)$", "", name)
+            assert name in exported or base in exported, f"{where}: unknown metric {name}"
