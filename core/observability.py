@@ -115,12 +115,15 @@ def registry() -> CollectorRegistry:
 
         reg = CollectorRegistry()
         multiprocess.MultiProcessCollector(reg)  # type: ignore[no-untyped-call]
-    else:
-        from prometheus_client import REGISTRY
+        return reg
+    from prometheus_client import REGISTRY
 
-        reg = CollectorRegistry()
-        for collector in list(REGISTRY._collector_to_names):
-            reg.register(collector)
+    return REGISTRY
+
+
+def _queue_registry() -> CollectorRegistry:
+    reg = CollectorRegistry(auto_describe=False)
+    reg.register(QueueDepthCollector())
     return reg
 
 
@@ -129,9 +132,8 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
     given = request.headers.get("Authorization", "")
     if not token or not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
         return HttpResponse("Not found.\n", status=404, content_type="text/plain")
-    reg = registry()
-    reg.register(QueueDepthCollector())
-    return HttpResponse(generate_latest(reg), content_type=CONTENT_TYPE_LATEST)
+    body = generate_latest(registry()) + generate_latest(_queue_registry())
+    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
 
 
 # -- request id and request metrics ----------------------------------------------------------
@@ -294,7 +296,7 @@ def on_worker_ready(**_: Any) -> None:
         from prometheus_client import start_http_server
 
         reg = registry()
-        reg.register(QueueDepthCollector())
+        reg.register(QueueDepthCollector())  # once: the worker's main process is ready once
         start_http_server(port, addr=os.environ.get("CELERY_METRICS_ADDR", "0.0.0.0"), registry=reg)  # noqa: S104
 
 

@@ -279,3 +279,39 @@ def test_dashboard_and_alerts_use_only_metrics_the_app_exports() -> None:
         for name in set(re.findall(r"cutthroat_[a-z_]+", text)):
             base = re.sub(r"_(bucket|count|sum|total)$", "", name)
             assert name in exported or base in exported, f"{where}: unknown metric {name}"
+
+
+# -- backups -------------------------------------------------------------------------------------
+
+
+def test_backup_writes_a_dump_and_expires_old_ones_keeping_the_newest(tmp_path: Path) -> None:
+    old = []
+    for day in range(5):  # five dumps from 30-34 days ago
+        path = tmp_path / f"cutthroat-2026010{day}T000000Z.dump"
+        path.write_bytes(b"old")
+        stamp = 1_700_000_000 - day * 86_400
+        os.utime(path, (stamp, stamp))
+        old.append(path)
+    (tmp_path / "notes.txt").write_text("not a dump")
+    result = subprocess.run(
+        [str(sk.DEPLOY / "scripts" / "backup.sh")],
+        env={
+            **os.environ,
+            "BACKUP_DIR": str(tmp_path),
+            "BACKUP_RETENTION_DAYS": "14",
+            "BACKUP_KEEP_MIN": "3",
+            "DATABASE_URL": sk.pg_url("postgres"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    dumps = sorted(p.name for p in tmp_path.glob("cutthroat-*.dump"))
+    assert len(dumps) == 3  # the new one and the two newest old ones
+    assert old[0].exists()
+    assert old[1].exists()
+    assert not any(p.exists() for p in old[2:])
+    assert (tmp_path / "notes.txt").exists()
+    assert not list(tmp_path.glob(".*partial"))

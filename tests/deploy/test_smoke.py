@@ -342,6 +342,25 @@ def test_live_api_is_cached_by_nginx_and_answers_etags(stack: Any) -> None:
     assert static.get("X-Cache-Status") == "HIT"
 
 
+def test_a_second_beat_waits_on_the_lock(stack: Any) -> None:
+    st, _ = stack
+    heartbeat = st.tmp / "beat2-heartbeat"
+    second = st.start(
+        "beat2",
+        [str(sk.DEPLOY / "scripts" / "start-beat.sh")],
+        st.env(BEAT_HEARTBEAT_FILE=str(heartbeat)),
+    )
+    try:
+        _wait(lambda: "beat: Starting" in second.log.read_text(errors="replace"), 60, "beat2")
+        time.sleep(8)  # several ticks of the first beat (max interval 5 s)
+        assert "Acquired lock" not in second.log.read_text(errors="replace")
+        assert not heartbeat.exists()  # it never ticked
+        assert second.alive()
+    finally:
+        second.kill()
+        del st.procs["beat2"]
+
+
 def test_readyz_reflects_a_stopped_redis(stack: Any) -> None:
     st, _ = stack
     import redis
