@@ -17,7 +17,7 @@ and folds it, and :func:`match_fold` folds a whole sequence. States are immutabl
 
 Decisions (where RULES.md leaves something open; copied into the README; 1, 9, 12 and 13 are
 about checking records and are listed in :mod:`scoring.engine.validate`):
-    2. ``opening = lot_then_rotate`` rotates regardless (R6): every later hand, including a
+    2. ``opening = lot_then_rotate`` rotates every hand (R6): every later hand, including a
        replay, a hand after a reset and a play-off, is posed freely by the seat after the
        previous poser. Only ``forced_six_six`` uses R7-R10.
     3. ``tie_opener = previous_opener`` after a forced tied hand: the replay is again a forced
@@ -26,7 +26,8 @@ about checking records and are listed in :mod:`scoring.engine.validate`):
     4. Pip scoring (R40): a hand has no fixed value, so ``NextHand.value`` and
        ``HandScored.value`` are 0 and ``paid`` is the pip credit. A tie still starts or extends
        a tie run (``is_replay``, stats ``ties``); with ``lot_then_rotate`` the lead rotates as
-       usual, with ``forced_six_six`` the winner poses next (R7) and a replay follows R10.
+       usual, with ``forced_six_six`` the winner poses next (R7) and after a tied hand its
+       poser poses the replay again, freely, whatever ``tie_opener`` says (R41).
        Pip scoring never resets and records no six-love.
     5. ``reset_rule = any_challenger`` applies R32 alone: ``replay_leader_loss`` is not
        consulted (a replay won by anyone but the only player with points resets by R32 anyway).
@@ -355,6 +356,9 @@ def _step_tie(
     if ctx.rotate:  # decision 2
         poser, rule = (record.poser + 1) % state.n_players, "R6"
         reason = ctx.rotate_reason[record.poser]
+    elif ctx.scoring is Scoring.PIPS:  # R41 with a forced opening: the tied hand's poser again
+        poser, rule = record.poser, "R41"
+        reason = ctx.pips_again_reason[record.poser]
     elif ctx.tie_opener is TieOpener.LEADER:
         poser, rule = leader, "R10"
         reason = (

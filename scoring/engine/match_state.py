@@ -123,6 +123,7 @@ class MatchContext:
     reset_reason: tuple[str, ...]
     leader_reason: tuple[str, ...]
     again_reason: tuple[str, ...]
+    pips_again_reason: tuple[str, ...]
     rotate_reason: tuple[str, ...]
     first_hand: tuple[NextHand, ...]  # by lot winner (R6)
 
@@ -252,6 +253,9 @@ def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
         reset_reason=tuple(f"{s} won the hand that caused the reset (R8)" for s in names),
         leader_reason=tuple(f"replay: {s} is the leader (R10, R28)" for s in names),
         again_reason=tuple(f"replay: {s} posed the tied hand and poses again (R10)" for s in names),
+        pips_again_reason=tuple(
+            f"replay: {s} posed the tied hand and poses again (R41)" for s in names
+        ),
         rotate_reason=tuple(
             f"{names[(i + 1) % n_players]} follows {names[i]} in play order (R6)" for i in seats
         ),

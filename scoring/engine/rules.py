@@ -14,9 +14,11 @@ circulation is a sensible combination; :meth:`Ruleset.validate_for_players` adds
 that depend on the number of players at a table (R2).
 
 Decisions (where RULES.md section 1 leaves something open):
-    * Keys marked "-" (not applicable) in the preset table still carry a value (the ``wsod``
-      value, ``tie_value_cap`` null) so every ruleset serialises the same keys and a later
-      override of another key never meets a missing one.
+    * Keys marked "-" in the preset table have no effect under that preset's scoring; the
+      stored ruleset still carries the ``wsod`` value for them (RULES.md section 1), so every
+      ruleset serialises the same keys and a preset whose ``scoring`` is overridden behaves
+      like ``wsod`` with the same overrides (``block`` therefore stores
+      ``replay_leader_loss = reset``).
     * ``target = null`` means "the default for the scoring": 6 for ``six_love`` and
       ``straight_six``, 100 for two players and 61 for three or four under ``pips`` (R41).
     * ``boneyard = null`` means "per R2": nothing left over in the standard deal, ``sleeping``
@@ -31,8 +33,9 @@ Decisions (where RULES.md section 1 leaves something open):
       four the standard deal already gives 7 each).
     * ``pips`` scoring with ``llave != off`` is rejected: R24 adjusts the value of a
       six-love/straight-six hand and pip scoring (R40) has no hand value to adjust.
-    * ``pips`` with ``opening = forced_six_six`` is accepted (a house rule some clubs play): the
-      first hand is forced, then the hand winner poses (R7) and after a tie R10 applies.
+    * ``pips`` with ``opening = forced_six_six`` is accepted (R41): the first hand is forced,
+      a decided hand's winner poses the next hand (R7), and after a tied hand its poser poses
+      again, freely (R41; ``tie_opener`` is not consulted).
     * ``sporting_allowed = true`` is a valid value (informal play, R11); the tournament layer,
       not the engine, decides whether an event may use it.
     * ``tie_value_cap`` must be null or >= 1, ``playoff_value`` and ``target`` >= 1,
@@ -514,7 +517,6 @@ PRESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
             scoring=Scoring.PIPS,
             target=None,
             tie_value=TieValue.NONE,
-            replay_leader_loss=ReplayLeaderLoss.AWARD,
             opening=Opening.LOT_THEN_ROTATE,
             deal=DealKind.BLOCK,
             boneyard=Boneyard.SLEEPING,
