@@ -58,11 +58,14 @@ from scoring.engine.match_state import (
     MatchState,
     NextHand,
     PlayerStats,
+    hand_value,
     match_context,
+    stats_row,
     unchecked,
 )
+from scoring.engine.partners import step_partners
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
-from scoring.engine.rules import Llave, Ruleset, Scoring, TieOpener, TieValue
+from scoring.engine.rules import Llave, Ruleset, Scoring, TieOpener
 from scoring.engine.seats import seat_name
 from scoring.engine.tiles import DOUBLE_SIX
 from scoring.engine.validate import validate_record
@@ -104,6 +107,7 @@ def match_start(ruleset: Ruleset, n_players: int, *, lot_winner: int = 0) -> Mat
         None,
         False,
         lot_winner,
+        (_NO_STATS, _NO_STATS) if ctx.partners else None,
         ctx,
     )
 
@@ -145,6 +149,8 @@ def _step(
 ) -> tuple[MatchState, HandScored | None]:
     ctx = state.ctx if state.ctx is not None else match_context(state.ruleset, state.n_players)
     validate_record(state, ctx, record)
+    if ctx.partners:
+        return step_partners(state, ctx, record, report)  # R42-R46
 
     n = state.n_players
     number = state.hands + 1
@@ -251,7 +257,7 @@ def _step(
     )
     for i in six_love_to:
         o = stats[i]
-        stats[i] = _new_stats(*_stats_row(o)[:9], o.six_love_received + 1)
+        stats[i] = _new_stats(*stats_row(o)[:9], o.six_love_received + 1)
 
     following = number + 1
     if over:
@@ -265,7 +271,7 @@ def _step(
             seat,
             False,
             None,
-            _value(ctx, 0, playoff_next),
+            hand_value(ctx, 0, playoff_next),
             False,
             playoff_next,
             0,
@@ -312,6 +318,7 @@ def _step(
         None,
         playoff_next,
         state.lot_winner,
+        None,
         ctx,
     )
     if not report:
@@ -349,9 +356,9 @@ def _step_tie(
     playoff = state.playoff  # R27: the replay of a play-off is still a play-off
     stats = list(state.stats)
     for i in tied:
-        row = _stats_row(stats[i])
+        row = stats_row(stats[i])
         stats[i] = _new_stats(*row[:4], row[4] + 1, *row[5:])
-    value_next = _value(ctx, k, playoff)
+    value_next = hand_value(ctx, k, playoff)
     poser: int | None
     if ctx.rotate:  # decision 2
         poser, rule = (record.poser + 1) % state.n_players, "R6"
@@ -404,6 +411,7 @@ def _step_tie(
         leader,
         playoff,
         state.lot_winner,
+        None,
         ctx,
     )
     if not report:
@@ -419,21 +427,6 @@ def _step_tie(
     return new_state, scored
 
 
-def _stats_row(s: PlayerStats) -> tuple[int, ...]:
-    return (
-        s.hands_won,
-        s.domino_wins,
-        s.block_wins,
-        s.llaves,
-        s.ties,
-        s.replays_won,
-        s.resets_caused,
-        s.playoffs_won,
-        s.six_love_given,
-        s.six_love_received,
-    )
-
-
 def _add(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
     return (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
 
@@ -444,24 +437,6 @@ def _unique_leader(scores: tuple[int, ...]) -> int | None:
     if top < 1 or scores.count(top) != 1:
         return None
     return scores.index(top)
-
-
-def _value(ctx: MatchContext, k: int, playoff: bool) -> int:
-    """R26: the value of a hand after ``k`` consecutive ties (0 under pip scoring)."""
-    if ctx.scoring is Scoring.PIPS:
-        return 0  # decision 4
-    base = ctx.playoff_value if playoff else 1
-    if k == 0:
-        return base
-    if ctx.tie_value is TieValue.ESCALATE:
-        v = base + k
-    elif ctx.tie_value is TieValue.FLAT2:
-        v = max(base, 2)
-    else:
-        v = base
-    if ctx.tie_value_cap is not None:
-        v = min(v, max(ctx.tie_value_cap, base))
-    return v
 
 
 __all__ = [

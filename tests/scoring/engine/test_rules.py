@@ -106,6 +106,18 @@ PRESET_TABLE: dict[str, dict[str, object]] = {
         "boneyard_reserve": 0,
     },
 }
+# The two rows `teams` and `partner_credit` of section 1: every preset above plays individually.
+for _row in PRESET_TABLE.values():
+    _row.update({"teams": "none", "partner_credit": "net"})
+# Section 1: `wsod_partners` = `wsod` with teams = partners; `partnership_block` = `block` with
+# teams = partners, partner_credit = net and target 100 (R45).
+PRESET_TABLE["wsod_partners"] = {**PRESET_TABLE["wsod"], "teams": "partners"}
+PRESET_TABLE["partnership_block"] = {
+    **PRESET_TABLE["block"],
+    "teams": "partners",
+    "partner_credit": "net",
+    "target": 100,
+}
 
 ALL_KEYS = [
     "scoring",
@@ -125,6 +137,8 @@ ALL_KEYS = [
     "boneyard",
     "draw_when_playable",
     "boneyard_reserve",
+    "teams",
+    "partner_credit",
 ]
 
 
