@@ -52,6 +52,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from scoring.engine.errors import InvalidRuleset
+from scoring.engine.fold import fold_fast
 from scoring.engine.match_state import (
     HandScored,
     MatchContext,
@@ -132,11 +133,18 @@ def match_fold(
     """Fold ``records`` from the start of a match; raises what :func:`match_apply` raises.
 
     Equivalent to calling :func:`match_apply` on each record, without building the per-hand
-    reports.
+    reports. Valid records are folded by :func:`~scoring.engine.fold.fold_fast` (one state
+    built at the end); anything it does not handle (an invalid record, a sporting pose) is
+    folded again hand by hand here, which raises the exact error.
     """
     state = match_start(ruleset, n_players, lot_winner=lot_winner)
+    seq = records if isinstance(records, list | tuple) else list(records)
+    assert state.ctx is not None
+    folded = fold_fast(state, state.ctx, seq)
+    if folded is not None:
+        return folded
     step = _step
-    for record in records:
+    for record in seq:
         state = step(state, record, False)[0]
     return state
 
