@@ -57,6 +57,9 @@ FrameKey = tuple[int, int, int, str | None]
 # Bytes waiting in one socket's transport beyond which it skips frames (a phone that stopped
 # reading): memory per socket stays bounded, and the others never wait for it.
 HIGH_WATER = 256 * 1024
+# A burst of sockets resolves its tournament from the process's recent lookup (live.scope),
+# as conditional GETs do: no query per socket.
+RESOLVE_MAX_AGE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +150,7 @@ frames = FrameCache(_load_frame)
 
 def _resolve(slug: str, match_id: int | None) -> PublicTournament | None:
     """The public tournament, provided the match (if any) is one of its matches."""
-    found = public_tournament_find(slug=slug)
+    found = public_tournament_find(slug=slug, max_age=RESOLVE_MAX_AGE)
     if found is None or match_id is None:
         return found
     if not Match.objects.filter(pk=match_id, tournament_id=found.id).exists():

@@ -8,4 +8,5 @@ exec gunicorn config.asgi:application \
   --workers "${WS_CONCURRENCY:-1}" \
   --bind "0.0.0.0:${WS_PORT:-8001}" \
   --graceful-timeout 30 --timeout 0 \
-  --forwarded-allow-ips="*"
+  --forwarded-allow-ips="*" \
+  --log-level "${WS_LOG_LEVEL:-warning}"  # INFO logs two lines per connection (issue 19)
