@@ -192,3 +192,25 @@ def test_playoff_is_flagged_only_on_the_line_once_every_round_is_played() -> Non
         1 for r in rows if r["tie_group"] is not None
     )
     assert all("tied_with" not in r for r in rows)
+
+
+def test_document_builds_pause_the_garbage_collector_and_restore_it() -> None:
+    """Issue 19: full collections during a large build walked the whole heap."""
+    import gc
+
+    from live.documents import _gc_paused
+
+    assert gc.isenabled()
+    with _gc_paused():
+        assert not gc.isenabled()
+        with _gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer build is still running
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _gc_paused():
+            pass
+        assert not gc.isenabled()  # left as the process had it
+    finally:
+        gc.enable()
