@@ -12,4 +12,5 @@ exec gunicorn config.asgi:application \
   --worker-class live.workers.SpectatorWorker \
   --workers "${WS_CONCURRENCY:-1}" \
   --bind "${BIND_HOST:-0.0.0.0}:${WS_PORT:-8001}" \
-  --timeout 0
+  --timeout 0 \
+  --log-level "${WS_LOG_LEVEL:-warning}"  # INFO logs two lines per connection (issue 19)
