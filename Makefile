@@ -70,3 +70,10 @@ clean:
 # `bench_live` and Redis database 11. Options: BENCH_ARGS="--churn-seconds 60 --trials 5".
 bench-live: venv
 	$(PY) bench/bench_live.py $(BENCH_ARGS)
+
+# Ratings of a finished 1,000-player round and the profile page of a player with 500 rated
+# matches, each against a floor measured in the same run. Creates and uses its own database
+# `bench_players`.
+.PHONY: bench-players
+bench-players: venv
+	$(PY) bench/bench_players.py $(BENCH_ARGS)

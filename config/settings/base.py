@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "core",
     "tournament",
     "scoring",
+    "ratings",
     "brackets",
     "live",
 ]
@@ -177,6 +178,8 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     # A finished round whose advancement task was lost (crash between commit and publish,
     # PITFALLS.md) is advanced by this sweep; advancement is idempotent so both paths are safe.
     "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
+    # Likewise for ratings: a match whose rating update was lost is rated by this sweep.
+    "ratings-reconcile": {"task": "ratings.ratings_reconcile", "schedule": 300},
 }
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
