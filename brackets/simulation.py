@@ -81,7 +81,8 @@ class MatchBot:
             idempotency_key=f"sim-{self.match.pk}-{number}",
             client=CLIENT,
         )
-        self.match = result.match
+        if result.match is not None:
+            self.match = result.match
         self.state, _ = match_apply(self.state, record)
         return True
 

@@ -6,7 +6,7 @@
   ``director``) and eight referees, one per table, each with a private link;
 * a qualifying stage of three Swiss rounds with a cut to the best 8 (T6), seeded by rating and
   seated by snake order (T8); round 1 is finished, round 2 is in play: tables 1-4 finished,
-  tables 5-7 mid-match, table 8 ended by time (T3);
+  tables 5-6 mid-match, table 7 started with no hand yet, table 8 ended by time (T3);
 * a knockout stage after it: two tables of four, the top two of each to a final table of four.
 
 Built only through the real services (``tournament.services``, ``brackets.services``,
@@ -24,6 +24,7 @@ top of the layers contract (pyproject.toml) may import all three.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any
@@ -94,7 +95,7 @@ REFEREES: list[tuple[str, str]] = [
 QUALIFYING_ROUNDS = 3
 CUT = 8
 # Round 2, table -> hands to play now (None: to the end). Table 8 then has its time called.
-ROUND_2_PLAN: dict[int, int | None] = {1: None, 2: None, 3: None, 4: None, 5: 9, 6: 5, 7: 2, 8: 6}
+ROUND_2_PLAN: dict[int, int | None] = {1: None, 2: None, 3: None, 4: None, 5: 9, 6: 5, 7: 0, 8: 6}
 TIME_CALLED_TABLE = 8
 
 
@@ -106,6 +107,9 @@ class Command(BaseCommand):
         director = self._director()
         tournament = Tournament.objects.filter(slug=SLUG).first()
         if tournament is None:
+            # Hundreds of in-process (eager) tasks would each log a line: keep the output to
+            # the links.
+            logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
             with transaction.atomic():
                 tournament = self._build(director)
             elapsed = time.perf_counter() - started
@@ -243,7 +247,7 @@ class Command(BaseCommand):
             if match.referee is None:
                 continue
             token = self._token_for(tournament, director, match.referee)
-            link = reverse("tournament:referee-link", args=[token.key])
+            url = reverse("tournament:referee-link", args=[token.key])
             state = match.get_status_display().lower()
             if match.end_reason == Match.EndReason.TIME:
                 state = "time called"
@@ -251,7 +255,7 @@ class Command(BaseCommand):
                 state += f", {match.hands_count} hands, scores {'-'.join(map(str, match.scores))}"
             else:
                 state += ", no hand yet"
-            lines.append(f"    Table {table_number} ({state}): {site}{link}")
+            lines.append(f"    Table {table_number} ({state}): {site}{url}")
         self.stdout.write("\n".join(lines) + "\n")
 
     def _token_for(self, tournament: Tournament, director: Any, referee: Any) -> RefereeToken:
