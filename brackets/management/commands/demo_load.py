@@ -195,7 +195,9 @@ class Command(BaseCommand):
         for table_number, match in tables.items():
             hands = ROUND_2_PLAN.get(table_number)
             rng = random.Random(table_seed(SEED, rnd, table_number, 1))
-            MatchBot(match, match.referee, rng).play(hands)
+            bot = MatchBot(match, match.referee, rng)
+            bot.start()  # every table of the round has started, table 7 without a hand yet
+            bot.play(hands)
         # Time is called on table 8 only; the other open tables play on (T3: the director
         # may keep a match going).
         timed = tables.get(TIME_CALLED_TABLE)
