@@ -104,6 +104,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
+        self.issued: dict[int, RefereeToken] = {}  # the links issued by this run
         director = self._director()
         tournament = Tournament.objects.filter(slug=SLUG).first()
         if tournament is None:
@@ -155,7 +156,7 @@ class Command(BaseCommand):
             role = ts.referee_create(
                 tournament=tournament, actor=director, username=username, display_name=display
             )
-            ts.referee_token_issue(
+            self.issued[role.user.pk] = ts.referee_token_issue(
                 tournament=tournament, actor=director, user=role.user, label=f"Table {number}"
             )
         tournament = ts.tournament_update(
@@ -261,7 +262,10 @@ class Command(BaseCommand):
         self.stdout.write("\n".join(lines) + "\n")
 
     def _token_for(self, tournament: Tournament, director: Any, referee: Any) -> RefereeToken:
-        token = (
+        """The referee's link: the one this run issued, else their newest active token if its
+        key can be read back, else a new one (``referee_token_issue``, whatever the credential
+        design behind it)."""
+        token = self.issued.get(referee.pk) or (
             RefereeToken.objects.filter(
                 role__tournament=tournament,
                 role__user=referee,
@@ -271,7 +275,7 @@ class Command(BaseCommand):
             .order_by("-created_at")
             .first()
         )
-        if token is None:
+        if token is None or not getattr(token, "key", None):
             token = tournament_services.referee_token_issue(
                 tournament=tournament, actor=director, user=referee, label="demo"
             )
