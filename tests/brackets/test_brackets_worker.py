@@ -40,6 +40,9 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKER_BOOT = """
 import sys
 from config.celery_app import app
+
+# Real PostgreSQL/Redis behaviour: skipped in the embedded run (TEST_DATABASE=sqlite).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 app.conf.broker_transport_options = {
     **app.conf.broker_transport_options,
     "visibility_timeout": 3,
