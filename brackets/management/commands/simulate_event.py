@@ -20,6 +20,7 @@ referee (the director where a match has none): what the API enforces, the bots o
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
 import time
@@ -195,6 +196,10 @@ class Command(BaseCommand):
 
         threading.Thread(target=play_on_server_loop, name="simulate_event", daemon=True).start()
         call_command("runserver", address, use_reloader=False)
+        # The server has stopped (Ctrl-C): a hand in flight may wait forever for the stopped
+        # loop in an executor thread that interpreter shutdown would join; leave at once.
+        self.stdout.flush()
+        os._exit(0)
 
 
 class Player:
