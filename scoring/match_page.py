@@ -347,8 +347,8 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             result_detail = _("Six-love to %(names)s (R31c)") % {"names": ", ".join(loves)}
         reason = getattr(match, "end_reason", "")
         if reason and reason != "normal":
-            result_detail = (result_detail + " · " if result_detail else "") + str(
-                match.get_end_reason_display()
+            result_detail = (result_detail + " · " if result_detail else "") + _(
+                match.get_end_reason_display()  # marked in core/choice_labels.py
             )
 
     rows = tuple(hand_row(h, labels) for h in hands)
