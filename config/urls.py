@@ -3,12 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from core import rules_pages
+from core import observability, rules_pages
 from core import views as core_views
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("readyz", core_views.readyz, name="readyz"),
+    path("metrics", observability.metrics_view, name="metrics"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("rules/", rules_pages.rules_page, name="rules"),
     path("rules/referee-card/", rules_pages.referee_card, name="referee-card"),
@@ -22,10 +23,12 @@ urlpatterns = [
     path("api/", include("tournament.api.urls")),
     path("api/", include("scoring.api.urls")),
     path("api/", include("brackets.api.urls")),
+    path("api/", include("ratings.api.urls")),
     path("api/", include("live.api.urls")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("brackets.urls")),
+    path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", core_views.home, name="home"),
 ]
