@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import signal
 import sys
 import threading
@@ -80,6 +82,8 @@ def stack() -> Any:
         st.stop_all()
         for name in sk.database_names():
             sk.drop_database(name)
+        if not os.environ.get("KEEP_SMOKE_LOGS"):  # set it to read the processes' logs after
+            shutil.rmtree(st.tmp, ignore_errors=True)
 
 
 def _version_of(body: Any) -> int:
