@@ -69,7 +69,11 @@ def stack() -> Any:
         st.start(
             "worker",
             [str(sk.DEPLOY / "scripts" / "start-worker.sh")],
-            st.env(CELERY_METRICS_PORT=str(sk.WORKER_METRICS_PORT), CELERY_HOSTNAME="celery@smoke"),
+            st.env(
+                CELERY_METRICS_PORT=str(sk.WORKER_METRICS_PORT),
+                CELERY_HOSTNAME="celery@smoke",
+                PROMETHEUS_MULTIPROC_DIR=str(st.tmp / "metrics-worker"),
+            ),
         )
         st.start(
             "beat",
