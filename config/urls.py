@@ -21,10 +21,12 @@ urlpatterns = [
     path("api/", include("tournament.api.urls")),
     path("api/", include("scoring.api.urls")),
     path("api/", include("brackets.api.urls")),
+    path("api/", include("ratings.api.urls")),
     path("api/", include("live.api.urls")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("brackets.urls")),
+    path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", core_views.home, name="home"),
 ]

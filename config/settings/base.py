@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "core",
     "tournament",
     "scoring",
+    "ratings",
     "brackets",
     "live",
 ]
@@ -192,6 +193,8 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     # A finished round whose advancement task was lost (crash between commit and publish,
     # PITFALLS.md) is advanced by this sweep; advancement is idempotent so both paths are safe.
     "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
+    # Likewise for ratings: a match whose rating update was lost is rated by this sweep.
+    "ratings-reconcile": {"task": "ratings.ratings_reconcile", "schedule": 300},
 }
 # Beat singleton (deploy/scripts/start-beat.sh runs redbeat.RedBeatScheduler): the schedule
 # lives in Redis and a beat holds the lock ``redbeat::lock``; a second beat waits for it, and
