@@ -73,3 +73,10 @@ bench-live: venv
 
 bench-live-churn: venv
 	$(PY) bench/bench_live.py $(BENCH_ARGS)
+
+# Ratings of a finished 1,000-player round and the profile page of a player with 500 rated
+# matches, each against a floor measured in the same run. Creates and uses its own database
+# `bench_players`.
+.PHONY: bench-players
+bench-players: venv
+	$(PY) bench/bench_players.py $(BENCH_ARGS)
