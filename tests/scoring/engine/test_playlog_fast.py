@@ -23,7 +23,7 @@ from scoring.engine.rules import Ruleset
 from scoring.engine.simulate import BOTS, simulate_hand
 from scoring.engine.turns import apply
 
-CONFIGS = [
+CONFIGS: list[tuple[str, dict[str, object], int]] = [
     ("wsod", {}, 4),
     ("wsod", {}, 3),
     ("wsod", {}, 2),
