@@ -47,8 +47,9 @@ from scoring.engine.tiles import ALL_TILES
 RULESET = Ruleset.from_preset("wsod")
 N_PLAYERS = 4
 FORCED = PoseRequirement(None, True)
-SIMULATE_RATIO = 0.10  # simulate / floor (hands/s), README
+SIMULATE_RATIO = 0.07  # simulate / floor (hands/s), README
 VALIDATE_RATIO = 12.0  # validate-from-JSON / floor (us), README
+FLOOR_REPEAT = 5  # floors are ~10x faster: repeat them so each trial lasts comparably long
 PARTNER_GOAL = 0.8  # issue 17: partnership figures within 20 % of the individual ones
 _TEXT = {text: (t.low, t.high) for t in ALL_TILES for text in (str(t), f"{t.low}-{t.high}")}
 
@@ -71,7 +72,7 @@ def floor_hands(n_hands: int) -> float:
     tiles = [(t.low, t.high) for t in ALL_TILES]
 
     def run() -> None:
-        for _ in range(n_hands):
+        for _ in range(n_hands * FLOOR_REPEAT):
             rng.shuffle(tiles)
             hands = [tiles[i * 7 : i * 7 + 7] for i in range(4)]
             left, right = hands[0].pop()
@@ -93,7 +94,7 @@ def floor_hands(n_hands: int) -> float:
                     passes += 1
                 seat = (seat + 1) % 4
 
-    return n_hands / cpu_seconds(run)
+    return FLOOR_REPEAT * n_hands / cpu_seconds(run)
 
 
 def recorded_logs(n_hands: int) -> list[PlayLog]:
@@ -129,7 +130,7 @@ def floor_json(dicts: list[dict[str, object]]) -> float:
     text = _TEXT
 
     def run() -> None:
-        for data in dicts:
+        for data in dicts * FLOOR_REPEAT:
             deal = data["deal"]
             assert isinstance(deal, dict)
             held = [[text[t] for t in hand] for hand in deal["hands"]]
@@ -145,7 +146,7 @@ def floor_json(dicts: list[dict[str, object]]) -> float:
                 m.get("seat"), m.get("end")
             tuple(on_board), held
 
-    return cpu_seconds(run) / len(dicts) * 1e6
+    return cpu_seconds(run) / (FLOOR_REPEAT * len(dicts)) * 1e6
 
 
 def simulate_matches(ruleset: Ruleset, n_matches: int) -> float:
