@@ -84,7 +84,8 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     )
     # Whether the page offers the forms; the API decides for real.
     may_write = is_director or match.referee_id == request.user.pk
-    in_progress = match.status == Match.Status.IN_PROGRESS
+    # A scheduled match starts with its first hand (scoring.services._start_with_first_hand).
+    in_progress = match.status in (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
     # The service lets a director undo the hand that ended a match (normal end only).
     finished_normally = (
         match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.NORMAL
