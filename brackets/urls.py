@@ -9,6 +9,8 @@ app_name = "brackets"
 T = "director/tournaments/<slug:slug>/"
 
 urlpatterns = [
+    path("director/new/", views.TournamentCreateView.as_view(), name="tournament-create"),
+    path(T + "settings/", views.TournamentEditView.as_view(), name="settings"),
     path(T + "stages/", views.StageListView.as_view(), name="stages"),
     path(T + "stages/<int:stage_id>/edit/", views.StageEditView.as_view(), name="stage-edit"),
     path(T + "stages/<int:stage_id>/seeding/", views.SeedingView.as_view(), name="seeding"),

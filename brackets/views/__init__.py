@@ -29,6 +29,7 @@ from brackets.views.seeding import (
     WithdrawView,
 )
 from brackets.views.stages import StageEditView, StageListView
+from brackets.views.tournaments import TournamentCreateView, TournamentEditView
 
 __all__ = [
     "ActionLogView",
@@ -52,5 +53,7 @@ __all__ = [
     "StageAdvanceView",
     "StageEditView",
     "StageListView",
+    "TournamentCreateView",
+    "TournamentEditView",
     "WithdrawView",
 ]
