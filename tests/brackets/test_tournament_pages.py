@@ -57,7 +57,8 @@ def test_create_makes_the_creator_director_and_stores_overrides() -> None:
     t = Tournament.objects.get(slug="open-2026")
     assert t.status == Tournament.Status.DRAFT
     assert t.ruleset_overrides == {"tie_value": "flat2", "target": 5, "sporting_allowed": False}
-    assert t.ruleset["tie_value"] == "flat2" and t.ruleset["target"] == 5
+    assert t.ruleset["tie_value"] == "flat2"
+    assert t.ruleset["target"] == 5
     assert TournamentRole.objects.filter(
         tournament=t, user=staff, role=TournamentRole.Role.DIRECTOR
     ).exists()

@@ -22,7 +22,8 @@ def test_first_hand_starts_the_match_and_freezes_the_ruleset() -> None:
     tournament = TournamentFactory()
     referee = referee_of(tournament)
     match = scheduled_match(tournament, referee=referee)
-    assert match.status == Match.Status.SCHEDULED and not match.ruleset
+    assert match.status == Match.Status.SCHEDULED
+    assert not match.ruleset
     payload = {"poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 2}
     result = hand_record(match_id=match.pk, actor=referee, expected_number=1, payload=payload)
     assert result.status == 201
@@ -43,7 +44,8 @@ def test_refused_first_hand_leaves_the_match_scheduled() -> None:
         hand_record(match_id=match.pk, actor=referee, expected_number=1, payload=bad)
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED
-    assert match.started_at is None and not match.ruleset
+    assert match.started_at is None
+    assert not match.ruleset
     assert not Hand.objects.filter(match=match).exists()
 
 
@@ -64,4 +66,5 @@ def test_lot_then_rotate_first_poser_is_the_lot_winner() -> None:
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
     assert match.lot_winner == 2  # R6: the seat that won the draw for the lead posed hand 1
-    assert match.next_hand is not None and match.next_hand["poser"] == 0  # rotates (R6)
+    assert match.next_hand is not None
+    assert match.next_hand["poser"] == 0
