@@ -44,6 +44,11 @@ urlpatterns = [
     ),
     path(T + "rounds/<int:round_id>/close/", views.RoundCloseView.as_view(), name="close"),
     path(T + "rounds/<int:round_id>/advance/", views.RoundAdvanceView.as_view(), name="advance"),
+    path(
+        T + "rounds/<int:round_id>/matches/<int:match_id>/<slug:action>/",
+        views.MatchActionView.as_view(),
+        name="match-action",
+    ),
     path(T + "rounds/<int:round_id>/referee/", views.RoundRefereeView.as_view(), name="referee"),
     path(T + "rounds/<int:round_id>/sheets/", views.RoundSheetsView.as_view(), name="sheets"),
     path(

@@ -5,6 +5,7 @@ Thin views (STYLE.md): each resolves the tournament through
 :mod:`brackets.views.presenters`, and every POST calls one service.
 """
 
+from brackets.views.matches import MatchActionView
 from brackets.views.overview import ActionLogView, BracketView
 from brackets.views.rounds import (
     RoundAdvanceView,
@@ -37,6 +38,7 @@ __all__ = [
     "CheckInView",
     "CsvImportView",
     "LateEntryView",
+    "MatchActionView",
     "ReorderView",
     "RoundAdvanceView",
     "RoundCallTimeView",
