@@ -256,3 +256,6 @@ REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=3
 # layer message per group (core.broadcast): far below what a spectator notices, and a busy
 # tournament's hands cost a few sends per second instead of one each.
 LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)
+
+# Director dashboard: a table in play with no hand for this many minutes is flagged idle.
+DIRECTOR_IDLE_MINUTES = env.int("DIRECTOR_IDLE_MINUTES", default=10)
