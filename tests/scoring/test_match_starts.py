@@ -50,9 +50,7 @@ def test_refused_first_hand_leaves_the_match_scheduled() -> None:
 
 
 def test_lot_then_rotate_first_poser_is_the_lot_winner() -> None:
-    tournament = TournamentFactory(
-        ruleset_preset="block", ruleset=_ruleset_effective("block", {})
-    )
+    tournament = TournamentFactory(ruleset_preset="block", ruleset=_ruleset_effective("block", {}))
     referee = referee_of(tournament)
     match = scheduled_match(tournament, n_players=3, referee=referee)
     payload = {
