@@ -483,7 +483,8 @@ def test_publish_then_progress_and_dashboard(setup: dict[str, Any]) -> None:
     }
     assert stored == {t.number: [s.entry_id for s in t.seats] for t in preview.tables}
     dashboard = client.get(reverse("scoring:director-dashboard", args=[slug])).content.decode()
-    assert "table 1" in dashboard
+    assert "Table 1" in dashboard
+    assert "Qualifying · Round 1" in dashboard  # grouped by round (the label's words)
     log = ActionLog.objects.get(verb="round.publish")
     assert log.actor == setup["director"]
 
