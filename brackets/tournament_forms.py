@@ -46,6 +46,8 @@ HELP: Mapping[str, Any] = {  # lazy translated strings
     "boneyard": _("The tiles not dealt: none, sleeping or draw (R2, R15, R16); null: per R2."),
     "draw_when_playable": _("May a player draw while holding a playable tile (R16)."),
     "boneyard_reserve": _("Tiles that stay in a draw boneyard and are never drawn (R16)."),
+    "teams": _("Partnerships: none, or partners across the table scoring together (§12)."),
+    "partner_credit": _("How a partnership's hand is credited: net or opponents (R45)."),
 }
 
 

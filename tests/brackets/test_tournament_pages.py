@@ -34,7 +34,7 @@ def test_every_engine_key_is_a_typed_field_with_its_rule() -> None:
     form = TournamentForm()
     for key in option_keys():
         field = form.fields[f"rule_{key}"]
-        assert "(R" in str(field.help_text) or "§1" in str(field.help_text), key
+        assert "(R" in str(field.help_text) or "(§" in str(field.help_text), key
         if key in _ENUM_KEYS:
             values = {c[0] for c in field.choices}  # type: ignore[attr-defined]
             assert {m.value for m in _ENUM_KEYS[key]} <= values
