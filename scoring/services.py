@@ -39,6 +39,7 @@ from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
+from scoring.engine.rules import Opening
 from scoring.events import match_update_event, tournament_group
 from scoring.models import Hand, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
@@ -717,6 +718,48 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     return match
 
 
+def _lot_winner_of(payload: Mapping[str, Any], n_players: int) -> int:
+    """The seat that posed the first hand (an outcome record's ``poser``, or a play log's)."""
+    poser: Any = payload.get("poser") if isinstance(payload, Mapping) else None
+    log = payload.get("play_log") if isinstance(payload, Mapping) else None
+    if poser is None and isinstance(log, Mapping):
+        poser = log.get("poser")
+    if isinstance(poser, int) and not isinstance(poser, bool) and 0 <= poser < n_players:
+        return poser
+    return 0
+
+
+def _start_with_first_hand(match: Match, payload: Mapping[str, Any]) -> list[str]:
+    """Start a scheduled match as its first hand is recorded; the match columns it changed.
+
+    Matches start without a separate step (README, Rule decisions: Stages, rounds and
+    advancement): the first hand a referee records starts the match in the same transaction,
+    so a refused hand leaves it scheduled. The ruleset is frozen then (RULES.md §1) and
+    checked for the player count (R2); under ``opening = lot_then_rotate`` the seat that
+    posed that hand is the lot winner (R6). The caller holds the match lock.
+    """
+    if match.status != Match.Status.SCHEDULED:
+        return []
+    if match.tournament.status == Tournament.Status.FINISHED:
+        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+    seats = Seat.objects.filter(match_id=match.pk).count()
+    if seats != match.n_players:
+        raise ApplicationError(
+            f"The match has {seats} seats for {match.n_players} players.", code="seats_missing"
+        )
+    ruleset = _freeze_ruleset(match)
+    if ruleset.opening is Opening.LOT_THEN_ROTATE:
+        match.lot_winner = _lot_winner_of(payload, match.n_players)
+    try:
+        state = engine_match_start(ruleset, match.n_players, lot_winner=match.lot_winner)
+    except RuleViolation as exc:
+        raise _engine_error(exc) from exc
+    _snapshot(match, state)
+    match.status = Match.Status.IN_PROGRESS
+    match.started_at = timezone.now()
+    return ["ruleset", "lot_winner", "status", "started_at"]
+
+
 # -- hands ----------------------------------------------------------------------------------------
 
 
@@ -995,6 +1038,7 @@ def _hand_record_locked(
 ) -> HandRecordResult:
     match, _ = _lock_match_for_recording(match_id, actor)
     try:
+        started = _start_with_first_hand(match, payload)
         history, record, log, new_state, scored = _hand_checked(match, expected_number, payload)
     except ApplicationError:
         # A retried submission gets its original answer whatever happened since (the hand
@@ -1032,7 +1076,7 @@ def _hand_record_locked(
     )
     finished = new_state.over
     _snapshot(match, new_state)
-    fields = list(_SNAPSHOT_FIELDS)
+    fields = [*_SNAPSHOT_FIELDS, *started]
     placings: list[int] | None = None
     if finished:
         assert history is not None  # _hand_checked folds the stored hands for the last hand

@@ -13,15 +13,18 @@ Anonymous visitors are sent to the login page; signed-in users without the right
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
-from django.db.models import Max, Prefetch, Q, QuerySet
+from django.db.models import F, Max, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
@@ -87,7 +90,8 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     )
     # Whether the page offers the forms; the API decides for real.
     may_write = is_director or match.referee_id == request.user.pk
-    in_progress = match.status == Match.Status.IN_PROGRESS
+    # A scheduled match starts with its first hand (scoring.services._start_with_first_hand).
+    in_progress = match.status in (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
     # The service lets a director undo the hand that ended a match (normal end only).
     finished_normally = (
         match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.NORMAL
@@ -215,19 +219,46 @@ def _dashboard_tournament(request: HttpRequest, slug: str) -> Tournament:
 
 
 def _dashboard_matches(tournament: Tournament) -> QuerySet[Match]:
+    # The round of each match is read through the ``round_link`` relation the brackets app
+    # declares on Match (by name: scoring never imports brackets); matches outside any round
+    # (a demo, an API-created match) get None and are shown in their own group.
     return (
         Match.objects.filter(tournament=tournament)
         .select_related("table", "referee")
         .prefetch_related(_seats_prefetch())
-        .annotate(last_hand_at=Max("hands__recorded_at", filter=Q(hands__void=False)))
+        .annotate(
+            last_hand_at=Max("hands__recorded_at", filter=Q(hands__void=False)),
+            round_id=F("round_link__round_id"),
+            round_number=F("round_link__round__number"),
+            round_kind=F("round_link__round__kind"),
+            round_published_at=F("round_link__round__published_at"),
+            stage_number=F("round_link__round__stage__number"),
+            stage_name=F("round_link__round__stage__name"),
+            table_in_round=F("round_link__table_number"),
+        )
         .order_by("table__number", "id")
     )
 
 
+def idle_minutes() -> int:
+    """Minutes without a hand after which a table in play is flagged (DIRECTOR_IDLE_MINUTES)."""
+    return max(1, int(getattr(settings, "DIRECTOR_IDLE_MINUTES", 10)))
+
+
+def _last_activity(m: Any) -> datetime | None:
+    """When the table last did something: its last hand, its start, or its publication."""
+    when: datetime | None = m.last_hand_at or m.started_at or m.round_published_at or m.created_at
+    return when
+
+
 def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
-    rows = []
+    groups: dict[Any, dict[str, Any]] = {}
     counts: dict[str, int] = {}
-    for m in _dashboard_matches(tournament):
+    now = timezone.now()
+    limit = timedelta(minutes=idle_minutes())
+    idle: list[dict[str, Any]] = []
+    for match in _dashboard_matches(tournament):
+        m: Any = match  # with the annotations above
         counts[m.status] = counts.get(m.status, 0) + 1
         scores = list(m.scores or [])
         seats = [
@@ -240,21 +271,62 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
             }
             for s in m.seats.all()
         ]
-        rows.append(
-            {
-                "match": m,
-                "seats": seats,
-                "admin_url": _admin_url("admin:scoring_match_change", m.pk),
-                "page_url": reverse("scoring:match-referee", args=[m.pk]),
+        open_ = m.status in LIVE_STATUSES
+        last = _last_activity(m) if open_ else None
+        is_idle = bool(last is not None and now - last > limit)
+        table = m.table_in_round or (m.table.number if m.table else None)
+        row = {
+            "match": m,
+            "seats": seats,
+            "table": table,
+            "admin_url": _admin_url("admin:scoring_match_change", m.pk),
+            "page_url": reverse("scoring:match-referee", args=[m.pk]),
+            "last_activity": last,
+            "idle": is_idle,
+            "idle_minutes": int((now - last).total_seconds() // 60) if last else 0,
+        }
+        if is_idle:
+            idle.append(row)
+        key = (m.stage_number, m.round_number) if m.round_id else None
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = {
+                "key": key,
+                "round_id": m.round_id,
+                "title": (
+                    f"{m.stage_name} · {_('Round')} {m.round_number}"
+                    if m.round_id
+                    else _("Matches outside any round")
+                ),
+                "rows": [],
+                "open": 0,
             }
-        )
+        group["rows"].append(row)
+        group["open"] += open_
+
+    def order(g: dict[str, Any]) -> tuple[int, int, int]:
+        # Rounds with tables still playing first (the latest first), then finished rounds
+        # from the latest back; matches outside any round last.
+        if g["key"] is None:
+            return (2, 0, 0)
+        stage_n, round_n = g["key"]
+        return (0 if g["open"] else 1, -(stage_n or 0), -(round_n or 0))
+
+    ordered = sorted(groups.values(), key=order)
+    if ordered and ordered[0]["key"] is not None:
+        ordered[0]["current"] = True
     return {
         "tournament": tournament,
-        "rows": rows,
+        "groups": ordered,
+        "rows": [r for g in ordered for r in g["rows"]],
+        "idle": idle,
+        "idle_limit": idle_minutes(),
         "counts": counts,
         "refresh_seconds": DASHBOARD_REFRESH_SECONDS,
         "admin_tournament_url": _admin_url("admin:tournament_tournament_change", tournament.pk),
         "rows_url": reverse("scoring:director-dashboard-rows", args=[tournament.slug]),
+        "ws_url": f"/ws/live/{tournament.slug}/",
+        "now": now,
     }
 
 
@@ -288,4 +360,5 @@ def director_dashboard_rows(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _dashboard_tournament(request, slug)
     response = render(request, "scoring/_dashboard_rows.html", _dashboard_context(tournament))
     response["Cache-Control"] = "private, no-cache"
+    response["X-Tournament-Version"] = str(tournament.version)
     return response

@@ -209,6 +209,16 @@ class RoundAdvanceView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
         rnd = self.get_round(round_id)
+        if not rnd.stage.auto_advance:
+            # Manual mode: the next round is published only from its preview (who sits
+            # where), on the director's confirmation there (README: Manual mode).
+            try:
+                step = round_preview(stage=rnd.stage, actor=request.user)
+            except ApplicationError:
+                step = None
+            if step is not None and step.action == PUBLISH_ROUND:
+                messages.info(request, "Check the next round's seating, then publish it.")
+                return HttpResponseRedirect(preview_url(slug, rnd.stage_id))
         form = ReasonForm(request.POST)
         form.is_valid()
         result = self.run(

@@ -407,3 +407,6 @@ AXES_HTTP_RESPONSE_CODE = 429
 # The client address is the project's one resolution (tournament.auth.client_ip: X-Forwarded-For
 # only through trusted proxies), the same that limits wrong referee tokens.
 AXES_CLIENT_IP_CALLABLE = "tournament.auth.client_ip"
+
+# Director dashboard: a table in play with no hand for this many minutes is flagged idle.
+DIRECTOR_IDLE_MINUTES = env.int("DIRECTOR_IDLE_MINUTES", default=10)

@@ -483,7 +483,8 @@ def test_publish_then_progress_and_dashboard(setup: dict[str, Any]) -> None:
     }
     assert stored == {t.number: [s.entry_id for s in t.seats] for t in preview.tables}
     dashboard = client.get(reverse("scoring:director-dashboard", args=[slug])).content.decode()
-    assert "table 1" in dashboard
+    assert "Table 1" in dashboard
+    assert "Qualifying · Round 1" in dashboard  # grouped by round (the label's words)
     log = ActionLog.objects.get(verb="round.publish")
     assert log.actor == setup["director"]
 
@@ -552,10 +553,32 @@ def test_close_and_advance_buttons_follow_the_service() -> None:
         response = client.post(url("close", slug, rnd.pk))
         assert "Round 1 closed." in follow_messages(client, response)
     page = client.get(url("round", slug, rnd.pk)).content.decode()
-    assert 'id="advance-round"' in page
+    # Manual mode (auto-advance off): no direct "advance" into round 2, only its preview.
+    assert 'id="advance-round"' not in page
+    assert url("preview", slug, stage.pk) in page
     response = client.post(url("advance", slug, rnd.pk))
+    assert response["Location"] == url("preview", slug, stage.pk)
+    assert not Round.objects.filter(stage=stage, number=2).exists()
+    preview = client.get(url("preview", slug, stage.pk)).content.decode()
+    assert 'id="preview-tables"' in preview
+    assert 'id="publish"' in preview
+    response = client.post(url("publish", slug, stage.pk), {"expected_number": 2})
     nxt = Round.objects.get(stage=stage, number=2)
     assert response["Location"] == url("round", slug, nxt.pk)
+
+
+def test_advance_with_auto_advance_on_publishes_directly() -> None:
+    tournament, director, stage = tournament_with_stage(8, auto_advance=True)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    play_round(rnd, director, seed=1)
+    client = director_client(director)
+    nxt = Round.objects.filter(stage=stage, number=2).first()
+    if nxt is None:  # the task has not run (not eager): the director's advance publishes
+        response = client.post(url("advance", tournament.slug, rnd.pk))
+        nxt = Round.objects.get(stage=stage, number=2)
+        assert response["Location"] == url("round", tournament.slug, nxt.pk)
+    assert nxt.status == Round.Status.PUBLISHED
 
 
 def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:

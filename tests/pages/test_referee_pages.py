@@ -169,12 +169,14 @@ def test_finished_match_shows_the_result_and_no_form(client: Client, setup: Setu
     assert "Undo hand 6" in html
 
 
-def test_scheduled_match_says_not_started(client: Client, setup: Setup) -> None:
+def test_scheduled_match_offers_the_first_hand(client: Client, setup: Setup) -> None:
+    # No separate start step: recording hand 1 starts the match (scoring.services).
     match = scheduled_match(setup.tournament, referee=setup.referee)
     client.force_login(setup.referee)
     html = client.get(f"/matches/{match.pk}/").content.decode()
-    assert "Not started yet" in html
-    assert 'id="hand-form"' not in html
+    assert "The director starts the match" not in html
+    assert 'id="hand-form"' in html
+    assert "Record hand 1" in html
 
 
 @pytest.mark.parametrize(

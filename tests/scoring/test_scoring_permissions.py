@@ -330,14 +330,16 @@ def test_lists_are_filtered_by_tournament_and_private_lists_need_the_director(
     }
 
 
-def test_referee_records_only_while_the_match_is_in_progress(two: tuple[World, World]) -> None:
+def test_referee_first_hand_starts_a_scheduled_match(two: tuple[World, World]) -> None:
+    # Matches start with their first hand (README, Rule decisions: Stages, rounds...).
     a, _ = two
     api = _as(a.referee)
     body = {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1}
     r = api.post(f"/api/matches/{a.scheduled.pk}/hands/", body, format="json")
-    assert r.status_code == 400
-    assert r.json()["error"]["code"] == "match_not_in_progress"
-    assert not Hand.objects.filter(match=a.scheduled).exists()
+    assert r.status_code == 201, r.content
+    a.scheduled.refresh_from_db()
+    assert a.scheduled.status == "in_progress"
+    assert Hand.objects.filter(match=a.scheduled).count() == 1
 
 
 def test_anyone_reads_public_data(two: tuple[World, World]) -> None:
