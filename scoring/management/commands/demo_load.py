@@ -31,7 +31,7 @@ from scoring.engine import Ruleset
 from scoring.engine.simulate import simulate_match
 from scoring.models import Match
 from tournament import services as tournament_services
-from tournament.models import Entry, RefereeToken, Table, Tournament, TournamentRole
+from tournament.models import Entry, RefereeToken, Table, Tournament
 
 SLUG = "demo-open"
 NAME = "Demo Open"
@@ -189,7 +189,7 @@ class Command(BaseCommand):
             if match is None or match.referee is None:
                 continue
             token = self._token_for(tournament, director, match.referee)
-            link = reverse("tournament:referee-link", args=[token.key])
+            link = reverse("tournament:referee-link") + f"#{token.key}"  # type: ignore[attr-defined]
             state = match.get_status_display().lower()
             if match.hands_count:
                 state += f", {match.hands_count} hands, scores {'-'.join(map(str, match.scores))}"
@@ -199,18 +199,8 @@ class Command(BaseCommand):
         self.stdout.write("\n".join(lines) + "\n")
 
     def _token_for(self, tournament: Tournament, director: Any, referee: Any) -> RefereeToken:
-        token = (
-            RefereeToken.objects.filter(
-                role__tournament=tournament,
-                role__user=referee,
-                role__role=TournamentRole.Role.REFEREE,
-                revoked_at__isnull=True,
-            )
-            .order_by("-created_at")
-            .first()
+        """A fresh credential: only its hash is stored, so a link is printable only when
+        issued (docs/security.md)."""
+        return tournament_services.referee_token_issue(
+            tournament=tournament, actor=director, user=referee, label="demo"
         )
-        if token is None:
-            token = tournament_services.referee_token_issue(
-                tournament=tournament, actor=director, user=referee, label="demo"
-            )
-        return token
