@@ -60,6 +60,7 @@ class Action(enum.StrEnum):
     MANAGE = "manage"  # edit tournament, entries, tables, stages, rounds, matches
     DECIDE_MATCH = "decide_match"  # override, forfeit, assign referee
     MANAGE_REFEREES = "manage_referees"  # create referees, issue/revoke credentials, roles
+    GRANT_ROLE = "grant_role"  # make an EXISTING account a co-director: staff only
     CHANGE_STATUS = "change_status"  # move the lifecycle forward
     REOPEN = "reopen"  # reopen a finished tournament (with a reason, logged)
     # site level (no tournament in the URL)
@@ -85,6 +86,7 @@ PERMISSIONS: dict[Action, frozenset[Role]] = {
     Action.MANAGE: _DIRECTOR,
     Action.DECIDE_MATCH: _DIRECTOR,
     Action.MANAGE_REFEREES: _DIRECTOR,
+    Action.GRANT_ROLE: frozenset({Role.STAFF}),
     Action.CHANGE_STATUS: _DIRECTOR,
     Action.REOPEN: _DIRECTOR,
     Action.CREATE_TOURNAMENT: frozenset({Role.STAFF, Role.DIRECTOR}),  # director of any
@@ -108,6 +110,7 @@ STATUS_GATES: dict[Action, frozenset[str]] = {
     Action.MANAGE: _NOT_FINISHED,
     Action.DECIDE_MATCH: _RUNNING,
     Action.MANAGE_REFEREES: _NOT_FINISHED,
+    Action.GRANT_ROLE: _NOT_FINISHED,
     Action.CHANGE_STATUS: _NOT_FINISHED,
     Action.REOPEN: frozenset({Status.FINISHED}),
     Action.CREATE_TOURNAMENT: _ALL,
@@ -156,7 +159,7 @@ ROUTES: dict[str, dict[str, Action]] = {
     "tournament-api:entry-withdraw": {"POST": Action.MANAGE},
     "tournament-api:entry-disqualify": {"POST": Action.MANAGE},
     "tournament-api:table-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
-    "tournament-api:role-list": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE_REFEREES},
+    "tournament-api:role-list": {"GET": Action.VIEW_PRIVATE, "POST": Action.GRANT_ROLE},
     "tournament-api:role": {"DELETE": Action.MANAGE_REFEREES},
     "tournament-api:referee-create": {"POST": Action.MANAGE_REFEREES},
     "tournament-api:referee-token-list": {

@@ -573,7 +573,7 @@ def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) ->
     this way, and the referee role is never granted to an account: referees are
     tournament-scoped identities created by :func:`referee_create`.
     """
-    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    require_director(actor=actor, tournament=tournament, action=_action("GRANT_ROLE"))
     if role not in TournamentRole.Role.values:
         raise ApplicationError(
             f"Unknown role {role!r}.", code="bad_role", fields={"role": ["director or referee"]}
@@ -584,10 +584,6 @@ def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) ->
             "tournament (POST referees/) and issue them a credential.",
             code="referee_is_not_an_account",
             fields={"role": ["Create a referee instead."]},
-        )
-    if not getattr(actor, "is_staff", False):
-        raise PermissionDeniedError(
-            "Only staff may add an existing account as a director.", code="staff_only"
         )
     if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
         raise ApplicationError(
