@@ -93,7 +93,9 @@ def test_chain_grant_token_act_reaches_only_the_assigned_matches_of_one_tourname
     in_x = match_in_progress(x)
     api = _token_client(token)
     # The identity is not a site account: inactive, no password, not staff.
-    assert not referee.is_active and not referee.has_usable_password() and not referee.is_staff
+    assert not referee.is_active
+    assert not referee.has_usable_password()
+    assert not referee.is_staff
     # What it may do: hands on its own match.
     r = api.post(f"/api/matches/{mine.pk}/hands/", {"number": 1, **HAND}, format="json")
     assert r.status_code == 201, r.content
@@ -136,7 +138,8 @@ def test_chain_grant_token_act_reaches_only_the_assigned_matches_of_one_tourname
     assert api.get("/admin/auth/user/").status_code == 302  # the admin's login, not a page
     assert Tournament.objects.get(pk=x.pk).venue != "pwned"
     me = api.get("/api/me/").json()
-    assert me["kind"] == "referee" and me["user"] is None
+    assert me["kind"] == "referee"
+    assert me["user"] is None
     assert me["referee"]["matches"] == [mine.pk]
     assert [t["slug"] for t in me["tournaments"]] == [y.slug]
     assert "manage" not in me["tournaments"][0]["actions"]
@@ -145,7 +148,7 @@ def test_chain_grant_token_act_reaches_only_the_assigned_matches_of_one_tourname
 def test_finding1_the_link_never_signs_in_as_an_account() -> None:
     t = TournamentFactory()
     director = director_of(t)
-    referee, token = _referee(t, director, "ref-link")
+    _, token = _referee(t, director, "ref-link")
     client = Client(REMOTE_ADDR=fresh_ip())
     client.force_login(director)  # a director's phone, handed to the referee
     r = open_link(client, token.key)  # type: ignore[attr-defined]
@@ -233,7 +236,8 @@ def test_chain_finish_then_write_is_refused_for_everyone_and_reopen_is_logged() 
     with pytest.raises(ApplicationError):
         services.tournament_reopen(tournament=t, actor=director, reason="  ")
     r = api.post(f"/api/tournaments/{t.slug}/reopen/", {"reason": "scoring error"}, format="json")
-    assert r.status_code == 200 and r.json()["status"] == "running"
+    assert r.status_code == 200
+    assert r.json()["status"] == "running"
     assert ActionLog.objects.filter(
         tournament=t, verb="tournament.reopen", reason="scoring error"
     ).exists()
@@ -248,7 +252,8 @@ def test_finding3_drafts_are_invisible_and_cannot_be_played() -> None:
     public = TournamentFactory(status="registration")
     anon = APIClient()
     slugs = [t["slug"] for t in anon.get("/api/tournaments/").json()["results"]]
-    assert public.slug in slugs and draft.slug not in slugs
+    assert public.slug in slugs
+    assert draft.slug not in slugs
     assert anon.get(f"/api/tournaments/{draft.slug}/").status_code == 404
     assert anon.get(f"/api/tournaments/{draft.slug}/entries/").status_code == 404
     assert anon.get(f"/api/live/{draft.slug}/").status_code == 404
@@ -269,10 +274,11 @@ def test_finding3_drafts_are_invisible_and_cannot_be_played() -> None:
             expected_number=1,
             payload=HAND,
         )
-    assert exc.value.code == "tournament_draft" and exc.value.status_code == 409
+    assert exc.value.code == "tournament_draft"
+    assert exc.value.status_code == 409
 
 
-# -- finding 4: throttling never locks out a valid credential; no X-Forwarded-For by default ---------
+# -- finding 4: a valid credential is never throttled; no X-Forwarded-For by default --
 
 
 def test_finding4_a_valid_key_is_accepted_after_wrong_ones_and_forwarded_for_is_not_trusted() -> (
@@ -349,9 +355,12 @@ def test_session_login_enforces_csrf_and_whoami_lists_where_i_may_act() -> None:
     )
     assert r.status_code == 200, r.content
     me = client.get("/api/me/").json()
-    assert me["kind"] == "user" and me["user"]["id"] == director.pk
+    assert me["kind"] == "user"
+    assert me["user"]["id"] == director.pk
     [entry] = me["tournaments"]
-    assert entry["slug"] == t.slug and "director" in entry["roles"] and "manage" in entry["actions"]
+    assert entry["slug"] == t.slug
+    assert "director" in entry["roles"]
+    assert "manage" in entry["actions"]
     wrong = Client(enforce_csrf_checks=True)
     wrong.get("/api/auth/login/")
     bad = wrong.post(
@@ -360,7 +369,8 @@ def test_session_login_enforces_csrf_and_whoami_lists_where_i_may_act() -> None:
         content_type="application/json",
         **csrf(wrong),
     )
-    assert bad.status_code == 400 and bad.json()["error"]["fields"]["password"]
+    assert bad.status_code == 400
+    assert bad.json()["error"]["fields"]["password"]
     assert client.post("/api/auth/logout/", **csrf(client)).status_code == 204
     assert client.get("/api/me/").json()["kind"] == "anonymous"
 
