@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements/dev.txt | sha1sum | cut -c1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test venv lint typecheck pytest bench bench-engine bench-brackets bench-hands bench-live clean
+.PHONY: demo test venv lint typecheck pytest bench bench-engine bench-brackets bench-hands bench-live bench-live-churn clean
 
 venv: $(STAMP)
 
@@ -69,4 +69,14 @@ clean:
 # 200/s on ASGI and WSGI workers. Needs PostgreSQL and Redis; creates and uses its own database
 # `bench_live` and Redis database 11. Options: BENCH_ARGS="--churn-seconds 60 --trials 5".
 bench-live: venv
+	$(PY) bench/bench_live_fanout.py $(BENCH_ARGS)
+
+bench-live-churn: venv
 	$(PY) bench/bench_live.py $(BENCH_ARGS)
+
+# Ratings of a finished 1,000-player round and the profile page of a player with 500 rated
+# matches, each against a floor measured in the same run. Creates and uses its own database
+# `bench_players`.
+.PHONY: bench-players
+bench-players: venv
+	$(PY) bench/bench_players.py $(BENCH_ARGS)

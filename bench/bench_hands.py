@@ -238,7 +238,7 @@ def start_server(
         app, klass = "config.wsgi:application", "gthread"
         extra = ["--threads", os.environ.get("WEB_THREADS", "4")]
     elif worker_class == "uvicorn":
-        app, klass = "config.asgi:application", "uvicorn.workers.UvicornWorker"
+        app, klass = "config.asgi:application", "uvicorn_worker.UvicornWorker"
     else:
         app, klass = "config.wsgi:application", "sync"
     cmd = [

@@ -127,9 +127,13 @@ def _finish_round_in_bulk(rnd: Any, rng: random.Random) -> None:
             scores[s.seat] = s.points
         m.status, m.started_at, m.finished_at = Match.Status.FINISHED, m.started_at or now, now
         m.end_reason, m.winner_seat, m.scores = "normal", table[order[0]].seat, scores
-    Seat.objects.bulk_update(seats, ["placing", "points", "hands_won", "six_love_given"])
+    Seat.objects.bulk_update(
+        seats, ["placing", "points", "hands_won", "six_love_given"], batch_size=500
+    )
     Match.objects.bulk_update(
-        matches, ["status", "started_at", "finished_at", "end_reason", "winner_seat", "scores"]
+        matches,
+        ["status", "started_at", "finished_at", "end_reason", "winner_seat", "scores"],
+        batch_size=500,  # one CASE per field over thousands of rows is quadratic to plan
     )
     Tournament.objects.filter(pk=rnd.stage.tournament_id).update(version=F("version") + 1)
 

@@ -3,11 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from core import observability
 from core import views as core_views
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("readyz", core_views.readyz, name="readyz"),
+    path("metrics", observability.metrics_view, name="metrics"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # Directors who are not staff sign in here (the admin login accepts staff only).
@@ -19,10 +21,12 @@ urlpatterns = [
     path("api/", include("tournament.api.urls")),
     path("api/", include("scoring.api.urls")),
     path("api/", include("brackets.api.urls")),
+    path("api/", include("ratings.api.urls")),
     path("api/", include("live.api.urls")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("brackets.urls")),
+    path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", core_views.home, name="home"),
 ]

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from concurrent.futures import Future
 from typing import Any
 
@@ -169,4 +170,20 @@ def group_send_now(groups: list[str], event: dict[str, Any]) -> Future[None] | N
 
 def broadcast_on_commit(groups: list[str], event: dict[str, Any]) -> None:
     """Queue ``event`` for every group in ``groups``, sent once the transaction commits."""
-    transaction.on_commit(lambda: group_send_now(groups, event), robust=True)
+    transaction.on_commit(lambda: _send_observed(groups, event), robust=True)
+
+
+def _send_observed(groups: list[str], event: dict[str, Any]) -> None:
+    """``group_send_now`` with a log line (carrying the request's id, core.observability) and
+    the fan-out latency: commit to the group send finished."""
+    from core.observability import BROADCAST_LATENCY
+
+    started = time.perf_counter()
+    logger.info("live event %s queued for %d groups", event.get("type"), len(groups))
+    pending = group_send_now(groups, event)
+    if pending is None:
+        BROADCAST_LATENCY.observe(time.perf_counter() - started)
+    else:
+        pending.add_done_callback(
+            lambda _: BROADCAST_LATENCY.observe(time.perf_counter() - started)
+        )

@@ -27,6 +27,7 @@ rendering the page and opening the socket is never missed. The channel layer is 
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 from collections import OrderedDict
@@ -38,8 +39,10 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from websockets.protocol import OPEN
+from websockets.protocol import Protocol as WebsocketProtocol
 
-from live.hub import Event, Source, hubs
+from live.hub import Event, Framer, OutFrame, Source, hubs
 from live.scope import PublicTournament, public_tournament_find, tournament_version
 from live.tables import MatchJSON, match_live, match_version, table_card_html
 from scoring.events import MATCH_UPDATE, match_group, tournament_group
@@ -50,6 +53,13 @@ logger = logging.getLogger(__name__)
 CLOSE_NOT_FOUND = 4404
 
 FrameKey = tuple[int, int, int, str | None]
+
+# Bytes waiting in one socket's transport beyond which it skips frames (a phone that stopped
+# reading): memory per socket stays bounded, and the others never wait for it.
+HIGH_WATER = 256 * 1024
+# A burst of sockets resolves its tournament from the process's recent lookup (live.scope),
+# as conditional GETs do: no query per socket.
+RESOLVE_MAX_AGE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +150,7 @@ frames = FrameCache(_load_frame)
 
 def _resolve(slug: str, match_id: int | None) -> PublicTournament | None:
     """The public tournament, provided the match (if any) is one of its matches."""
-    found = public_tournament_find(slug=slug)
+    found = public_tournament_find(slug=slug, max_age=RESOLVE_MAX_AGE)
     if found is None or match_id is None:
         return found
     if not Match.objects.filter(pk=match_id, tournament_id=found.id).exists():
@@ -190,21 +200,71 @@ def _dumps(body: Event) -> str:
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
 
 
+async def _event_text(
+    event: Event, language: str | None, slug: str, tournament_id: int
+) -> str | None:
+    """The text frame of a group event for the sockets of ``language`` (None: not for them)."""
+    kind = event.get("type")
+    if kind == MATCH_UPDATE:
+        return await frames.frame(event, language, slug)
+    if kind == "tournament.update":
+        version = event.get("tournament_version")
+        if version is None:
+            version = await database_sync_to_async(tournament_version)(tournament_id=tournament_id)
+        return _dumps({"type": "tournament.update", "tournament_version": int(version)})
+    if kind == "live.tick":
+        return _dumps({**event, "type": "tick"})
+    return None
+
+
+def _framer(tournament_id: int, slug: str) -> Framer:
+    """How a hub of this tournament frames an event: once per language, for all its sockets."""
+
+    async def frame(event: Event, language: str | None) -> OutFrame | None:
+        text = await _event_text(event, language, slug, tournament_id)
+        return None if text is None else OutFrame(text)
+
+    return frame
+
+
+def _direct_protocol(send: Any) -> Any | None:
+    """The server's sans-I/O websocket protocol behind ``send`` when frames may be written
+    straight to its transport: uvicorn's ``websockets-sansio`` implementation (as
+    deploy/scripts/start-ws.sh runs it) with no extension negotiated (per-message deflate is
+    off there), so a prebuilt unmasked frame is exactly what the protocol would write.
+    Anything else (daphne, the test communicator): ``None``, and ASGI sends are used."""
+    proto = getattr(send, "__self__", None)
+    conn = getattr(proto, "conn", None)
+    if not isinstance(conn, WebsocketProtocol) or conn.extensions:
+        return None
+    if getattr(proto, "transport", None) is None or not hasattr(proto, "close_sent"):
+        return None
+    return proto
+
+
 class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
     """Join one group of a public tournament, say hello, forward events; ignore input.
 
     The consumer has no channel of its own (an unconfigured layer alias): the process's hub
-    for the group receives each event once and offers it to every member (:mod:`live.hub`).
+    for the group receives each event once, frames it once per language and calls every
+    member's :meth:`write` (:mod:`live.hub`).
     """
 
     channel_layer_alias = "live-spectators-use-the-hub"
-    inbox_size = 64
+    inbox_size = 64  # frames a socket may have queued on the ASGI fallback path
+    early_size = 16  # frames held while the socket is still connecting
+    high_water = HIGH_WATER
 
     tournament_id: int
     slug: str
-    language: str | None
+    language: str | None = None
     group = ""
     sender: asyncio.Task[None] | None = None
+    skipped = 0  # frames not written because the socket did not keep up
+    _direct: Any = None
+    _early: list[OutFrame] | None = None
+    _outbox: collections.deque[str] | None = None
+    _more: asyncio.Event | None = None
 
     def _match_id(self) -> int | None:
         return None
@@ -222,7 +282,7 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         self.tournament_id = found.id
         self.slug = slug
         self.language = _language(self.scope)
-        self.inbox: asyncio.Queue[Event] = asyncio.Queue(maxsize=self.inbox_size)
+        self._early = []
         group = self._group(found.id)
 
         source = None
@@ -233,11 +293,19 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
 
             source = Source(tournament_group(found.id), _ticker(found.id, None), mine)
 
-        # Join before reading the state the hello reports: every commit after that read
-        # arrives as an event, so nothing falls between the page and the socket.
-        await hubs.join(group, self, _ticker(found.id, match_id), source=source)
+        # Join before the state the hello reports is read (the hub's snapshot, read after the
+        # group was joined and reused only until the next event): every commit after that
+        # read arrives as an event, so nothing falls between the page and the socket.
+        tournament_id = found.id
+        hub = await hubs.join(
+            group,
+            self,
+            _ticker(tournament_id, match_id),
+            source=source,
+            framer=_framer(tournament_id, slug),
+        )
         self.group = group
-        state = await database_sync_to_async(_state)(found.id, match_id)
+        state = await hub.snapshot(lambda: database_sync_to_async(_state)(tournament_id, match_id))
         if state is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -246,46 +314,59 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         if state[1] is not None:
             hello["match"] = state[1]
         await self.send(text_data=_dumps(hello))
-        self.sender = asyncio.ensure_future(self._drain())
+        self._direct = _direct_protocol(self.base_send)
+        if self._direct is None:
+            self._outbox = collections.deque(maxlen=self.inbox_size)
+            self._more = asyncio.Event()
+            self.sender = asyncio.ensure_future(self._drain())
+        early, self._early = self._early, None
+        for frame in early or ():
+            self.write(frame)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             hubs.leave(self.group, self)
             self.group = ""
+        self._direct = None
         if self.sender is not None:
             self.sender.cancel()
 
-    def offer(self, event: Event) -> None:
-        """Called by the hub for every event of the group; never waits."""
-        if self.inbox.full():  # a phone that does not keep up: it will see the version gap
-            self.inbox.get_nowait()
-        self.inbox.put_nowait(event)
+    def write(self, frame: OutFrame) -> None:
+        """Called by the hub once per event with the frame of this socket's language; never
+        waits. A socket that does not keep up skips frames; its next one shows the client the
+        version gap and it re-fetches (live.js)."""
+        early = self._early
+        if early is not None:  # still connecting: after the hello
+            if len(early) >= self.early_size:
+                del early[0]
+            early.append(frame)
+            return
+        proto = self._direct
+        if proto is not None:
+            transport = proto.transport
+            if proto.close_sent or transport.is_closing() or proto.conn.state is not OPEN:
+                return
+            if transport.get_write_buffer_size() > self.high_water:
+                self.skipped += 1
+                return
+            transport.write(frame.wire)
+            return
+        if self._outbox is not None and self._more is not None:
+            if len(self._outbox) == self._outbox.maxlen:
+                self.skipped += 1  # the oldest goes: the client sees the gap
+            self._outbox.append(frame.text)
+            self._more.set()
 
     async def _drain(self) -> None:
+        """The ASGI fallback (no direct transport): this socket's bounded queue, in order."""
+        assert self._outbox is not None
+        assert self._more is not None
         while True:
-            event = await self.inbox.get()
-            try:
-                text = await self._frame(event)
-            except Exception:
-                logger.exception("live event %s could not be framed", event.get("type"))
+            if not self._outbox:
+                self._more.clear()
+                await self._more.wait()
                 continue
-            if text is not None:
-                await self.send(text_data=text)
-
-    async def _frame(self, event: Event) -> str | None:
-        kind = event.get("type")
-        if kind == MATCH_UPDATE:
-            return await frames.frame(event, self.language, self.slug)
-        if kind == "tournament.update":
-            version = event.get("tournament_version")
-            if version is None:
-                version = await database_sync_to_async(tournament_version)(
-                    tournament_id=self.tournament_id
-                )
-            return _dumps({"type": "tournament.update", "tournament_version": int(version)})
-        if kind == "live.tick":
-            return _dumps({**event, "type": "tick"})
-        return None
+            await self.send(text_data=self._outbox.popleft())
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Spectator sockets are read-only: input is ignored."""

@@ -191,8 +191,22 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     outlook = _outlooks(data, standings.rows)
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []
+    # Players level on every key (T5) form a tie group, listed once per stage and referenced by
+    # index from each of its rows: listing the group on every row made the body quadratic in a
+    # large tie (51 % of a 5,000-player body, issue 19).
+    tie_groups: list[list[int]] = []
+    group_of: dict[int, int] = {}
     for i, row in enumerate(standings.rows):
         entrant = by_entry.get(row.player_id)
+        tie_group = None
+        if row.tied_with:
+            tie_group = group_of.get(row.player_id)
+            if tie_group is None:
+                tie_group = len(tie_groups)
+                members = sorted({row.player_id, *row.tied_with})
+                tie_groups.append(members)
+                for member in members:
+                    group_of[member] = tie_group
         rows.append(
             {
                 "rank": row.rank,
@@ -207,7 +221,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "six_loves_given": row.six_loves_given,
                 "head_to_head": row.head_to_head,
                 "decided_by": row.decided_by.value,
-                "tied_with": list(row.tied_with),
+                "tie_group": tie_group,
                 "points": row.points,
                 "six_loves_received": row.six_loves_received,
                 "llaves": row.llaves,
@@ -227,7 +241,10 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     line_rank = rows[cut - 1]["rank"] if cut and len(rows) > cut else None
     for line in rows:
         line["playoff_on_line"] = bool(
-            all_played and line["tied_with"] and line_rank is not None and line["rank"] == line_rank
+            all_played
+            and line["tie_group"] is not None
+            and line_rank is not None
+            and line["rank"] == line_rank
         )
     rounds_played = sum(1 for r in data.rounds if r.complete)
     return {
@@ -236,6 +253,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         "rounds_complete": rounds_played,
         "cut": cut,
         "rows": rows,
+        "tie_groups": tie_groups,
     }
 
 

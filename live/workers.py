@@ -8,19 +8,19 @@ incoming message, since spectator sockets are read-only.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
-with warnings.catch_warnings():  # uvicorn deprecates the module in favour of uvicorn-worker
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from uvicorn.workers import UvicornWorker
+from uvicorn_worker import UvicornWorker  # the maintained package (uvicorn.workers is deprecated)
 
 
-class SpectatorWorker(UvicornWorker):
+class SpectatorWorker(UvicornWorker):  # type: ignore[misc]
     CONFIG_KWARGS: dict[str, Any] = {
         **UvicornWorker.CONFIG_KWARGS,
         "ws": "websockets-sansio",
         "ws_per_message_deflate": False,
         "ws_max_size": 64 * 1024,
         "lifespan": "off",
+        # uvicorn's access line carries the query string; nginx logs these requests in its
+        # secret-free format instead (deploy/nginx, config/gunicorn.py).
+        "access_log": False,
     }

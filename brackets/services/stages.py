@@ -31,6 +31,7 @@ from brackets.services._common import (
 from brackets.services.planning import FINISH_STAGE
 from brackets.services.rounds import AdvanceResult, round_advance, round_preview
 from core.exceptions import ApplicationError
+from ratings.selectors import seeding_ratings
 from tournament.models import Entry, Tournament
 
 _ANYTIME = frozenset({"name", "auto_advance", "round_time_limit"})
@@ -251,7 +252,8 @@ def stage_seed(
     ids = [e.pk for e in entries]
     try:
         if method == Stage.Seeding.RATING:
-            ordered = seed_by_rating(Entrant(e.pk, float(e.player.rating or 0)) for e in entries)
+            ratings = seeding_ratings(player_ids=[e.player_id for e in entries])
+            ordered = seed_by_rating(Entrant(e.pk, ratings.get(e.player_id, 0.0)) for e in entries)
         elif method == Stage.Seeding.MANUAL:
             if order is None:
                 order = [

@@ -27,8 +27,9 @@ ALLOWED_HOSTS: list[str] = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1"
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
+# daphne (the development server's websockets) is added by config.settings.local only: it is
+# not installed in the production image (requirements/prod.txt).
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -43,11 +44,16 @@ INSTALLED_APPS = [
     "core",
     "tournament",
     "scoring",
+    "ratings",
     "brackets",
     "live",
 ]
 
 MIDDLEWARE = [
+    # First: the request id (X-Request-ID from nginx, else a new one) is set before anything
+    # logs, and the metrics middleware times the whole request (core/observability.py).
+    "core.observability.RequestIdMiddleware",
+    "core.observability.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,16 +115,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, Celery broker, channel layer -----------------------------------------------
 REDIS_URL: str | None = env.str("REDIS_URL", default="") or None
+# One Redis per role when they are split (docs/operations.md): each falls back to REDIS_URL.
+CACHE_REDIS_URL: str | None = env.str("CACHE_REDIS_URL", default="") or REDIS_URL
+CHANNEL_REDIS_URL: str | None = env.str("CHANNEL_REDIS_URL", default="") or REDIS_URL
 
-if REDIS_URL:
+if CACHE_REDIS_URL:
     CACHES: dict[str, Any] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": CACHE_REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ct"),
             "TIMEOUT": 3600,
         }
     }
+    # Sessions (referees' phones, directors) are read from Redis on every request and written
+    # through to the database, so a Redis restart signs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+if CHANNEL_REDIS_URL:
     # PITFALLS.md: channels-redis' async pool defaults to 100 connections and raises when full;
     # size it for thousands of sockets. Capacity/expiry set deliberately; the layer is
     # at-most-once, so events carry a version and clients re-fetch on a gap.
@@ -128,7 +144,7 @@ if REDIS_URL:
             "CONFIG": {
                 "hosts": [
                     {
-                        "address": REDIS_URL,
+                        "address": CHANNEL_REDIS_URL,
                         "max_connections": env.int("CHANNEL_REDIS_MAX_CONNECTIONS", default=4000),
                         # redis-py 8 reads with a 5 s socket timeout, the same 5 s that
                         # channels-redis blocks in BZPOPMIN on an idle channel: the read timed
@@ -143,18 +159,16 @@ if REDIS_URL:
             },
         }
     }
-    # Sessions (referees' phones, directors) are read from Redis on every request and written
-    # through to the database, so a Redis restart signs nobody out.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # --- Celery -----------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost/")
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "cache+memory://")
 # Embedded default: no broker, tasks run in-process (eager).
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_ALWAYS_EAGER = env.bool(
+    "CELERY_TASK_ALWAYS_EAGER", default=CELERY_BROKER_URL.startswith("memory://")
+)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
@@ -173,11 +187,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": 5,
 }
 CELERY_RESULT_EXPIRES = 3600
+# The worker logs through LOGGING below (JSON, request id), not Celery's own root handler.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     # A finished round whose advancement task was lost (crash between commit and publish,
     # PITFALLS.md) is advanced by this sweep; advancement is idempotent so both paths are safe.
     "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
+    # Likewise for ratings: a match whose rating update was lost is rated by this sweep.
+    "ratings-reconcile": {"task": "ratings.ratings_reconcile", "schedule": 300},
 }
+# Beat singleton (deploy/scripts/start-beat.sh runs redbeat.RedBeatScheduler): the schedule
+# lives in Redis and a beat holds the lock ``redbeat::lock``; a second beat waits for it, and
+# takes over within CELERY_REDBEAT_LOCK_TIMEOUT seconds when the first dies.
+CELERY_REDBEAT_REDIS_URL = env.str("CELERY_REDBEAT_REDIS_URL", default=CELERY_BROKER_URL)
+CELERY_REDBEAT_KEY_PREFIX = env.str("CELERY_REDBEAT_KEY_PREFIX", default="redbeat")
+CELERY_REDBEAT_LOCK_TIMEOUT = env.int("CELERY_REDBEAT_LOCK_TIMEOUT", default=90)
+CELERY_BEAT_MAX_LOOP_INTERVAL = 5
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -240,14 +265,48 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# Logs: one JSON object per line with LOG_FORMAT=json (the deploy env files set it), else plain
+# text. Every record carries the request id (core.observability): the id nginx sends as
+# X-Request-ID follows a hand from its request to the broadcast and the Celery tasks it queues.
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "core.observability.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Observability (core/observability.py, docs/operations.md) ---------------------------------
+# /metrics (Prometheus text format) answers only with ``Authorization: Bearer <METRICS_TOKEN>``;
+# without a token it answers 404. nginx also refuses /metrics from outside (deploy/nginx).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# Error reporting: only when SENTRY_DSN is set (sentry-sdk; no personal data is sent).
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )
 
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)

@@ -1,7 +1,16 @@
 """Local development and ``make demo``: the embedded default unless DATABASE_URL / REDIS_URL."""
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import env
+from config.settings.base import INSTALLED_APPS, env
+
+# `manage.py runserver` serves websockets through daphne, a development-only dependency
+# (requirements/dev.in): it is not in the production image.
+try:
+    import daphne  # noqa: F401
+except ImportError:  # pragma: no cover - a production image running local settings
+    pass
+else:
+    INSTALLED_APPS = ["daphne", *INSTALLED_APPS]
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "0.0.0.0"])  # noqa: S104

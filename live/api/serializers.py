@@ -137,8 +137,10 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     six_loves_given = serializers.IntegerField(help_text="T5 key 3.")
     head_to_head = serializers.IntegerField(allow_null=True, help_text="T5 key 4, among the level.")
     decided_by = serializers.CharField(help_text="Deepest T5 key that placed this row.")
-    tied_with = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Still level: play-off (T5)."
+    tie_group = serializers.IntegerField(
+        allow_null=True,
+        help_text="Still level on every key: index into the stage's tie_groups; a play-off "
+        "decides (T5).",
     )
     points = serializers.IntegerField()
     six_loves_received = serializers.IntegerField()
@@ -164,6 +166,10 @@ class StageStandingsSerializer(serializers.Serializer[Any]):
     rounds_complete = serializers.IntegerField()
     cut = serializers.IntegerField(allow_null=True)
     rows = StandingRowSerializer(many=True)
+    tie_groups = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Players level on every T5 key, one list per group (rows name theirs by index).",
+    )
 
 
 class StandingsSerializer(serializers.Serializer[Any]):

@@ -11,6 +11,7 @@ Modules:
     record, playlog      -- a hand as an outcome record or a play log (section 9).
     match, match_state, validate -- the match reducer, its values and record checks
                             (sections 3, 7, 8, 9).
+    partners             -- the fold of a partnership match (section 12, R42-R46).
     simulate, seats      -- seeded bots playing hands and matches; seat letters.
 """
 
@@ -39,8 +40,10 @@ from scoring.engine.match_state import (
     MatchState,
     NextHand,
     PlayerStats,
+    first_partner_after,
     state_from_json,
     state_to_json,
+    team_name,
 )
 from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
 from scoring.engine.playlog import PlayLog, replay_play_log, replay_states
@@ -55,10 +58,12 @@ from scoring.engine.rules import (
     DealKind,
     Llave,
     Opening,
+    PartnerCredit,
     ReplayLeaderLoss,
     ResetRule,
     Ruleset,
     Scoring,
+    Teams,
     TieOpener,
     TieValue,
 )
@@ -106,6 +111,7 @@ __all__ = [
     "MoveKind",
     "NextHand",
     "Opening",
+    "PartnerCredit",
     "PlayLog",
     "PlayerStats",
     "PoseRequirement",
@@ -115,6 +121,7 @@ __all__ = [
     "Ruleset",
     "Scoring",
     "SimulatedMatch",
+    "Teams",
     "TieOpener",
     "TieValue",
     "Tile",
@@ -122,6 +129,7 @@ __all__ = [
     "block_result",
     "check_deal",
     "deal_tiles",
+    "first_partner_after",
     "forced_opener",
     "hand_outcome",
     "hand_start",
@@ -143,4 +151,5 @@ __all__ = [
     "simulate_match",
     "state_from_json",
     "state_to_json",
+    "team_name",
 ]

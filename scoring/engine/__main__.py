@@ -2,7 +2,9 @@
 
 ``python -m scoring.engine simulate --preset wsod --players 4 --seed 7 [--set key=value ...]``
 plays a match with seeded bots and prints it hand by hand: hand number, poser, hand value,
-result, scores after the hand and the rule notes (RULES.md sections 3-8).
+result, scores after the hand and the rule notes (RULES.md sections 3-8). Under partnerships
+(``--preset wsod_partners``, ``partnership_block`` or ``--set teams=partners``, 4 players, R42)
+the scores are the two partnerships' (``AC-BD``) and a result names the winning partnership.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from scoring.engine.errors import EngineError
-from scoring.engine.match_state import HandScored, NextHand
+from scoring.engine.match_state import HandScored, NextHand, team_name
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import PRESETS, Ruleset, Scoring
 from scoring.engine.seats import seat_name
@@ -40,7 +42,8 @@ def parse_override(text: str) -> tuple[str, object]:
 
 def format_match(ruleset: Ruleset, n_players: int, sim: SimulatedMatch) -> str:
     """The hand-by-hand table printed by ``simulate``."""
-    head = ("#", "poser", "value", "result", "scores", "notes")
+    partners = sim.final.partners
+    head = ("#", "poser", "value", "result", "AC-BD" if partners else "scores", "notes")
     rows: list[tuple[str, ...]] = []
     for record, scored, announced in zip(sim.records, sim.scored, sim.next_hands, strict=True):
         rows.append(
@@ -49,7 +52,7 @@ def format_match(ruleset: Ruleset, n_players: int, sim: SimulatedMatch) -> str:
                 _poser_text(record, announced),
                 _value_text(ruleset, scored, announced),
                 _result_text(record, scored),
-                "-".join(str(s) for s in scored.scores_after),
+                "-".join(str(s) for s in scored.scores_after[: 2 if partners else None]),
                 "; ".join(scored.notes),
             )
         )
@@ -59,7 +62,13 @@ def format_match(ruleset: Ruleset, n_players: int, sim: SimulatedMatch) -> str:
         cells = [c.ljust(w) for c, w in zip(row[:-1], widths, strict=True)]
         lines.append("  ".join([*cells, row[-1]]).rstrip())
     final = sim.final
-    if final.over and final.winner is not None:
+    if final.over and final.winner is not None and partners:
+        team = final.winner % 2
+        summary = (
+            f"Match over: {team_name(team)} ({seat_name(team)} and {seat_name(team + 2)}) "
+            f"win after {final.hands} hands."
+        )
+    elif final.over and final.winner is not None:
         summary = f"Match over: {seat_name(final.winner)} wins after {final.hands} hands."
     else:
         summary = f"Stopped after {final.hands} hands without a winner (max hands reached)."
@@ -93,6 +102,8 @@ def _result_text(record: HandRecord, scored: HandScored) -> str:
         return "tie " + "=".join(seat_name(s) for s in scored.tied) + _counts_text(record)
     how = "domino" if record.end is EndKind.DOMINO else "block"
     extra = " llave" if record.llave else ""
+    if scored.team is not None:
+        extra += f" for {team_name(scored.team)}"
     paid = f" +{scored.paid}" if scored.paid else ""
     return f"{seat_name(scored.winner)} {how}{extra}{paid}{_counts_text(record)}"
 

@@ -17,7 +17,7 @@ and folds it, and :func:`match_fold` folds a whole sequence. States are immutabl
 
 Decisions (where RULES.md leaves something open; copied into the README; 1, 9, 12 and 13 are
 about checking records and are listed in :mod:`scoring.engine.validate`):
-    2. ``opening = lot_then_rotate`` rotates regardless (R6): every later hand, including a
+    2. ``opening = lot_then_rotate`` rotates every hand (R6): every later hand, including a
        replay, a hand after a reset and a play-off, is posed freely by the seat after the
        previous poser. Only ``forced_six_six`` uses R7-R10.
     3. ``tie_opener = previous_opener`` after a forced tied hand: the replay is again a forced
@@ -26,7 +26,8 @@ about checking records and are listed in :mod:`scoring.engine.validate`):
     4. Pip scoring (R40): a hand has no fixed value, so ``NextHand.value`` and
        ``HandScored.value`` are 0 and ``paid`` is the pip credit. A tie still starts or extends
        a tie run (``is_replay``, stats ``ties``); with ``lot_then_rotate`` the lead rotates as
-       usual, with ``forced_six_six`` the winner poses next (R7) and a replay follows R10.
+       usual, with ``forced_six_six`` the winner poses next (R7) and after a tied hand its
+       poser poses the replay again, freely, whatever ``tie_opener`` says (R41).
        Pip scoring never resets and records no six-love.
     5. ``reset_rule = any_challenger`` applies R32 alone: ``replay_leader_loss`` is not
        consulted (a replay won by anyone but the only player with points resets by R32 anyway).
@@ -51,17 +52,21 @@ from collections.abc import Iterable
 from typing import Final
 
 from scoring.engine.errors import InvalidRuleset
+from scoring.engine.fold import fold_fast
 from scoring.engine.match_state import (
     HandScored,
     MatchContext,
     MatchState,
     NextHand,
     PlayerStats,
+    hand_value,
     match_context,
+    stats_row,
     unchecked,
 )
+from scoring.engine.partners import step_partners
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
-from scoring.engine.rules import Llave, Ruleset, Scoring, TieOpener, TieValue
+from scoring.engine.rules import Llave, Ruleset, Scoring, TieOpener
 from scoring.engine.seats import seat_name
 from scoring.engine.tiles import DOUBLE_SIX
 from scoring.engine.validate import validate_record
@@ -103,6 +108,7 @@ def match_start(ruleset: Ruleset, n_players: int, *, lot_winner: int = 0) -> Mat
         None,
         False,
         lot_winner,
+        (_NO_STATS, _NO_STATS) if ctx.partners else None,
         ctx,
     )
 
@@ -127,11 +133,18 @@ def match_fold(
     """Fold ``records`` from the start of a match; raises what :func:`match_apply` raises.
 
     Equivalent to calling :func:`match_apply` on each record, without building the per-hand
-    reports.
+    reports. Valid records are folded by :func:`~scoring.engine.fold.fold_fast` (one state
+    built at the end); anything it does not handle (an invalid record, a sporting pose) is
+    folded again hand by hand here, which raises the exact error.
     """
     state = match_start(ruleset, n_players, lot_winner=lot_winner)
+    seq = records if isinstance(records, list | tuple) else list(records)
+    assert state.ctx is not None
+    folded = fold_fast(state, state.ctx, seq)
+    if folded is not None:
+        return folded
     step = _step
-    for record in records:
+    for record in seq:
         state = step(state, record, False)[0]
     return state
 
@@ -144,6 +157,8 @@ def _step(
 ) -> tuple[MatchState, HandScored | None]:
     ctx = state.ctx if state.ctx is not None else match_context(state.ruleset, state.n_players)
     validate_record(state, ctx, record)
+    if ctx.partners:
+        return step_partners(state, ctx, record, report)  # R42-R46
 
     n = state.n_players
     number = state.hands + 1
@@ -250,7 +265,7 @@ def _step(
     )
     for i in six_love_to:
         o = stats[i]
-        stats[i] = _new_stats(*_stats_row(o)[:9], o.six_love_received + 1)
+        stats[i] = _new_stats(*stats_row(o)[:9], o.six_love_received + 1)
 
     following = number + 1
     if over:
@@ -264,7 +279,7 @@ def _step(
             seat,
             False,
             None,
-            _value(ctx, 0, playoff_next),
+            hand_value(ctx, 0, playoff_next),
             False,
             playoff_next,
             0,
@@ -311,6 +326,7 @@ def _step(
         None,
         playoff_next,
         state.lot_winner,
+        None,
         ctx,
     )
     if not report:
@@ -348,13 +364,16 @@ def _step_tie(
     playoff = state.playoff  # R27: the replay of a play-off is still a play-off
     stats = list(state.stats)
     for i in tied:
-        row = _stats_row(stats[i])
+        row = stats_row(stats[i])
         stats[i] = _new_stats(*row[:4], row[4] + 1, *row[5:])
-    value_next = _value(ctx, k, playoff)
+    value_next = hand_value(ctx, k, playoff)
     poser: int | None
     if ctx.rotate:  # decision 2
         poser, rule = (record.poser + 1) % state.n_players, "R6"
         reason = ctx.rotate_reason[record.poser]
+    elif ctx.scoring is Scoring.PIPS:  # R41 with a forced opening: the tied hand's poser again
+        poser, rule = record.poser, "R41"
+        reason = ctx.pips_again_reason[record.poser]
     elif ctx.tie_opener is TieOpener.LEADER:
         poser, rule = leader, "R10"
         reason = (
@@ -400,6 +419,7 @@ def _step_tie(
         leader,
         playoff,
         state.lot_winner,
+        None,
         ctx,
     )
     if not report:
@@ -415,21 +435,6 @@ def _step_tie(
     return new_state, scored
 
 
-def _stats_row(s: PlayerStats) -> tuple[int, ...]:
-    return (
-        s.hands_won,
-        s.domino_wins,
-        s.block_wins,
-        s.llaves,
-        s.ties,
-        s.replays_won,
-        s.resets_caused,
-        s.playoffs_won,
-        s.six_love_given,
-        s.six_love_received,
-    )
-
-
 def _add(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
     return (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
 
@@ -440,24 +445,6 @@ def _unique_leader(scores: tuple[int, ...]) -> int | None:
     if top < 1 or scores.count(top) != 1:
         return None
     return scores.index(top)
-
-
-def _value(ctx: MatchContext, k: int, playoff: bool) -> int:
-    """R26: the value of a hand after ``k`` consecutive ties (0 under pip scoring)."""
-    if ctx.scoring is Scoring.PIPS:
-        return 0  # decision 4
-    base = ctx.playoff_value if playoff else 1
-    if k == 0:
-        return base
-    if ctx.tie_value is TieValue.ESCALATE:
-        v = base + k
-    elif ctx.tie_value is TieValue.FLAT2:
-        v = max(base, 2)
-    else:
-        v = base
-    if ctx.tie_value_cap is not None:
-        v = min(v, max(ctx.tie_value_cap, base))
-    return v
 
 
 __all__ = [

@@ -5,6 +5,10 @@ Glossary:
                    poses the next hand. :mod:`scoring.engine.match` builds and folds it.
     next hand   -- what the referee screen shows before a hand: who poses, forced or free, and
                    what the hand is worth (R5-R10, R26).
+    partnership -- under ``teams = partners`` (R42) seats 0 and 2 form ``AC`` (partnership 0)
+                   and seats 1 and 3 form ``BD`` (partnership 1): a seat's partnership is
+                   ``seat % 2``. Scores stay one per seat, each seat showing its partnership's
+                   score; a leader (R28) is a partnership, given by its number.
     hand scored -- the report of folding one hand: what it paid, resets, notes citing rules.
     context     -- the per (ruleset, player count) constants folding needs, computed once and
                    carried by the state so folding a hand never recomputes them.
@@ -25,10 +29,12 @@ from scoring.engine.rules import (
     AllOnes,
     Llave,
     Opening,
+    PartnerCredit,
     ReplayLeaderLoss,
     ResetRule,
     Ruleset,
     Scoring,
+    Teams,
     TieOpener,
     TieValue,
 )
@@ -44,7 +50,7 @@ class NextHand:
 
     ``poser`` is ``None`` for a forced pose ("whoever holds 6-6", R5). ``rule`` is the rule that
     decided who poses; ``reason`` says why in words. ``leader`` is the R28 leader of the
-    current tie run.
+    current tie run: a seat, or under partnerships a partnership number (0 = AC, 1 = BD, R42).
     """
 
     number: int
@@ -83,6 +89,9 @@ class HandScored:
     ``value`` is V (R26), ``paid`` what stands in ``scores_after`` for the winner (decision 6),
     ``tied`` the seats sharing the lowest count of a tied block (R20), ``playoff_next`` whether
     the next hand is a play-off (decision 11), ``notes`` human notes citing rules.
+    Under partnerships (R42-R44) ``team`` is the winning partnership (0 = AC, 1 = BD) and
+    ``winner`` the seat of it that dominoed or held the lowest count (where both partners
+    share it, the one R44 names as the next poser); ``team`` is ``None`` otherwise.
     """
 
     number: int
@@ -95,6 +104,7 @@ class HandScored:
     scores_after: tuple[int, ...]
     match_over: bool
     notes: tuple[str, ...]
+    team: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +128,22 @@ class MatchContext:
     llave: Llave
     sporting_allowed: bool
     rotate: bool
+    partners: bool  # teams = partners (R42)
+    partner_net: bool  # partner_credit = net (R45)
     # Reasons shown on the referee screen, by seat (built once: folding is hot).
     won_reason: tuple[str, ...]
     reset_reason: tuple[str, ...]
     leader_reason: tuple[str, ...]
     again_reason: tuple[str, ...]
+    pips_again_reason: tuple[str, ...]
     rotate_reason: tuple[str, ...]
     first_hand: tuple[NextHand, ...]  # by lot winner (R6)
+    # Partnerships (R44): by seat, and by [previous poser][partnership] for a choice of partner.
+    team_won_reason: tuple[str, ...] = ()
+    team_reset_reason: tuple[str, ...] = ()
+    shared_reason: tuple[tuple[str, ...], ...] = ()
+    shared_reset_reason: tuple[tuple[str, ...], ...] = ()
+    team_leader_reason: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +154,11 @@ class MatchState:
     folded, ``tie_run`` is k (R26), ``leader`` the R28 leader of the current tie run,
     ``playoff`` whether the next hand is a play-off (R9, R27), ``last_poser`` the seat that
     posed the last hand, ``lot_winner`` the seat that won the draw for the lead (R6).
+
+    Under partnerships (R42) every seat's score is its partnership's score, ``leader`` is a
+    partnership number (0 = AC, 1 = BD), ``winner`` the seat that won the last hand (see
+    :attr:`winning_team`), and ``team_stats`` holds the R35 statistics of AC and BD, each
+    event counted once (R46); ``team_stats`` is ``None`` in individual play.
     """
 
     ruleset: Ruleset
@@ -150,6 +174,7 @@ class MatchState:
     leader: int | None = None
     playoff: bool = False
     lot_winner: int = 0
+    team_stats: tuple[PlayerStats, ...] | None = None
     ctx: MatchContext | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -159,8 +184,25 @@ class MatchState:
 
     @property
     def target(self) -> int:
-        """The score that wins this match (R30-R32, R41)."""
+        """The score that wins this match (R30-R32, R41, R45)."""
         return self.ruleset.target_for(self.n_players)
+
+    @property
+    def partners(self) -> bool:
+        """Whether the match is played in partnerships (R42)."""
+        return self.ruleset.teams is Teams.PARTNERS
+
+    @property
+    def team_scores(self) -> tuple[int, int] | None:
+        """``(AC, BD)`` under partnerships (R42), else ``None``."""
+        return (self.scores[0], self.scores[1]) if self.partners else None
+
+    @property
+    def winning_team(self) -> int | None:
+        """The partnership that won the match (0 = AC, 1 = BD), or ``None`` (R42)."""
+        if not self.partners or self.winner is None:
+            return None
+        return self.winner % 2
 
 
 def unchecked(cls: type[_T]) -> Callable[..., _T]:
@@ -205,6 +247,101 @@ def _forced_mask(ruleset: Ruleset, n_players: int) -> int:
     return mask
 
 
+def stats_row(s: PlayerStats) -> tuple[int, ...]:
+    return (
+        s.hands_won,
+        s.domino_wins,
+        s.block_wins,
+        s.llaves,
+        s.ties,
+        s.replays_won,
+        s.resets_caused,
+        s.playoffs_won,
+        s.six_love_given,
+        s.six_love_received,
+    )
+
+
+def hand_value(ctx: MatchContext, k: int, playoff: bool) -> int:
+    """R26: the value of a hand after ``k`` consecutive ties (0 under pip scoring)."""
+    if ctx.scoring is Scoring.PIPS:
+        return 0  # decision 4 of scoring.engine.match
+    base = ctx.playoff_value if playoff else 1
+    if k == 0:
+        return base
+    if ctx.tie_value is TieValue.ESCALATE:
+        v = base + k
+    elif ctx.tie_value is TieValue.FLAT2:
+        v = max(base, 2)
+    else:
+        v = base
+    if ctx.tie_value_cap is not None:
+        v = min(v, max(ctx.tie_value_cap, base))
+    return v
+
+
+TEAM_NAMES: Final = ("AC", "BD")
+"""Partnership names by number: seats 0 and 2 form AC, seats 1 and 3 form BD (R42)."""
+
+
+def team_name(team: int) -> str:
+    """``"AC"`` for partnership 0, ``"BD"`` for partnership 1 (R42)."""
+    return TEAM_NAMES[team]
+
+
+def first_partner_after(poser: int, team: int) -> int:
+    """R44: of ``team``'s two players, the one reached first going round in play order from
+    the seat after ``poser`` (so if ``poser`` is one of them, their partner).
+
+    >>> first_partner_after(2, 0), first_partner_after(0, 0), first_partner_after(3, 1)
+    (0, 2, 1)
+    """
+    seat = (poser + 1) % 4
+    return seat if seat % 2 == team else (seat + 1) % 4
+
+
+def _partner_reasons() -> dict[str, tuple[Any, ...]]:
+    """The referee-screen reasons of R44, built once per ruleset."""
+    names = [seat_name(i) for i in range(4)]
+
+    def pair(team: int) -> str:
+        return f"{names[team]} and {names[team + 2]}"
+
+    return {
+        "team_won_reason": tuple(
+            f"{names[i]} won the last hand for {TEAM_NAMES[i % 2]} (R7, R44)" for i in range(4)
+        ),
+        "team_reset_reason": tuple(
+            f"{names[i]} won the hand that caused the reset for {TEAM_NAMES[i % 2]} (R8, R44)"
+            for i in range(4)
+        ),
+        "shared_reason": tuple(
+            tuple(
+                f"{pair(t)} shared the lowest count: of them, {names[first_partner_after(p, t)]} "
+                f"comes first after {names[p]} (R7, R44)"
+                for t in (0, 1)
+            )
+            for p in range(4)
+        ),
+        "shared_reset_reason": tuple(
+            tuple(
+                f"{pair(t)} shared the lowest count of the hand that caused the reset: of them, "
+                f"{names[first_partner_after(p, t)]} comes first after {names[p]} (R8, R44)"
+                for t in (0, 1)
+            )
+            for p in range(4)
+        ),
+        "team_leader_reason": tuple(
+            tuple(
+                f"replay: {TEAM_NAMES[t]} lead; of {pair(t)}, "
+                f"{names[first_partner_after(p, t)]} comes first after {names[p]} (R10, R44)"
+                for t in (0, 1)
+            )
+            for p in range(4)
+        ),
+    }
+
+
 _CONTEXTS: dict[tuple[Ruleset, int], MatchContext] = {}
 
 
@@ -228,6 +365,7 @@ def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
         reason = "first hand: the holder of 6-6 poses it (R6, R5)"
         forced = NextHand(1, None, True, DOUBLE_SIX, base, False, False, 0, None, reason, "R6")
         first_hand = (forced,) * n_players
+    partners = ruleset.teams is Teams.PARTNERS
     ctx = MatchContext(
         target=ruleset.target_for(n_players),
         max_count=ruleset.max_count(n_players),
@@ -248,14 +386,20 @@ def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
         llave=ruleset.llave,
         sporting_allowed=ruleset.sporting_allowed,
         rotate=rotate,
+        partners=partners,
+        partner_net=ruleset.partner_credit is PartnerCredit.NET,
         won_reason=tuple(f"{s} won the last hand (R7)" for s in names),
         reset_reason=tuple(f"{s} won the hand that caused the reset (R8)" for s in names),
         leader_reason=tuple(f"replay: {s} is the leader (R10, R28)" for s in names),
         again_reason=tuple(f"replay: {s} posed the tied hand and poses again (R10)" for s in names),
+        pips_again_reason=tuple(
+            f"replay: {s} posed the tied hand and poses again (R41)" for s in names
+        ),
         rotate_reason=tuple(
             f"{names[(i + 1) % n_players]} follows {names[i]} in play order (R6)" for i in seats
         ),
         first_hand=first_hand,
+        **(_partner_reasons() if partners else {}),
     )
     if len(_CONTEXTS) > 256:  # rulesets are few; bound the cache anyway
         _CONTEXTS.clear()
@@ -263,7 +407,15 @@ def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
     return ctx
 
 
-__all__ = ["HandScored", "MatchState", "NextHand", "PlayerStats"]
+__all__ = [
+    "TEAM_NAMES",
+    "HandScored",
+    "MatchState",
+    "NextHand",
+    "PlayerStats",
+    "first_partner_after",
+    "team_name",
+]
 
 
 # -- snapshots ---------------------------------------------------------------------------------
@@ -311,6 +463,11 @@ def state_to_json(state: MatchState) -> dict[str, Any]:
         "leader": state.leader,
         "playoff": state.playoff,
         "lot_winner": state.lot_winner,
+        **(
+            {"team_stats": [[getattr(s, k) for k in _STATS_KEYS] for s in state.team_stats]}
+            if state.team_stats is not None
+            else {}
+        ),
     }
 
 
@@ -343,6 +500,13 @@ def state_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> MatchState:
         scores = tuple(int(s) for s in data["scores"])
         if len(scores) != n or len(stats) != n:
             raise InvalidSnapshot("snapshot rows do not match its player count")
+        team_stats: tuple[PlayerStats, ...] | None = None
+        if ruleset.teams is Teams.PARTNERS:
+            team_stats = tuple(PlayerStats(*(int(v) for v in row)) for row in data["team_stats"])
+            if len(team_stats) != len(TEAM_NAMES):
+                raise InvalidSnapshot("a partnership snapshot holds two partnerships' stats")
+        elif "team_stats" in data:
+            raise InvalidSnapshot("an individual match has no partnership statistics")
         return MatchState(
             ruleset,
             n,
@@ -357,6 +521,7 @@ def state_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> MatchState:
             data["leader"],
             bool(data["playoff"]),
             int(data["lot_winner"]),
+            team_stats,
             match_context(ruleset, n),
         )
     except InvalidSnapshot:

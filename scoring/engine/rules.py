@@ -14,9 +14,11 @@ circulation is a sensible combination; :meth:`Ruleset.validate_for_players` adds
 that depend on the number of players at a table (R2).
 
 Decisions (where RULES.md section 1 leaves something open):
-    * Keys marked "-" (not applicable) in the preset table still carry a value (the ``wsod``
-      value, ``tie_value_cap`` null) so every ruleset serialises the same keys and a later
-      override of another key never meets a missing one.
+    * Keys marked "-" in the preset table have no effect under that preset's scoring; the
+      stored ruleset still carries the ``wsod`` value for them (RULES.md section 1), so every
+      ruleset serialises the same keys and a preset whose ``scoring`` is overridden behaves
+      like ``wsod`` with the same overrides (``block`` therefore stores
+      ``replay_leader_loss = reset``).
     * ``target = null`` means "the default for the scoring": 6 for ``six_love`` and
       ``straight_six``, 100 for two players and 61 for three or four under ``pips`` (R41).
     * ``boneyard = null`` means "per R2": nothing left over in the standard deal, ``sleeping``
@@ -31,10 +33,15 @@ Decisions (where RULES.md section 1 leaves something open):
       four the standard deal already gives 7 each).
     * ``pips`` scoring with ``llave != off`` is rejected: R24 adjusts the value of a
       six-love/straight-six hand and pip scoring (R40) has no hand value to adjust.
-    * ``pips`` with ``opening = forced_six_six`` is accepted (a house rule some clubs play): the
-      first hand is forced, then the hand winner poses (R7) and after a tie R10 applies.
+    * ``pips`` with ``opening = forced_six_six`` is accepted (R41): the first hand is forced,
+      a decided hand's winner poses the next hand (R7), and after a tied hand its poser poses
+      again, freely (R41; ``tie_opener`` is not consulted).
     * ``sporting_allowed = true`` is a valid value (informal play, R11); the tournament layer,
       not the engine, decides whether an event may use it.
+    * ``teams = partners`` is a valid value for any scoring; a table of other than 4 players
+      is refused by :meth:`Ruleset.validate_for_players` (R42). ``partner_credit`` is carried
+      by every ruleset and only read under ``teams = partners`` with ``pips`` (R45).
+      Under ``pips`` a partnership's default target is 100 (R45).
     * ``tie_value_cap`` must be null or >= 1, ``playoff_value`` and ``target`` >= 1,
       ``boneyard_reserve`` >= 0. Booleans are not accepted where an int is expected.
 """
@@ -120,6 +127,20 @@ class Opening(StrEnum):
     LOT_THEN_ROTATE = "lot_then_rotate"
 
 
+class Teams(StrEnum):
+    """Individual play or two partnerships, AC (seats 0, 2) against BD (seats 1, 3) (R42)."""
+
+    NONE = "none"
+    PARTNERS = "partners"
+
+
+class PartnerCredit(StrEnum):
+    """What a winning partnership is credited under pip scoring (R45)."""
+
+    NET = "net"
+    OPPONENTS = "opponents"
+
+
 class DealKind(StrEnum):
     """Deal sizes (R2).
 
@@ -143,6 +164,7 @@ class Boneyard(StrEnum):
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
+PARTNERSHIP_PLAYERS: Final = 4  # R42
 
 _HAND_SIZES: Final[Mapping[DealKind, Mapping[int, int]]] = MappingProxyType(
     {
@@ -168,6 +190,8 @@ _ENUM_KEYS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
         "opening": Opening,
         "deal": DealKind,
         "boneyard": Boneyard,
+        "teams": Teams,
+        "partner_credit": PartnerCredit,
     }
 )
 _INT_KEYS: Final = frozenset({"target", "playoff_value", "tie_value_cap", "boneyard_reserve"})
@@ -205,6 +229,8 @@ class Ruleset:
     boneyard: Boneyard | None
     draw_when_playable: bool
     boneyard_reserve: int
+    teams: Teams = Teams.NONE
+    partner_credit: PartnerCredit = PartnerCredit.NET
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -285,6 +311,16 @@ class Ruleset:
         players, or a ``draw`` boneyard that holds no more than ``boneyard_reserve`` tiles.
         """
         self.hand_size(n_players)  # player count and deal (R2)
+        if self.teams is Teams.PARTNERS and n_players != PARTNERSHIP_PLAYERS:
+            raise InvalidRuleset(
+                code="partners_need_four",
+                rule="R42",
+                field="teams",
+                message=(
+                    "teams=partners needs exactly 4 players in two partnerships (AC against "
+                    f"BD), not {n_players} (R42)."
+                ),
+            )
         left = self._left_over(n_players)
         if self.boneyard_for(n_players) is Boneyard.DRAW and left <= self.boneyard_reserve:
             raise InvalidRuleset(
@@ -298,11 +334,12 @@ class Ruleset:
             )
 
     def target_for(self, n_players: int) -> int:
-        """The winning score (R30-R32; R41: 100 for two players, 61 for three or four)."""
+        """The winning score (R30-R32; R41: 100 for two players, 61 for three or four; R45:
+        100 for partnerships)."""
         if self.target is not None:
             return self.target
         if self.scoring is Scoring.PIPS:
-            return 100 if n_players == 2 else 61
+            return 100 if n_players == 2 or self.teams is Teams.PARTNERS else 61
         return 6
 
     def hand_size(self, n_players: int) -> int:
@@ -514,10 +551,22 @@ PRESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
             scoring=Scoring.PIPS,
             target=None,
             tie_value=TieValue.NONE,
-            replay_leader_loss=ReplayLeaderLoss.AWARD,
             opening=Opening.LOT_THEN_ROTATE,
             deal=DealKind.BLOCK,
             boneyard=Boneyard.SLEEPING,
+        ),
+        "wsod_partners": replace(_WSOD, preset="wsod_partners", teams=Teams.PARTNERS),
+        "partnership_block": replace(
+            _WSOD,
+            preset="partnership_block",
+            scoring=Scoring.PIPS,
+            target=100,
+            tie_value=TieValue.NONE,
+            opening=Opening.LOT_THEN_ROTATE,
+            deal=DealKind.BLOCK,
+            boneyard=Boneyard.SLEEPING,
+            teams=Teams.PARTNERS,
+            partner_credit=PartnerCredit.NET,
         ),
     }
 )

@@ -52,7 +52,9 @@ def test_a_match_outside_any_round_is_ignored(django_capture_on_commit_callbacks
     m = scheduled_match(t)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         match_finished.send(sender=Match, match_id=m.pk, tournament_id=t.pk, end_reason="normal")
-    assert callbacks == []
+    # Brackets enqueues no round check (other apps, such as ratings, may react to the signal).
+    assert [cb for cb in callbacks if "brackets." in repr(cb)] == []
+    assert len(callbacks) == 1  # the ratings update only
 
 
 @pytest.mark.django_db

@@ -285,15 +285,21 @@ async def test_ticks_tell_the_current_versions(lt: LiveTournament, monkeypatch: 
     await m_comm.disconnect()
 
 
-def test_a_slow_socket_loses_its_oldest_events_not_the_others() -> None:
+@in_own_loop
+async def test_on_the_asgi_fallback_a_slow_socket_loses_its_oldest_frames() -> None:
+    from collections import deque
+
     from live.consumers import TournamentConsumer
+    from live.hub import OutFrame
 
     consumer = TournamentConsumer()
-    consumer.inbox = asyncio.Queue(maxsize=3)
+    consumer._outbox = deque(maxlen=3)
+    consumer._more = asyncio.Event()
     for version in range(1, 6):
-        consumer.offer({"type": "match.update", "tournament_version": version})
-    kept = [consumer.inbox.get_nowait()["tournament_version"] for _ in range(3)]
+        consumer.write(OutFrame(json.dumps({"tournament_version": version})))
+    kept = [json.loads(text)["tournament_version"] for text in consumer._outbox]
     assert kept == [3, 4, 5]  # the client sees the gap from its version to 3 and re-fetches
+    assert consumer.skipped == 2
 
 
 @in_own_loop

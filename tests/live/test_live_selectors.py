@@ -64,7 +64,7 @@ def test_standings_follow_t5_with_the_tiebreak_columns_and_the_cut_line(two_stag
     assert keys == sorted(keys, reverse=True)  # T5 keys 1-3
     assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
     for r in rows:
-        assert {"head_to_head", "decided_by", "tied_with", "played"} <= set(r)
+        assert {"head_to_head", "decided_by", "tie_group", "played"} <= set(r)
     assert stage["cut"] == 8
     assert [i for i, r in enumerate(rows) if r["cut_after"]] == [7]
     assert [r["above_cut"] for r in rows] == [True] * 8 + [False] * 8
@@ -181,6 +181,36 @@ def test_playoff_is_flagged_only_on_the_line_once_every_round_is_played() -> Non
     lt2 = make_live_tournament(16, swiss_rounds=2, cut_size=3, slug="mid-open")
     finish_round_fast(lt2.round, seed=21)
     level_winners(lt2.round)
-    rows = selectors.standings(tournament=lt2.tournament)["stages"][0]["rows"]
-    assert all(r["tied_with"] for r in rows[:4])
+    stage = selectors.standings(tournament=lt2.tournament)["stages"][0]
+    rows = stage["rows"]
+    assert all(r["tie_group"] is not None for r in rows[:4])
     assert not any(r["playoff_on_line"] for r in rows)
+    # The group is listed once and referenced by index: the body is linear in the field.
+    group = stage["tie_groups"][rows[0]["tie_group"]]
+    assert {r["entry_id"] for r in rows[:4]} <= set(group)
+    assert sum(len(g) for g in stage["tie_groups"]) == sum(
+        1 for r in rows if r["tie_group"] is not None
+    )
+    assert all("tied_with" not in r for r in rows)
+
+
+def test_document_builds_pause_the_garbage_collector_and_restore_it() -> None:
+    """Issue 19: full collections during a large build walked the whole heap."""
+    import gc
+
+    from live.documents import _gc_paused
+
+    assert gc.isenabled()
+    with _gc_paused():
+        assert not gc.isenabled()
+        with _gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer build is still running
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _gc_paused():
+            pass
+        assert not gc.isenabled()  # left as the process had it
+    finally:
+        gc.enable()

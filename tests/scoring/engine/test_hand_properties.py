@@ -27,7 +27,10 @@ from scoring.engine.tiles import ALL_TILES
 from scoring.engine.turns import apply
 
 _DEAL_OPTIONS: list[tuple[str, dict[str, object], int]] = [
-    (preset, {}, n) for preset in PRESETS for n in (2, 3, 4)
+    (preset, {}, n)
+    for preset in PRESETS
+    for n in (2, 3, 4)
+    if PRESETS[preset].teams == "none" or n == 4  # partnerships: 4 players (R42)
 ] + [
     ("wsod", {"deal": "seven", "boneyard": "sleeping"}, 2),
     ("wsod", {"deal": "seven", "boneyard": "sleeping"}, 3),

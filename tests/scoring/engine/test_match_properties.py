@@ -43,13 +43,19 @@ class Table:
 
 @st.composite
 def tables(draw: st.DrawFn, **fixed: str) -> Table:
-    """A random valid table: a preset, random overrides, then the ``fixed`` keys."""
-    name = draw(st.sampled_from(sorted(PRESETS)))
+    """A random valid table: a preset, random overrides, then the ``fixed`` keys.
+
+    Individual play unless ``teams="partners"`` is fixed (partnerships: tests/.../test_partners).
+    """
+    partners = fixed.get("teams") == "partners"
+    name = draw(
+        st.sampled_from(sorted(n for n, r in PRESETS.items() if partners or r.teams == "none"))
+    )
     keys = draw(st.lists(st.sampled_from(sorted(OVERRIDES)), unique=True, max_size=6))
     overrides = {k: draw(OVERRIDES[k]) for k in keys} | fixed
     if overrides.get("scoring", PRESETS[name].scoring) != "pips" and "llave" not in keys:
         overrides.setdefault("llave", draw(OVERRIDES["llave"]))
-    players = draw(st.integers(2, 4))
+    players = 4 if partners else draw(st.integers(2, 4))
     try:
         ruleset = Ruleset.from_preset(name, overrides)
         ruleset.validate_for_players(players)

@@ -106,6 +106,18 @@ PRESET_TABLE: dict[str, dict[str, object]] = {
         "boneyard_reserve": 0,
     },
 }
+# The two rows `teams` and `partner_credit` of section 1: every preset above plays individually.
+for _row in PRESET_TABLE.values():
+    _row.update({"teams": "none", "partner_credit": "net"})
+# Section 1: `wsod_partners` = `wsod` with teams = partners; `partnership_block` = `block` with
+# teams = partners, partner_credit = net and target 100 (R45).
+PRESET_TABLE["wsod_partners"] = {**PRESET_TABLE["wsod"], "teams": "partners"}
+PRESET_TABLE["partnership_block"] = {
+    **PRESET_TABLE["block"],
+    "teams": "partners",
+    "partner_credit": "net",
+    "target": 100,
+}
 
 ALL_KEYS = [
     "scoring",
@@ -125,6 +137,8 @@ ALL_KEYS = [
     "boneyard",
     "draw_when_playable",
     "boneyard_reserve",
+    "teams",
+    "partner_credit",
 ]
 
 
@@ -140,6 +154,51 @@ def test_preset_values(name: str) -> None:
     assert list(data) == ["preset", *ALL_KEYS]
     for key, value in PRESET_TABLE[name].items():
         assert data[key] == value, f"{name}.{key}"
+
+
+# The "-" cells of RULES.md section 1's preset table: keys with no effect under that preset's
+# scoring. The stored ruleset carries the `wsod` value for each (section 1).
+NOT_APPLICABLE: dict[str, tuple[str, ...]] = {
+    "straight_six": ("reset_rule", "all_ones", "playoff_value", "after_reset_opener"),
+    "block": (
+        "reset_rule",
+        "all_ones",
+        "playoff_value",
+        "tie_value_cap",
+        "tie_opener",
+        "replay_leader_loss",
+        "after_reset_opener",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [(name, key) for name, keys in NOT_APPLICABLE.items() for key in keys]
+)
+def test_not_applicable_keys_carry_the_wsod_value(name: str, key: str) -> None:
+    """Section 1: a "-" key stores the `wsod` value (block's replay_leader_loss is reset)."""
+    assert key not in PRESET_TABLE[name]
+    assert PRESETS[name].to_json()[key] == PRESETS["wsod"].to_json()[key], f"{name}.{key}"
+
+
+@pytest.mark.parametrize("name", list(NOT_APPLICABLE))
+@pytest.mark.parametrize("scoring", ["six_love", "straight_six"])
+def test_overriding_scoring_behaves_like_wsod_with_the_same_overrides(
+    name: str, scoring: str
+) -> None:
+    """Section 1: a preset whose `scoring` is overridden is `wsod` with the same overrides."""
+    explicit = {k: v for k, v in PRESET_TABLE[name].items() if k != "scoring"}
+    if explicit.get("target") is None:
+        explicit.pop("target", None)  # block's null target: the default for the scoring
+    overrides = {"scoring": scoring}
+    if name == "block":
+        explicit.pop("target", None)
+        overrides["target"] = 6
+    mine = Ruleset.from_preset(name, overrides).to_json()
+    wsod = Ruleset.from_preset("wsod", {**explicit, **overrides}).to_json()
+    assert {k: v for k, v in mine.items() if k != "preset"} == {
+        k: v for k, v in wsod.items() if k != "preset"
+    }
 
 
 def test_from_preset_without_overrides_is_the_preset() -> None:

@@ -1,0 +1,175 @@
+"""Ratings and player profiles at scale (``make bench-players``).
+
+1. **ratings**: a finished round of 1,000 players (250 tables of 4, placings from a seeded
+   random draw) is rated by ``ratings.services.ratings_rebuild`` from the round's first match:
+   fetch, openskill Plackett-Luce for every table, bulk insert of the history, upsert of the
+   current ratings. Floor, in the same run: the same 250 ``rate_table`` calls with no database.
+2. **profile**: the public profile page of a player with 500 rated matches, rendered through
+   Django's test client (server time: the view, its three queries, the SVG chart and the
+   template). Floor: ``/healthz`` through the same client.
+
+Each phase runs ``--repeats`` times (median and spread). It creates and uses its own PostgreSQL
+database ``bench_players``; the test database is never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+if str(BASE) not in sys.path:
+    sys.path.insert(0, str(BASE))
+
+from bench.common import recreate_database  # noqa: E402
+
+DB_NAME = "bench_players"
+GOAL_RATINGS_S = 1.0
+GOAL_PROFILE_MS = 100.0
+
+
+def _timed(fn, repeats: int) -> list[float]:  # type: ignore[no-untyped-def]
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def _spread(xs: list[float], scale: float = 1.0, unit: str = "s") -> str:
+    return (
+        f"{statistics.median(xs) * scale:.3g} {unit} ({min(xs) * scale:.3g}-{max(xs) * scale:.3g})"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--history", type=int, default=500)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+        REDIS_URL="redis://127.0.0.1:6379/10",
+    )
+    load = os.getloadavg()[0]
+    print(f"Preparing database {DB_NAME!r} ...", flush=True)
+    recreate_database(DB_NAME)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+    from django.utils import timezone
+
+    from ratings.model import Skill, rate_table
+    from ratings.models import RatingChange
+    from ratings.services import ratings_rebuild
+    from scoring.models import Match, Seat
+    from tournament.models import Entry, Player, Tournament
+
+    call_command("migrate", verbosity=0)
+    rng = random.Random(7)
+    tournament = Tournament.objects.create(name="Bench", slug="bench", status="running")
+    players = Player.objects.bulk_create(Player(name=f"P{i}") for i in range(args.players))
+    entries = Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+    start = timezone.now()
+    tables = args.players // 4
+    matches = Match.objects.bulk_create(
+        Match(
+            tournament=tournament,
+            n_players=4,
+            status="finished",
+            end_reason="normal",
+            started_at=start,
+            finished_at=start + timedelta(seconds=i),
+            hands_count=10,
+        )
+        for i in range(tables)
+    )
+    placings = [rng.sample([1, 2, 3, 4], 4) for _ in range(tables)]
+    Seat.objects.bulk_create(
+        Seat(match=m, seat=s, entry=entries[4 * t + s], placing=placings[t][s])
+        for t, m in enumerate(matches)
+        for s in range(4)
+    )
+    first = (start, matches[0].pk)
+
+    # -- ratings of a finished round -------------------------------------------------------
+    floor = _timed(lambda: [rate_table([Skill()] * 4, p) for p in placings], args.repeats)
+    rated = _timed(lambda: ratings_rebuild(since=first), args.repeats)
+    assert RatingChange.objects.count() == 4 * tables
+
+    # -- profile of a player with a long history -------------------------------------------
+    hero = players[0]
+    history_matches = Match.objects.bulk_create(
+        Match(
+            tournament=tournament,
+            n_players=2,
+            status="finished",
+            end_reason="normal",
+            started_at=start - timedelta(days=1, seconds=i),
+            finished_at=start - timedelta(days=1, seconds=i),
+        )
+        for i in range(args.history - 1)
+    )
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player=hero,
+            match=m,
+            tournament=tournament,
+            rated_at=m.finished_at,
+            placing=1 + i % 2,
+            table_size=2,
+            mu_before=25,
+            sigma_before=8,
+            mu_after=25 + i % 7,
+            sigma_after=8 - i / 1000,
+        )
+        for i, m in enumerate(history_matches)
+    )
+    n_history = RatingChange.objects.filter(player=hero).count()
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.get(f"/players/{hero.pk}/")  # warm: templates, URL resolver, connection
+    client.get("/healthz")
+    page = _timed(lambda: client.get(f"/players/{hero.pk}/"), max(args.repeats, 5) * 4)
+    health = _timed(lambda: client.get("/healthz"), max(args.repeats, 5) * 4)
+    assert client.get(f"/players/{hero.pk}/").status_code == 200
+
+    rows = [
+        (
+            f"ratings: finished round of {args.players} players ({tables} tables)",
+            _spread(rated),
+            f"floor (rate_table only) {_spread(floor)}",
+            f"<= {GOAL_RATINGS_S} s",
+            statistics.median(rated) <= GOAL_RATINGS_S,
+        ),
+        (
+            f"profile page, {n_history} rated matches",
+            _spread(page, 1000, "ms"),
+            f"floor (/healthz) {_spread(health, 1000, 'ms')}",
+            f"<= {GOAL_PROFILE_MS:g} ms",
+            statistics.median(page) * 1000 <= GOAL_PROFILE_MS,
+        ),
+    ]
+    print(
+        f"\nbench-players: PostgreSQL on loopback, {args.repeats}+ trials each (median, min-max);"
+        f" 1-min load average before the run {load:.2f}, after {os.getloadavg()[0]:.2f}"
+    )
+    print("| benchmark | figure | floor, same run | goal | result |")
+    print("|---|---|---|---|---|")
+    for name, fig, fl, goal, ok in rows:
+        print(f"| {name} | {fig} | {fl} | {goal} | {'PASS' if ok else 'FAIL'} |")
+    return 0 if all(r[-1] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""The rating model: pure functions over (mu, sigma) pairs, no Django.
+
+A match is a free-for-all of 2-4 players ranked by their placing at the table (T4), which is
+what the Plackett-Luce model describes: the probability of an order is the product, place by
+place, of each remaining player's share of the remaining strength. openskill's
+``PlackettLuce`` implements it (Weng & Lin 2011) and takes shared ranks for players level on
+placing (T3: players still level share a placing).
+
+What is rated, and how (README, "Ratings"):
+- a match that ended normally (R33), by time (T3, if at least one hand was completed) or by a
+  director's override: by its placings, shared placings as a draw between those players;
+- a forfeit (T7) is not rated: it records an absence, not a game; the players who carry on at
+  the table play a continuation match, which is rated on its own;
+- play-off matches (T6) are rated like any other match.
+
+The displayed rating is ``1000 + 40 * (mu - 3 sigma)``: a conservative estimate (the skill the
+player is 99.7 % likely to exceed) that starts at 1000 for a new player (mu 25, sigma 25/3) and
+rises as the system grows confident. Seeding by rating uses it (T8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+MU0 = 25.0
+SIGMA0 = MU0 / 3
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+
+# Each match first widens sigma by tau (skills drift between matches), then narrows it.
+TAU = MU0 / 300
+
+_MODEL = PlackettLuce(mu=MU0, sigma=SIGMA0, tau=TAU)
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    mu: float = MU0
+    sigma: float = SIGMA0
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The rating shown to people and used for seeding (conservative: mu - 3 sigma)."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def rate_table(skills: Sequence[Skill], placings: Sequence[int]) -> list[Skill]:
+    """New skills of the players at one table, given their placings (1 = first; equal = level).
+
+    Deterministic: the same inputs always give the same outputs (no randomness in the model).
+    """
+    if len(skills) != len(placings):
+        raise ValueError("one placing per player")
+    if len(skills) < 2:
+        raise ValueError("a rated match has at least two players")
+    teams = [[_MODEL.create_rating([s.mu, s.sigma])] for s in skills]
+    rated = _MODEL.rate(teams, ranks=[float(p) for p in placings])
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]

@@ -1,0 +1,231 @@
+"""Ratings from finished matches: an idempotent update per match and a deterministic rebuild.
+
+Matches are rated in one global order, by ``(finished_at, match id)``. Updating a match that
+is already rated with the same placings changes nothing; a match whose result changed (a
+corrected hand, an override, a reopened match) is rated again *from its place in that order*:
+every later rating change is recomputed from the stored results. Players whose matches do not
+depend on the corrected one get exactly the values they had, so a correction changes exactly
+the ratings it affects. One writer at a time (a PostgreSQL advisory lock; SQLite serialises
+writers anyway).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+
+from ratings.model import Skill, rate_table
+from ratings.models import PlayerRating, RatingChange
+from scoring.models import Match, Seat
+
+# An arbitrary constant naming the ratings writer's advisory lock.
+_LOCK_KEY = 0x52415445  # "RATE"
+
+Key = tuple[dt.datetime, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    changed: bool
+    since: Key | None = None
+    matches_rated: int = 0
+
+
+def _lock() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
+
+
+def rated_matches() -> QuerySet[Match]:
+    """Matches that count for ratings (see :mod:`ratings.model`): finished normally, by
+    override, or by time with at least one completed hand (T3); never a forfeit (T7)."""
+    return (
+        Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False)
+        .filter(
+            Q(end_reason__in=[Match.EndReason.NORMAL, Match.EndReason.OVERRIDE])
+            | Q(end_reason=Match.EndReason.TIME, hands_count__gt=0)
+        )
+        .exclude(seats__placing__isnull=True)
+    )
+
+
+def _after(key: Key) -> Q:
+    """Rows at or after ``key`` in the global order (``rated_at``/``finished_at`` then id)."""
+    at, match_id = key
+    return Q(rated_at__gt=at) | Q(rated_at=at, match_id__gte=match_id)
+
+
+def _table(match_id: int) -> list[tuple[int, int]] | None:
+    """``(player id, placing)`` per seat of a rated match, or ``None`` if it is not rated."""
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .order_by("seat")
+        .values_list("entry__player_id", "placing")
+    )
+    table = [(player, placing) for player, placing in seats if placing is not None]
+    return table if len(table) == len(seats) >= 2 else None
+
+
+@transaction.atomic
+def rating_update_for_match(*, match_id: int) -> RatingUpdate:
+    """Bring the ratings up to date with match ``match_id`` (idempotent).
+
+    No change when the stored rating changes already describe this match's current result
+    (same players, same placings, same place in the order); otherwise the ratings are rebuilt
+    from the earliest of the match's old and new place in the order.
+    """
+    _lock()
+    match = rated_matches().filter(pk=match_id).first()
+    table = _table(match_id) if match is not None else None
+    stored = list(
+        RatingChange.objects.filter(match_id=match_id).values_list(
+            "player_id", "placing", "rated_at"
+        )
+    )
+    keys: list[Key] = [(at, match_id) for _, _, at in stored[:1]]
+    if match is not None and table is not None:
+        assert match.finished_at is not None
+        new_key: Key = (match.finished_at, match_id)
+        same = sorted(table) == sorted((p, pl) for p, pl, _ in stored) and all(
+            at == match.finished_at for _, _, at in stored
+        )
+        if same:
+            return RatingUpdate(changed=False)
+        keys.append(new_key)
+    elif not stored:
+        return RatingUpdate(changed=False)
+    return ratings_rebuild(since=min(keys))
+
+
+@transaction.atomic
+def ratings_rebuild(*, since: Key | None = None) -> RatingUpdate:
+    """Recompute every rating change at or after ``since`` (all of them when ``None``) from the
+    stored match results, in the global order. Deterministic: the same results always give
+    the same ratings."""
+    _lock()
+    changes = (
+        RatingChange.objects.all() if since is None else RatingChange.objects.filter(_after(since))
+    )
+    affected = set(changes.values_list("player_id", flat=True).distinct())
+    changes.delete()
+
+    matches = rated_matches()
+    if since is not None:
+        at, match_id = since
+        matches = matches.filter(Q(finished_at__gt=at) | Q(finished_at=at, pk__gte=match_id))
+    ordered = list(
+        matches.order_by("finished_at", "pk").values_list("pk", "tournament_id", "finished_at")
+    )
+    tables = _tables(pk for pk, _, _ in ordered)
+    players = affected | {p for rows in tables.values() for p, _ in rows}
+    skills = _skills_before(players)
+
+    rows: list[RatingChange] = []
+    for match_id, tournament_id, finished_at in ordered:
+        table = tables.get(match_id)
+        if table is None or finished_at is None:
+            continue
+        before = [skills.get(p, Skill()) for p, _ in table]
+        after = rate_table(before, [pl for _, pl in table])
+        for (player, placing), b, a in zip(table, before, after, strict=True):
+            skills[player] = a
+            rows.append(
+                RatingChange(
+                    player_id=player,
+                    match_id=match_id,
+                    tournament_id=tournament_id,
+                    rated_at=finished_at,
+                    placing=placing,
+                    table_size=len(table),
+                    mu_before=b.mu,
+                    sigma_before=b.sigma,
+                    mu_after=a.mu,
+                    sigma_after=a.sigma,
+                )
+            )
+    RatingChange.objects.bulk_create(rows, batch_size=1000)
+    _store_current(players, skills)
+    return RatingUpdate(changed=True, since=since, matches_rated=len({r.match_id for r in rows}))
+
+
+def _tables(match_ids: Iterable[int]) -> dict[int, list[tuple[int, int]]]:
+    """Seats of many matches in one query: match id -> [(player id, placing)] in seat order;
+    matches with a seat lacking a placing are left out."""
+    ids = list(match_ids)
+    out: dict[int, list[tuple[int, int | None]]] = {}
+    for start in range(0, len(ids), 2000):
+        chunk = ids[start : start + 2000]
+        for match_id, player, placing in (
+            Seat.objects.filter(match_id__in=chunk)
+            .order_by("match_id", "seat")
+            .values_list("match_id", "entry__player_id", "placing")
+        ):
+            out.setdefault(match_id, []).append((player, placing))
+    return {
+        m: [(p, pl) for p, pl in rows if pl is not None]
+        for m, rows in out.items()
+        if len(rows) >= 2 and all(pl is not None for _, pl in rows)
+    }
+
+
+def _skills_before(players: set[int]) -> dict[int, Skill]:
+    """Each player's skill after their latest remaining change (the rebuild point)."""
+    if not players:
+        return {}
+    latest = RatingChange.objects.filter(player_id=OuterRef("player_id")).order_by(
+        "-rated_at", "-match_id"
+    )
+    rows = (
+        RatingChange.objects.filter(player_id__in=players)
+        .values("player_id")
+        .distinct()
+        .annotate(
+            mu=Subquery(latest.values("mu_after")[:1]),
+            sigma=Subquery(latest.values("sigma_after")[:1]),
+        )
+        .values_list("player_id", "mu", "sigma")
+    )
+    return {player: Skill(mu, sigma) for player, mu, sigma in rows}
+
+
+def _store_current(players: set[int], skills: dict[int, Skill]) -> None:
+    counts = dict(
+        RatingChange.objects.filter(player_id__in=players)
+        .values("player_id")
+        .annotate(n=Count("id"))
+        .values_list("player_id", "n")
+    )
+    gone = [p for p in players if not counts.get(p)]
+    PlayerRating.objects.filter(player_id__in=gone).delete()
+    current = [
+        PlayerRating(player_id=p, mu=skills[p].mu, sigma=skills[p].sigma, matches=counts[p])
+        for p in sorted(players)
+        if counts.get(p)
+    ]
+    PlayerRating.objects.bulk_create(
+        current,
+        batch_size=1000,
+        update_conflicts=True,
+        unique_fields=["player"],
+        update_fields=["mu", "sigma", "matches", "updated_at"],
+    )
+
+
+def ratings_reconcile() -> RatingUpdate:
+    """Rate matches whose update was lost (a crash between commit and the task): rebuild from
+    the earliest rated match that has no rating change yet. Run by beat."""
+    missing = (
+        rated_matches()
+        .filter(rating_changes__isnull=True)
+        .order_by("finished_at", "pk")
+        .values_list("finished_at", "pk")
+        .first()
+    )
+    if missing is None or missing[0] is None:
+        return RatingUpdate(changed=False)
+    return ratings_rebuild(since=(missing[0], missing[1]))

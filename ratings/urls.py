@@ -1,0 +1,8 @@
+from django.urls import path
+
+from ratings import views
+
+app_name = "ratings"
+urlpatterns = [
+    path("players/<int:player_id>/", views.player_profile_page, name="player-profile"),
+]
