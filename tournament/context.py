@@ -137,6 +137,9 @@ _R = "*"
 ROUTES: dict[str, dict[str, Action]] = {
     "healthz": {_R: Action.SIGN_IN},
     "readyz": {_R: Action.SIGN_IN},
+    "metrics": {_R: Action.SIGN_IN},  # operations endpoint (deploy restricts who reaches it)
+    "player-rating": {_R: Action.VIEW_PUBLIC},
+    "ratings:*": {_R: Action.VIEW_PUBLIC},
     "set_language": {_R: Action.SIGN_IN},
     "admin:*": {_R: Action.ADMIN},
     "login": {_R: Action.SIGN_IN},
