@@ -48,6 +48,7 @@ from tournament.context import (
     PERMISSIONS,
     STATUS_GATES,
     Action,
+    RefereeActor,
     Role,
     actor_roles,
     require_actor,
@@ -228,7 +229,10 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
         raise NotFoundError(f"No match {match_id}.", code="not_found")
     match = _MATCH_COLUMNS.instance(row[:-3])
     status, actor_is_director = row[-3], bool(row[-2])
-    is_director = bool(getattr(actor, "is_superuser", False) or actor_is_director)
+    # A credential is never a director, whatever else its identity holds (the table).
+    is_director = not isinstance(actor, RefereeActor) and bool(
+        getattr(actor, "is_superuser", False) or actor_is_director
+    )
     # A credential acts only in its own tournament (its identity's role is there anyway).
     assigned = (
         bool(row[-1])

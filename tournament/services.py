@@ -702,7 +702,12 @@ def referee_token_issue(
     role = TournamentRole.objects.filter(
         tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
     ).first()
-    if role is None or getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+    if (
+        role is None
+        or getattr(user, "is_staff", False)
+        or getattr(user, "is_superuser", False)
+        or TournamentRole.objects.filter(user=user).exclude(pk=role.pk).exists()
+    ):  # a credential's identity is a referee of one tournament and nothing else
         raise ApplicationError(
             f"{user} is not a referee of {tournament.name}.",
             code="not_referee",
