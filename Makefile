@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements/dev.txt | sha1sum | cut -c1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test venv lint typecheck pytest bench bench-engine bench-brackets bench-hands bench-live bench-live-churn clean
+.PHONY: demo demo-live test venv lint typecheck pytest pytest-embedded bench bench-engine bench-brackets bench-hands bench-live bench-live-churn clean
 
 venv: $(STAMP)
 
@@ -27,6 +27,13 @@ demo: venv
 	@echo "Serving on http://$(HOST):$(PORT)/ and spectators on http://$(HOST):$(PORT)/live/  (Ctrl-C to stop)"
 	$(EMBEDDED) $(PY) manage.py runserver $(HOST):$(PORT)
 
+# The demo with seeded bots playing a hand every 3 s in the server's own process (live pushes on
+# the in-memory channel layer); see README "Simulating an event".
+demo-live: venv
+	$(EMBEDDED) $(PY) manage.py migrate --noinput
+	$(EMBEDDED) $(PY) manage.py demo_load
+	$(EMBEDDED) $(PY) manage.py simulate_event --delay 3 --serve $(HOST):$(PORT)
+
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -38,8 +45,19 @@ typecheck: venv
 pytest: venv
 	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(PYTEST_ARGS)
 
-# The whole gate, in CI order (STYLE.md §12). Tests need PostgreSQL and Redis.
-test: lint typecheck pytest
+# The page, API and flow tests again on the embedded default (SQLite, in-memory channel layer,
+# local-memory cache, eager Celery): what `make demo` runs on. A few minutes.
+EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
+	tests/brackets/test_brackets_api.py tests/scoring/test_scoring_api.py \
+	tests/api/test_api_regressions.py tests/core/test_login.py tests/core/test_health.py \
+	tests/brackets/test_simulate_event.py tests/ratings
+pytest-embedded: venv
+	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
+		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
+
+# The whole gate, in CI order (STYLE.md §12). Tests need PostgreSQL and Redis (the embedded
+# run needs neither).
+test: lint typecheck pytest pytest-embedded
 
 bench: bench-engine bench-brackets
 

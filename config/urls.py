@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from core import observability
+from core import observability, rules_pages
 from core import views as core_views
 
 urlpatterns = [
@@ -11,6 +11,8 @@ urlpatterns = [
     path("readyz", core_views.readyz, name="readyz"),
     path("metrics", observability.metrics_view, name="metrics"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("rules/", rules_pages.rules_page, name="rules"),
+    path("rules/referee-card/", rules_pages.referee_card, name="referee-card"),
     path("admin/", admin.site.urls),
     # Directors who are not staff sign in here (the admin login accepts staff only).
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -45,7 +45,7 @@ PAGES: dict[str, tuple[tuple[str, ...], str]] = {
     "tables": (("summary", "tables"), "live/regions/tables.html"),
     "standings": (("summary", "standings"), "live/regions/standings.html"),
     "bracket": (("bracket",), "live/regions/bracket.html"),
-    "player": (("player",), "live/regions/player.html"),
+    "player": (("player", "standings"), "live/regions/player.html"),
     "match": (("match",), "live/regions/match.html"),
     "projector": (("summary", "tables", "standings"), "live/regions/projector.html"),
 }
@@ -125,7 +125,9 @@ def html_region(page: str, t: PublicTournament, *extra: int) -> str | None:
     def build() -> bytes:
         context: dict[str, Any] = {"slug": t.slug, "version": t.version}
         for kind in kinds:
-            context[kind] = json.loads(json_document(kind, t, *extra))
+            # Tournament-wide documents are one per version, whatever the page's extra ids.
+            ids = () if kind in TOURNAMENT_WIDE else extra
+            context[kind] = json.loads(json_document(kind, t, *ids))
             if context[kind] is None:
                 return NOT_FOUND
         return render_to_string(template, context).encode()

@@ -3,8 +3,9 @@
 Reads the snapshot columns the recording transaction writes (``Match.scores``,
 ``Match.next_hand``, ``Seat`` results) rather than folding hands, with a fixed number of
 queries whatever the number of matches: matches, their seats with players, and the last live
-hand of each match (PostgreSQL ``DISTINCT ON``). The same JSON shape feeds the live tables page,
-the public API and the websocket events, so a client applies an event exactly like a fetch.
+hand of each match (PostgreSQL ``DISTINCT ON``; a correlated subquery on SQLite). The same JSON
+shape feeds the live tables page, the public API and the websocket events, so a client applies
+an event exactly like a fetch.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import connection
+from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -101,27 +104,41 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
     }
 
 
+_LAST_HAND_FIELDS = (
+    "match_id",
+    "number",
+    "end",
+    "winner",
+    "tied",
+    "reset",
+    "value",
+    "paid",
+    "llave",
+    "scores_after",
+)
+
+
 def _last_hands(match_ids: list[int]) -> dict[int, Hand]:
+    """The last live hand of each match, in one query whatever their number.
+
+    PostgreSQL: ``DISTINCT ON (match_id)`` over the (match, number) index. Elsewhere (the
+    embedded SQLite default, which has no ``DISTINCT ON``): the hand whose id is the first of
+    its match's live hands by descending number, a correlated subquery on the same index.
+    Both paths run in the page tests (``TEST_DATABASE=sqlite`` and the default run).
+    """
     if not match_ids:
         return {}
-    hands = (
-        Hand.objects.filter(match_id__in=match_ids, void=False)
-        .order_by("match_id", "-number")
-        .distinct("match_id")
-        .only(
-            "match_id",
-            "number",
-            "end",
-            "winner",
-            "tied",
-            "reset",
-            "value",
-            "paid",
-            "llave",
-            "scores_after",
+    live = Hand.objects.filter(match_id__in=match_ids, void=False)
+    if connection.vendor == "postgresql":
+        hands = live.order_by("match_id", "-number").distinct("match_id")
+    else:
+        last = (
+            Hand.objects.filter(match_id=OuterRef("match_id"), void=False)
+            .order_by("-number")
+            .values("pk")[:1]
         )
-    )
-    return {hand.match_id: hand for hand in hands}
+        hands = live.filter(pk=Subquery(last))
+    return {hand.match_id: hand for hand in hands.only(*_LAST_HAND_FIELDS)}
 
 
 def _seats_by_match(match_ids: list[int]) -> dict[int, list[Seat]]:

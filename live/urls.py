@@ -1,6 +1,6 @@
 """Public spectator pages under ``/live/``; websockets are in :mod:`live.routing`."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from live import views
 
@@ -14,4 +14,9 @@ urlpatterns = [
     path("live/<slug:slug>/players/<int:entry_id>/", views.player, name="player"),
     path("live/<slug:slug>/matches/<int:match_id>/", views.match, name="match"),
     path("live/<slug:slug>/projector/", views.projector, name="projector"),
+    re_path(
+        r"^live/(?P<slug>[-a-zA-Z0-9_]+)/export/(?P<kind>[a-z]+)\.(?P<fmt>csv|json)$",
+        views.export,
+        name="export",
+    ),
 ]

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from live import exports
 from live.documents import html_region, json_document
 from live.http import html_etag, live_conditional, request_tournament
 from live.scope import PUBLIC_STATUSES
@@ -135,3 +136,17 @@ def index(request: HttpRequest) -> HttpResponse:
     )
     rows.sort(key=lambda t: (order.get(t.status, 2), t.name))
     return render(request, "live/index.html", {"tournaments": rows})
+
+
+@live_conditional(html=False)
+def export(request: HttpRequest, slug: str, kind: str, fmt: str) -> HttpResponse:
+    """``/live/<slug>/export/<kind>.<csv|json>``: players, matches, hands or standings."""
+    if kind not in exports.KINDS:
+        raise Http404("No such export.")
+    t = request_tournament(request)
+    if fmt == "csv":
+        response = HttpResponse(exports.export_csv(kind, t), content_type="text/csv; charset=utf-8")
+    else:
+        response = JsonResponse(exports.export_json(kind, t), safe=False)
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}-{kind}.{fmt}"'
+    return response

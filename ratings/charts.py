@@ -41,3 +41,41 @@ def line_chart(values: Sequence[int]) -> Chart | None:
         for i, v in enumerate(values)
     )
     return Chart(points=points, low=low, high=high)
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    label: str
+    value: int
+    y: int
+    width: float
+    label_x: float
+
+
+@dataclass(frozen=True, slots=True)
+class BarChart:
+    bars: list[Bar]
+    width: int
+    height: int
+    label_width: int
+
+
+def bar_chart(items: Sequence[tuple[str, int]], *, width: int = 480) -> BarChart | None:
+    """Horizontal bars, one per ``(label, value)``, scaled to the largest value; ``None`` when
+    every value is 0 (nothing to draw; the table says so)."""
+    top = max((v for _, v in items), default=0)
+    if top <= 0:
+        return None
+    label_width, row = 160, 28
+    span = width - label_width - 48
+    bars = [
+        Bar(
+            label,
+            value,
+            i * row + 4,
+            round(span * value / top, 1),
+            label_width + span * value / top + 6,
+        )
+        for i, (label, value) in enumerate(items)
+    ]
+    return BarChart(bars=bars, width=width, height=row * len(items) + 8, label_width=label_width)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ratings.model import display_rating
 from ratings.models import PlayerRating, RatingChange
-from tournament.models import Entry, Player
+from tournament.models import Entry, Player, Tournament
 
 
 def seeding_ratings(*, player_ids: Iterable[int]) -> dict[int, float]:
@@ -113,3 +113,8 @@ def player_profile(*, player_id: int) -> PlayerProfile | None:
         history=history,
         tournaments=tournaments,
     )
+
+
+def public_tournament(*, slug: str) -> Tournament | None:
+    """The tournament with ``slug`` unless it is a draft (drafts are invisible to the public)."""
+    return Tournament.objects.filter(slug=slug).exclude(status="draft").first()

@@ -5,4 +5,5 @@ from ratings import views
 app_name = "ratings"
 urlpatterns = [
     path("players/<int:player_id>/", views.player_profile_page, name="player-profile"),
+    path("stats/<slug:slug>/", views.tournament_leaders_page, name="tournament-leaders"),
 ]

@@ -7,10 +7,25 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from ratings.charts import line_chart
-from ratings.selectors import HistoryLine, player_profile
+from ratings.charts import bar_chart, line_chart
+from ratings.selectors import HistoryLine, player_profile, public_tournament
+from ratings.stats import SEAT_STATS, player_stats, tournament_leaders
+
+STAT_LABELS = {
+    "match_wins": _("Match wins"),
+    "hands_won": _("Hands won"),
+    "domino_wins": _("Domino wins (R18)"),
+    "block_wins": _("Block wins (R19)"),
+    "llaves": _("Llaves"),
+    "ties": _("Tied hands"),
+    "replays_won": _("Replays won"),
+    "resets_caused": _("Resets caused (Six Love)"),
+    "six_love_given": _("Six-loves given"),
+    "six_love_received": _("Six-loves received"),
+}
 
 
 @require_GET
@@ -19,10 +34,41 @@ def player_profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
     if profile is None:
         raise Http404("No such player.")
     chart = line_chart([c.display_after for c in profile.history])
+    stats = player_stats(player_id=player_id)
+    wins = bar_chart(
+        [
+            (str(STAT_LABELS["domino_wins"]), stats.totals.get("domino_wins", 0)),
+            (str(STAT_LABELS["block_wins"]), stats.totals.get("block_wins", 0)),
+        ]
+    )
     return render(
         request,
         "ratings/player_profile.html",
-        {"profile": profile, "chart": chart, "history_rows": _history_rows(profile.history)},
+        {
+            "profile": profile,
+            "chart": chart,
+            "history_rows": _history_rows(profile.history),
+            "stats": stats,
+            "stat_rows": [(STAT_LABELS[n], stats.totals.get(n, 0)) for n in SEAT_STATS],
+            "wins_chart": wins,
+        },
+    )
+
+
+@require_GET
+def tournament_leaders_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/stats/<slug>/``: each statistic's top ten in a tournament (public, never a draft)."""
+    tournament = public_tournament(slug=slug)
+    if tournament is None:
+        raise Http404("No such tournament.")
+    boards = tournament_leaders(tournament_id=tournament.pk)
+    return render(
+        request,
+        "ratings/leaders.html",
+        {
+            "tournament": tournament,
+            "boards": [(stat, STAT_LABELS[stat], rows) for stat, rows in boards.items()],
+        },
     )
 
 

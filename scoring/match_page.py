@@ -9,6 +9,7 @@ what it is worth (R26), who is on love (section 0), and the result when the matc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,17 @@ from scoring.engine import ALL_TILES, Llave, Ruleset, Scoring, Tile
 
 SEAT_LETTERS = "ABCD"
 DASH = "\u2013"  # between scores: 6\u20130\u20130\u20130
+SEAT_SEPARATOR = " \u00b7 "  # "A · Ana": the one way a seat is named on every page
+
+
+def seat_label(seat: int, name: str) -> str:
+    """The seat's letter in play order with the player's name, e.g. "A · Ana" (section 0).
+
+    Spectators, referees and directors all read seats this way; the engine's 0-based numbers
+    never reach a page.
+    """
+    letter = SEAT_LETTERS[seat] if 0 <= seat < len(SEAT_LETTERS) else str(seat + 1)
+    return f"{letter}{SEAT_SEPARATOR}{name}" if name else letter
 
 
 @dataclass(frozen=True)
@@ -26,6 +38,7 @@ class SeatView:
     seat: int
     letter: str
     name: str
+    label: str  # "A · Ana"
     club: str
     country: str
     score: int
@@ -47,6 +60,7 @@ class NextHandView:
     forced_tile: str | None
     value: int
     kind: str  # "normal" | "replay" | "playoff"
+    explanation: str = ""  # why this hand is a replay or a play-off, in words
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,7 @@ class HandRow:
     void: bool
     void_reason: str
     recorded_at: Any
+    explanation: str = ""  # a reset, a tie or a play-off explained in words
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,7 @@ class MatchView:
     score_line: str
     target: int
     scoring_label: str
+    last_event: str = ""  # the last hand's reset or tie, explained, shown above the next hand
 
 
 def _tile_label(raw: object) -> str | None:
@@ -153,6 +169,23 @@ def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> Ne
             description = _("%(name)s poses any tile (the lead rotates)") % {"name": name}
         else:
             description = _("%(name)s poses any tile") % {"name": name}
+    if kind == "playoff" and is_replay:
+        explanation = _(
+            "Play-off replay: the play-off hand was tied, so it is played again and is still a "
+            "play-off, worth %(v)s (R26, R27)."
+        ) % {"v": value}
+    elif kind == "playoff":
+        explanation = _(
+            "Play-off: the last hand sent every score back to 0 with everyone on one point. "
+            "This hand is posed by the holder of 6-6 and is worth %(v)s (R9, R26)."
+        ) % {"v": value}
+    elif kind == "replay":
+        explanation = _(
+            "Replay: the last hand was tied, so nobody scored and this hand is worth %(v)s "
+            "(R26, R27). If the leader of the tie run loses it, every score returns to 0 (R31a)."
+        ) % {"v": value}
+    else:
+        explanation = ""
     return NextHandView(
         number=number,
         title=title,
@@ -163,12 +196,56 @@ def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> Ne
         forced_tile=forced_tile if (forced or poser is None) else None,
         value=value,
         kind=kind,
+        explanation=explanation,
     )
 
 
 def _seat_player(seat: Any) -> Any:
     entry = getattr(seat, "entry", None)
     return getattr(entry, "player", None)
+
+
+_NOTE_SEAT = re.compile(r"\b(?:leader )?([A-H])\b (?:lost the replay|had points)")
+
+
+def explain_hand(hand: Any, names: Sequence[str]) -> str:
+    """A reset, a tie or a coming play-off in words (R27, R31a, R31d, R32, R9).
+
+    The engine's notes (English, stored with the hand) say which rule applied; the sentence is
+    written here so it can be translated and name seats as "A · Ana".
+    """
+    notes = " ".join(str(n) for n in (getattr(hand, "notes", None) or []))
+
+    def nm(i: int | None) -> str:
+        return names[i] if i is not None and 0 <= i < len(names) else "—"
+
+    winner = nm(hand.winner)
+    playoff = "play-off next" in notes
+    if hand.reset:
+        match = _NOTE_SEAT.search(notes)
+        other = nm("ABCDEFGH".index(match.group(1))) if match else ""
+        if "R31a" in notes:
+            text = _(
+                "Reset: %(leader)s led the tie run and lost the replay, so every score returns "
+                "to 0 and %(winner)s scores nothing (R31a)."
+            ) % {"leader": other or _("the leader"), "winner": winner}
+        elif "R32" in notes:
+            text = _(
+                "Reset: %(winner)s won while %(holder)s had points, so every score returns to 0 "
+                "and %(winner)s scores nothing (R32)."
+            ) % {"winner": winner, "holder": other or _("another player")}
+        else:
+            text = _(
+                "Reset: with this hand every player had scored, so every score returns to 0 (R31d)."
+            )
+        if playoff:
+            text += " " + _("Everyone was on one point: the next hand is a play-off (R9).")
+        return str(text)
+    if hand.tied:
+        return str(
+            _("Tied hand: nobody scores and the next hand is a replay worth more (R20, R26, R27).")
+        )
+    return ""
 
 
 def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
@@ -206,6 +283,7 @@ def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
         void=hand.void,
         void_reason=hand.void_reason,
         recorded_at=hand.recorded_at,
+        explanation=explain_hand(hand, names),
     )
 
 
@@ -216,16 +294,18 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     names = []
     for s in seats:
         player = _seat_player(s)
-        names.append(player.name if player is not None else f"{SEAT_LETTERS[s.seat]}")
+        names.append(player.name if player is not None else "")
+    # Sentences name a seat as "A · Ana", like the form and the spectators' pages.
+    labels = [seat_label(s.seat, name) for s, name in zip(seats, names, strict=False)]
     scores = list(match.scores or [0] * n)
     if len(scores) < n:
         scores += [0] * (n - len(scores))
     over = match.status == "finished"
     nh_data = match.next_hand or {}
-    next_view = describe_next_hand(nh_data, names) if (nh_data and not over) else None
+    next_view = describe_next_hand(nh_data, labels) if (nh_data and not over) else None
     if next_view is None and not over and match.status != "void":
         next_view = describe_next_hand(
-            {"number": 1, "forced": True, "forced_tile": "6-6", "value": 1, "rule": "R6"}, names
+            {"number": 1, "forced": True, "forced_tile": "6-6", "value": 1, "rule": "R6"}, labels
         )
     leader = nh_data.get("leader") if nh_data else None
     pips = ruleset.scoring is Scoring.PIPS
@@ -238,7 +318,8 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             SeatView(
                 seat=s.seat,
                 letter=SEAT_LETTERS[s.seat],
-                name=name,
+                name=name or SEAT_LETTERS[s.seat],
+                label=seat_label(s.seat, name),
                 club=getattr(player, "club", "") or "",
                 country=getattr(player, "country", "") or "",
                 score=score,
@@ -258,20 +339,25 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     if over:
         w = match.winner_seat
         if w is not None and 0 <= w < len(names):
-            result_title = _("Match over — %(name)s wins") % {"name": names[w]}
+            result_title = _("Match over — %(name)s wins") % {"name": labels[w]}
         else:
             result_title = _("Match over")
-        loves = [sv.name for sv in seat_views if sv.six_love and sv.seat != w]
+        loves = [sv.label for sv in seat_views if sv.six_love and sv.seat != w]
         if loves:
             result_detail = _("Six-love to %(names)s (R31c)") % {"names": ", ".join(loves)}
         reason = getattr(match, "end_reason", "")
         if reason and reason != "normal":
-            result_detail = (result_detail + " · " if result_detail else "") + str(
-                match.get_end_reason_display()
+            result_detail = (result_detail + " · " if result_detail else "") + _(
+                match.get_end_reason_display()  # marked in core/choice_labels.py
             )
 
-    rows = tuple(hand_row(h, names) for h in hands)
+    rows = tuple(hand_row(h, labels) for h in hands)
     live = [r for r in rows if not r.void]
+    last_event = ""
+    live_hands = [h for h in hands if not h.void]
+    if live and not over and live_hands[-1].reset:
+        last = live[-1]
+        last_event = _("Hand %(n)s: %(text)s") % {"n": last.number, "text": last.explanation}
     in_use = ruleset.set_mask(n)
     tiles = tuple(
         str(t) for t in sorted(ALL_TILES, key=lambda t: (-t.high, -t.low)) if in_use >> t.index & 1
@@ -291,4 +377,5 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         score_line=DASH.join(str(s) for s in scores[:n]),
         target=ruleset.target_for(n),
         scoring_label=ruleset.scoring.value,
+        last_event=last_event,
     )

@@ -264,7 +264,9 @@ def placings_by_score(
 ) -> list[int]:
     """Placing at the table (T3/T4): the winner first, then by score, then by who reached
     that score first (the earliest start of their final unchanged run in ``history``), then
-    hands won, then seat order."""
+    hands won. Players still level share the placing, competition style (1, 2, 2, 4): seat
+    order never decides (T3). Without a ``winner`` a shared first stays shared (no match
+    win, T3)."""
 
     def reached(i: int) -> int:
         j = len(history)
@@ -273,11 +275,29 @@ def placings_by_score(
         return j
 
     n = len(scores)
-    order = sorted(range(n), key=lambda i: (i != winner, -scores[i], reached(i), -hands_won[i], i))
+
+    def key(i: int) -> tuple[bool, int, int, int]:
+        return (i != winner, -scores[i], reached(i), -hands_won[i])
+
+    order = sorted(range(n), key=key)
     placing = [0] * n
     for rank, seat in enumerate(order, start=1):
-        placing[seat] = rank
+        previous = order[rank - 2] if rank > 1 else None
+        level = previous is not None and key(previous) == key(seat)
+        placing[seat] = placing[previous] if level and previous is not None else rank
     return placing
+
+
+def shared_placings_valid(placings: Sequence[int]) -> bool:
+    """True if ``placings`` are competition ranks 1..n: ``k`` players sharing placing ``p``
+    cover places ``p .. p+k-1`` (1, 1, 3, 4; T3)."""
+    return all(p == 1 + sum(1 for q in placings if q < p) for p in placings)
+
+
+def sole_first(placings: Sequence[int]) -> int | None:
+    """The seat placed first alone, or ``None`` when first is shared (no match win, T3)."""
+    firsts = [seat for seat, p in enumerate(placings) if p == 1]
+    return firsts[0] if len(firsts) == 1 else None
 
 
 def _seats_write_sql(
@@ -1158,7 +1178,8 @@ def match_result_override(
     placings: Sequence[int] | None = None,
 ) -> Match:
     """Set a match's result by director decision (recorded in the action log with before and
-    after). Placings default to the order of ``scores`` and must be given when scores tie.
+    after). Placings default to the order of ``scores`` (players level share a place, T3) and
+    must be given when the top scores tie; a shared first place stores no winner (T3).
     Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
     reason = _require_reason(reason)
     match = _director_match(match_id, actor)
@@ -1181,11 +1202,17 @@ def match_result_override(
                 fields={"placings": ["Required when the top scores tie."]},
             )
         placings = placings_by_score(list(scores), [], [0] * n, None)
-    elif sorted(placings) != list(range(1, n + 1)):
+    elif (
+        len(placings) != n
+        or any(isinstance(p, bool) or not isinstance(p, int) for p in placings)
+        or not shared_placings_valid(placings)
+    ):
         raise ApplicationError(
-            f"placings must be 1..{n}, each once.",
+            f"placings must be the places 1..{n}, one per seat; players level share a place "
+            "and skip the places it covers (1, 1, 3, 4).",
             code="bad_placings",
-            fields={"placings": [f"A permutation of 1..{n}."]},
+            rule="T3",
+            fields={"placings": [f"Competition ranks 1..{n} (1, 2, 2, 4)."]},
         )
     seats = _seat_rows(match)
     before = {
@@ -1194,7 +1221,7 @@ def match_result_override(
         "scores": list(match.scores),
         "placings": [s.placing for s in seats],
     }
-    winner = list(placings).index(1)
+    winner = sole_first(placings)  # None when first is shared: no match win (T3)
     if match.started_at is None:
         _freeze_ruleset(match)
         match.started_at = timezone.now()

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import Max, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
@@ -28,7 +28,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
-from scoring.match_page import DASH, SEAT_LETTERS, match_view
+from scoring.error_messages import error_messages_json
+from scoring.match_page import DASH, SEAT_LETTERS, match_view, seat_label
 from scoring.models import Hand, Match, Seat
 from tournament.context import (
     Action,
@@ -59,7 +60,9 @@ def _match_for_page(match_id: int) -> Match:
     """The match with everything the page shows: 3 queries (match, seats, hands)."""
     try:
         return (
-            Match.objects.select_related("tournament", "table", "referee")
+            Match.objects.select_related(
+                "tournament", "table", "referee", "round_link__round__stage"
+            )
             .prefetch_related(
                 _seats_prefetch(),
                 Prefetch("hands", queryset=Hand.objects.order_by("number", "id")),
@@ -118,6 +121,11 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
         "is_director": is_director,
         "recent_hands": list(reversed(view.hands))[:12],
+        "error_messages": error_messages_json(),
+        "poser_label": next(
+            (s.label for s in view.seats if view.next_hand and s.seat == view.next_hand.poser),
+            "",
+        ),
     }
 
 
@@ -140,6 +148,7 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
             "void_url": reverse("scoring-api:hand-void-last", args=[match.pk]),
             "panel_url": reverse("scoring:match-panel", args=[match.pk]),
             "admin_url": _admin_url("admin:scoring_match_change", match.pk),
+            "round_title": _round_title(match),
         }
     )
     return render(request, "scoring/match_referee.html", context)
@@ -154,6 +163,27 @@ def match_panel(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_for_page(match_id)
     _match_context(request, match)
     return render(request, "scoring/_match_panel.html", _panel_context(request, match))
+
+
+def _round_title(match: Match) -> str:
+    """ "Qualifying · Round 2": which round a match belongs to, so two "Table 1" rows differ.
+
+    The round is the brackets app's (reached through the ``round_link`` relation it declares,
+    no import): a match outside any round has no title.
+    """
+    try:
+        link = match.round_link
+    except ObjectDoesNotExist:
+        return ""
+    rnd = link.round
+    kinds = {
+        "swiss": _("Round %(n)s"),
+        "knockout": _("Knockout round %(n)s"),
+        "final": _("Final table"),
+        "playoff": _("Play-off table"),
+    }
+    title = kinds.get(rnd.kind, _("Round %(n)s")) % {"n": rnd.number}
+    return f"{rnd.stage.name} · {title}"
 
 
 @never_cache
@@ -172,7 +202,7 @@ def referee_home(request: HttpRequest) -> HttpResponse:
             referee_id=referee.pk, tournament_id=referee.tournament_id
         )
     matches = list(
-        matches_qs.select_related("tournament", "table")
+        matches_qs.select_related("tournament", "table", "round_link__round__stage")
         .prefetch_related(_seats_prefetch())
         .order_by("tournament__slug", "table__number", "id")
     )
@@ -186,11 +216,12 @@ def referee_home(request: HttpRequest) -> HttpResponse:
         if len(current) == 1:
             return HttpResponseRedirect(reverse("scoring:match-referee", args=[current[0].pk]))
     order: dict[str, int] = {Match.Status.IN_PROGRESS: 0, Match.Status.SCHEDULED: 1}
-    matches.sort(key=lambda m: (order.get(m.status, 2), m.pk))
+    matches.sort(key=lambda m: (order.get(m.status, 2), -m.pk if m.status not in order else m.pk))
     rows = [
         {
             "match": m,
-            "names": " · ".join(s.entry.player.name for s in m.seats.all()),
+            "round": _round_title(m),
+            "names": ", ".join(seat_label(s.seat, s.entry.player.name) for s in m.seats.all()),
             "score": DASH.join(str(s) for s in (m.scores or [])),
         }
         for m in matches

@@ -1,6 +1,10 @@
-"""Suite-wide fixtures. The suite runs against PostgreSQL and Redis, never SQLite.
+"""Suite-wide fixtures. The suite runs against PostgreSQL and Redis, never SQLite by accident.
 
 If either service is unreachable the run stops at once with a message saying how to start it.
+``TEST_DATABASE=sqlite`` asks explicitly for the embedded run (config/settings/test.py): SQLite,
+in-memory channel layer, local-memory cache, eager Celery. There, tests marked ``postgres`` (they
+need PostgreSQL's own behaviour: row locks, prepared statements, its SQL) or ``redis`` (a real
+broker, channel layer or shared cache) are skipped, and so are the browser tests.
 """
 
 from __future__ import annotations
@@ -49,12 +53,40 @@ def _check_services() -> list[str]:
     return problems
 
 
+def embedded() -> bool:
+    """True in the explicit embedded run (``TEST_DATABASE=sqlite``)."""
+    return os.environ.get("TEST_DATABASE", "postgres").lower() == "sqlite"
+
+
+EMBEDDED_SKIPS = {
+    "postgres": "needs PostgreSQL (skipped in the embedded SQLite run)",
+    "redis": "needs Redis (skipped in the embedded run)",
+    "browser": "browser tests run on PostgreSQL (skipped in the embedded run)",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not embedded():
+        return
+    for item in items:
+        for marker, reason in EMBEDDED_SKIPS.items():
+            if item.get_closest_marker(marker) is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Stop at once, with a hint, if a selected test needs PostgreSQL/Redis and they are down.
 
     Pure engine tests (``tests/*/engine/``) need neither, so a run of only those skips the check.
     """
     if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if embedded():
+        from django.conf import settings
+
+        assert settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer")
         return
     needs_services = any("/engine/" not in str(item.path) for item in session.items)
     if not needs_services:

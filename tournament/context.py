@@ -137,7 +137,11 @@ _R = "*"
 ROUTES: dict[str, dict[str, Action]] = {
     "healthz": {_R: Action.SIGN_IN},
     "readyz": {_R: Action.SIGN_IN},
-    "metrics": {_R: Action.SIGN_IN},  # operations endpoint (deploy restricts who reaches it)
+    "metrics": {_R: Action.SIGN_IN},
+    "rules": {_R: Action.VIEW_PUBLIC},
+    "referee-card": {
+        _R: Action.VIEW_PUBLIC
+    },  # operations endpoint (deploy restricts who reaches it)
     "player-rating": {_R: Action.VIEW_PUBLIC},
     "ratings:*": {_R: Action.VIEW_PUBLIC},
     "set_language": {_R: Action.SIGN_IN},

@@ -56,7 +56,12 @@ from brackets.engine.swiss import (
     seat_greedy,
     seating_cost,
 )
-from brackets.engine.time_called import TimeCalledLine, TimeCalledPlacing, time_called_placings
+from brackets.engine.time_called import (
+    TimeCalledLine,
+    TimeCalledPlacing,
+    time_called_placings,
+    time_called_winner,
+)
 
 __all__ = [
     "Advancement",
@@ -102,4 +107,5 @@ __all__ = [
     "seed_random",
     "snake_tables",
     "time_called_placings",
+    "time_called_winner",
 ]

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 
 from brackets.engine.errors import BracketError
 from brackets.engine.model import ByePolicy, PlayerId
-from brackets.engine.standings import MatchId, MatchRecord, StandingRow, Standings
+from brackets.engine.standings import (
+    MatchId,
+    MatchRecord,
+    StandingRow,
+    Standings,
+    check_shared_placings,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +136,9 @@ def advance_per_table(
     ``target`` ``None`` means no fill.
 
     Raises :class:`BracketError` ``bad_per_table`` (k not 1 or 2), ``unknown_player`` (a table
-    player missing from the standings), ``duplicate_placing`` or ``target_too_small`` (fewer
-    spots than table qualifiers).
+    player missing from the standings), ``duplicate_placing`` (a shared placing that does not
+    skip the places it covers, T3) or ``target_too_small`` (fewer spots than table
+    qualifiers).
     """
     if per_table not in (1, 2):
         raise BracketError(
@@ -142,19 +149,16 @@ def advance_per_table(
         )
     tables: dict[MatchId, list[MatchRecord]] = defaultdict(list)
     for rec in round_records:
-        if any(r.placing == rec.placing for r in tables[rec.match_id]):
-            raise BracketError(
-                code="duplicate_placing",
-                rule="T4",
-                field="round_records",
-                message=f"Two players placed {rec.placing} in match {rec.match_id} (T3, T4).",
-            )
         tables[rec.match_id].append(rec)
+    for match_id, recs in tables.items():
+        check_shared_placings(match_id, (r.placing for r in recs))
+    # T3: players sharing a placing go through on it only if the whole group fits in the top
+    # ``per_table``; otherwise the standings decide them with the fill (T5, T6).
     qualified = {
         r.player_id
         for recs in tables.values()
         for r in recs
-        if r.placing <= per_table and not r.forfeit
+        if not r.forfeit and sum(1 for o in recs if o.placing <= r.placing) <= per_table
     }
     if bye_policy is ByePolicy.WIN:
         qualified.update(byes)

@@ -3,7 +3,8 @@
 Glossary:
     match record   -- one player's line in one finished match (T4): placing at the table,
                       points, hands won, six-loves given and received, llaves, ties, replays won.
-                      A match win is placing 1.
+                      A match win is placing 1 held alone: players level after every T3 key
+                      share the placing (1, 1, 3, 4) and a shared first is no match win (T3).
     forfeit        -- a no-show or disqualification, recorded as a 0-6 loss (T7): no match win,
                       no points, no hands; :meth:`MatchRecord.forfeit_loss` builds the line.
     bye            -- a round without a table (T1); per :class:`ByePolicy` it is one match win
@@ -94,7 +95,8 @@ class MatchRecord:
 
     @property
     def match_win(self) -> bool:
-        """A match win is placing 1 (T4); a forfeit never is (T7)."""
+        """Placing 1 (T4), if no other player of the match shares it (T3: a shared first is
+        no match win; :func:`compute_standings` checks that); a forfeit never is (T7)."""
         return self.placing == 1 and not self.forfeit
 
     @classmethod
@@ -192,6 +194,28 @@ class _Totals:
         return (self.match_wins, self.hands_won, self.six_loves_given)
 
 
+def _sole(placings: Iterable[int], placing: int) -> bool:
+    return sum(1 for p in placings if p == placing) == 1
+
+
+def check_shared_placings(match_id: MatchId, placings: Iterable[int]) -> None:
+    """Placings at one table are competition ranks (T3, T4): ``k`` players sharing placing
+    ``p`` cover places ``p .. p+k-1``, so no one else may hold one of the places after ``p``
+    (1, 1, 3, 4 is right; 1, 1, 2 is not). Lines may be partial (a forfeit's line alone)."""
+    values = list(placings)
+    for p in set(values):
+        k = values.count(p)
+        clash = sorted(q for q in values if p < q < p + k)
+        if clash:
+            raise BracketError(
+                code="duplicate_placing",
+                rule="T3",
+                field="records",
+                message=f"{k} players share placing {p} in match {match_id}, so nobody can be "
+                f"placed {clash[0]}: a shared placing covers the places after it (T3, T4).",
+            )
+
+
 def _head_to_head(
     group: Sequence[PlayerId],
     placings: dict[MatchId, dict[PlayerId, int]],
@@ -242,13 +266,17 @@ def compute_standings(
     match win under :attr:`ByePolicy.WIN` (T1). Players still level after head-to-head share a
     rank and name each other in ``tied_with`` (a play-off decides, T5).
 
+    Players level at a table after every T3 key share its placing (1, 1, 3, 4); a shared
+    first is no match win (T3).
+
     Raises :class:`BracketError` ``duplicate_record`` (a player twice in one match) or
-    ``duplicate_placing`` (two players with one placing in one match, T4).
+    ``duplicate_placing`` (a shared placing that does not skip the places it covers, T3/T4).
     """
     totals: dict[PlayerId, _Totals] = {p: _Totals() for p in players}
     placings: dict[MatchId, dict[PlayerId, int]] = defaultdict(dict)
     matches_of: dict[PlayerId, list[MatchId]] = defaultdict(list)
-    for rec in records:
+    lines = list(records)
+    for rec in lines:
         at_table = placings[rec.match_id]
         if rec.player_id in at_table:
             raise BracketError(
@@ -257,19 +285,15 @@ def compute_standings(
                 field="records",
                 message=f"Player {rec.player_id} has two lines in match {rec.match_id} (T4).",
             )
-        if rec.placing in at_table.values():
-            raise BracketError(
-                code="duplicate_placing",
-                rule="T4",
-                field="records",
-                message=f"Two players placed {rec.placing} in match {rec.match_id}; placings "
-                "at a table are unique (T3, T4).",
-            )
         at_table[rec.player_id] = rec.placing
         matches_of[rec.player_id].append(rec.match_id)
+    for match_id, at_table in placings.items():
+        check_shared_placings(match_id, at_table.values())
+    for rec in lines:
         t = totals.setdefault(rec.player_id, _Totals())
         t.played += 1
-        t.match_wins += rec.match_win
+        # T3: a first place shared with another player of the match is no match win.
+        t.match_wins += rec.match_win and _sole(placings[rec.match_id].values(), 1)
         t.hands_won += rec.hands_won
         t.six_loves_given += rec.six_loves_given
         t.points += rec.points

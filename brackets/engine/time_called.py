@@ -10,7 +10,10 @@ Glossary:
 Placing is by score (higher first), then who reached that score first, then hands won (T3).
 Decision: among players on love (0) "reached first" is skipped — nobody *reached* love, they
 were put there by the start or a reset — so love players go straight to hands won. Players level
-on every key share a placing and carry ``tied_with``: the director orders a sudden-death hand.
+on every key share a placing (1, 1, 3, 4) and carry ``tied_with``; the director may order a
+sudden-death hand instead. A shared first place is no match win, and seed or seat order never
+decides a placing (T3): when time is called before any hand was completed, everybody is level
+and shares first, and nobody wins the match.
 """
 
 from __future__ import annotations
@@ -68,6 +71,13 @@ class TimeCalledPlacing:
     placing: int
     tied_with: tuple[PlayerId, ...] = ()
     """Players level on every T3 key: a sudden-death hand (director's call) separates them."""
+
+
+def time_called_winner(placings: Sequence[TimeCalledPlacing]) -> PlayerId | None:
+    """The match winner after time is called: the player placed first alone, or ``None``
+    when the first place is shared (T3: a shared first is no match win)."""
+    firsts = [p.player_id for p in placings if p.placing == 1]
+    return firsts[0] if len(firsts) == 1 else None
 
 
 def time_called_placings(lines: Sequence[TimeCalledLine]) -> tuple[TimeCalledPlacing, ...]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from brackets.engine import TimeCalledLine, time_called_placings
+from brackets.engine import TimeCalledLine, time_called_placings, time_called_winner
 from brackets.models import Round, RoundMatch, StageEntry
 from brackets.services._common import (
     Actor,
@@ -67,9 +67,10 @@ def round_call_time(
 
     The hands recorded so far stand (the director calls time once the hands in progress are
     recorded: T3 finishes the hand in progress). Placing is by score, then who reached that
-    score first, then hands won (engine ``time_called_placings``); players still level are
-    ordered by stage seed (decision: the director may instead name the match in
-    ``sudden_death``, which keeps playing a sudden-death hand). Returns the ended match ids.
+    score first, then hands won (engine ``time_called_placings``); players still level share
+    the placing and a shared first is no match win, so a match ended before any hand was
+    completed has no winner (T3; seed order never decides). The director may instead name the
+    match in ``sudden_death``, which keeps playing. Returns the ended match ids.
     """
     if actor is None:
         raise PermissionDeniedError("Calling time is a director's decision.", code="not_director")
@@ -112,7 +113,6 @@ def round_call_time(
         .values_list("match_id", "seat", "entry_id", "hands_won")
     ):
         seats.setdefault(match_id, []).append((seat, entry_id, hands_won))
-    seed_of = dict(StageEntry.objects.filter(stage_id=stage.pk).values_list("entry_id", "seed"))
     decisions: dict[str, object] = {}
     text = f"Time called (T3). {reason}".strip()
     for match_id in open_ids:
@@ -123,8 +123,9 @@ def round_call_time(
             for seat, entry_id, hands_won in rows
         ]
         placed = time_called_placings(lines)
-        ordered = sorted(placed, key=lambda p: (p.placing, seed_of.get(p.player_id, 10**9)))
-        placing_of = {p.player_id: i + 1 for i, p in enumerate(ordered)}
+        # T3: players still level share the placing; a shared first is no match win (the
+        # override stores no winner). Seed and seat order never decide.
+        placing_of = {p.player_id: p.placing for p in placed}
         scores = hands[-1] if hands else [0] * len(rows)
         placings = [placing_of[entry_id] for _, entry_id, _ in rows]
         match_result_override(
@@ -132,7 +133,8 @@ def round_call_time(
         )
         decisions[str(match_id)] = {
             "placings": placings,
-            "by_seed": sorted({p.player_id for p in placed if p.tied_with}),
+            "shared": sorted({p.player_id for p in placed if p.tied_with}),
+            "winner": time_called_winner(placed),
         }
     Match.objects.filter(pk__in=open_ids).update(end_reason=Match.EndReason.TIME)
     rnd.time_called_at = timezone.now()

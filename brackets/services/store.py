@@ -54,11 +54,12 @@ def ensure_tables(tournament_id: int, numbers: Iterable[int]) -> dict[int, int]:
 
 
 def referee_for_tables(tournament_id: int) -> list[int]:
-    """Referees in a fixed order: table t gets referee ``(t - 1) mod R`` every round."""
+    """Referees in a fixed order: table t gets referee ``(t - 1) mod R`` every round.
+
+    Referee identities are inactive by design (they never sign in; they act through a
+    credential, docs/security.md), so ``is_active`` does not filter them."""
     return list(
-        TournamentRole.objects.filter(
-            tournament_id=tournament_id, role=TournamentRole.Role.REFEREE, user__is_active=True
-        )
+        TournamentRole.objects.filter(tournament_id=tournament_id, role=TournamentRole.Role.REFEREE)
         .order_by("id")
         .values_list("user_id", flat=True)
     )

@@ -10,6 +10,8 @@ from django import template
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
 
+SEAT_LETTERS = "ABCD"
+
 register = template.Library()
 
 
@@ -37,6 +39,38 @@ def seat_name(seats: Sequence[dict[str, Any]], seat: int | None) -> str:
         if s["seat"] == seat:
             return str(s["name"])
     return ""
+
+
+@register.filter
+def seat_letter(seat: int | None) -> str:
+    """Seat 0..3 as A..D: the one seat naming of every page (RULES.md section 10)."""
+    if seat is None or not 0 <= int(seat) < len(SEAT_LETTERS):
+        return ""
+    return SEAT_LETTERS[int(seat)]
+
+
+@register.filter
+def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> dict[str, Any]:
+    """What a player's page opens with: rank and record in the latest stage they are ranked
+    in (T5), and the table they are playing at now, if any."""
+    entry_id = player["entry"]["id"]
+    row, stage = None, None
+    for st in reversed((standings or {}).get("stages") or []):
+        row = next((r for r in st.get("rows") or [] if r.get("entry_id") == entry_id), None)
+        if row is not None:
+            stage = st
+            break
+    current = None
+    for m in player.get("matches") or []:
+        if m["match"].get("status") in ("in_progress", "scheduled"):
+            current = m
+    return {
+        "row": row,
+        "stage": stage["stage"] if stage else None,
+        "field": len(stage.get("rows") or []) if stage else 0,
+        "current": current,
+        "seat": None if current is None else current.get("seat"),
+    }
 
 
 @register.filter

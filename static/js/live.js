@@ -290,3 +290,22 @@
   show();
   window.setInterval(function () { index += 1; show(); }, seconds * 1000);
 })();
+
+/*
+ * Projector kiosk: a "Full screen" button where the browser allows it (a kiosk browser
+ * already is); it hides itself once the page is full screen.
+ */
+(function () {
+  "use strict";
+
+  var button = document.querySelector("[data-fullscreen]");
+  if (!button || !document.documentElement.requestFullscreen) return;
+
+  function sync() { button.hidden = Boolean(document.fullscreenElement); }
+
+  button.addEventListener("click", function () {
+    document.documentElement.requestFullscreen().catch(function () { /* refused: stay */ });
+  });
+  document.addEventListener("fullscreenchange", sync);
+  sync();
+})();

@@ -48,9 +48,45 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
+  // A seat reads "A · Ana" everywhere (the server renders the label).
   function seatName(seat) {
     var el = $('[data-seat-name="' + seat + '"]', panel());
-    return el ? el.dataset.name : "seat " + seat;
+    return el ? (el.dataset.label || el.dataset.name) : "ABCD".charAt(Number(seat)) || String(seat);
+  }
+
+  // The API's messages are the engine's English; the page shows its own translated message for
+  // the error's code (scoring/error_messages.py), naming seats as the page does.
+  function errorMessages() {
+    try { return JSON.parse(panel().dataset.errorMessages || "{}"); } catch (e) { return {}; }
+  }
+
+  function fieldSeat(field) {
+    var m = /\[(\d+)\]$/.exec(field || "");
+    return m ? seatName(m[1]) : "";
+  }
+
+  function fill(template, params) {
+    return template.replace(/%\((\w+)\)s/g, function (all, key) {
+      return params[key] !== undefined && params[key] !== "" ? params[key] : all;
+    });
+  }
+
+  function localise(error) {
+    if (!error || !error.code) return error;
+    var template = errorMessages()[error.code];
+    if (!template) return error;
+    var p = panel();
+    var base = { max: p.dataset.maxCount, tile: p.dataset.forcedTile, seat: p.dataset.poserLabel };
+    var fields = {};
+    Object.keys(error.fields || {}).forEach(function (field) {
+      var params = Object.assign({}, base);
+      if (fieldSeat(field)) params.seat = fieldSeat(field);
+      fields[field] = [fill(template, params)];
+    });
+    var first = Object.keys(error.fields || {})[0];
+    var params = Object.assign({}, base);
+    if (first && fieldSeat(first)) params.seat = fieldSeat(first);
+    return { code: error.code, rule: error.rule, message: fill(template, params), fields: fields };
   }
 
   function setStatus(kind, message) {
@@ -59,6 +95,31 @@
     box.className = "status " + kind;
     box.textContent = message;
     box.hidden = !message;
+  }
+
+  // The confirmation must be seen: bring it into view and give it focus (it is a live region,
+  // so a screen reader announces it too). Kept for this session so a reload shows it again.
+  var confirmKey = "ct-confirmed-" + matchId;
+  function confirmInView(message, number) {
+    setStatus("ok", message);
+    var box = $("#submit-status");
+    if (!box) return;
+    box.setAttribute("tabindex", "-1");
+    box.scrollIntoView({ block: "start" });
+    try { box.focus({ preventScroll: true }); } catch (e) { box.focus(); }
+    try {
+      window.sessionStorage.setItem(confirmKey, JSON.stringify({ message: message, number: number }));
+    } catch (e) { /* private mode */ }
+  }
+
+  function confirmedAfterReload() {
+    var saved = null;
+    try { saved = JSON.parse(window.sessionStorage.getItem(confirmKey) || "null"); } catch (e) { saved = null; }
+    var p = panel();
+    // Only while the confirmed hand is still the last one (not after another device moved on).
+    if (saved && p && String(saved.number) === String(p.dataset.lastNumber || "")) {
+      confirmInView(saved.message, saved.number);
+    }
   }
 
   function loadPending() {
@@ -149,6 +210,7 @@
 
   function showError(error, fallbackField) {
     clearErrors();
+    error = localise(error);
     var rule = error.rule ? " (" + error.rule + ")" : "";
     var placed = false;
     var fields = error.fields || {};
@@ -338,7 +400,7 @@
         if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
         panel().replaceWith(fresh);
         initPanel();
-        if (flash) setStatus("ok", flash);
+        if (flash) confirmInView(flash, fresh.dataset.lastNumber);
       })
       .catch(function () {
         if (onlyIfChanged) return; // a background check; try again next time
@@ -487,4 +549,6 @@
 
   root.classList.add("js");
   initPanel();
+  if (!pending) confirmedAfterReload();
+  else if (!$("#pending-banner").hidden) $("#pending-banner").scrollIntoView({ block: "start" });
 })();

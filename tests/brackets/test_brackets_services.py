@@ -450,13 +450,19 @@ def test_call_time_ends_unfinished_matches_by_t3_and_marks_them() -> None:
     placing = dict(Seat.objects.filter(match=running).values_list("seat", "placing"))
     assert placing[0] == 1  # level on score with seat 1, reached it first (T3)
     assert placing[1] == 2
+    assert running.winner_seat == 0
+    # T3 regression: no hand was completed at the waiting table, so everybody is level and
+    # shares first; a shared first is no match win (seat or seed order used to give one).
     waiting.refresh_from_db()
     assert waiting.end_reason == "time"
-    seed = dict(q.entrants.values_list("entry_id", "seed"))
-    by_place = sorted(Seat.objects.filter(match=waiting), key=lambda s: s.placing or 0)
-    assert [seed[s.entry_id] for s in by_place] == sorted(seed[s.entry_id] for s in by_place)
+    assert waiting.winner_seat is None
+    assert set(Seat.objects.filter(match=waiting).values_list("placing", flat=True)) == {1}
+    rows = {r.player_id: r for r in standings_for_stage(stage_id=q.pk)}
+    for entry_id in Seat.objects.filter(match=waiting).values_list("entry_id", flat=True):
+        assert rows[entry_id].match_wins == 0
     log = ActionLog.objects.get(tournament=t, verb="round.call_time")
     assert log.reason == "clock ran out"
+    assert log.data["ended"][str(waiting.pk)]["winner"] is None
     assert services.round_advance(round_id=r1.pk).outcome == "published"
 
 

@@ -33,6 +33,9 @@ from scoring.signals import match_finished
 from tests.brackets.conftest import make_tournament, open_matches
 from tournament.models import ActionLog
 
+# Real PostgreSQL/Redis behaviour: skipped in the embedded run (TEST_DATABASE=sqlite).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Starts a worker whose broker redelivers unacknowledged messages after 3 s and sweeps for

@@ -152,7 +152,11 @@ def test_referee_records_a_match_on_a_phone(
             field_error = page.locator(".field-error[data-error-for='poser']")
             expect(field_error).to_be_visible()
             expect(field_error).to_contain_text(nh.rule)
-            expect(field_error).to_contain_text(f"({seat_name(nh.poser)}) must pose")
+            # One seat naming: the letter and the name, as on the buttons (not "Seat 1 (B)").
+            expect(field_error).to_contain_text(
+                f"{seat_name(nh.poser)} · {names[nh.poser]} must pose this hand"
+            )
+            expect(field_error).not_to_contain_text("Seat ")
             _check_phone_layout(page)
             page.screenshot(path=artifacts_dir / "referee-02-wrong-poser.png")
             assert Hand.objects.filter(match=match).count() == index  # nothing stored

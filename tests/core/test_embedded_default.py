@@ -69,7 +69,10 @@ assert m.scores == list(sim.scored[-1].scores_after) == last["match"]["scores"]
 assert m.scores == list(match_state(match=m).scores)
 seats = Seat.objects.filter(match=m).order_by("seat")
 assert list(seats.values_list("points", flat=True)) == m.scores
-assert sorted(seats.values_list("placing", flat=True)) == list(range(1, m.n_players + 1))
+from scoring.services import shared_placings_valid
+placings = list(seats.values_list("placing", flat=True))
+assert shared_placings_valid(placings), placings  # competition ranks (T3)
+assert placings[m.winner_seat] == 1 and placings.count(1) == 1
 assert Hand.objects.filter(match=m).count() == len(sim.records)
 print("EMBEDDED-OK")
 """

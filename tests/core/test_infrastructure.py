@@ -20,6 +20,9 @@ from django.conf import settings
 from config.celery_app import app as celery_app
 from core.tasks import ping
 
+# Real PostgreSQL/Redis behaviour: skipped in the embedded run (TEST_DATABASE=sqlite).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

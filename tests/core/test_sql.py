@@ -16,7 +16,8 @@ from django.db import IntegrityError, connection, connections, transaction
 
 from core.sql import execute_and_commit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# PostgreSQL statements and prepared statements: skipped in the embedded run.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 TABLE = "core_sql_probe"
 PARENT = "core_sql_probe_parent"

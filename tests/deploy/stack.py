@@ -210,7 +210,9 @@ class Stack:
     def start_web(self, i: int) -> Proc:
         port = WEB_PORTS[i]
         proc = self.start(
-            f"web{i + 1}", [str(DEPLOY / "scripts" / "start-web.sh")], self.env(PORT=str(port))
+            f"web{i + 1}",
+            [str(DEPLOY / "scripts" / "start-web.sh")],
+            self.env(PORT=str(port), PROMETHEUS_MULTIPROC_DIR=str(self.tmp / f"metrics-web{i}")),
         )
         wait_for(lambda: http_status(f"http://{HOST}:{port}/healthz") == 200, 60, proc.name)
         return proc
@@ -218,7 +220,9 @@ class Stack:
     def start_ws(self, i: int) -> Proc:
         port = WS_PORTS[i]
         proc = self.start(
-            f"ws{i + 1}", [str(DEPLOY / "scripts" / "start-ws.sh")], self.env(WS_PORT=str(port))
+            f"ws{i + 1}",
+            [str(DEPLOY / "scripts" / "start-ws.sh")],
+            self.env(WS_PORT=str(port), PROMETHEUS_MULTIPROC_DIR=str(self.tmp / f"metrics-ws{i}")),
         )
         wait_for(lambda: http_status(f"http://{HOST}:{port}/healthz") == 200, 60, proc.name)
         return proc

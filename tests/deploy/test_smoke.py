@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import signal
 import sys
 import threading
@@ -67,7 +69,11 @@ def stack() -> Any:
         st.start(
             "worker",
             [str(sk.DEPLOY / "scripts" / "start-worker.sh")],
-            st.env(CELERY_METRICS_PORT=str(sk.WORKER_METRICS_PORT), CELERY_HOSTNAME="celery@smoke"),
+            st.env(
+                CELERY_METRICS_PORT=str(sk.WORKER_METRICS_PORT),
+                CELERY_HOSTNAME="celery@smoke",
+                PROMETHEUS_MULTIPROC_DIR=str(st.tmp / "metrics-worker"),
+            ),
         )
         st.start(
             "beat",
@@ -80,6 +86,8 @@ def stack() -> Any:
         st.stop_all()
         for name in sk.database_names():
             sk.drop_database(name)
+        if not os.environ.get("KEEP_SMOKE_LOGS"):  # set it to read the processes' logs after
+            shutil.rmtree(st.tmp, ignore_errors=True)
 
 
 def _version_of(body: Any) -> int:

@@ -28,7 +28,8 @@ from tests.factories import TournamentFactory
 from tests.live.conftest import LiveTournament, make_live_tournament, play_hands, start_match
 from tournament.models import Tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The hubs and sockets run on the Redis channel layer (tests/live/conftest.py): not embedded.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
 app = URLRouter(websocket_urlpatterns)
 TIMEOUT = 5

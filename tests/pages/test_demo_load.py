@@ -1,14 +1,16 @@
-"""``make demo``'s loader: a whole tournament recorded through the services, idempotently."""
+"""``make demo``'s loader: a live championship recorded through the services, idempotently."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from brackets.models import Round, Stage
 from scoring.engine import Ruleset
 from scoring.engine.match import match_fold
 from scoring.models import Hand, Match
@@ -24,20 +26,36 @@ def _run() -> str:
     return out.getvalue()
 
 
-def test_demo_load_builds_a_consistent_tournament_and_is_idempotent(client: Client) -> None:
+def test_demo_load_builds_a_live_championship_and_is_idempotent(client: Client) -> None:
     first = _run()
     tournament = Tournament.objects.get(slug="demo-open")
     assert tournament.status == Tournament.Status.RUNNING
-    assert Player.objects.count() == 16
-    assert Player.objects.exclude(club="").exclude(country="").filter(rating__gt=0).count() == 16
-    assert Entry.objects.filter(tournament=tournament).count() == 16
-    assert Table.objects.filter(tournament=tournament).count() == 4
-    statuses = sorted(Match.objects.filter(tournament=tournament).values_list("status", flat=True))
-    assert statuses == ["finished", "in_progress", "in_progress", "in_progress"]
-    assert Match.objects.filter(status="in_progress", hands_count=0).count() == 1  # the fresh one
+    assert Player.objects.count() == 32
+    assert Player.objects.exclude(club="").exclude(country="").filter(rating__gt=0).count() == 32
+    assert Entry.objects.filter(tournament=tournament, checked_in=True).count() == 32
+    assert Table.objects.filter(tournament=tournament).count() == 8
+
+    # A qualifying stage with a cut line and a knockout stage to a final table (T6).
+    qualifying, knockout = Stage.objects.filter(tournament=tournament).order_by("number")
+    assert (qualifying.kind, qualifying.cut_size, qualifying.swiss_rounds) == ("qualifying", 8, 3)
+    assert (knockout.kind, knockout.final_table_size) == ("knockout", 4)
+    r1, r2 = Round.objects.filter(stage=qualifying).order_by("number")
+    assert r1.status == Round.Status.CLOSED
+    assert r2.status == Round.Status.PUBLISHED
+    assert set(Match.objects.filter(round_link__round=r1).values_list("status", flat=True)) == {
+        "finished"
+    }
+    # Round 2: some tables finished, some mid-match, exactly one ended by time (T3).
+    r2_matches = list(Match.objects.filter(round_link__round=r2))
+    statuses = Counter(m.status for m in r2_matches)
+    assert statuses["finished"] >= 4
+    assert statuses["in_progress"] >= 2
+    assert sum(m.end_reason == "time" for m in r2_matches) == 1
+    assert any(m.status == "in_progress" and m.hands_count > 0 for m in r2_matches)
+    assert any(m.status == "in_progress" and m.hands_count == 0 for m in r2_matches)
 
     # Every match's stored scores are the engine's fold of its stored hands.
-    for match in Match.objects.filter(tournament=tournament):
+    for match in Match.objects.filter(tournament=tournament).exclude(end_reason="time"):
         state = match_fold(
             Ruleset.from_json(match.ruleset),
             match.n_players,
@@ -50,8 +68,8 @@ def test_demo_load_builds_a_consistent_tournament_and_is_idempotent(client: Clie
 
     # Links carry the key in the fragment (never a path that reaches a log): /ref/#<prefix>.<secret>
     links = re.findall(r"/ref/#([A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{32})", first)
-    assert len(links) == 4
-    for url in ("/director/tournaments/demo-open/", "/admin/", "/api/docs/"):
+    assert len(links) == 8
+    for url in ("/director/tournaments/demo-open/", "/admin/", "/api/docs/", "/live/demo-open/"):
         assert url in first
 
     hands = Hand.objects.count()
@@ -61,10 +79,9 @@ def test_demo_load_builds_a_consistent_tournament_and_is_idempotent(client: Clie
     assert Tournament.objects.count() == 1
     # Only hashes are stored, so a second run prints freshly issued links (shown once).
     again = re.findall(r"/ref/#([A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{32})", second)
-    assert len(again) == 4
+    assert len(again) == len(links)
     assert not set(again) & set(links)
-    # 4 issued while building, then 4 fresh ones printed by each run (only hashes are kept).
-    assert RefereeToken.objects.count() == 12
+    assert RefereeToken.objects.count() == 2 * len(links)
 
     # The printed links work: the director's dashboard and a referee's private link.
     assert client.login(username="director", password="director")
@@ -75,4 +92,3 @@ def test_demo_load_builds_a_consistent_tournament_and_is_idempotent(client: Clie
     assert exchanged.status_code == 200
     response = client.get(exchanged.json()["redirect"], follow=True)
     assert response.status_code == 200
-    assert response.redirect_chain[-1][0].startswith("/matches/")

@@ -130,7 +130,7 @@ def test_match_page_shows_seats_in_play_order_and_the_forced_first_pose(
     positions = [html.index(f'data-name="{n}"') for n in names]
     assert positions == sorted(positions)
     assert "The holder of 6-6 poses the 6-6" in html
-    assert "(R5)" in html
+    assert '(<a class="rule-link" href="/rules/#R5">R5</a>)' in html
     assert html.count('class="love-tag"') == 4
     assert 'id="llave"' not in html  # wsod: llave off
     assert f'data-hands-url="/api/matches/{setup.match.pk}/hands/"' in html
@@ -150,8 +150,8 @@ def test_match_page_after_a_tie_describes_the_replay_and_its_leader(
     html = client.get(f"/matches/{match.pk}/").content.decode()
     name_a = match.seats.get(seat=0).entry.player.name
     assert "Hand 3 — replay worth 2" in html
-    assert f"{name_a} leads and poses any tile" in html
-    assert "(R10)" in html
+    assert f"A · {name_a} leads and poses any tile" in html
+    assert 'href="/rules/#R10">R10</a>)' in html
     assert "leader" in html
     assert "tie: " in html  # the hands list names the tied players
     # The designated poser is pre-selected.
@@ -181,7 +181,7 @@ def test_finished_match_shows_the_result_and_no_form(client: Client, setup: Setu
     _sign_in_as_referee(client, setup)
     html = client.get(f"/matches/{match.pk}/").content.decode()
     name_a = match.seats.get(seat=0).entry.player.name
-    assert f"Match over — {name_a} wins" in html
+    assert f"Match over — A · {name_a} wins" in html
     assert "Six-love to" in html
     assert 'id="hand-form"' not in html
     assert 'id="undo"' not in html  # only a director may undo the hand that ended it

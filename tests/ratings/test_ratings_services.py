@@ -202,7 +202,7 @@ def test_profile_page_and_api_show_rating_and_history(client: Any) -> None:
     assert winner.name in html
     assert str(rating.display) in html
     assert tournament.name in html
-    assert 'role="img"' not in html  # one match: a table, no chart yet
+    assert 'id="rating-chart-title"' not in html  # one match: a table, no line chart yet
 
     api = client.get(f"/api/players/{winner.pk}/rating/")
     assert api.status_code == 200

@@ -20,6 +20,9 @@ from scoring.models import Hand, Match
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.services import referee_token_issue
 
+# Real PostgreSQL/Redis behaviour: skipped in the embedded run (TEST_DATABASE=sqlite).
+pytestmark = [pytest.mark.postgres]
+
 N_THREADS = 12
 HAND_1 = {"number": 1, "poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 0}
 

@@ -213,5 +213,27 @@ def test_t6_per_table_unknown_and_duplicate_placing() -> None:
         advance_per_table([MatchRecord(1, 99, 1)], STAGE, per_table=1)
     assert info.value.code == "unknown_player"
     with pytest.raises(BracketError) as info:
-        advance_per_table([MatchRecord(1, 1, 1), MatchRecord(1, 2, 1)], STAGE, per_table=1)
-    assert info.value.code == "duplicate_placing"
+        advance_per_table(
+            [MatchRecord(1, 1, 1), MatchRecord(1, 2, 1), MatchRecord(1, 3, 2)], STAGE, per_table=1
+        )
+    assert (info.value.code, info.value.rule) == ("duplicate_placing", "T3")
+
+
+# T3: players sharing a placing at a time-called table go through on it only when the whole
+# group fits in the top k; otherwise the standings decide them with the fill (T6).
+@pytest.mark.parametrize(
+    ("placings", "per_table", "qualified"),
+    [
+        ((1, 2, 3, 4), 1, {1}),
+        ((1, 1, 3, 4), 1, set()),  # shared first, one spot: nobody by placing
+        ((1, 1, 3, 4), 2, {1, 2}),  # shared first, two spots: both
+        ((1, 2, 2, 4), 2, {1}),  # shared second on the line of two: only the first
+        ((1, 1, 1, 1), 2, set()),  # time before any hand: nobody by placing
+    ],
+)
+def test_t3_shared_placing_on_the_per_table_line(
+    placings: tuple[int, ...], per_table: int, qualified: set[int]
+) -> None:
+    records = [MatchRecord(1, p, pl) for p, pl in enumerate(placings, start=1)]
+    result = advance_per_table(records, STAGE, per_table=per_table)  # no fill target
+    assert set(result.advanced) == qualified

@@ -210,9 +210,40 @@ def test_t4_duplicate_lines_and_placings_are_rejected() -> None:
     with pytest.raises(BracketError) as info:
         compute_standings([line(1, 1, 1), line(1, 1, 2)])
     assert info.value.code == "duplicate_record"
+    # T3: a shared placing covers the places after it (1, 1, 3): 1, 1, 2 is no ranking.
     with pytest.raises(BracketError) as info:
-        compute_standings([line(1, 1, 1), line(1, 2, 1)])
-    assert info.value.code == "duplicate_placing"
+        compute_standings([line(1, 1, 1), line(1, 2, 1), line(1, 3, 2)])
+    assert (info.value.code, info.value.rule) == ("duplicate_placing", "T3")
+
+
+# T3: players level after every time-called key share the placing; a shared first is no
+# match win (seed or seat order never decides). (lines of match 1, wins per player)
+@pytest.mark.parametrize(
+    ("placings", "wins"),
+    [
+        ({1: 1, 2: 2, 3: 3, 4: 4}, {1: 1, 2: 0, 3: 0, 4: 0}),  # a normal result
+        ({1: 1, 2: 1, 3: 3, 4: 4}, {1: 0, 2: 0, 3: 0, 4: 0}),  # shared first: no winner
+        ({1: 1, 2: 1, 3: 1, 4: 1}, {1: 0, 2: 0, 3: 0, 4: 0}),  # time before any hand
+        ({1: 1, 2: 2, 3: 2, 4: 4}, {1: 1, 2: 0, 3: 0, 4: 0}),  # shared second: 1 still wins
+        ({1: 1, 2: 1}, {1: 0, 2: 0}),  # a two-player table level
+        ({1: 4}, {1: 0}),  # a forfeit's line alone (T7) is a valid partial table
+    ],
+)
+def test_t3_shared_placings_and_no_shared_match_win(
+    placings: dict[int, int], wins: dict[int, int]
+) -> None:
+    s = compute_standings([line(1, p, pl) for p, pl in placings.items()])
+    assert {p: s.row(p).match_wins for p in placings} == wins
+
+
+@pytest.mark.parametrize(
+    "placings",
+    [(1, 1, 2), (1, 2, 2, 3), (1, 1, 1, 3), (2, 2, 3)],
+)
+def test_t3_shared_placings_must_skip_the_places_they_cover(placings: tuple[int, ...]) -> None:
+    with pytest.raises(BracketError) as info:
+        compute_standings([line(1, p, pl) for p, pl in enumerate(placings, start=1)])
+    assert (info.value.code, info.value.rule) == ("duplicate_placing", "T3")
 
 
 def test_t5_players_without_records_are_listed_and_records_feed_swiss() -> None:

@@ -1,0 +1,62 @@
+"""The models' choice labels, marked for translation without changing the models.
+
+Choice labels are plain strings in the models (a lazy label would be a migration in every app);
+pages translate them where they show them, with ``{% translate obj.get_status_display %}``.
+This module only puts them in the message catalog (``makemessages`` finds them here); keep it
+in step with the models' choices (tests/core/test_choice_labels.py checks it).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+CHOICE_LABELS = (
+    gettext_noop("A bye counts as a match win"),
+    gettext_noop("A bye counts for nothing"),
+    gettext_noop("Active"),
+    gettext_noop("Advanced to the next stage"),
+    gettext_noop("Balanced (T8)"),
+    gettext_noop("Block (R19)"),
+    gettext_noop("By rating"),
+    gettext_noop("Closed (all results in)"),
+    gettext_noop("Director"),
+    gettext_noop("Director override"),
+    gettext_noop("Disqualified"),
+    gettext_noop("Domino (R18)"),
+    gettext_noop("Draft"),
+    gettext_noop("Eliminated"),
+    gettext_noop("Final table"),
+    gettext_noop("Finished"),
+    gettext_noop("Forfeit (T7)"),
+    gettext_noop("In progress"),
+    gettext_noop("Knockout round"),
+    gettext_noop("Manual order"),
+    gettext_noop("Normal"),
+    gettext_noop("Pending (no entrants yet)"),
+    gettext_noop("Play-off table (T6)"),
+    gettext_noop("Published (in play)"),
+    gettext_noop("Qualifying (Swiss-style)"),
+    gettext_noop("Qualifying round"),
+    gettext_noop("Random"),
+    gettext_noop("Random (recorded seed)"),
+    gettext_noop("Referee"),
+    gettext_noop("Registration"),
+    gettext_noop("Running"),
+    gettext_noop("Scheduled"),
+    gettext_noop("Seeded"),
+    gettext_noop("Standings of the previous stage"),
+    gettext_noop("Table knockout to a final table"),
+    gettext_noop("Time (T3)"),
+    gettext_noop("Void"),
+    gettext_noop("Withdrawn"),
+    gettext_noop("Withdrawn or disqualified (T7)"),
+)
+
+# Messages other modules pass to a page as values (the page translates them on show).
+PAGE_MESSAGES = (
+    gettext_noop(
+        "This referee link is not valid. It may have been revoked or mistyped: "
+        "ask the tournament director for a new one."
+    ),
+    gettext_noop("Too many wrong referee tokens from this address; try again later."),
+)

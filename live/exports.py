@@ -1,0 +1,206 @@
+"""Public exports of a tournament: players, matches, hands and standings as CSV or JSON.
+
+Only what spectators may already see (a draft answers 404; no user id, client address or
+idempotency key). Every CSV cell that a spreadsheet would read as a formula (it starts with
+``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed with an apostrophe, so a
+player named ``=HYPERLINK(...)`` is shown as text and never evaluated (OWASP, "CSV injection").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+
+from live.documents import json_document
+from live.scope import PublicTournament
+from scoring.models import Hand, Match, Seat
+from tournament.models import Entry
+
+KINDS = ("players", "matches", "hands", "standings")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+SEAT_LETTERS = "ABCD"
+
+
+def csv_safe(value: Any) -> Any:
+    """``value`` as a CSV cell that no spreadsheet evaluates (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def to_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([csv_safe("" if v is None else v) for v in row])
+    return out.getvalue()
+
+
+def _players(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
+    header = ["entry_id", "seed", "name", "nickname", "country", "club", "rating", "status"]
+    entries = (
+        Entry.objects.filter(tournament_id=t.id).select_related("player").order_by("seed", "id")
+    )
+    return header, (
+        [
+            e.pk,
+            e.seed,
+            e.player.name,
+            e.player.nickname,
+            e.player.country,
+            e.player.club,
+            e.player.rating,
+            e.status,
+        ]
+        for e in entries.iterator(chunk_size=2000)
+    )
+
+
+def _seat_columns() -> list[str]:
+    return [f"{c}_{x}" for c in SEAT_LETTERS for x in ("name", "score", "placing")]
+
+
+def _matches(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
+    header = [
+        "match_id",
+        "table",
+        "label",
+        "status",
+        "end_reason",
+        "started_at",
+        "finished_at",
+        "hands",
+        "winner",
+        *_seat_columns(),
+    ]
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
+    matches = (
+        Match.objects.filter(tournament_id=t.id)
+        .select_related("table")
+        .prefetch_related(seats)
+        .order_by("id")
+    )
+
+    def row(m: Match) -> list[Any]:
+        by_seat = {s.seat: s for s in m.seats.all()}
+        cells: list[Any] = []
+        for i in range(4):
+            s = by_seat.get(i)
+            score = m.scores[i] if s is not None and i < len(m.scores or []) else None
+            cells += [s.entry.player.name if s else None, score, s.placing if s else None]
+        winner = SEAT_LETTERS[m.winner_seat] if m.winner_seat is not None else None
+        return [
+            m.pk,
+            m.table.number if m.table else None,
+            m.label,
+            m.status,
+            m.end_reason,
+            m.started_at.isoformat() if m.started_at else None,
+            m.finished_at.isoformat() if m.finished_at else None,
+            m.hands_count,
+            winner,
+            *cells,
+        ]
+
+    return header, (row(m) for m in matches.iterator(chunk_size=500))
+
+
+def _hands(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
+    header = [
+        "match_id",
+        "number",
+        "poser",
+        "pose_tile",
+        "end",
+        "winner",
+        "counts",
+        "value",
+        "paid",
+        "tied",
+        "reset",
+        "llave",
+        "scores_after",
+        "void",
+        "recorded_at",
+    ]
+    hands = Hand.objects.filter(match__tournament_id=t.id).order_by("match_id", "number", "id")
+
+    def letter(seat: int | None) -> str | None:
+        return SEAT_LETTERS[seat] if seat is not None else None
+
+    return header, (
+        [
+            h.match_id,
+            h.number,
+            letter(h.poser),
+            h.pose_tile,
+            h.end,
+            letter(h.winner),
+            " ".join(map(str, h.counts)) if h.counts else None,
+            h.value,
+            h.paid,
+            h.tied,
+            h.reset,
+            h.llave,
+            " ".join(map(str, h.scores_after or [])),
+            h.void,
+            h.recorded_at.isoformat(),
+        ]
+        for h in hands.iterator(chunk_size=2000)
+    )
+
+
+STANDINGS_COLUMNS = [
+    "rank",
+    "name",
+    "club",
+    "seed",
+    "played",
+    "byes",
+    "match_wins",
+    "hands_won",
+    "six_loves_given",
+    "head_to_head",
+    "points",
+    "six_loves_received",
+    "llaves",
+    "ties",
+    "replays_won",
+    "forfeits",
+    "status",
+    "outlook",
+]
+
+
+def _standings(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
+    document = json.loads(json_document("standings", t)) or {"stages": []}
+    header = ["stage", *STANDINGS_COLUMNS]
+    return header, (
+        [stage["stage"]["name"], *(row.get(c) for c in STANDINGS_COLUMNS)]
+        for stage in document["stages"]
+        for row in stage["rows"]
+    )
+
+
+_TABLES = {"players": _players, "matches": _matches, "hands": _hands, "standings": _standings}
+
+
+def export_rows(kind: str, t: PublicTournament) -> tuple[list[str], list[list[Any]]]:
+    header, rows = _TABLES[kind](t)
+    return header, list(rows)
+
+
+def export_csv(kind: str, t: PublicTournament) -> str:
+    header, rows = _TABLES[kind](t)
+    return to_csv(header, rows)
+
+
+def export_json(kind: str, t: PublicTournament) -> list[dict[str, Any]]:
+    header, rows = _TABLES[kind](t)
+    return [dict(zip(header, row, strict=True)) for row in rows]

@@ -1,0 +1,93 @@
+"""Public exports (live.exports): CSV and JSON of players, matches, hands and standings, with
+spreadsheet-formula injection neutralised in every CSV cell."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+
+from live.exports import csv_safe
+from tests.live.conftest import make_live_tournament, play_hands, start_match
+from tournament.models import Player
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
+        ("+1", "'+1"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tcmd", "'\tcmd"),
+        ("\rcmd", "'\rcmd"),
+        ("Ana", "Ana"),
+        ("", ""),
+        (-5, -5),  # numbers are numbers, not text
+        (3, 3),
+    ],
+)
+def test_csv_cells_never_start_a_formula(value: Any, cell: Any) -> None:
+    assert csv_safe(value) == cell
+
+
+def _csv(client: Any, url: str) -> list[dict[str, str]]:
+    response = client.get(url)
+    assert response.status_code == 200, response.content[:300]
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+
+@pytest.mark.django_db
+def test_exports_of_a_tournament_in_play(client: Any) -> None:
+    live = make_live_tournament(8, cut_size=4, slug="export-open")
+    Player.objects.filter(entries__tournament=live.tournament, name="Player 0000").update(
+        name='=HYPERLINK("http://evil")', club="@club"
+    )
+    first = live.matches()[0]
+    payloads = start_match(first, live.director, seed=3)
+    play_hands(first, live.director, payloads[:3])
+    base = f"/live/{live.tournament.slug}/export"
+
+    players = _csv(client, f"{base}/players.csv")
+    assert len(players) == 8
+    evil = next(p for p in players if "HYPERLINK" in p["name"])
+    assert evil["name"] == '\'=HYPERLINK("http://evil")'
+    assert evil["club"] == "'@club"
+
+    matches = _csv(client, f"{base}/matches.csv")
+    assert {int(m["match_id"]) for m in matches} == {m.pk for m in live.matches()}
+    row = next(m for m in matches if int(m["match_id"]) == first.pk)
+    assert row["status"] == "in_progress"
+    assert row["hands"] == "3"
+    assert all(row[f"{c}_name"] for c in "ABCD")
+
+    hands = _csv(client, f"{base}/hands.csv")
+    assert [int(h["number"]) for h in hands] == [1, 2, 3]
+    assert "recorded_by" not in hands[0]
+    assert hands[0]["poser"] in "ABCD"
+
+    standings = _csv(client, f"{base}/standings.csv")
+    assert len(standings) == 8
+    assert standings[0]["stage"] == "Qualifying"
+
+    as_json = client.get(f"{base}/players.json")
+    assert as_json.status_code == 200
+    assert sorted(p["entry_id"] for p in as_json.json()) == sorted(
+        int(p["entry_id"]) for p in players
+    )
+    assert any(p["name"] == '=HYPERLINK("http://evil")' for p in as_json.json())  # JSON is data
+
+    assert client.get(f"{base}/secrets.csv").status_code == 404
+    assert client.get(f"{base}/players.xlsx").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_draft_has_no_exports(client: Any) -> None:
+    live = make_live_tournament(4, slug="draft-export")
+    live.tournament.status = "draft"
+    live.tournament.save(update_fields=["status"])
+    assert client.get(f"/live/{live.tournament.slug}/export/players.csv").status_code == 404
