@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import F, Max, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -29,11 +30,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
+from core.exceptions import NotFoundError, PermissionDeniedError
 from scoring.error_messages import error_messages_json
 from scoring.match_page import DASH, SEAT_LETTERS, match_view, seat_label
 from scoring.models import Hand, Match, Seat
+from tournament.context import (
+    Action,
+    Principal,
+    Role,
+    TournamentContext,
+    context_for,
+    principal_from_request,
+    require,
+)
 from tournament.models import Tournament
-from tournament.selectors import user_is_director
 
 LIVE_STATUSES = (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
 DASHBOARD_REFRESH_SECONDS = 15
@@ -66,12 +76,24 @@ def _match_for_page(match_id: int) -> Match:
         raise Http404("No such match.") from None
 
 
-def _can_see_match(user: Any, match: Match) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser or match.referee_id == user.pk:
-        return True
-    return user_is_director(user=user, tournament_id=match.tournament_id)
+def _match_context(request: HttpRequest, match: Match) -> TournamentContext:
+    """The one tournament context of a match page, and the one check: the match's assigned
+    referee (a credential of its tournament) or a director; 404 for a hidden draft."""
+    try:
+        ctx = context_for(request, tournament=match.tournament)
+        require(ctx, Action.VIEW_MATCH)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from exc
+    except PermissionDeniedError as exc:
+        raise PermissionDenied(_("You do not referee this match.")) from exc
+    if not ctx.is_director and match.referee_id != ctx.actor.pk:
+        raise PermissionDenied(_("You do not referee this match."))
+    return ctx
+
+
+def _signed_in_or_referee(request: HttpRequest) -> Principal | None:
+    principal = principal_from_request(request)
+    return None if principal.is_anonymous else principal
 
 
 def _admin_url(name: str, *args: Any) -> str | None:
@@ -85,11 +107,10 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     seats = list(match.seats.all())
     hands = list(match.hands.all())
     view = match_view(match, seats, hands)
-    is_director = bool(request.user.is_superuser) or user_is_director(
-        user=request.user, tournament_id=match.tournament_id
-    )
+    ctx = context_for(request, tournament=match.tournament)
+    is_director = ctx.is_director
     # Whether the page offers the forms; the API decides for real.
-    may_write = is_director or match.referee_id == request.user.pk
+    may_write = (is_director or match.referee_id == ctx.actor.pk) and ctx.can(Action.RECORD_HAND)
     # A scheduled match starts with its first hand (scoring.services._start_with_first_hand).
     in_progress = match.status in (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
     # The service lets a director undo the hand that ended a match (normal end only).
@@ -116,13 +137,13 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 
 
 @never_cache
-@login_required
 @require_GET
 def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: the referee's phone page for one match."""
+    if _signed_in_or_referee(request) is None:
+        return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    if not _can_see_match(request.user, match):
-        raise PermissionDenied(_("You do not referee this match."))
+    _match_context(request, match)
     context = _panel_context(request, match)
     context.update(
         {
@@ -138,13 +159,13 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @never_cache
-@login_required
 @require_GET
 def match_panel(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/panel/``: the live part of the match page, swapped in after each hand."""
+    if _signed_in_or_referee(request) is None:
+        return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    if not _can_see_match(request.user, match):
-        raise PermissionDenied(_("You do not referee this match."))
+    _match_context(request, match)
     return render(request, "scoring/_match_panel.html", _panel_context(request, match))
 
 
@@ -170,14 +191,22 @@ def _round_title(match: Match) -> str:
 
 
 @never_cache
-@login_required
 @require_GET
 def referee_home(request: HttpRequest) -> HttpResponse:
-    """``/referee/``: my matches. ``?go=1`` (from the private link) forwards straight to the
-    match in progress when there is exactly one."""
+    """``/referee/``: my matches (a referee credential's, in its one tournament). ``?go=1``
+    (from the private link) forwards straight to the match in progress when there is one."""
+    principal = _signed_in_or_referee(request)
+    if principal is None:
+        return redirect_to_login(request.get_full_path())
+    referee = principal.referee
+    if referee is None:
+        matches_qs = Match.objects.none()
+    else:
+        matches_qs = Match.objects.filter(
+            referee_id=referee.pk, tournament_id=referee.tournament_id
+        )
     matches = list(
-        Match.objects.filter(referee_id=request.user.pk)
-        .select_related("tournament", "table", "round_link__round__stage")
+        matches_qs.select_related("tournament", "table", "round_link__round__stage")
         .prefetch_related(_seats_prefetch())
         .order_by("tournament__slug", "table__number", "id")
     )
@@ -209,13 +238,15 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 
 def _dashboard_tournament(request: HttpRequest, slug: str) -> Tournament:
     try:
-        tournament = Tournament.objects.get(slug=slug)
-    except Tournament.DoesNotExist:
+        ctx = context_for(request, slug=slug)
+        require(ctx, Action.VIEW_PRIVATE)
+    except NotFoundError:
         raise Http404("No such tournament.") from None
-    user = request.user
-    if not (user.is_superuser or user_is_director(user=user, tournament_id=tournament.pk)):
-        raise PermissionDenied(_("Only a director of this tournament may see its dashboard."))
-    return tournament
+    except PermissionDeniedError:
+        raise PermissionDenied(
+            _("Only a director of this tournament may see its dashboard.")
+        ) from None
+    return ctx.tournament
 
 
 def _dashboard_matches(tournament: Tournament) -> QuerySet[Match]:
@@ -334,13 +365,16 @@ def _dashboard_etag(request: HttpRequest, slug: str) -> str | None:
     # The tournament's version is bumped in every recording transaction (PITFALLS.md), so an
     # unchanged version means unchanged rows: answer 304 without rendering. The user is part
     # of the tag so one director's cached copy is never valid for another account.
-    row = Tournament.objects.filter(slug=slug).values_list("id", "version").first()
     user = request.user
-    if row is None or not user.is_authenticated:
+    if not user.is_authenticated:
         return None
-    if not (user.is_superuser or user_is_director(user=user, tournament_id=row[0])):
+    try:
+        ctx = context_for(request, slug=slug)
+    except NotFoundError:
+        return None
+    if Role.DIRECTOR not in ctx.roles:
         return None  # the view answers 403
-    return f"t{row[0]}-v{row[1]}-u{user.pk}"
+    return f"t{ctx.tournament.pk}-v{ctx.tournament.version}-u{user.pk}"
 
 
 @never_cache

@@ -133,12 +133,19 @@ class RefereeTokenAdmin(_Admin):
     list_display = ["short_key", "role", "label", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at", "role__tournament"]
     search_fields = ["role__user__username", "label"]
-    readonly_fields = ["key", "issued_by", "last_used_at", "created_at", "updated_at"]
+    readonly_fields = [
+        "prefix",
+        "key_hash",
+        "issued_by",
+        "last_used_at",
+        "created_at",
+        "updated_at",
+    ]
     list_select_related = ["role__user", "role__tournament"]
 
     @admin.display(description="key")
     def short_key(self, obj: RefereeToken) -> str:
-        return f"{obj.key[:6]}…"
+        return obj.prefix
 
 
 @admin.register(ActionLog)

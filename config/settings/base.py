@@ -336,6 +336,10 @@ if SENTRY_DSN:
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)
 REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=300)
+# Reverse proxies in front of the app that append to X-Forwarded-For (django-ipware). 0: the
+# header is ignored and REMOTE_ADDR is the client (talking to the app directly cannot spoof
+# it); 1 behind the shipped nginx. docs/security.md.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Live pushes: a web process gathers the events of this many milliseconds into one channel
 # layer message per group (core.broadcast): far below what a spectator notices, and a busy
 # tournament's hands cost a few sends per second instead of one each.

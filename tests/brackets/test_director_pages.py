@@ -605,25 +605,28 @@ def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:
 # -- table sheets -----------------------------------------------------------------------------
 
 
-def test_sheets_issue_and_reuse_referee_links(setup: dict[str, Any]) -> None:
+def test_sheets_issue_fresh_referee_links_shown_once(setup: dict[str, Any]) -> None:
     rnd = published(setup)
     client, slug = setup["client"], setup["t"].slug
     page = client.get(url("sheets", slug, rnd.pk))
     assert "no-store" in page["Cache-Control"] or "max-age=0" in page["Cache-Control"]
     text = page.content.decode()
-    assert "2 referees of this round have no private link yet" in text
+    assert "2 referees of this round have no link on these sheets" in text
     assert text.count('class="sheet"') == 3
+    assert '<svg class="qr"' not in text  # keys are hashed: a link is shown only when issued
     response = client.post(url("sheet-links", slug, rnd.pk))
-    assert "Issued 2 referee link(s)." in follow_messages(client, response)
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    text = response.content.decode()
+    assert "Issued 2 referee link(s)" in text
     assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 2
-    text = client.get(url("sheets", slug, rnd.pk)).content.decode()
     assert text.count('<svg class="qr"') == 3
     for token in RefereeToken.objects.filter(role__tournament=setup["t"]):
-        assert f"/ref/{token.key}/" in text
-    assert "have no private link" not in text
-    # Printing again reuses the links.
+        assert f"/ref/#{token.prefix}." in text
+    assert "have no link on these sheets" not in text
+    # Printing again issues fresh links (the earlier ones keep working until revoked).
     client.post(url("sheet-links", slug, rnd.pk))
-    assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 2
+    assert RefereeToken.objects.filter(role__tournament=setup["t"], revoked_at=None).count() == 4
     # Seats in play order with the seat letters.
     first = RoundMatch.objects.filter(round=rnd, table_number=1).select_related("match").get()
     names = [s.entry.player.name for s in first.match.seats.order_by("seat")]

@@ -92,10 +92,13 @@ class RoleOutput(serializers.ModelSerializer[Role]):
 
 
 class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
-    """Shown to the tournament's directors only: the key is the referee's credential."""
+    """A referee credential (directors only). ``key`` and ``link`` are filled ONCE, in the
+    answer that issues it: only a hash is stored, so a list never shows them (re-issue to
+    print again)."""
 
     user = serializers.IntegerField(source="role.user_id", read_only=True)
     username = serializers.CharField(source="role.user.username", read_only=True)
+    key = serializers.SerializerMethodField()
     link = serializers.SerializerMethodField()
     active = serializers.BooleanField(source="is_active", read_only=True)
 
@@ -106,6 +109,7 @@ class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
             "user",
             "username",
             "label",
+            "prefix",
             "key",
             "link",
             "active",
@@ -115,9 +119,36 @@ class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
         ]
         read_only_fields = fields
 
-    def get_link(self, obj: RefereeToken) -> str:
-        """The private link (also the QR code's content): opens the referee's match page."""
-        return f"{settings.SITE_URL.rstrip('/')}/ref/{obj.key}/"
+    def get_key(self, obj: RefereeToken) -> str | None:
+        """``<prefix>.<secret>``: in the issuing answer only."""
+        return getattr(obj, "key", None)
+
+    def get_link(self, obj: RefereeToken) -> str | None:
+        """The private link (and QR content), in the issuing answer only. The key rides in the
+        fragment (``/ref/#<key>``), which browsers never send: it reaches no access log."""
+        key = getattr(obj, "key", None)
+        return referee_link(key) if key else None
+
+
+def referee_link(key: str) -> str:
+    return f"{settings.SITE_URL.rstrip('/')}/ref/#{key}"
+
+
+class SessionLoginInput(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class StatusChangeInput(serializers.Serializer[dict[str, Any]]):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class MeOutput(serializers.Serializer[dict[str, Any]]):
+    kind = serializers.ChoiceField(choices=["anonymous", "user", "referee"])
+    user = serializers.DictField(allow_null=True)
+    referee = serializers.DictField(allow_null=True)
+    tournaments = serializers.ListField(child=serializers.DictField())
 
 
 class ActionLogOutput(serializers.ModelSerializer[ActionLog]):
