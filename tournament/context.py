@@ -144,6 +144,8 @@ ROUTES: dict[str, dict[str, Action]] = {
     },  # operations endpoint (deploy restricts who reaches it)
     "player-rating": {_R: Action.VIEW_PUBLIC},
     "ratings:*": {_R: Action.VIEW_PUBLIC},
+    "circuit-standings": {_R: Action.VIEW_PUBLIC},
+    "circuits:*": {_R: Action.VIEW_PUBLIC},
     "set_language": {_R: Action.SIGN_IN},
     "admin:*": {_R: Action.ADMIN},
     "login": {_R: Action.SIGN_IN},
