@@ -144,6 +144,9 @@ ROUTES: dict[str, dict[str, Action]] = {
     },  # operations endpoint (deploy restricts who reaches it)
     "player-rating": {_R: Action.VIEW_PUBLIC},
     "ratings:*": {_R: Action.VIEW_PUBLIC},
+    "ratings:player-duplicates": {_R: Action.ADMIN},
+    "circuit-standings": {_R: Action.VIEW_PUBLIC},
+    "circuits:*": {_R: Action.VIEW_PUBLIC},
     "set_language": {_R: Action.SIGN_IN},
     "admin:*": {_R: Action.ADMIN},
     "login": {_R: Action.SIGN_IN},

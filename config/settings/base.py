@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "ratings",
     "brackets",
     "live",
+    "circuits",
     "axes",
 ]
 
