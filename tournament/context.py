@@ -219,6 +219,10 @@ ROUTES: dict[str, dict[str, Action]] = {
     "scoring:referee-home": {_R: Action.SIGN_IN},
     "scoring:director-dashboard": {_R: Action.VIEW_PRIVATE},
     "scoring:director-dashboard-rows": {_R: Action.VIEW_PRIVATE},
+    "brackets:tournament-create": {
+        "GET": Action.CREATE_TOURNAMENT,
+        "POST": Action.CREATE_TOURNAMENT,
+    },
     "brackets:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
 }
 
