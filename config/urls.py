@@ -25,11 +25,13 @@ urlpatterns = [
     path("api/", include("brackets.api.urls")),
     path("api/", include("ratings.api.urls")),
     path("api/", include("live.api.urls")),
+    path("api/", include("circuits.api.urls")),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("brackets.urls")),
     path("", include("ratings.urls")),
     path("", include("live.urls")),
+    path("", include("circuits.urls")),
     path("", core_views.home, name="home"),
 ]
 

@@ -12,6 +12,8 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
+from brackets.models import Stage, StageEntry
+from circuits.models import Circuit, CircuitTournament
 from scoring.engine import Ruleset
 from scoring.models import Match, Seat
 from tournament.models import Entry, Player, Table, Tournament, TournamentRole
@@ -122,3 +124,44 @@ def match_in_progress(
     match = scheduled_match(tournament, n_players=n_players, referee=referee, lot_winner=lot_winner)
     actor = referee or director_of(tournament)
     return match_start(match_id=match.pk, actor=actor)
+
+
+class CircuitFactory(factory.django.DjangoModelFactory[Circuit]):
+    class Meta:
+        model = Circuit
+
+    name = factory.Sequence(lambda n: f"Series {n}")
+    slug = factory.Sequence(lambda n: f"series-{n}")
+    season = "2026"
+    public = True
+    points_table: Any = factory.LazyFunction(lambda: [100, 80, 65, 55, 45, 40, 35, 30])
+    stage_bonus: Any = factory.LazyFunction(dict)
+
+
+def placed_tournament(
+    places: list[tuple[Player, int, int]], circuit: Circuit | None = None, **kwargs: Any
+) -> Tournament:
+    """A finished tournament whose entrants have final places: ``(player, place, deepest
+    stage)``; a player placed in stage 2 is entered in stage 1 too (places are set on the
+    deepest stage only, as brackets does for those who advanced)."""
+    tournament = TournamentFactory(status=Tournament.Status.FINISHED, **kwargs)
+    deepest = max((s for _, _, s in places), default=1)
+    stages = {
+        n: Stage.objects.create(
+            tournament=tournament,
+            number=n,
+            name=f"Stage {n}",
+            kind=Stage.Kind.KNOCKOUT,
+            status=Stage.Status.FINISHED,
+        )
+        for n in range(1, deepest + 1)
+    }
+    for seed, (player, place, reached) in enumerate(places, start=1):
+        entry = EntryFactory(tournament=tournament, player=player, seed=seed)
+        for n in range(1, reached + 1):
+            StageEntry.objects.create(
+                stage=stages[n], entry=entry, seed=seed, placing=place if n == reached else None
+            )
+    if circuit is not None:
+        CircuitTournament.objects.create(circuit=circuit, tournament=tournament)
+    return tournament

@@ -144,6 +144,9 @@ ROUTES: dict[str, dict[str, Action]] = {
     },  # operations endpoint (deploy restricts who reaches it)
     "player-rating": {_R: Action.VIEW_PUBLIC},
     "ratings:*": {_R: Action.VIEW_PUBLIC},
+    "ratings:player-duplicates": {_R: Action.ADMIN},
+    "circuit-standings": {_R: Action.VIEW_PUBLIC},
+    "circuits:*": {_R: Action.VIEW_PUBLIC},
     "set_language": {_R: Action.SIGN_IN},
     "admin:*": {_R: Action.ADMIN},
     "login": {_R: Action.SIGN_IN},
@@ -216,6 +219,10 @@ ROUTES: dict[str, dict[str, Action]] = {
     "scoring:referee-home": {_R: Action.SIGN_IN},
     "scoring:director-dashboard": {_R: Action.VIEW_PRIVATE},
     "scoring:director-dashboard-rows": {_R: Action.VIEW_PRIVATE},
+    "brackets:tournament-create": {
+        "GET": Action.CREATE_TOURNAMENT,
+        "POST": Action.CREATE_TOURNAMENT,
+    },
     "brackets:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
 }
 

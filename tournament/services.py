@@ -118,6 +118,19 @@ def action_log_record(
 
 
 @transaction.atomic
+def tournament_create_allowed(*, actor: Any) -> bool:
+    """Whether ``actor`` may create a tournament (``Action.CREATE_TOURNAMENT``): staff, users
+    with ``tournament.add_tournament``, or anyone who already directs a tournament; never a
+    referee credential."""
+    if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
+        return False
+    return bool(
+        actor.is_staff
+        or actor.has_perm("tournament.add_tournament")
+        or user_directs_any(user=actor)
+    )
+
+
 def tournament_create(
     *,
     actor: User,
@@ -135,11 +148,7 @@ def tournament_create(
     directs a tournament.
     """
     _require_authenticated(actor)
-    if isinstance(actor, _referee_actor_class()) or not (
-        actor.is_staff
-        or actor.has_perm("tournament.add_tournament")
-        or user_directs_any(user=actor)
-    ):
+    if not tournament_create_allowed(actor=actor):
         raise PermissionDeniedError(
             "Only staff or tournament directors may create tournaments.", code="not_director"
         )

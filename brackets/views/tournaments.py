@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
@@ -19,7 +21,7 @@ from django.views import View
 from brackets.tournament_forms import TournamentForm, preset_values
 from brackets.views.base import DirectorTournamentMixin
 from core.exceptions import ApplicationError, PermissionDeniedError
-from tournament.services import tournament_create, tournament_update
+from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
 
 def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
@@ -42,7 +44,13 @@ def _context(form: TournamentForm, **extra: Any) -> dict[str, Any]:
 
 
 class TournamentCreateView(LoginRequiredMixin, View):
-    """``/director/new/``: a new tournament in draft; the creator directs it."""
+    """``/director/new/``: a new tournament in draft; the creator directs it (staff and
+    directors only: ``Action.CREATE_TOURNAMENT``)."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.user.is_authenticated and not tournament_create_allowed(actor=request.user):
+            raise PermissionDenied("Only staff or tournament directors may create tournaments.")
+        return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
         form = TournamentForm(initial={"ruleset_preset": "wsod"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.model import MU0, SIGMA0, TAU, Skill, display_rating, rate_table
@@ -57,6 +57,7 @@ def test_refuses_malformed_tables(bad: tuple[list[Skill], list[int]]) -> None:
 skills = st.builds(Skill, st.floats(10, 40), st.floats(1, 9))
 
 
+@settings(deadline=None)  # openskill's first call is slow on a loaded machine
 @given(st.lists(skills, min_size=2, max_size=4), st.data())
 def test_deterministic_and_sigma_grows_by_tau_at_most(
     players: list[Skill], data: st.DataObject
@@ -72,6 +73,7 @@ def test_deterministic_and_sigma_grows_by_tau_at_most(
     )
 
 
+@settings(deadline=None)
 @given(st.lists(skills, min_size=2, max_size=4))
 def test_the_winner_never_loses_and_the_last_never_gains(players: list[Skill]) -> None:
     n = len(players)

@@ -1,0 +1,155 @@
+"""Reads of circuits: the member tournaments, their final places and the cached standings.
+
+The standings document of a circuit is built once per *circuit version*: the circuit's own
+``updated_at`` (its points settings) and the ``(tournament id, version)`` tuple of its public
+member tournaments. ``Tournament.version`` is bumped by every recording, so the circuit follows
+the tournaments' live update path for the price of one indexed query per request, and a key
+never needs invalidating (:mod:`live.cache`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from brackets.models import StageEntry
+from circuits.models import Circuit, CircuitTournament
+from circuits.ranking import Result, circuit_standings
+from live.cache import cached_bytes
+from tournament.models import Entry
+
+PUBLIC_STATUSES = ("registration", "running", "finished")
+
+
+def public_circuits() -> list[Circuit]:
+    return list(Circuit.objects.filter(public=True))
+
+
+def public_circuit(*, slug: str) -> Circuit | None:
+    return Circuit.objects.filter(slug=slug, public=True).first()
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLine:
+    tournament_id: int
+    name: str
+    slug: str
+    status: str
+    starts_on: str | None
+    version: int
+
+
+def circuit_members(*, circuit_id: int) -> list[MemberLine]:
+    """The circuit's public member tournaments (drafts are never shown), by start date."""
+    rows = (
+        CircuitTournament.objects.filter(
+            circuit_id=circuit_id, tournament__status__in=PUBLIC_STATUSES
+        )
+        .order_by("tournament__starts_on", "tournament_id")
+        .values_list(
+            "tournament_id",
+            "tournament__name",
+            "tournament__slug",
+            "tournament__status",
+            "tournament__starts_on",
+            "tournament__version",
+        )
+    )
+    return [
+        MemberLine(tid, name, slug, status, starts.isoformat() if starts else None, version)
+        for tid, name, slug, status, starts, version in rows
+    ]
+
+
+def circuit_etag(circuit: Circuit, members: list[MemberLine]) -> str:
+    """A short strong ETag from the circuit's settings and its members' versions."""
+    raw = repr(
+        (
+            circuit.pk,
+            circuit.updated_at.isoformat(),
+            tuple((m.tournament_id, m.version) for m in members),
+        )
+    )
+    return hashlib.sha256(raw.encode()).hexdigest()[:24]
+
+
+def circuit_results(*, tournament_ids: list[int]) -> list[Result]:
+    """Every player's final result in the given tournaments (one query).
+
+    As in ``brackets.selectors.tournament_placings``, the place in the deepest stage an entrant
+    reached is their tournament place; that stage's number is the "stage reached".
+    """
+    best: dict[int, tuple[int, int, int, str, int, str]] = {}
+    for entry_id, place, number, tid, pid, name, status in (
+        StageEntry.objects.filter(stage__tournament_id__in=tournament_ids, placing__isnull=False)
+        .order_by("stage__number")
+        .values_list(
+            "entry_id",
+            "placing",
+            "stage__number",
+            "stage__tournament_id",
+            "entry__player_id",
+            "entry__player__name",
+            "entry__status",
+        )
+    ):
+        best[entry_id] = (int(place or 0), number, tid, name, pid, status)
+    return [
+        Result(
+            player_id=pid,
+            name=name,
+            tournament_id=tid,
+            place=place,
+            stage_reached=number,
+            disqualified=status == Entry.Status.DISQUALIFIED,
+        )
+        for place, number, tid, name, pid, status in best.values()
+    ]
+
+
+def standings_document(circuit: Circuit, members: list[MemberLine]) -> dict[str, Any]:
+    results = circuit_results(tournament_ids=[m.tournament_id for m in members])
+    rows = circuit_standings(results, circuit.points_table, circuit.stage_bonus)
+    return {
+        "circuit": {
+            "name": circuit.name,
+            "slug": circuit.slug,
+            "season": circuit.season,
+            "points_table": circuit.points_table,
+            "stage_bonus": circuit.stage_bonus,
+        },
+        "tournaments": [asdict(m) for m in members],
+        "standings": [
+            {
+                "rank": r.rank,
+                "player_id": r.player_id,
+                "name": r.name,
+                "points": r.points,
+                "events": r.events,
+                "best_place": r.best_place,
+                "results": [
+                    {
+                        "tournament_id": a.tournament_id,
+                        "place": a.place,
+                        "points": a.points,
+                        "bonus": a.bonus,
+                        "disqualified": a.disqualified,
+                    }
+                    for a in r.awards
+                ],
+            }
+            for r in rows
+        ],
+    }
+
+
+def standings_bytes(circuit: Circuit, members: list[MemberLine], etag: str) -> bytes:
+    """The standings document as JSON bytes, built once per circuit version."""
+    return cached_bytes(
+        f"circuit:standings:{circuit.pk}:{etag}",
+        lambda: json.dumps(
+            standings_document(circuit, members), separators=(",", ":"), ensure_ascii=False
+        ).encode(),
+    )

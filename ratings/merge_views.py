@@ -1,0 +1,38 @@
+"""Staff page of likely duplicate players, with a merge form (``ratings.merge``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from core.exceptions import ApplicationError
+from ratings.merge import duplicate_groups, players_merge
+from tournament.models import Player
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def duplicates_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        keep_id, other_id = request.POST.get("keep", ""), request.POST.get("other", "")
+        keep = Player.objects.filter(pk=int(keep_id)).first() if keep_id.isdigit() else None
+        other = Player.objects.filter(pk=int(other_id)).first() if other_id.isdigit() else None
+        if keep is None or other is None:
+            messages.error(request, "Choose two existing players.")
+        else:
+            try:
+                players_merge(
+                    actor=request.user,
+                    keep=keep,
+                    other=other,
+                    reason=request.POST.get("reason", "")[:500],
+                )
+            except ApplicationError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"Merged player {other_id} into {keep.name}.")
+        return redirect("ratings:player-duplicates")
+    return render(request, "ratings/duplicates.html", {"groups": duplicate_groups()})
