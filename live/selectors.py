@@ -254,7 +254,39 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         "cut": cut,
         "rows": rows,
         "tie_groups": tie_groups,
+        "final_table": _final_table(data),
+        # Rows count the stage's Swiss/knockout rounds only (T5): a stage that is a final table
+        # alone has nothing to show there (every row 0 and level), only the final's result.
+        "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
     }
+
+
+def _final_table(data: StageData) -> list[JSON] | None:
+    """The played final table's result, champion first, or ``None`` until it is finished.
+
+    The final table places by its own result, not by the stage standings (T5 counts Swiss and
+    knockout rounds only), so the standings page shows it on its own above them.
+    """
+    finals = [r for r in data.rounds if r.kind == Round.Kind.FINAL]
+    table = next(
+        (t for r in reversed(finals) for t in r.tables if t.status == Match.Status.FINISHED),
+        None,
+    )
+    if table is None:
+        return None
+    by_entry = {e.entry_id: e for e in data.entrants}
+    seats = sorted(table.seats, key=lambda s: (s.placing is None, s.placing or 0, s.seat))
+    return [
+        {
+            "place": s.placing,
+            "entry_id": s.entry_id,
+            "name": by_entry[s.entry_id].name if s.entry_id in by_entry else "",
+            "club": by_entry[s.entry_id].club if s.entry_id in by_entry else "",
+            "points": s.points,
+            "forfeited": s.forfeited,
+        }
+        for s in seats
+    ]
 
 
 def standings(*, tournament: Tournament) -> JSON:

@@ -26,8 +26,9 @@ Fixtures:
 Uncaught JavaScript exceptions in any page fail the test at teardown: a page that throws is
 broken even when the assertion under test happened to pass.
 
-The live server is pytest-django's ``live_server`` (transactional database, PostgreSQL); it
-serves static files through the finders, so no ``collectstatic`` is needed.
+The live server is pytest-django's ``live_server`` (transactional database, PostgreSQL; a test
+marked ``embedded`` also runs on the embedded run's SQLite file database); it serves static
+files through the finders, so no ``collectstatic`` is needed.
 """
 
 from __future__ import annotations

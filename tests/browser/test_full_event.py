@@ -1,16 +1,19 @@
 """A whole 13-player event through the product's own pages (issue 13, "Done when").
 
-The director signs in, creates the tournament (preset and an override on the settings
-form), imports 13 players by CSV, creates a qualifying stage (2 rounds, top 4 go on) and a
-final table, seeds, previews and publishes; two referees sign in on phones through the
-private links of the printable table sheets and record every hand on the referee page (the
-first hand starts each match); the director records a forfeit in round 1 (T7) and calls
-time once in round 2 (T3); advancing shows the next round's preview before publishing
-(auto-advance is off); the final table is played and the champion is on the spectator pages.
+The director signs in, creates the tournament (preset and two overrides on the settings
+form: a short target of 3 keeps the run to a few minutes), opens registration on the
+lifecycle page, creates two referees on the referees page and reads each credential link
+once, imports 13 players by CSV, creates a qualifying stage (2 rounds, top 4 go on) and a
+final table, seeds, previews and publishes (publishing the first round makes the tournament
+running); the two referees open their links (``/ref/#<prefix>.<secret>``) on phones and
+record every hand on the referee page (the first hand starts each match); the director
+records a forfeit in round 1 (T7) and calls time once in round 2 (T3); advancing shows the
+next round's preview before publishing (auto-advance is off); the final table is played and
+the champion is on the spectator pages.
 
-Set-up outside the pages, each marked TODO where the product has no page yet on this branch:
-the director's account, the two referee accounts (sec's referee-management pages) and the
-tournament's status (sec's lifecycle page: a draft is invisible to spectators).
+The only set-up outside the pages is the director's own account (an operator's job). The
+test runs on PostgreSQL + Redis and on the embedded default (``make pytest-embedded``:
+SQLite file database, in-memory channel layer, so the pages fall back to polling).
 
 ``UPDATE_DOCS_IMG=1`` writes the screenshots of docs/director-guide.md to docs/img/;
 otherwise they go to test-artifacts/.
@@ -35,12 +38,15 @@ from scoring.engine.simulate import simulate_match
 from scoring.models import Match
 from tests.browser.conftest import ContextFactory
 from tournament.models import Tournament
-from tournament.services import referee_create
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.embedded]
 
 PASSWORD = "correct horse battery"
 SLUG = "island-open"
+# A short match (R30: first to 3) keeps 13 players, every table and both stages, in a few
+# minutes per database; a match needs at least 3 hands, so two hands leave it open for T3.
+TARGET = 3
+RULESET = Ruleset.from_preset("wsod", {"tie_value": "flat2", "target": TARGET})
 PLAYERS = [
     ("Ana Rivera", "PR", "Bayamón", 1830),
     ("José Pérez", "DO", "Santo Domingo", 1712),
@@ -109,7 +115,7 @@ def record_hands(page: Page, match_id: int, seed: int, *, limit: int | None = No
     assert n_players in (2, 3, 4)
     start = int(page.locator("#match-panel").get_attribute("data-number") or "1")
     assert start == 1, "a match is played from its first hand"
-    sim = simulate_match(Ruleset.from_preset("wsod"), n_players, seed)
+    sim = simulate_match(RULESET, n_players, seed)
     records = sim.records if limit is None else sim.records[:limit]
     for number, record in enumerate(records, start=1):
         expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
@@ -170,7 +176,7 @@ def next_round_or_stage(desk: Page) -> str:
 
 @pytest.fixture
 def director(transactional_db: Any) -> Any:
-    # TODO(sec): account creation is outside the product's pages (an operator's job).
+    # The director's own account is the one set-up outside the pages (an operator's job).
     user = get_user_model().objects.create_user(
         username="director", password=PASSWORD, first_name="Dana"
     )
@@ -197,6 +203,7 @@ def test_a_13_player_event_from_start_to_champion(
     desk.select_option("#id_ruleset_preset", "wsod")
     expect(desk.locator("#id_rule_tie_value option").first).to_contain_text("preset: escalate")
     desk.select_option("#id_rule_tie_value", "flat2")
+    desk.fill("#id_rule_target", str(TARGET))
     desk.locator("#id_ruleset_preset").scroll_into_view_if_needed()
     desk.evaluate("window.scrollBy(0, -40)")
     shot(desk, "01-new-tournament")
@@ -208,15 +215,32 @@ def test_a_13_player_event_from_start_to_champion(
     desk.locator("#save-tournament").click()
     expect(desk).to_have_url(re.compile(rf"/director/tournaments/{SLUG}/stages/$"))
     tournament = Tournament.objects.get(slug=SLUG)
-    assert tournament.ruleset["tie_value"] == "flat2"
+    assert Ruleset.from_json(tournament.ruleset) == RULESET
 
-    # TODO(sec): referees and the tournament's status get their own pages on sec's branch;
-    # until then they are set up here, outside the pages.
-    referees = [
-        referee_create(tournament=tournament, actor=director, username=u, display_name=d).user
-        for u, d in (("ref-rosa", "Rosa"), ("ref-luis", "Luis"))
-    ]
-    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    # Lifecycle: open registration (the event becomes public; play starts with round 1).
+    desk.goto(f"/director/tournaments/{SLUG}/lifecycle/")
+    expect(desk.locator("#status")).to_have_text("Draft")
+    desk.select_option("#status-next", "registration")
+    desk.fill("#status-reason", "Entries open")
+    desk.locator("#status-next ~ button[type=submit]").click()
+    expect(desk.locator("#status")).to_have_text("Registration")
+
+    # Two referees on the referees page; each credential link is shown once, read it then.
+    desk.get_by_role("link", name="Referees").first.click()
+    links: list[str] = []
+    for username, display in (("ref-rosa", "Rosa"), ("ref-luis", "Luis")):
+        desk.fill("#ref-username", username)
+        desk.fill("#ref-display", display)
+        desk.get_by_role("button", name="Create referee").click()
+        expect(desk.locator("body")).to_contain_text("Referee created")
+        desk.locator("tr", has_text=username).get_by_role("button", name="Issue credential").click()
+        expect(desk.locator("#issued-h")).to_contain_text(username)
+        link = desk.locator("#issued-link").inner_text()
+        assert re.fullmatch(r"(https?://[^/]+)?/ref/#[\w-]+\.[\w-]+", link), link
+        links.append(link)
+        desk.goto(f"/director/tournaments/{SLUG}/referees/")  # shown once: now the prefix only
+        expect(desk.locator("#issued-link")).to_have_count(0)
+    assert len(set(links)) == 2
 
     # 2. Import the 13 players by CSV, checked in.
     csv_path = _img_dir().parent / "island-open.csv"
@@ -225,6 +249,7 @@ def test_a_13_player_event_from_start_to_champion(
         + "".join(f"{n},{c},{club},{r}\n" for n, c, club, r in PLAYERS),
         encoding="utf-8",
     )
+    desk.goto(f"/director/tournaments/{SLUG}/stages/")
     desk.get_by_role("link", name="Import players").click()
     desk.set_input_files("#id_file", str(csv_path))
     desk.check("#id_check_in")
@@ -260,20 +285,19 @@ def test_a_13_player_event_from_start_to_champion(
     desk.locator("#publish").click()
     expect(desk.locator(".messages")).to_contain_text("Round 1 of Qualifying is published")
     round1_url = desk.url
+    desk.goto(f"/director/tournaments/{SLUG}/lifecycle/")
+    expect(desk.locator("#status")).to_have_text("Running")
 
-    # 5. The referees' private links from the printable table sheets; each signs in on a phone.
-    desk.get_by_role("link", name="Printable table sheets").click()
-    desk.locator("#issue-links").click()
-    expect(desk.locator(".messages")).to_contain_text("Issued 2 referee link(s)")
-    links = sorted(set(desk.locator(".sheet-link code").all_inner_texts()))
-    assert len(links) == 2, links
-    # Each referee signs in on a phone; the match list shows their own tables only.
+    # 5. Each referee opens their link on a phone; the match list shows their own tables only.
     desk.goto(round1_url)
     referee_of_match = dict(open_matches(desk))
+    assert len(set(referee_of_match.values())) == 2, referee_of_match
     by_user: dict[int, Page] = {}
     for link in links:
         phone = browser_context().new_page()
-        phone.goto(link)
+        # The link names the configured public address; the phone opens it on the test server.
+        phone.goto(re.sub(r"^https?://[^/]+", "", link))
+        expect(phone).to_have_url(re.compile(r"/referee/"))
         phone.goto(f"/referee/?tournament={SLUG}")
         hrefs = phone.locator("a[href^='/matches/']").evaluate_all(
             "l => l.map(a => a.getAttribute('href'))"
@@ -281,8 +305,9 @@ def test_a_13_player_event_from_start_to_champion(
         mine = {referee_of_match[int(h.strip("/").split("/")[1])] for h in hrefs}
         assert len(mine) == 1, mine
         by_user[mine.pop()] = phone
-    assert set(by_user) == {u.pk for u in referees}
-    shot(by_user[referees[0].pk], "05-referee-matches")
+    assert set(by_user) == set(referee_of_match.values())
+    first_phone = by_user[min(by_user)]
+    shot(first_phone, "05-referee-matches")
 
     # 6. Round 1: a forfeit at the 4-player table before play (T7), then every hand.
     desk.goto(round1_url)
@@ -297,7 +322,6 @@ def test_a_13_player_event_from_start_to_champion(
     desk.locator("#action-confirm").click()
     expect(desk.locator(".messages")).to_contain_text("forfeits")
     expect(desk.locator("#round-rows")).to_contain_text("continuation (T7)")
-    first_phone = by_user[referees[0].pk]
     play_open_tables(desk, by_user, seed=100)
     shot(first_phone, "07-referee-hand")
     desk.goto(round1_url)
@@ -359,7 +383,8 @@ def test_a_13_player_event_from_start_to_champion(
     winner = final.seats.get(seat=final.winner_seat).entry.player.name
     fan = browser_context().new_page()
     fan.goto(f"/live/{SLUG}/standings/")
-    expect(fan.locator("body")).to_contain_text(winner)
+    # The final stage shows the final table's result, champion first (not four level rows).
+    expect(fan.locator(".final-table-result li").first).to_contain_text(winner)
     fan.goto(f"/live/{SLUG}/bracket/")
     placings = fan.locator(".placing-list li")
     expect(placings.first).to_have_text(winner)

@@ -223,3 +223,47 @@ def test_document_builds_pause_the_garbage_collector_and_restore_it() -> None:
         assert not gc.isenabled()  # left as the process had it
     finally:
         gc.enable()
+
+
+def test_a_played_final_table_shows_its_result_on_the_standings_page(client: Any) -> None:
+    """A final-table stage has no T5 rows worth showing (the final places by its own result,
+    not by T5): the standings page gives the final's placings, champion first, instead of
+    four rows of 0 wins and "1=" (issue 13)."""
+    lt = make_live_tournament(8, swiss_rounds=1, cut_size=4, slug="final-four")
+    stage_create(
+        tournament=lt.tournament,
+        actor=lt.director,
+        name="Final",
+        kind=Stage.Kind.KNOCKOUT,
+        advance_per_table=1,
+        final_table_size=4,
+        rng_seed=3,
+    )
+    _advance_until_done(lt)
+    final_stage = Stage.objects.get(tournament=lt.tournament, name="Final")
+    assert [r.kind for r in final_stage.rounds.all()] == [Round.Kind.FINAL]
+    champion_id = next(p.entry_id for p in final_placings(lt) if p.place == 1)
+
+    stages = selectors.standings(tournament=lt.tournament)["stages"]
+    final, qualifying = stages  # latest stage first
+    assert final["rows_counted"] is False
+    assert [p["place"] for p in final["final_table"]] == [1, 2, 3, 4]
+    assert final["final_table"][0]["entry_id"] == champion_id
+    assert qualifying["rows_counted"] is True
+    assert qualifying["final_table"] is None
+
+    html = client.get("/live/final-four/standings/").content.decode()
+    final_html, qualifying_html = html.split('id="st-', 2)[1:]
+    assert "Final table result" in final_html
+    assert 'class="standings"' not in final_html  # no meaningless rows
+    assert final_html.index(f'data-entry="{champion_id}"') < min(
+        final_html.index(f'data-entry="{e["entry_id"]}"') for e in final["final_table"][1:]
+    )
+    assert 'class="standings"' in qualifying_html  # the qualifying table is still there
+    assert "Final table result" not in qualifying_html
+
+
+def final_placings(lt: LiveTournament) -> list[Any]:
+    from brackets.selectors import tournament_placings
+
+    return tournament_placings(tournament_id=lt.tournament.pk)
