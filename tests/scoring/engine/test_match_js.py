@@ -48,7 +48,8 @@ pytestmark = pytest.mark.skipif(
 def _golden_module() -> Any:
     """The golden file's own loader (test_match_golden.py), so both tests read one file."""
     spec = importlib.util.spec_from_file_location("_golden_matches", HERE / "test_match_golden.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
@@ -61,7 +62,7 @@ def run_js(cases: list[dict[str, Any]], tmp_path: Path, *, notes: bool = False) 
     source, target = tmp_path / "cases.json", tmp_path / "states.jsonl"
     source.write_text(json.dumps(cases), encoding="utf-8")
     args = [NODE, str(RUNNER), str(source), str(target)] + (["notes"] if notes else [])
-    subprocess.run(args, check=True, timeout=120, capture_output=True)  # noqa: S603
+    subprocess.run(args, check=True, timeout=120, capture_output=True)
     with target.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]
 
@@ -119,7 +120,7 @@ def test_golden_matches(tmp_path: Path) -> None:
             before = state
 
 
-def _start_next(seq: Any) -> dict[str, Any]:
+def _start_next(seq: Any) -> Any:
     return state_to_json(match_start(seq.ruleset(), seq.players, lot_winner=seq.lot))["next"]
 
 
@@ -128,7 +129,8 @@ def _check_before(nh: dict[str, Any], row: Any, seat: Any, where: str) -> None:
     assert nh["number"] == row.number, where
     kind = row.pose.split(" ")[0]
     if kind in ("forced", "sporting"):
-        assert nh["forced"] and nh["poser"] is None, f"{where}: {nh}"
+        assert nh["forced"], f"{where}: {nh}"
+        assert nh["poser"] is None, f"{where}: {nh}"
         assert nh["forced_tile"] == "6-6", where
     else:
         assert not nh["forced"], f"{where}: {nh}"
@@ -148,11 +150,13 @@ def _check_after(
     assert scored["scores_after"] == expected, where
     nxt = row.next
     if nxt == "over":
-        assert state["over"] and scored["match_over"], where
+        assert state["over"], where
+        assert scored["match_over"], where
     else:
         assert not state["over"], where
         if nxt.startswith("forced"):
-            assert state["next"]["forced"] and state["next"]["poser"] is None, where
+            assert state["next"]["forced"], where
+            assert state["next"]["poser"] is None, where
         else:
             assert state["next"]["poser"] == seat(nxt.split()[0]), f"{where}: {state['next']}"
         rule = re.search(r"\((R\d+)\)", nxt)
@@ -258,12 +262,11 @@ def test_differential_random_sequences(tmp_path: Path) -> None:
             ties += bool(scored.tied)
             overs += scored.match_over
     # The sequences reach what the reducer must get right: resets, ties and match ends.
-    assert hands > 50_000 and resets > 500 and ties > 500 and overs > 2_000, (
-        hands,
-        resets,
-        ties,
-        overs,
-    )
+    counted = (hands, resets, ties, overs)
+    assert hands > 50_000, counted
+    assert resets > 500, counted
+    assert ties > 500, counted
+    assert overs > 2_000, counted
 
 
 @pytest.mark.parametrize("preset", [p for p, r in PRESETS.items() if r.teams is Teams.PARTNERS])
