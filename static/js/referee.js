@@ -474,10 +474,9 @@
     // this phone when not. Its Idempotency-Key is made here, once, and reused on every resend.
     var entry = { match: matchId, key: uuid4(), number: payload.number, payload: payload,
       status: "queued", error: null };
-    queue.add(entry).then(function () {
-      setStatus("ok", fill(root.dataset.msgQueued, { number: payload.number }));
-      return showQueue(true);
-    }).then(drain);
+    formHolds = entry.key; // the form still shows this hand until it is sent or queued
+    setStatus("working", root.dataset.msgSending);
+    queue.add(entry).then(function () { return showQueue(false); }).then(drain);
   }
 
   function submitVoid() {
@@ -544,6 +543,8 @@
   var queueSize = 0;
   var queueReady = false;
   var draining = false;
+  var formHolds = null; // key of the hand the form still shows (just submitted)
+  var lastConfirmed = null;
   var retryTimer = null;
   var reducer = null; // the JS match reducer (static/js/match-reducer.js), loaded on start
 
@@ -635,7 +636,7 @@
       } else {
         next.textContent = "";
       }
-      if (open.length && last && !refused) {
+      if (open.length && last && !refused && formHolds === null) {
         var number = state ? state.next.number : last.number + 1;
         p.dataset.number = String(number);
         root.dataset.number = p.dataset.number;
@@ -669,12 +670,16 @@
         if (e.status === "refused") return "stopped";
         e.status = "sent";
         return queue.put(e).then(function () { return showQueue(false); }).then(function () {
-          return send(handsUrl, e.payload, e.key);
+          // Online, a lost answer is retried at once with the same key; offline, it waits.
+          return navigator.onLine === false ? send(handsUrl, e.payload, e.key)
+            : sendWithRetry(handsUrl, e.payload, e.key, 0);
         }).then(function (res) {
           if (res.status >= 200 && res.status < 300) {
             e.status = "confirmed";
             e.error = null;
             sentAny = true;
+            lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
+            if (formHolds === e.key) formHolds = null;
             return queue.put(e).then(step);
           }
           if (res.status === 0 || res.status >= 500 || res.status === 429) {
@@ -683,6 +688,26 @@
           }
           var err = (res.data && res.data.error) || { message: root.dataset.msgFailed + " (" + res.status + ")" };
           if (res.status === 409 && !err.message) err.message = root.dataset.msgConflict;
+          var later = entries.filter(function (x) { return x.status !== "confirmed" && x.id !== e.id; });
+          if (formHolds === e.key && !later.length) {
+            // The hand just submitted, nothing queued after it: its key is spent and the
+            // referee corrects the form, as before the queue existed.
+            formHolds = null;
+            return queue.remove(e.id).then(function () {
+              if (res.status === 409) {
+                return refreshPanel().then(function () {
+                  setStatus("error", "");
+                  showError(err.code ? err : { message: root.dataset.msgConflict }, "number");
+                  return "shown";
+                });
+              }
+              setStatus("", "");
+              showError(res.status === 401 || res.status === 403
+                ? (res.data && res.data.error) || { message: root.dataset.msgForbidden } : err);
+              updateSummary();
+              return "shown";
+            });
+          }
           e.status = "refused";
           e.error = { code: err.code || String(res.status), message: localise(err).message || err.message,
             rule: err.rule || null, status: res.status };
@@ -692,13 +717,21 @@
     }
     return step().then(function (how) {
       draining = false;
-      if (how === "offline") scheduleRetry();
-      if (how === "done" && sentAny) {
-        var flash = root.dataset.msgRecorded.replace("%(number)s", "");
-        return refreshPanel(null).then(function () {
-          setStatus("ok", flash.replace(/\s+\./, "."));
-          return showQueue(false);
+      if (how === "shown") return showQueue(false);
+      if (how === "offline") {
+        scheduleRetry();
+        var advance = formHolds !== null;
+        formHolds = null;
+        return showQueue(advance).then(function (entries) {
+          var open = entries.filter(function (x) { return x.status !== "confirmed"; });
+          if (advance && open.length) {
+            setStatus("ok", fill(root.dataset.msgQueued, { number: open[open.length - 1].number }));
+          }
         });
+      }
+      if (how === "done" && sentAny) {
+        var flash = root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
+        return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped") {
         return refreshPanel(null, true).then(function () { return showQueue(false); });
