@@ -53,7 +53,7 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (isStatic(url)) {
     event.respondWith(caches.open(CACHE).then(function (cache) {
-      return cache.match(req, { ignoreSearch: true }).then(function (hit) {
+      return cache.match(req, { ignoreSearch: true, ignoreVary: true }).then(function (hit) {
         var fresh = fetch(req).then(function (res) {
           if (res.ok) cache.put(req, res.clone());
           return res;
@@ -66,7 +66,7 @@ self.addEventListener("fetch", function (event) {
   }
   // Pages the referee page asked to keep: network first, the cached copy when offline.
   event.respondWith(caches.open(CACHE).then(function (cache) {
-    return cache.match(req, { ignoreSearch: true }).then(function (hit) {
+    return cache.match(req, { ignoreSearch: true, ignoreVary: true }).then(function (hit) {
       if (!hit) return fetch(req);
       return fetch(req).then(function (res) {
         if (res.ok) cache.put(req, res.clone());
