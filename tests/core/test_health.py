@@ -25,6 +25,7 @@ def test_healthz_answers_without_touching_dependencies(client: Client) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.redis
 def test_readyz_reports_database_and_redis(client: Client) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200, response.content
@@ -42,6 +43,7 @@ def test_readyz_names_the_failing_component(client: Client) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.postgres
 def test_the_suite_runs_on_postgresql() -> None:
     assert connection.vendor == "postgresql"
     with connection.cursor() as cursor:

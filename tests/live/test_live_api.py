@@ -210,6 +210,7 @@ def test_cached_and_conditional_requests_cost_one_query(
     assert _queries(client, url, HTTP_IF_NONE_MATCH=etag) == (304, 0)
 
 
+@pytest.mark.postgres
 def test_query_counts_do_not_grow_with_the_field(client: Any) -> None:
     """Uncached builds for 8, 64 and 256 players: the same number of queries."""
     counts: dict[str, list[int]] = {}

@@ -24,7 +24,8 @@ from scoring.events import tournament_group
 from tests.live.conftest import LiveTournament, make_live_tournament
 from tests.live.test_live_consumers import in_own_loop
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Hubs on the Redis channel layer: skipped in the embedded run (TEST_DATABASE=sqlite).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
 TIMEOUT = 10
 

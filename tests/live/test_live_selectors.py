@@ -192,6 +192,15 @@ def test_playoff_is_flagged_only_on_the_line_once_every_round_is_played() -> Non
         1 for r in rows if r["tie_group"] is not None
     )
     assert all("tied_with" not in r for r in rows)
+    # The standings page marks every level row from its group reference.
+    from live.documents import html_region
+    from live.scope import PublicTournament
+
+    lt2.tournament.refresh_from_db()
+    public = PublicTournament(id=lt2.tournament.pk, slug="mid-open", version=lt2.tournament.version)
+    region = html_region("standings", public)
+    assert region is not None
+    assert region.count('class="level-mark"') == sum(1 for r in rows if r["tie_group"] is not None)
 
 
 def test_document_builds_pause_the_garbage_collector_and_restore_it() -> None:

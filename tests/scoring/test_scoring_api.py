@@ -267,7 +267,9 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
             "tournament_version": None,
         }
         assert len(hand.idempotency_fingerprint) == 64
-        listed = APIClient().get(f"/api/matches/{match.pk}/hands/").json()["results"]
+        listed = api.get(  # signed in: anonymous callers see no user ids
+            f"/api/matches/{match.pk}/hands/"
+        ).json()["results"]
         assert [h for h in listed if h["id"] == hand.pk] == [body["hand"]]
     assert second.json()["tournament_version"] == first.json()["tournament_version"] + 1
     match.refresh_from_db()
@@ -283,6 +285,7 @@ def _is_hand_store(sql: str) -> bool:
     return sql.startswith("WITH t(version) AS (UPDATE") and 'INSERT INTO "scoring_hand"' in sql
 
 
+@pytest.mark.postgres
 def test_recording_statements_stay_in_psycopgs_statement_cache(
     api: APIClient, match: Match
 ) -> None:
@@ -334,6 +337,7 @@ def _prepared_statements() -> dict[str, int]:
         return dict(cursor.fetchall())
 
 
+@pytest.mark.postgres
 def test_hot_statements_are_prepared_once_per_connection(api: APIClient, match: Match) -> None:
     """The lock and the store of a hand are PostgreSQL prepared statements (core.sql
     prepared_cursor): later hands execute them without parsing or planning them again."""
@@ -359,6 +363,7 @@ def test_hot_statements_are_prepared_once_per_connection(api: APIClient, match: 
     assert not any("auth_user" in sql for sql in prepared)
 
 
+@pytest.mark.postgres
 def test_recording_works_with_prepared_statements_turned_off(api: APIClient, match: Match) -> None:
     """DATABASE_PREPARED_STATEMENTS=false (psycopg's prepare_threshold None, for a pooler
     without prepared statements): the same statements run unprepared, with the same result."""
@@ -413,6 +418,7 @@ def test_play_log_is_replayed_by_the_engine(api: APIClient, match: Match) -> Non
     assert r.json()["error"]["fields"].keys() == {"play_log.moves[1].kind"}
 
 
+@pytest.mark.postgres
 def test_recording_uses_a_constant_number_of_queries(
     api: APIClient, match: Match, django_assert_num_queries: Any
 ) -> None:
@@ -456,6 +462,7 @@ def test_recording_uses_a_constant_number_of_queries(
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
 def test_as_served_a_hand_is_three_statements_and_commits_with_the_store(
     api: APIClient, match: Match
 ) -> None:
@@ -516,6 +523,7 @@ def _fold_of_stored_hands(match: Match) -> Any:
         {"state": "garbage"},
     ],
 )
+@pytest.mark.postgres
 def test_a_retired_or_unreadable_snapshot_falls_back_to_the_fold(
     api: APIClient, match: Match, damage: dict[str, Any]
 ) -> None:

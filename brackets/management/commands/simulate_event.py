@@ -31,7 +31,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from brackets import services as brackets_services
 from brackets.models import Round, RoundMatch, Stage
@@ -234,7 +234,8 @@ class Player:
 
     def step(self) -> bool:
         """Play one hand (or advance a finished round); True when there is nothing left to do."""
-        close_old_connections()
+        if not connection.in_atomic_block:  # a long run: drop a stale connection, as a request does
+            close_old_connections()
         if self.max_hands is not None and self.progress.hands >= self.max_hands:
             return True
         t = Tournament.objects.get(pk=self.tournament_id)
