@@ -89,7 +89,8 @@ def test_five_hands_offline_then_a_conflict(
     sim = offline_match["sim"]
     context: BrowserContext = browser_context()
     page = context.new_page()
-    page.goto(f"/ref/{offline_match['token'].key}/")
+    page.goto(f"/ref/#{offline_match['token'].key}")  # the referee's link signs them in
+    page.wait_for_url(f"**/matches/{match.pk}/")
     expect(page.locator(".scoreboard li")).to_have_count(4)
     _wait_for_worker(page)
     page.reload()  # now served through the worker, which keeps the page for offline reloads
