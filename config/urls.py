@@ -9,6 +9,8 @@ from core import views as core_views
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("readyz", core_views.readyz, name="readyz"),
+    # The referee page's service worker, at the root so it may control the pages (issue 15).
+    path("sw.js", core_views.service_worker, name="service-worker"),
     path("metrics", observability.metrics_view, name="metrics"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("rules/", rules_pages.rules_page, name="rules"),

@@ -91,6 +91,27 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return api or render(request, "500.html", status=500)
 
 
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """``/sw.js``: the referee page's service worker (static/js/sw.js).
+
+    Served from the root because a worker only controls pages under its own path: at
+    /static/js/sw.js it could not serve the referee pages offline. Not cached by the browser's
+    HTTP cache (``no-cache``), so a new worker is picked up on the next visit.
+    """
+    from django.contrib.staticfiles import finders
+
+    found = finders.find("js/sw.js")
+    path = found if isinstance(found, str) else None
+    if path is None:
+        return HttpResponse(status=404)
+    with open(path, encoding="utf-8") as fh:
+        body = fh.read()
+    response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a cookie-authenticated write without its CSRF token. Under
     ``/api/`` the API's JSON shape (the session login documents the rule), else Django's page."""

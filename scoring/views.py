@@ -13,6 +13,7 @@ Anonymous visitors are sent to the login page; signed-in users without the right
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,7 +33,7 @@ from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
 from scoring.error_messages import error_messages_json
-from scoring.match_page import DASH, SEAT_LETTERS, match_view, seat_label
+from scoring.match_page import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.models import Hand, Match, Seat
 from tournament.context import (
     Action,
@@ -126,11 +127,21 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "is_director": is_director,
         "recent_hands": list(reversed(view.hands))[:12],
         "error_messages": error_messages_json(),
+        "offline_preview": _offline_preview(match, in_progress),
         "poser_label": next(
             (s.label for s in view.seats if view.next_hand and s.seat == view.next_hand.poser),
             "",
         ),
     }
+
+
+def _offline_preview(match: Match, in_progress: bool) -> str:
+    """What the referee page's JS reducer continues from while offline (issue 15): the frozen
+    ruleset and the engine snapshot of the current version; "" when there is none."""
+    snapshot = match.engine_state or {}
+    if not in_progress or snapshot.get("match_version") != match.version:
+        return ""
+    return json.dumps({"ruleset": ruleset_of(match).to_json(), "state": snapshot.get("state")})
 
 
 # -- referee pages ------------------------------------------------------------------------------

@@ -462,7 +462,6 @@
   }
 
   function submitHand() {
-    if (busy) return;
     var payload = buildPayload();
     var problems = localProblems(payload);
     if (Object.keys(problems).length) {
@@ -471,16 +470,17 @@
       return;
     }
     clearErrors();
-    // Same body as an unconfirmed pending submission → same key (a retry, not a new hand).
-    var sameAsPending = pending && pending.kind === "hand" &&
-      JSON.stringify(pending.payload) === JSON.stringify(payload);
-    if (!sameAsPending) pending = { kind: "hand", key: uuid4(), payload: payload };
-    savePending(pending);
-    submitPending();
+    // Every hand goes through the ordered queue (IndexedDB): sent at once when online, kept on
+    // this phone when not. Its Idempotency-Key is made here, once, and reused on every resend.
+    var entry = { match: matchId, key: uuid4(), number: payload.number, payload: payload,
+      status: "queued", error: null };
+    formHolds = entry.key; // the form still shows this hand until it is sent or queued
+    setStatus("working", root.dataset.msgSending);
+    queue.add(entry).then(function () { return showQueue(false); }).then(drain);
   }
 
   function submitVoid() {
-    if (busy) return;
+    if (busy || queueSize > 0) return;
     var p = panel();
     var reason = $("#void-reason", p).value.trim();
     if (!reason) {
@@ -495,6 +495,323 @@
     submitPending();
   }
 
+  // -- the offline queue (issue 15) ------------------------------------------------------------
+  //
+  // Hands wait in an ordered IndexedDB queue (database "ct-referee", store "hands", in the order
+  // recorded), each with its Idempotency-Key and expected hand number, until the server
+  // confirms them; they survive a reload and a closed browser. States: queued (not sent yet, or
+  // the connection failed), sent (waiting for the answer), confirmed, refused (the server said
+  // no: 409 another device recorded first, or a rule). A refused hand stops the queue there;
+  // the hands after it stay queued until the referee resolves it (re-number or discard).
+
+  var queue = (function () {
+    var dbPromise = null;
+    function db() {
+      if (!dbPromise) {
+        dbPromise = new Promise(function (resolve, reject) {
+          var req = window.indexedDB.open("ct-referee", 1);
+          req.onupgradeneeded = function () {
+            var store = req.result.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
+            store.createIndex("match", "match");
+          };
+          req.onsuccess = function () { resolve(req.result); };
+          req.onerror = function () { reject(req.error); };
+        });
+      }
+      return dbPromise;
+    }
+    function tx(mode, work) {
+      return db().then(function (d) {
+        return new Promise(function (resolve, reject) {
+          var t = d.transaction("hands", mode);
+          var result = work(t.objectStore("hands"));
+          t.oncomplete = function () { resolve(result && "result" in result ? result.result : undefined); };
+          t.onerror = function () { reject(t.error); };
+        });
+      });
+    }
+    return {
+      all: function () {
+        return tx("readonly", function (store) { return store.index("match").getAll(matchId); })
+          .then(function (rows) { return (rows || []).sort(function (a, b) { return a.id - b.id; }); });
+      },
+      add: function (entry) { return tx("readwrite", function (store) { return store.add(entry); }); },
+      put: function (entry) { return tx("readwrite", function (store) { return store.put(entry); }); },
+      remove: function (id) { return tx("readwrite", function (store) { return store.delete(id); }); }
+    };
+  })();
+  var queueSize = 0;
+  var queueReady = false;
+  var draining = false;
+  var formHolds = null; // key of the hand the form still shows (just submitted)
+  var lastConfirmed = null;
+  var retryTimer = null;
+  var reducer = null; // the JS match reducer (static/js/match-reducer.js), loaded on start
+
+  function snapshot() {
+    try { return JSON.parse(panel().dataset.offlinePreview || "null"); } catch (e) { return null; }
+  }
+
+  // The hands not yet in the panel's state, folded with the JS reducer from the panel's engine
+  // snapshot: what the table plays next while the server has not confirmed them.
+  function preview(entries) {
+    var snap = snapshot();
+    if (!reducer || !snap || !snap.state) return null;
+    try {
+      var state = snap.state;
+      var folded = 0;
+      for (var i = 0; i < entries.length; i++) {
+        var e = entries[i];
+        if (e.number <= state.hands) continue; // already in the snapshot
+        if (e.status === "refused" || e.number !== state.hands + 1) break;
+        var p = e.payload;
+        state = reducer.matchApply(snap.ruleset, state, {
+          poser: p.poser, pose_tile: p.pose_tile, end: p.end, winner: p.winner === undefined ? null : p.winner,
+          counts: p.counts || null, llave: !!p.llave, sporting: false
+        }).state;
+        folded++;
+      }
+      return folded ? state : null;
+    } catch (err) {
+      return null; // e.g. partnerships (R42): the server's word only
+    }
+  }
+
+  function stateLabel(status) {
+    return root.dataset["state" + status.charAt(0).toUpperCase() + status.slice(1)] || status;
+  }
+
+  // Show the queue; with advance, prepare the form for the next hand (offline preview).
+  function showQueue(advance) {
+    return queue.all().then(function (entries) {
+      queueReady = true;
+      var p = panel();
+      var snap = snapshot();
+      var base = snap && snap.state ? snap.state.hands : Number(p.dataset.number || 1) - 1;
+      // Confirmed hands that the panel already shows are done.
+      var stale = entries.filter(function (e) { return e.status === "confirmed" && e.number <= base; });
+      entries = entries.filter(function (e) { return stale.indexOf(e) === -1; });
+      stale.forEach(function (e) { queue.remove(e.id); });
+      queueSize = entries.filter(function (e) { return e.status !== "confirmed"; }).length;
+      var box = $("#offline-queue");
+      if (!box) return entries;
+      box.hidden = entries.length === 0;
+      var list = $("#queue-list", box);
+      list.textContent = "";
+      entries.forEach(function (e) {
+        var li = document.createElement("li");
+        li.className = "queue-" + e.status;
+        li.dataset.number = e.number;
+        li.dataset.status = e.status;
+        li.textContent = "#" + e.number + " — " + stateLabel(e.status);
+        if (e.error) {
+          var why = document.createElement("span");
+          why.className = "queue-error";
+          why.textContent = " " + (e.error.message || "") + (e.error.rule ? " (" + e.error.rule + ")" : "");
+          li.appendChild(why);
+        }
+        list.appendChild(li);
+      });
+      var refused = entries.filter(function (e) { return e.status === "refused"; })[0];
+      $("#queue-resolve", box).hidden = !refused;
+      if (refused) {
+        $("#queue-problem", box).textContent = "#" + refused.number + ": " +
+          ((refused.error && refused.error.message) || root.dataset.msgConflict);
+      }
+      // The next hand's number and what the table does next, from the queue.
+      var open = entries.filter(function (e) { return e.status !== "confirmed"; });
+      var last = entries.length ? entries[entries.length - 1] : null;
+      var state = preview(entries);
+      var next = $("#offline-next", box);
+      if (state && !state.over) {
+        var poser = state.next.poser === null ? root.dataset.msgForced : seatName(state.next.poser);
+        next.textContent = fill(root.dataset.msgOfflineNext, {
+          number: state.next.number, poser: poser, value: state.next.value,
+          scores: state.scores.map(function (sc, i) { return seatName(i) + " " + sc; }).join(", ")
+        });
+        $all("[data-seat-name]", p).forEach(function (li) {
+          var score = $(".score", li);
+          if (score) score.textContent = state.scores[Number(li.dataset.seatName)];
+        });
+      } else {
+        next.textContent = "";
+      }
+      if (open.length && last && !refused && formHolds === null) {
+        var number = state ? state.next.number : last.number + 1;
+        p.dataset.number = String(number);
+        root.dataset.number = p.dataset.number;
+        if (advance && $("#hand-form", p)) {
+          $("#hand-form", p).reset();
+          if (state && state.next.poser !== null) {
+            var radio = $('input[name="poser"][value="' + state.next.poser + '"]', p);
+            if (radio) radio.checked = true;
+          }
+          updateEnd();
+        }
+      }
+      return entries;
+    });
+  }
+
+  function scheduleRetry() {
+    if (retryTimer) return;
+    retryTimer = window.setTimeout(function () { retryTimer = null; drain(); }, 5000);
+  }
+
+  // Send the queue in order, one hand at a time; stop at the first failure or refusal.
+  function drain() {
+    if (draining) return Promise.resolve();
+    draining = true;
+    var sentAny = false;
+    function step() {
+      return queue.all().then(function (entries) {
+        var e = entries.filter(function (x) { return x.status !== "confirmed"; })[0];
+        if (!e) return "done";
+        if (e.status === "refused") return "stopped";
+        e.status = "sent";
+        return queue.put(e).then(function () { return showQueue(false); }).then(function () {
+          // Online, a lost answer is retried at once with the same key; offline, it waits.
+          return navigator.onLine === false ? send(handsUrl, e.payload, e.key)
+            : sendWithRetry(handsUrl, e.payload, e.key, 0);
+        }).then(function (res) {
+          if (res.status >= 200 && res.status < 300) {
+            e.status = "confirmed";
+            e.error = null;
+            sentAny = true;
+            lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
+            if (formHolds === e.key) formHolds = null;
+            return queue.put(e).then(step);
+          }
+          if (res.status === 0 || res.status >= 500 || res.status === 429) {
+            e.status = "queued"; // unknown outcome: the same key is resent later
+            return queue.put(e).then(function () { return "offline"; });
+          }
+          var err = (res.data && res.data.error) || { message: root.dataset.msgFailed + " (" + res.status + ")" };
+          if (res.status === 409 && !err.message) err.message = root.dataset.msgConflict;
+          var later = entries.filter(function (x) { return x.status !== "confirmed" && x.id !== e.id; });
+          if (formHolds === e.key && !later.length) {
+            // The hand just submitted, nothing queued after it: its key is spent and the
+            // referee corrects the form, as before the queue existed.
+            formHolds = null;
+            return queue.remove(e.id).then(function () {
+              if (res.status === 409) {
+                return refreshPanel().then(function () {
+                  setStatus("error", "");
+                  showError(err.code ? err : { message: root.dataset.msgConflict }, "number");
+                  return "shown";
+                });
+              }
+              setStatus("", "");
+              showError(res.status === 401 || res.status === 403
+                ? (res.data && res.data.error) || { message: root.dataset.msgForbidden } : err);
+              updateSummary();
+              return "shown";
+            });
+          }
+          e.status = "refused";
+          e.error = { code: err.code || String(res.status), message: localise(err).message || err.message,
+            rule: err.rule || null, status: res.status };
+          return queue.put(e).then(function () { return "stopped"; });
+        });
+      });
+    }
+    return step().then(function (how) {
+      draining = false;
+      if (how === "shown") return showQueue(false);
+      if (how === "offline") {
+        scheduleRetry();
+        var advance = formHolds !== null;
+        formHolds = null;
+        return showQueue(advance).then(function (entries) {
+          var open = entries.filter(function (x) { return x.status !== "confirmed"; });
+          if (advance && open.length) {
+            setStatus("ok", fill(root.dataset.msgQueued, { number: open[open.length - 1].number }));
+          }
+        });
+      }
+      if (how === "done" && sentAny) {
+        var flash = root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
+        return refreshPanel(flash).then(function () { return showQueue(false); });
+      }
+      if (how === "stopped") {
+        return refreshPanel(null, true).then(function () { return showQueue(false); });
+      }
+      return showQueue(false);
+    }, function () { draining = false; });
+  }
+
+  // The referee resolves the refused hand: discard it, or record it as the next hand. Either
+  // way the hands after it are re-numbered from the server's next hand number, with new keys
+  // (none of them was stored: the server refused the hand before them).
+  function resolveRefused(discard) {
+    return queue.all().then(function (entries) {
+      var open = entries.filter(function (e) { return e.status !== "confirmed"; });
+      var idx = -1;
+      open.forEach(function (e, i) { if (idx === -1 && e.status === "refused") idx = i; });
+      if (idx === -1) return null;
+      var refused = open[idx];
+      return window.fetch(panelUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+        .then(function (res) { return res.ok ? res.text() : null; }, function () { return null; })
+        .then(function (html) {
+          var number = null;
+          if (html) {
+            var holder = document.createElement("div");
+            holder.innerHTML = html;
+            var fresh = holder.querySelector("#match-panel");
+            if (fresh && fresh.dataset.number) number = Number(fresh.dataset.number);
+          }
+          if (number === null) number = refused.number; // offline: keep the numbering
+          var rest = open.slice(idx + (discard ? 1 : 0));
+          var work = discard ? [queue.remove(refused.id)] : [];
+          rest.forEach(function (e, i) {
+            e.number = number + i;
+            e.payload.number = e.number;
+            e.key = uuid4();
+            e.status = "queued";
+            e.error = null;
+            work.push(queue.put(e));
+          });
+          return Promise.all(work);
+        })
+        .then(function () { return refreshPanel(null, true); })
+        .then(function () { return showQueue(true); })
+        .then(drain);
+    });
+  }
+
+  function startOffline() {
+    if (!window.indexedDB) return;
+    // An unconfirmed hand from the older one-hand sessionStorage keeps its key in the queue.
+    var old = pending && pending.kind === "hand" ? pending : null;
+    if (old) { pending = null; savePending(null); }
+    var ready = old ? queue.add({ match: matchId, key: old.key, number: old.payload.number,
+      payload: old.payload, status: "queued", error: null }) : Promise.resolve();
+    var url = root.dataset.reducerUrl;
+    var load = url ? import(url).then(function (m) { reducer = m; }, function () { reducer = null; })
+      : Promise.resolve();
+    Promise.all([ready, load])
+      .then(function () { return refreshPanel(null, true); })
+      .then(function () { return showQueue(true); })
+      .then(drain);
+    window.addEventListener("online", function () { drain(); });
+    registerWorker();
+  }
+
+  // The service worker keeps this page, its panel and its assets for offline reloads.
+  function registerWorker() {
+    var swUrl = root.dataset.swUrl;
+    if (!swUrl || !("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(swUrl).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      var urls = [window.location.pathname + window.location.search, panelUrl, root.dataset.reducerUrl];
+      $all('script[src], link[rel="stylesheet"], link[rel="manifest"]').forEach(function (el) {
+        urls.push(el.getAttribute("src") || el.getAttribute("href"));
+      });
+      if (reg.active) reg.active.postMessage({ type: "cache", urls: urls });
+    }).catch(function () { /* no worker (plain http): the queue still works while the page stays open */ });
+  }
+
   // -- wiring (delegated: the panel is replaced after every hand) ------------------------------
 
   function initPanel() {
@@ -503,6 +820,7 @@
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
     showPendingBanner();
+    if (queueReady) showQueue(false);
   }
 
   document.addEventListener("change", function (ev) {
@@ -536,6 +854,8 @@
       showPendingBanner();
       refreshPanel();
     }
+    if (t.id === "queue-renumber") { ev.preventDefault(); resolveRefused(false); }
+    if (t.id === "queue-discard") { ev.preventDefault(); resolveRefused(true); }
     if (t.id === "reset-form") {
       ev.preventDefault();
       clearErrors();
@@ -544,11 +864,12 @@
   });
   // A phone that slept may show an old state: refresh when the page becomes visible again.
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && !busy && !pending) refreshPanel(null, true);
+    if (document.visibilityState === "visible" && !busy && !pending && !queueSize) refreshPanel(null, true);
   });
 
   root.classList.add("js");
   initPanel();
+  startOffline();
   if (!pending) confirmedAfterReload();
   else if (!$("#pending-banner").hidden) $("#pending-banner").scrollIntoView({ block: "start" });
 })();

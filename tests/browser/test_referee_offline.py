@@ -1,0 +1,154 @@
+"""The referee page works offline (issue 15 item 1).
+
+With the browser context offline the referee records 5 hands: each waits in the ordered
+IndexedDB queue with its Idempotency-Key and expected number, and the page shows the next poser
+and the scores from the JS reducer. The page is reloaded while still offline (the service
+worker serves it), then the connection returns: all 5 hands are stored exactly once, in order.
+Then a second phone records hand 6 first (an API call) while this phone holds hands 6 and 7
+offline: going online, hand 6 is refused with the 409, hand 7 waits behind it, and after the
+referee discards their hand 6, hand 7 is stored; nothing is lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from rest_framework.test import APIClient
+
+from scoring.engine import Ruleset
+from scoring.engine.record import EndKind, HandRecord
+from scoring.engine.simulate import simulate_match
+from scoring.models import Hand, Match
+from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
+from tournament.models import Tournament
+from tournament.services import referee_token_issue
+
+SEED = 43  # 12 hands under wsod (see test_referee_page.py)
+
+
+@pytest.fixture
+def offline_match(transactional_db: Any) -> dict[str, Any]:
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    director = director_of(tournament)
+    referee = referee_of(tournament)
+    match = match_in_progress(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director, user=referee)
+    sim = simulate_match(Ruleset.from_json(match.ruleset), match.n_players, SEED)
+    assert len(sim.records) >= 7
+    return {"match": match, "token": token, "sim": sim, "director": director}
+
+
+def _fill(page: Page, record: HandRecord) -> None:
+    page.locator(f"#hand-form input[name='poser'][value='{record.poser}'] + span").tap()
+    page.select_option("#pose-tile", str(record.pose_tile))
+    if record.end is EndKind.DOMINO:
+        page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
+        page.locator(f"#hand-form input[name='winner'][value='{record.winner}'] + span").tap()
+    else:
+        page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+        assert record.counts is not None
+        for seat, count in enumerate(record.counts):
+            page.fill(f"#count-{seat}", str(count))
+
+
+def _record_offline(page: Page, record: HandRecord, number: int) -> None:
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
+    _fill(page, record)
+    page.locator("#confirm-hand").tap()
+    expect(page.locator("#submit-status")).to_contain_text(f"Hand {number} is saved on this phone")
+    expect(page.locator(f"#queue-list li[data-number='{number}']")).to_have_attribute(
+        "data-status", "queued"
+    )
+
+
+def _wait_for_worker(page: Page) -> None:
+    """The service worker controls the page and holds it in its cache."""
+    page.wait_for_function(
+        "async () => !!navigator.serviceWorker.controller"
+        " && !!(await caches.match(location.pathname))",
+        polling=200,
+    )
+
+
+def _stored(match: Match) -> list[tuple[int, int]]:
+    return list(
+        Hand.objects.filter(match=match, voided_at__isnull=True)
+        .order_by("number")
+        .values_list("number", "poser")
+    )
+
+
+@pytest.mark.browser
+def test_five_hands_offline_then_a_conflict(
+    browser_context: Any, offline_match: dict[str, Any], artifacts_dir: Path
+) -> None:
+    match: Match = offline_match["match"]
+    sim = offline_match["sim"]
+    context: BrowserContext = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{offline_match['token'].key}")  # the referee's link signs them in
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    expect(page.locator(".scoreboard li")).to_have_count(4)
+    _wait_for_worker(page)
+    page.reload()  # now served through the worker, which keeps the page for offline reloads
+    _wait_for_worker(page)
+
+    # Offline: 5 hands wait on the phone; the JS reducer shows what comes next.
+    context.set_offline(True)
+    for i in range(5):
+        _record_offline(page, sim.records[i], i + 1)
+        scores = list(sim.scored[i].scores_after)
+        next_hand = sim.next_hands[i + 1]
+        offline_next = page.locator("#offline-next")
+        expect(offline_next).to_contain_text(f"hand {i + 2}")
+        expect(offline_next).to_contain_text(f"worth {next_hand.value}")
+        assert [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()] == scores
+        if next_hand.poser is not None:
+            poser = page.locator(f"#hand-form input[name='poser'][value='{next_hand.poser}']")
+            expect(poser).to_be_checked()
+    page.screenshot(path=artifacts_dir / "referee-offline-queue.png", full_page=True)
+    assert _stored(match) == []
+
+    # A reload while offline: the worker serves the page, the queue is still there.
+    page.reload()
+    expect(page.locator("#queue-list li")).to_have_count(5)
+    expect(page.locator("#queue-list li[data-status='queued']")).to_have_count(5)
+    assert _stored(match) == []
+
+    # Online again: sent in order, each exactly once.
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 5 recorded", timeout=20_000)
+    assert _stored(match) == [(i + 1, sim.records[i].poser) for i in range(5)]
+    expect(page.locator("#queue-list li")).to_have_count(0)
+
+    # This phone holds hands 6 and 7 offline; another phone records hand 6 first.
+    context.set_offline(True)
+    _record_offline(page, sim.records[5], 6)
+    _record_offline(page, sim.records[6], 7)
+    other = APIClient()
+    other.force_authenticate(offline_match["director"])
+    body = {"number": 6, **sim.records[5].to_dict()}
+    del body["sporting"]
+    answer = other.post(f"/api/matches/{match.pk}/hands/", body, format="json")
+    assert answer.status_code == 201, answer.content
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = page.locator("#queue-list li[data-number='6']")
+    expect(refused).to_have_attribute("data-status", "refused", timeout=20_000)
+    expect(page.locator("#queue-list li[data-number='7']")).to_have_attribute(
+        "data-status", "queued"
+    )
+    expect(page.locator("#queue-resolve")).to_be_visible()
+    page.screenshot(path=artifacts_dir / "referee-offline-409.png", full_page=True)
+    assert len(_stored(match)) == 6  # the other phone's hand 6 only
+
+    # The referee discards their hand 6 (the other phone's stands); hand 7 follows it.
+    page.locator("#queue-discard").tap()
+    expect(page.locator("#submit-status")).to_contain_text("Hand 7 recorded", timeout=20_000)
+    assert _stored(match) == [(i + 1, sim.records[i].poser) for i in range(7)]
+    expect(page.locator("#queue-list li")).to_have_count(0)
