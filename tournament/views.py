@@ -24,6 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
@@ -76,8 +77,10 @@ def referee_link(request: HttpRequest) -> HttpResponse:
         message = (
             exc.message
             if exc.code == "tournament_not_running"
-            else "This referee link is not valid. It may have been revoked or mistyped: "
-            "ask the tournament director for a new one."
+            else gettext(
+                "This referee link is not valid. It may have been revoked or mistyped: "
+                "ask the tournament director for a new one."
+            )
         )
         return _link_problem(message, status=404 if exc.code == "invalid_token" else 403)
     # A fresh session: whoever was signed in on this phone (say, the director) is signed out,

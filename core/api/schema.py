@@ -6,9 +6,10 @@ so left alone most operations would list only their success. :class:`AutoSchema`
 every operation, each error it can answer that its ``@extend_schema`` does not already name
 (an operation's own description of a status is more specific and wins):
 
-* 400 for a write (its body, or the services' rules: a round not over yet, a token already
-  revoked...) and for a read with a query parameter (pagination's ``limit``/``offset``
-  never fail): the message names the field, and the rule where one applies;
+* 400 for every operation: a write's body or the services' rules (a round not over yet, a
+  token already revoked...), a read's filters, and on any request a path or query string
+  carrying a NUL byte or a lone surrogate (core.request_limits): the message names the field
+  or parameter, and the rule where one applies;
 * 401 wherever the view authenticates (DRF authenticates every request, so a bad token is
   refused even on a public read), and 429 where an authentication class is rate-limited
   (wrong referee tokens, per client address);
@@ -34,7 +35,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _PRIVATE_READ = "api_private_read"
 RATE_LIMITED = "rate_limited"  # an authentication class with this attribute True answers 429
-_PAGINATION = {"limit", "offset"}
 
 ERROR_DESCRIPTIONS = {
     400: "Rejected: the message names the field, and the rule where one applies",
@@ -76,8 +76,7 @@ class AutoSchema(SpectacularAutoSchema):
         parameters = operation.get("parameters", [])
         write = self.method not in ("GET", "HEAD", "OPTIONS")
         errors: list[int] = []
-        if write or any(p["in"] == "query" and p["name"] not in _PAGINATION for p in parameters):
-            errors.append(400)
+        errors.append(400)  # any request: core.request_limits refuses NUL/surrogates with 400
         authentication = getattr(self.view, "authentication_classes", [])
         if authentication:  # DRF authenticates every request: a bad token is a 401 even on a GET
             errors.append(401)

@@ -19,6 +19,7 @@ from scoring.services import hand_record
 from tests.factories import referee_of
 from tests.live.conftest import make_live_tournament
 from tests.pages.conftest import Setup
+from tournament.services import referee_token_issue
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +136,9 @@ def test_the_match_list_labels_rounds_and_statuses_in_both_languages(client: Cli
     lt = make_live_tournament(8, slug="rounds-open")
     referee = referee_of(lt.tournament, username="tables")
     Match.objects.filter(pk__in=[m.pk for m in lt.matches()]).update(referee=referee)
-    client.force_login(referee)
+    token = referee_token_issue(tournament=lt.tournament, actor=lt.director, user=referee)
+    client.get("/ref/")  # what the phone does with /ref/#<key>: the page posts the key
+    client.post("/ref/", {"key": token.key}, HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
     html = unescape(client.get("/referee/").content.decode())
     assert "Qualifying · Round 1" in html
     assert "Table 1" in html
@@ -150,7 +153,15 @@ def test_the_match_list_labels_rounds_and_statuses_in_both_languages(client: Cli
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_invalid_referee_link_is_translated(client: Client, language: str) -> None:
     client.cookies["django_language"] = language
-    html = unescape(client.get("/ref/" + "x" * 32 + "/", REMOTE_ADDR="10.9.8.7").content.decode())
+    client.get("/ref/")  # the exchange page sets the CSRF cookie; its script posts the key
+    answer = client.post(
+        "/ref/",
+        {"key": "x" * 8 + "." + "y" * 32},
+        REMOTE_ADDR="10.9.8.7",
+        HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
+    )
+    assert answer.status_code == 404
+    html = answer.json()["error"]["message"]  # the page's script shows it
     expected = {
         "en": "This referee link is not valid.",
         "es": "Este enlace de árbitro no es válido.",
