@@ -4,8 +4,8 @@ Every write that changes a match locks its row (``SELECT ... FOR NO KEY UPDATE``
 the state with the engine from the stored non-void hands (the single source of truth), stores
 the result and the snapshot in the same transaction, bumps ``Match.version`` and, last,
 ``Tournament.version``. Only after commit does it broadcast (``core.broadcast``) and, when a
-match ended, enqueue the task that sends ``scoring.signals.match_finished`` (brackets
-subscribes; scoring never imports brackets).
+match ended or reopened, emit the domain event ``core.events.match_finished`` /
+``match_reopened`` (brackets and ratings handle them; scoring never imports either).
 
 Engine rejections become ``ApplicationError`` 400s carrying the engine's code, rule and field;
 a stale expected hand number is a 409 with the current state; an idempotency key reused with
@@ -28,7 +28,9 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
 from django.db.models import Field
 from django.utils import timezone
 
+from core import events
 from core.broadcast import broadcast_on_commit
+from core.events import emit_on_commit, match_reopened
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
 from core.sql import Columns, Insert, default_connection, execute_and_commit, prepared_cursor
 from core.sql import column as sql_column
@@ -45,7 +47,6 @@ from scoring.events import match_update_event, tournament_group
 from scoring.models import Hand, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
-from scoring.signals import match_finished, match_reopened
 from tournament.context import (
     PERMISSIONS,
     STATUS_GATES,
@@ -374,30 +375,17 @@ def _notify_after_commit(
     # hub in each live process (live.hub.Source), so a hand costs one group message.
     broadcast_on_commit([tournament_group(match.tournament_id)], event)
     if finished:
-        transaction.on_commit(partial(_enqueue_match_finished, match.pk), robust=True)
+        transaction.on_commit(partial(match_finished_announce, match_id=match.pk), robust=True)
     if reopened:
-        transaction.on_commit(
-            partial(
-                match_reopened.send,
-                sender=Match,
-                match_id=match.pk,
-                tournament_id=match.tournament_id,
-            ),
-            robust=True,
-        )
-
-
-def _enqueue_match_finished(match_id: int) -> None:
-    from scoring.tasks import match_finished_notify  # tasks import this module
-
-    match_finished_notify.delay(match_id)
+        emit_on_commit(match_reopened, match_id=match.pk, tournament_id=match.tournament_id)
 
 
 def match_finished_announce(*, match_id: int) -> bool:
-    """Send ``match_finished`` for a finished match (idempotent; the task calls this).
+    """Emit ``core.events.match_finished`` for a finished match, now (idempotent: its handlers
+    are; services call it after commit, and it may be called again to re-announce a match).
 
-    Returns False (and sends nothing) when the match is not finished any more, e.g. a
-    director voided the last hand before the task ran.
+    Returns False (and emits nothing) when the match is not finished any more, e.g. a
+    director voided the last hand in between.
     """
     row = (
         Match.objects.filter(pk=match_id, status=Match.Status.FINISHED)
@@ -406,8 +394,8 @@ def match_finished_announce(*, match_id: int) -> bool:
     )
     if row is None:
         return False
-    match_finished.send(
-        sender=Match,
+    events.dispatch(
+        events.match_finished,
         match_id=match_id,
         tournament_id=row["tournament_id"],
         end_reason=row["end_reason"],

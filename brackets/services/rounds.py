@@ -45,6 +45,7 @@ from brackets.services.store import (
     store_round,
     sync_withdrawals,
 )
+from core.events import emit_on_commit, round_published
 from core.exceptions import ApplicationError, ConflictError
 
 
@@ -113,6 +114,9 @@ def _publish(stage: Stage, data: StageData, step: NextStep, *, actor: Actor) -> 
             "eliminated": [p.player_id for p in step.eliminated],
             "rng_seed": rnd.rng_seed,
         },
+    )
+    emit_on_commit(
+        round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=stage.tournament_id
     )
     return rnd
 
