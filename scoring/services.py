@@ -43,7 +43,7 @@ from scoring.engine.placing import placings_by_score, shared_placings_valid, sol
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import Opening
-from scoring.events import match_update_event, tournament_group
+from scoring.events import match_update_event
 from scoring.models import Hand, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
@@ -57,6 +57,7 @@ from tournament.context import (
     require_actor,
     require_status,
 )
+from tournament.groups import tournament_group
 from tournament.models import Entry, Table, Tournament, TournamentRole
 from tournament.services import (
     action_log_record,

@@ -11,7 +11,7 @@ from django.db import DatabaseError, connections, transaction
 
 from brackets import services
 from brackets.models import Round, Stage
-from brackets.services._common import lock_stage
+from brackets.services._common import stage_lock
 from brackets.tasks import round_check, rounds_reconcile
 from core.events import match_finished
 from scoring.models import Match
@@ -119,7 +119,7 @@ def test_concurrent_advances_publish_the_next_round_once() -> None:
 def test_advance_holds_the_stage_row_lock() -> None:
     _, _, stage, _ = _stage()
     with transaction.atomic():
-        lock_stage(stage.pk)
+        stage_lock(stage.pk)
         other = connections.create_connection("default")
         try:
             with other.cursor() as cursor, pytest.raises(DatabaseError):
