@@ -15,10 +15,10 @@
    results, not timed); the last one is started and its hands recorded through
    ``scoring.services.hand_record`` from the rules engine's simulator. Timed: from just before
    the call that records the match's last hand until the next round's row is committed (polled
-   from here every 2 ms), so it includes the recording transaction, the after-commit enqueue of
-   ``scoring.match_finished_notify``, the worker running it and sending ``match_finished``,
-   the ``brackets.round_check`` task it enqueues, and ``round_advance`` closing the round and
-   publishing the next one (Swiss reseating of 1,000 players included).
+   from here every 2 ms), so it includes the recording transaction, the ``match_finished``
+   domain event dispatched after commit, the ``brackets.round_check`` task it enqueues, and
+   ``round_advance`` closing the round and publishing the next one (Swiss reseating of 1,000
+   players included).
 
 Prints ``metric | median | max | goal | pass`` and exits 1 if a goal is missed.
 """

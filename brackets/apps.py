@@ -6,9 +6,9 @@ class BracketsConfig(AppConfig):
     verbose_name = "Brackets"
 
     def ready(self) -> None:
-        # brackets subscribes to scoring; scoring never imports brackets (layering).
+        # brackets handles scoring's domain events; scoring never imports brackets (layering).
         from brackets import receivers
-        from scoring.signals import match_finished, match_reopened
+        from core.events import match_finished, match_reopened
 
         match_finished.connect(receivers.on_match_finished, dispatch_uid="brackets.round_check")
         match_reopened.connect(receivers.on_match_reopened, dispatch_uid="brackets.round_reopen")

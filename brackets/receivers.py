@@ -1,8 +1,8 @@
-"""Receivers of scoring's signals: a finished match checks its round (after commit).
+"""Handlers of scoring's domain events (``core.events``): a finished match checks its round.
 
-``match_finished`` is sent after the recording transaction commits (scoring runs it from a
-task), possibly more than once; the round check it enqueues is idempotent. A standalone match
-(no round) is ignored.
+``match_finished`` is dispatched after the recording transaction commits, possibly more than
+once; the round check it enqueues is idempotent, and ``rounds_reconcile`` (beat) advances a
+round whose event was lost. A standalone match (no round) is ignored.
 """
 
 from __future__ import annotations

@@ -8,9 +8,7 @@ class LiveConfig(AppConfig):
     verbose_name = "Live standings"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
-
-        from brackets.models import Round
+        from core.events import round_published
         from live import receivers
 
-        post_save.connect(receivers.on_round_saved, sender=Round, dispatch_uid="live.round_warm")
+        round_published.connect(receivers.on_round_published, dispatch_uid="live.round_warm")

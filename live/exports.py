@@ -191,11 +191,6 @@ def _standings(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
 _TABLES = {"players": _players, "matches": _matches, "hands": _hands, "standings": _standings}
 
 
-def export_rows(kind: str, t: PublicTournament) -> tuple[list[str], list[list[Any]]]:
-    header, rows = _TABLES[kind](t)
-    return header, list(rows)
-
-
 def export_csv(kind: str, t: PublicTournament) -> str:
     header, rows = _TABLES[kind](t)
     return to_csv(header, rows)

@@ -1,26 +1,18 @@
-"""Warm the spectator cache when a round is published (PITFALLS.md: never release a round to
-a hall of phones with a cold cache).
+"""Handlers of domain events for the live app (``core.events``).
 
-A :class:`brackets.models.Round` row is only ever created by publishing it, and the publishing
-transaction bumps the tournament version last; so on commit of a transaction that created a
-round, the current version is the published one, and the warm task builds its documents. The
-task runs after commit (STYLE.md §4) and is idempotent.
+``round_published`` warms the spectator cache (PITFALLS.md: never release a round to a hall of
+phones with a cold cache). The event is dispatched after the publishing transaction, which
+bumped the tournament version last, has committed; so the current version is the published
+one, and the warm task builds its documents. The task is idempotent; a lost warm only costs
+the first readers an uncached build.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from django.db import transaction
 
-from brackets.models import Round
-
-
-def on_round_saved(sender: Any, *, instance: Round, created: bool, **kwargs: Any) -> None:
-    if not created:
-        return
+def on_round_published(sender: Any, *, tournament_id: int, **kwargs: Any) -> None:
     from live.tasks import live_cache_warm_task
 
-    tournament_id = instance.stage.tournament_id
-    transaction.on_commit(partial(live_cache_warm_task.delay, tournament_id), robust=True)
+    live_cache_warm_task.delay(tournament_id)

@@ -6,9 +6,9 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        # ratings subscribes to scoring; scoring never imports ratings (layering).
+        # ratings handles scoring's domain events; scoring never imports ratings (layering).
+        from core.events import match_finished, match_reopened
         from ratings import receivers
-        from scoring.signals import match_finished, match_reopened
 
         match_finished.connect(receivers.on_match_changed, dispatch_uid="ratings.update")
         match_reopened.connect(receivers.on_match_changed, dispatch_uid="ratings.reopen")

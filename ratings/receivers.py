@@ -1,5 +1,6 @@
-"""Receivers of scoring's signals: a finished or reopened match updates the ratings (after
-commit, in a task; the update is idempotent, so a repeated signal is harmless)."""
+"""Handlers of scoring's domain events (``core.events``): a finished or reopened match updates
+the ratings (in a task; the update is idempotent, so a repeated event is harmless, and
+``ratings_reconcile`` rates a match whose event was lost)."""
 
 from __future__ import annotations
 

@@ -69,11 +69,3 @@ ERROR_MESSAGES: dict[str, Promise] = {
 def error_messages_json() -> str:
     """The table in the active language, as JSON for the page (``data-error-messages``)."""
     return json.dumps({code: str(message) for code, message in ERROR_MESSAGES.items()})
-
-
-def error_message(code: str, **params: object) -> str | None:
-    """The message for ``code`` with its parameters, or ``None`` when the code has none."""
-    message = ERROR_MESSAGES.get(code)
-    if message is None:
-        return None
-    return str(message) % params if params else str(message)

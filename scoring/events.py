@@ -1,6 +1,7 @@
 """Names and shapes of the live events the scoring services broadcast after commit.
 
-Consumers and pages subscribe to these groups; only services send to them (STYLE.md §4). The
+The tournament's group is named by ``tournament.groups.tournament_group``. Consumers and pages
+subscribe to these groups; only services send to them (STYLE.md §4). The
 channel layer is at-most-once, so every event carries the match and tournament versions: a
 client that sees a gap re-fetches (PITFALLS.md).
 """
@@ -10,10 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 MATCH_UPDATE = "match.update"
-
-
-def tournament_group(tournament_id: int) -> str:
-    return f"tournament-{tournament_id}"
 
 
 def match_group(match_id: int) -> str:

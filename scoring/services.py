@@ -4,8 +4,8 @@ Every write that changes a match locks its row (``SELECT ... FOR NO KEY UPDATE``
 the state with the engine from the stored non-void hands (the single source of truth), stores
 the result and the snapshot in the same transaction, bumps ``Match.version`` and, last,
 ``Tournament.version``. Only after commit does it broadcast (``core.broadcast``) and, when a
-match ended, enqueue the task that sends ``scoring.signals.match_finished`` (brackets
-subscribes; scoring never imports brackets).
+match ended or reopened, emit the domain event ``core.events.match_finished`` /
+``match_reopened`` (brackets and ratings handle them; scoring never imports either).
 
 Engine rejections become ``ApplicationError`` 400s carrying the engine's code, rule and field;
 a stale expected hand number is a 409 with the current state; an idempotency key reused with
@@ -28,7 +28,9 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
 from django.db.models import Field
 from django.utils import timezone
 
+from core import events
 from core.broadcast import broadcast_on_commit
+from core.events import emit_on_commit, match_reopened
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
 from core.sql import Columns, Insert, default_connection, execute_and_commit, prepared_cursor
 from core.sql import column as sql_column
@@ -37,14 +39,14 @@ from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply
 from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
+from scoring.engine.placing import placings_by_score, shared_placings_valid, sole_first
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import Opening
-from scoring.events import match_update_event, tournament_group
+from scoring.events import match_update_event
 from scoring.models import Hand, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
-from scoring.signals import match_finished, match_reopened
 from tournament.context import (
     PERMISSIONS,
     STATUS_GATES,
@@ -55,6 +57,7 @@ from tournament.context import (
     require_actor,
     require_status,
 )
+from tournament.groups import tournament_group
 from tournament.models import Entry, Table, Tournament, TournamentRole
 from tournament.services import (
     action_log_record,
@@ -257,50 +260,6 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
     return match, is_director
 
 
-def placings_by_score(
-    scores: Sequence[int],
-    history: Sequence[Sequence[int]],
-    hands_won: Sequence[int],
-    winner: int | None,
-) -> list[int]:
-    """Placing at the table (T3/T4): the winner first, then by score, then by who reached
-    that score first (the earliest start of their final unchanged run in ``history``), then
-    hands won. Players still level share the placing, competition style (1, 2, 2, 4): seat
-    order never decides (T3). Without a ``winner`` a shared first stays shared (no match
-    win, T3)."""
-
-    def reached(i: int) -> int:
-        j = len(history)
-        while j > 0 and history[j - 1][i] == scores[i]:
-            j -= 1
-        return j
-
-    n = len(scores)
-
-    def key(i: int) -> tuple[bool, int, int, int]:
-        return (i != winner, -scores[i], reached(i), -hands_won[i])
-
-    order = sorted(range(n), key=key)
-    placing = [0] * n
-    for rank, seat in enumerate(order, start=1):
-        previous = order[rank - 2] if rank > 1 else None
-        level = previous is not None and key(previous) == key(seat)
-        placing[seat] = placing[previous] if level and previous is not None else rank
-    return placing
-
-
-def shared_placings_valid(placings: Sequence[int]) -> bool:
-    """True if ``placings`` are competition ranks 1..n: ``k`` players sharing placing ``p``
-    cover places ``p .. p+k-1`` (1, 1, 3, 4; T3)."""
-    return all(p == 1 + sum(1 for q in placings if q < p) for p in placings)
-
-
-def sole_first(placings: Sequence[int]) -> int | None:
-    """The seat placed first alone, or ``None`` when first is shared (no match win, T3)."""
-    firsts = [seat for seat, p in enumerate(placings) if p == 1]
-    return firsts[0] if len(firsts) == 1 else None
-
-
 def _seats_write_sql(
     *,
     match_id: int,
@@ -417,30 +376,17 @@ def _notify_after_commit(
     # hub in each live process (live.hub.Source), so a hand costs one group message.
     broadcast_on_commit([tournament_group(match.tournament_id)], event)
     if finished:
-        transaction.on_commit(partial(_enqueue_match_finished, match.pk), robust=True)
+        transaction.on_commit(partial(match_finished_announce, match_id=match.pk), robust=True)
     if reopened:
-        transaction.on_commit(
-            partial(
-                match_reopened.send,
-                sender=Match,
-                match_id=match.pk,
-                tournament_id=match.tournament_id,
-            ),
-            robust=True,
-        )
-
-
-def _enqueue_match_finished(match_id: int) -> None:
-    from scoring.tasks import match_finished_notify  # tasks import this module
-
-    match_finished_notify.delay(match_id)
+        emit_on_commit(match_reopened, match_id=match.pk, tournament_id=match.tournament_id)
 
 
 def match_finished_announce(*, match_id: int) -> bool:
-    """Send ``match_finished`` for a finished match (idempotent; the task calls this).
+    """Emit ``core.events.match_finished`` for a finished match, now (idempotent: its handlers
+    are; services call it after commit, and it may be called again to re-announce a match).
 
-    Returns False (and sends nothing) when the match is not finished any more, e.g. a
-    director voided the last hand before the task ran.
+    Returns False (and emits nothing) when the match is not finished any more, e.g. a
+    director voided the last hand in between.
     """
     row = (
         Match.objects.filter(pk=match_id, status=Match.Status.FINISHED)
@@ -449,8 +395,8 @@ def match_finished_announce(*, match_id: int) -> bool:
     )
     if row is None:
         return False
-    match_finished.send(
-        sender=Match,
+    events.dispatch(
+        events.match_finished,
         match_id=match_id,
         tournament_id=row["tournament_id"],
         end_reason=row["end_reason"],

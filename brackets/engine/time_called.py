@@ -14,6 +14,9 @@ on every key share a placing (1, 1, 3, 4) and carry ``tied_with``; the director 
 sudden-death hand instead. A shared first place is no match win, and seed or seat order never
 decides a placing (T3): when time is called before any hand was completed, everybody is level
 and shares first, and nobody wins the match.
+
+Its twin over a match's seats (the placing stored when a match ends) is
+``scoring.engine.placing``; the two engines are independent, so each keeps its own.
 """
 
 from __future__ import annotations

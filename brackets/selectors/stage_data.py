@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import F
+
 from brackets.engine import (
     ByePolicy,
     MatchRecord,
@@ -197,6 +199,8 @@ def round_records(round_data: RoundData) -> list[MatchRecord]:
     return out
 
 
+# Seat columns read for the engine, by name (a dict per row): the seat's own fields, then its
+# match's and round link's under short aliases.
 _SEAT_FIELDS = (
     "match_id",
     "seat",
@@ -210,11 +214,21 @@ _SEAT_FIELDS = (
     "ties",
     "replays_won",
     "forfeited",
-    "match__status",
-    "match__end_reason",
-    "match__round_link__round_id",
-    "match__round_link__table_number",
 )
+_SEAT_ALIASES = {
+    "match_status": F("match__status"),
+    "match_end_reason": F("match__end_reason"),
+    "round_id": F("match__round_link__round_id"),
+    "table_number": F("match__round_link__table_number"),
+}
+_SEAT_DATA_FIELDS = tuple(f for f in _SEAT_FIELDS if f != "match_id")
+_ENTRANT_FIELDS = ("id", "entry_id", "seed", "status", "joined_round", "out_round", "placing")
+_ENTRANT_ALIASES = {
+    "name": F("entry__player__name"),
+    "club": F("entry__player__club"),
+    "rating": F("entry__player__rating"),
+    "entry_status": F("entry__status"),
+}
 
 
 def stage_data(*, stage_id: int) -> StageData:
@@ -232,36 +246,24 @@ def stage_data_for(stage: Stage) -> StageData:
     """:func:`stage_data` for an already loaded (possibly locked) stage: three queries."""
     entrants = tuple(
         EntrantData(
-            stage_entry_id=row[0],
-            entry_id=row[1],
-            seed=row[2],
-            status=row[3],
-            joined_round=row[4],
-            out_round=row[5],
-            placing=row[6],
-            name=row[7],
-            club=row[8],
-            rating=row[9],
-            entry_status=row[10],
+            stage_entry_id=row["id"],
+            entry_id=row["entry_id"],
+            seed=row["seed"],
+            status=row["status"],
+            joined_round=row["joined_round"],
+            out_round=row["out_round"],
+            placing=row["placing"],
+            name=row["name"],
+            club=row["club"],
+            rating=row["rating"],
+            entry_status=row["entry_status"],
         )
         for row in StageEntry.objects.filter(stage_id=stage.pk)
         .order_by("seed")
-        .values_list(
-            "id",
-            "entry_id",
-            "seed",
-            "status",
-            "joined_round",
-            "out_round",
-            "placing",
-            "entry__player__name",
-            "entry__player__club",
-            "entry__player__rating",
-            "entry__status",
-        )
+        .values(*_ENTRANT_FIELDS, **_ENTRANT_ALIASES)
     )
     # Per round, per match (dicts keep the table-number order of the query).
-    seats_by_round: dict[int, dict[int, list[tuple[Any, ...]]]] = {}
+    seats_by_round: dict[int, dict[int, list[dict[str, Any]]]] = {}
     for row in (
         Seat.objects.filter(match__round_link__round__stage_id=stage.pk)
         .order_by(
@@ -270,9 +272,9 @@ def stage_data_for(stage: Stage) -> StageData:
             "match_id",
             "seat",
         )
-        .values_list(*_SEAT_FIELDS)
+        .values(*_SEAT_FIELDS, **_SEAT_ALIASES)
     ):
-        seats_by_round.setdefault(row[14], {}).setdefault(row[0], []).append(row)
+        seats_by_round.setdefault(row["round_id"], {}).setdefault(row["match_id"], []).append(row)
     rounds: list[RoundData] = []
     for r in Round.objects.filter(stage_id=stage.pk).order_by("number"):
         tables: list[TableData] = []
@@ -280,26 +282,11 @@ def stage_data_for(stage: Stage) -> StageData:
             first = rows[0]
             tables.append(
                 TableData(
-                    match_id=first[0],
-                    table_number=first[15],
-                    status=first[12],
-                    end_reason=first[13],
-                    seats=tuple(
-                        SeatData(
-                            entry_id=x[2],
-                            seat=x[1],
-                            placing=x[3],
-                            points=x[4],
-                            hands_won=x[5],
-                            six_love_given=x[6],
-                            six_love_received=x[7],
-                            llaves=x[8],
-                            ties=x[9],
-                            replays_won=x[10],
-                            forfeited=x[11],
-                        )
-                        for x in rows
-                    ),
+                    match_id=first["match_id"],
+                    table_number=first["table_number"],
+                    status=first["match_status"],
+                    end_reason=first["match_end_reason"],
+                    seats=tuple(SeatData(**{f: x[f] for f in _SEAT_DATA_FIELDS}) for x in rows),
                 )
             )
         rounds.append(

@@ -13,7 +13,7 @@ from brackets.engine import BracketError
 from brackets.models import Round, Stage
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, NotFoundError
-from scoring.events import tournament_group
+from tournament.groups import tournament_group
 from tournament.models import Tournament
 from tournament.services import action_log_record, require_director, tournament_version_bump
 
@@ -37,7 +37,7 @@ def bracket_error(exc: BracketError) -> ApplicationError:
     )
 
 
-def lock_stage(stage_id: int) -> Stage:
+def stage_lock(stage_id: int) -> Stage:
     """The stage row, locked ``FOR UPDATE`` until the transaction ends.
 
     Every write that seats or advances a stage takes this lock first (then the round's), so
@@ -49,8 +49,8 @@ def lock_stage(stage_id: int) -> Stage:
         raise NotFoundError(f"No stage {stage_id}.", code="not_found") from None
 
 
-def lock_round(round_id: int) -> Round:
-    """The round row locked ``FOR UPDATE``; call it after :func:`lock_stage` (lock order)."""
+def round_lock(round_id: int) -> Round:
+    """The round row locked ``FOR UPDATE``; call it after :func:`stage_lock` (lock order)."""
     try:
         return Round.objects.select_for_update().get(pk=round_id)
     except Round.DoesNotExist:

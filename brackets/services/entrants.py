@@ -10,9 +10,9 @@ from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services._common import (
     Actor,
     check_director,
-    lock_stage,
     log_action,
     notify_tournament,
+    stage_lock,
 )
 from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
@@ -33,7 +33,7 @@ def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "
     The entry is checked in if it was not; it joins with the lowest seed and a record of 0.
     """
     check_director(actor, stage.tournament_id)
-    stage = lock_stage(stage.pk)
+    stage = stage_lock(stage.pk)
     entry = Entry.objects.get(pk=entry.pk)  # fresh: status and check-in may have changed
     if stage.kind != Stage.Kind.QUALIFYING:
         raise ApplicationError(
@@ -90,7 +90,7 @@ def stage_entry_withdraw(
         raise ApplicationError(
             "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
         )
-    stage = lock_stage(stage.pk)
+    stage = stage_lock(stage.pk)
     entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
     se = StageEntry.objects.filter(stage=stage, entry=entry).first()
     if se is None:

@@ -15,10 +15,10 @@ from brackets.models import Round, RoundMatch, StageEntry
 from brackets.services._common import (
     Actor,
     check_director,
-    lock_round,
-    lock_stage,
     log_action,
     notify_tournament,
+    round_lock,
+    stage_lock,
 )
 from brackets.services.store import continuation_links
 from core.exceptions import ApplicationError, PermissionDeniedError
@@ -31,8 +31,8 @@ from tournament.models import Entry
 def round_clock_start(*, round: Round, actor: Actor, minutes: int | None = None) -> Round:
     """Start (or restart) the round clock (T2); ``minutes`` overrides the stage's limit."""
     check_director(actor, round.stage.tournament_id)
-    lock_stage(round.stage_id)
-    rnd = lock_round(round.pk)
+    stage_lock(round.stage_id)
+    rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ApplicationError("The round is closed.", code="round_closed")
     if minutes is not None:
@@ -75,8 +75,8 @@ def round_call_time(
     if actor is None:
         raise PermissionDeniedError("Calling time is a director's decision.", code="not_director")
     check_director(actor, round.stage.tournament_id)
-    stage = lock_stage(round.stage_id)
-    rnd = lock_round(round.pk)
+    stage = stage_lock(round.stage_id)
+    rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ApplicationError("The round is closed.", code="round_closed")
     continuation_links(rnd.pk)
@@ -171,8 +171,8 @@ def round_seat_replace(
             "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
         )
     check_director(actor, round.stage.tournament_id)
-    stage = lock_stage(round.stage_id)
-    rnd = lock_round(round.pk)
+    stage = stage_lock(round.stage_id)
+    rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ApplicationError("The round is closed.", code="round_closed")
     seat = (

@@ -32,7 +32,6 @@ from brackets.engine import (
     Seating,
     SeatOrder,
     StageConfig,
-    Table,
     advance_cut,
     advance_per_table,
     order_seats,
@@ -389,7 +388,3 @@ def withdrawn_places(data: StageData, placed: int) -> list[Placement]:
     ]
     withdrawn.sort(key=lambda e: (-(e.out_round or 0), e.seed))
     return [Placement(e.entry_id, placed + i + 1) for i, e in enumerate(withdrawn)]
-
-
-def as_table(t: Table | _PlayoffTable) -> tuple[int, tuple[int, ...]]:
-    return t.number, tuple(t.seats)

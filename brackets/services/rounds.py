@@ -20,12 +20,12 @@ from brackets.services._common import (
     Actor,
     bracket_error,
     check_director,
-    lock_round,
-    lock_stage,
     log_action,
     logger,
     notify_tournament,
     pause_for_tests,
+    round_lock,
+    stage_lock,
 )
 from brackets.services.planning import (
     FINISH_STAGE,
@@ -37,14 +37,15 @@ from brackets.services.planning import (
 )
 from brackets.services.store import (
     RoundAlreadyPublishedError,
-    close_round,
     continuation_links,
-    finish_stage,
-    mark_advanced,
+    round_mark_advanced,
+    round_mark_closed,
+    round_store,
     set_places,
-    store_round,
+    stage_finish,
     sync_withdrawals,
 )
+from core.events import emit_on_commit, round_published
 from core.exceptions import ApplicationError, ConflictError
 
 
@@ -88,7 +89,7 @@ def _close_if_complete(rnd: Round) -> bool:
     continuation_links(rnd.pk)
     if _unfinished_tables(rnd.pk):
         return False
-    return close_round(rnd)
+    return round_mark_closed(rnd)
 
 
 def _publish(stage: Stage, data: StageData, step: NextStep, *, actor: Actor) -> Round:
@@ -97,8 +98,8 @@ def _publish(stage: Stage, data: StageData, step: NextStep, *, actor: Actor) -> 
     set_places(
         stage.pk, step.eliminated, status=StageEntry.Status.ELIMINATED, out_round=step.out_round
     )
-    rnd = store_round(stage, step, actor=actor)
-    mark_advanced(step.follows_round_id)
+    rnd = round_store(stage, step, actor=actor)
+    round_mark_advanced(step.follows_round_id)
     log_action(
         tournament_id=stage.tournament_id,
         actor=actor,
@@ -113,6 +114,9 @@ def _publish(stage: Stage, data: StageData, step: NextStep, *, actor: Actor) -> 
             "eliminated": [p.player_id for p in step.eliminated],
             "rng_seed": rnd.rng_seed,
         },
+    )
+    emit_on_commit(
+        round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=stage.tournament_id
     )
     return rnd
 
@@ -154,10 +158,10 @@ def round_publish(*, stage: Stage, actor: Actor, expected_number: int | None = N
     ``field_too_small``, T6 ``no_knockout_plan``...) when the field cannot be seated.
     """
     check_director(actor, stage.tournament_id)
-    stage = lock_stage(stage.pk)
+    stage = stage_lock(stage.pk)
     last = stage.rounds.order_by("-number").first()
     if last is not None:
-        last = lock_round(last.pk)
+        last = round_lock(last.pk)
         _close_if_complete(last)
     step = _plan(stage_data_for(stage))
     if step.action != PUBLISH_ROUND:
@@ -179,8 +183,8 @@ def round_close(*, round: Round, actor: Actor) -> Round:
     409 ``round_incomplete`` naming the tables still playing: call time first (T3).
     """
     check_director(actor, round.stage.tournament_id)
-    stage = lock_stage(round.stage_id)
-    rnd = lock_round(round.pk)
+    stage = stage_lock(round.stage_id)
+    rnd = round_lock(round.pk)
     if rnd.status == Round.Status.CLOSED:
         return rnd
     continuation_links(rnd.pk)
@@ -191,7 +195,7 @@ def round_close(*, round: Round, actor: Actor) -> Round:
             code="round_incomplete",
             extra={"tables": open_tables},
         )
-    close_round(rnd)
+    round_mark_closed(rnd)
     log_action(tournament_id=stage.tournament_id, actor=actor, verb="round.close", target=rnd)
     notify_tournament(stage.tournament_id)
     return rnd
@@ -219,9 +223,9 @@ def round_advance(*, round_id: int, actor: Actor = None) -> AdvanceResult:
 
 @transaction.atomic
 def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
-    stage = lock_stage(stage_id)
+    stage = stage_lock(stage_id)
     check_director(actor, stage.tournament_id)
-    rnd = lock_round(round_id)
+    rnd = round_lock(round_id)
     if rnd.advanced_at is not None:
         return AdvanceResult(round_id, "already_done")
     closed_now = _close_if_complete(rnd)
@@ -237,7 +241,7 @@ def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
             pause_for_tests()
     except RoundAlreadyPublishedError:
         # The unique (stage, number) says the follow-up exists: a duplicate run.
-        mark_advanced(rnd.pk)
+        round_mark_advanced(rnd.pk)
         return AdvanceResult(round_id, "already_done", message="next round already published")
     except (BracketError, ApplicationError) as exc:
         if actor is not None:
@@ -258,14 +262,14 @@ def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
     step = plan_next(data)
     if step.follows_round_id != rnd.pk:
         # Not the stage's last round (a later one exists): nothing follows it any more.
-        mark_advanced(rnd.pk)
+        round_mark_advanced(rnd.pk)
         return AdvanceResult(rnd.pk, "already_done", message="not the last round")
     if step.action == PUBLISH_ROUND:
         new = _publish(stage, data, step, actor=actor)
         return AdvanceResult(rnd.pk, "published", published_round_id=new.pk, message=step.message)
     if step.action != FINISH_STAGE:
         raise _refuse(step)
-    next_stage = finish_stage(stage, data, step)
+    next_stage = stage_finish(stage, data, step)
     log_action(
         tournament_id=stage.tournament_id,
         actor=actor,
@@ -307,8 +311,8 @@ def round_reopen_for_match(*, match_id: int) -> bool:
     if link is None:
         return False
     round_id, stage_id = link
-    lock_stage(stage_id)
-    rnd = lock_round(round_id)
+    stage_lock(stage_id)
+    rnd = round_lock(round_id)
     if rnd.status != Round.Status.CLOSED:
         return False
     if rnd.advanced_at is not None:

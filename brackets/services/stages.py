@@ -24,9 +24,9 @@ from brackets.services._common import (
     Actor,
     bracket_error,
     check_director,
-    lock_stage,
     log_action,
     notify_tournament,
+    stage_lock,
 )
 from brackets.services.planning import FINISH_STAGE
 from brackets.services.rounds import AdvanceResult, round_advance, round_preview
@@ -160,7 +160,7 @@ def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stag
     """Change a stage's settings: name, auto-advance and time limit at any time; the format
     (rounds, cut, tables, byes, seat order) only before its first round is published."""
     check_director(actor, stage.tournament_id)
-    stage = lock_stage(stage.pk)
+    stage = stage_lock(stage.pk)
     started = stage.rounds.exists() or stage.status == Stage.Status.FINISHED
     for key in data:
         if key not in _ANYTIME | _BEFORE_START:
@@ -232,7 +232,7 @@ def stage_seed(
     default the stage's seed). May be repeated until the first round is published.
     """
     check_director(actor, stage.tournament_id)
-    stage = lock_stage(stage.pk)
+    stage = stage_lock(stage.pk)
     if stage.number != 1:
         raise ApplicationError(
             "Later stages are seeded by the previous stage's advancement (T6); reorder instead.",
@@ -297,7 +297,7 @@ def stage_seed_reorder(
 ) -> Stage:
     """Set a new seed order (entry ids, best first) before the stage's first round (T8)."""
     check_director(actor, stage.tournament_id)
-    stage = lock_stage(stage.pk)
+    stage = stage_lock(stage.pk)
     if stage.rounds.exists():
         raise ApplicationError("The stage has started.", code="stage_started")
     current = list(

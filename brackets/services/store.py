@@ -65,7 +65,7 @@ def referee_for_tables(tournament_id: int) -> list[int]:
     )
 
 
-def store_round(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
+def round_store(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
     """Create the round, its matches (one per table), links and seats in bulk.
 
     A duplicate ``(stage, number)`` raises :class:`RoundAlreadyPublishedError` (the unique
@@ -136,7 +136,7 @@ def store_round(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
     return rnd
 
 
-def close_round(rnd: Round) -> bool:
+def round_mark_closed(rnd: Round) -> bool:
     """Mark a complete round closed (caller checked completeness); False if it already was."""
     if rnd.status == Round.Status.CLOSED:
         return False
@@ -146,7 +146,7 @@ def close_round(rnd: Round) -> bool:
     return True
 
 
-def mark_advanced(round_id: int | None) -> None:
+def round_mark_advanced(round_id: int | None) -> None:
     if round_id is None:
         return
     Round.objects.filter(pk=round_id).update(
@@ -183,7 +183,7 @@ def sync_withdrawals(data: StageData) -> None:
         )
 
 
-def finish_stage(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
+def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
     """Store a stage's end (T6): places, who went on, and the seeding of the next stage.
 
     Returns the next stage (now seeded by this stage's advancement order) or ``None`` when this
@@ -229,7 +229,7 @@ def finish_stage(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
     stage.status = Stage.Status.FINISHED
     stage.finished_at = now
     stage.save(update_fields=["status", "finished_at", "updated_at"])
-    mark_advanced(step.follows_round_id)
+    round_mark_advanced(step.follows_round_id)
     if next_stage is None:
         if stage.kind == Stage.Kind.KNOCKOUT:
             # The final table has played (T6: a knockout stage is the last stage): the

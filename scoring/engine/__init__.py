@@ -12,6 +12,7 @@ Modules:
     match, match_state, validate -- the match reducer, its values and record checks
                             (sections 3, 7, 8, 9).
     partners             -- the fold of a partnership match (section 12, R42-R46).
+    placing              -- placing at the table by score (T3/T4).
     simulate, seats      -- seeded bots playing hands and matches; seat letters.
 """
 

@@ -11,11 +11,11 @@ from django.db import DatabaseError, connections, transaction
 
 from brackets import services
 from brackets.models import Round, Stage
-from brackets.services._common import lock_stage
+from brackets.services._common import stage_lock
 from brackets.tasks import round_check, rounds_reconcile
+from core.events import match_finished
 from scoring.models import Match
 from scoring.services import match_result_override
-from scoring.signals import match_finished
 from tests.brackets.conftest import make_tournament, open_matches, play_round
 from tests.factories import scheduled_match
 
@@ -119,7 +119,7 @@ def test_concurrent_advances_publish_the_next_round_once() -> None:
 def test_advance_holds_the_stage_row_lock() -> None:
     _, _, stage, _ = _stage()
     with transaction.atomic():
-        lock_stage(stage.pk)
+        stage_lock(stage.pk)
         other = connections.create_connection("default")
         try:
             with other.cursor() as cursor, pytest.raises(DatabaseError):
@@ -129,3 +129,28 @@ def test_advance_holds_the_stage_row_lock() -> None:
                 )
         finally:
             other.close()
+
+
+@pytest.mark.django_db
+def test_round_publish_emits_round_published_after_commit(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from core.events import round_published
+
+    seen: list[dict[str, Any]] = []
+
+    def on_published(sender: Any, **kw: Any) -> None:
+        seen.append(kw)
+
+    round_published.connect(on_published)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            t, _, stage, r1 = _stage()
+        assert seen == []  # nothing before commit
+        for callback in callbacks:
+            callback()
+    finally:
+        round_published.disconnect(on_published)
+    assert [(e["round_id"], e["stage_id"], e["tournament_id"]) for e in seen] == [
+        (r1.pk, stage.pk, t.pk)
+    ]

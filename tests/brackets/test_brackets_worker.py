@@ -28,8 +28,8 @@ from brackets import services
 from brackets.models import Round, RoundMatch, Stage
 from brackets.tasks import round_check, rounds_reconcile
 from config.celery_app import app as celery_app
+from core.events import match_finished
 from scoring.models import Match
-from scoring.signals import match_finished
 from tests.brackets.conftest import make_tournament, open_matches
 from tournament.models import ActionLog
 

@@ -69,7 +69,7 @@ assert m.scores == list(sim.scored[-1].scores_after) == last["match"]["scores"]
 assert m.scores == list(match_state(match=m).scores)
 seats = Seat.objects.filter(match=m).order_by("seat")
 assert list(seats.values_list("points", flat=True)) == m.scores
-from scoring.services import shared_placings_valid
+from scoring.engine.placing import shared_placings_valid
 placings = list(seats.values_list("placing", flat=True))
 assert shared_placings_valid(placings), placings  # competition ranks (T3)
 assert placings[m.winner_seat] == 1 and placings.count(1) == 1

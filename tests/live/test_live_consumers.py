@@ -23,9 +23,10 @@ from django.db import connections
 
 from config.routing import websocket_urlpatterns
 from live.consumers import CLOSE_NOT_FOUND, FrameCache, FrameSource
-from scoring.events import match_group, tournament_group
+from scoring.events import match_group
 from tests.factories import TournamentFactory
 from tests.live.conftest import LiveTournament, make_live_tournament, play_hands, start_match
+from tournament.groups import tournament_group
 from tournament.models import Tournament
 
 # The hubs and sockets run on the Redis channel layer (tests/live/conftest.py): not embedded.

@@ -20,9 +20,9 @@ from websockets.asyncio.client import connect
 
 from config.routing import websocket_urlpatterns
 from live.hub import Freezer, Hub, gc_stats, hubs
-from scoring.events import tournament_group
 from tests.live.conftest import LiveTournament, make_live_tournament
 from tests.live.test_live_consumers import in_own_loop
+from tournament.groups import tournament_group
 
 # Hubs on the Redis channel layer: skipped in the embedded run (TEST_DATABASE=sqlite).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]

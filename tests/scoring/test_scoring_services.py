@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 
+from core.events import match_finished, match_reopened
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
 from scoring import services
 from scoring.models import Hand, Match, Seat
 from scoring.services import ClientInfo, hand_record
-from scoring.signals import match_finished, match_reopened
 from tests.factories import (
     TournamentFactory,
     UserFactory,
