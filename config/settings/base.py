@@ -236,6 +236,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # The API reads JSON only (issue 20): one content type per body, so a generated client
+    # sends each body once. No API operation uploads a file (the players CSV import is a page).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -258,6 +261,8 @@ SPECTACULAR_SETTINGS = {
         "StageEntryStatusEnum": "brackets.models.StageEntry.Status",
         "RoundKindEnum": "brackets.models.Round.Kind",
         "RoundStatusEnum": "brackets.models.Round.Status",
+        # The presets of RULES.md §1, from the engine (tournament.api.rulesets).
+        "RulesetPresetEnum": "tournament.api.rulesets.PRESET_NAMES",
     },
     # Served from our own static files: the docs page must work on a venue network offline.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -18,14 +18,21 @@ every operation, each error it can answer that its ``@extend_schema`` does not a
 * 415 when it reads a body, sent in a content type it does not read.
 
 Other statuses (409 conflicts...) are the operation's own to declare.
+
+It also documents what the server sends besides bodies (issue 20): the ``WWW-Authenticate``
+header of every 401 (the referee token's keyword, so a client learns the scheme). Request bodies are
+JSON only (the API's one parser: ``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]``), so each body
+has one content type, required when its schema has a required field.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.plumbing import get_doc
 from drf_spectacular.utils import OpenApiResponse
 
 from core.api.serializers import ErrorOutput
@@ -43,6 +50,15 @@ ERROR_DESCRIPTIONS = {
     404: "No such object (in this tournament)",
     415: "The body is not in a content type the operation reads (send application/json)",
     429: "Too many wrong tokens from this address: wait and retry",
+}
+
+
+WWW_AUTHENTICATE = {
+    "description": (
+        "The authentication scheme to retry with: `Token` (a referee credential in "
+        "`Authorization: Token <credential>`)."
+    ),
+    "schema": {"type": "string", "example": "Token"},
 }
 
 
@@ -70,7 +86,17 @@ class AutoSchema(SpectacularAutoSchema):
                     error_response(status), str(status)
                 )
         operation["responses"] = dict(sorted(responses.items()))
+        if "401" in responses and "$ref" not in responses["401"]:
+            responses["401"].setdefault("headers", {})["WWW-Authenticate"] = WWW_AUTHENTICATE
         return operation
+
+    def get_description(self) -> str:  # type: ignore[override]
+        """The handler's docstring (or ``@extend_schema(description=...)``), else the view
+        class's own docstring, never one inherited from a base class: those are notes for this
+        project's developers (issue 20: one was published as an operation's description)."""
+        handler = getattr(self.view, self.method.lower(), None)
+        own_class_doc = self.view.__class__.__dict__.get("__doc__") or ""
+        return (get_doc(handler) if handler is not None else "") or inspect.cleandoc(own_class_doc)
 
     def _errors(self, operation: dict[str, Any]) -> list[int]:
         parameters = operation.get("parameters", [])

@@ -18,6 +18,7 @@ from scoring.representations import (
     MatchStateSerializer,
     NextHandSerializer,
 )
+from tournament.api.rulesets import FrozenRulesetField
 
 __all__ = [
     "HandRecordedSerializer",
@@ -118,7 +119,9 @@ class MatchOutput(serializers.ModelSerializer[Match]):
 
 
 class MatchDetailOutput(MatchOutput):
-    ruleset = serializers.DictField(read_only=True, help_text="Frozen at start (RULES.md §1)")
+    ruleset = FrozenRulesetField(
+        read_only=True, help_text="Frozen at start, `{}` before (RULES.md §1)"
+    )
 
     class Meta(MatchOutput.Meta):
         fields = [*MatchOutput.Meta.fields, "ruleset"]

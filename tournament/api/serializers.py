@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
+from tournament.api.rulesets import PresetField, RulesetField, RulesetOverridesField
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
 from tournament.models import TournamentRole as Role
 
@@ -17,8 +18,9 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # PostgreSQL integer: past it a DataErro
 
 
 class TournamentOutput(serializers.ModelSerializer[Tournament]):
-    ruleset = serializers.DictField(read_only=True, help_text="Effective ruleset (RULES.md §1)")
-    ruleset_overrides = serializers.DictField(read_only=True)
+    ruleset = RulesetField(read_only=True, help_text="Effective ruleset (RULES.md §1)")
+    ruleset_overrides = RulesetOverridesField(read_only=True)
+    ruleset_preset = PresetField(read_only=True)
 
     class Meta:
         model = Tournament
@@ -119,8 +121,8 @@ class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
     venue = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    ruleset_preset = serializers.CharField(max_length=32, required=False, default="wsod")
-    ruleset_overrides = serializers.DictField(required=False, default=dict)
+    ruleset_preset = PresetField(max_length=32, required=False, default="wsod")
+    ruleset_overrides = RulesetOverridesField(required=False, default=dict)
 
 
 class TournamentUpdateInput(serializers.Serializer[dict[str, Any]]):
@@ -129,8 +131,8 @@ class TournamentUpdateInput(serializers.Serializer[dict[str, Any]]):
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
-    ruleset_preset = serializers.CharField(max_length=32, required=False)
-    ruleset_overrides = serializers.DictField(required=False)
+    ruleset_preset = PresetField(max_length=32, required=False)
+    ruleset_overrides = RulesetOverridesField(required=False)
 
 
 class PlayerInput(serializers.Serializer[dict[str, Any]]):
