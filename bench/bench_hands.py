@@ -11,7 +11,7 @@ What it does, all on loopback, every loop bounded by time and by a fixed supply 
    gthread workers; ``--worker-class uvicorn`` runs ``config.asgi`` instead) with
    production settings plus a bench-only URLconf that adds the floor view
    (``bench/floor_app``). ``DJANGO_SECURE_SSL_REDIRECT=false``: plain HTTP on loopback.
-3. Every client signs in through its private link ``/ref/<key>/`` (session + CSRF cookie,
+3. Every client signs in through its private link ``/ref/#<key>`` (session + CSRF cookie,
    exactly like the phone page), then the load runs in interleaved rounds:
    * floor: ``POST /bench/floor/<id>/`` -- lock a row, insert a row, update the row;
    * hands: ``POST /api/matches/<id>/hands/`` with the expected number and an
@@ -293,10 +293,19 @@ async def wait_ready(port: int, seconds: float = 30.0) -> None:
 
 
 async def sign_in(client: Client) -> None:
-    """The private link, as a phone opens it: session cookie, then the page's CSRF cookie."""
-    response = await client.session.request("GET", f"/ref/{client.token}/")
-    if response.status != 302 or "sessionid" not in client.session.cookies:
-        raise RuntimeError(f"client {client.index}: /ref/ answered {response.status}")
+    """The private link ``/ref/#<key>``, as a phone opens it: the page (CSRF cookie), then its
+    script POSTs the key from the fragment for a session holding the credential id."""
+    page = await client.session.request("GET", "/ref/")
+    if page.status != 200 or "csrftoken" not in client.session.cookies:
+        raise RuntimeError(f"client {client.index}: GET /ref/ answered {page.status}")
+    response = await client.session.request(
+        "POST",
+        "/ref/",
+        body={"key": client.token},
+        headers={"X-CSRFToken": client.session.cookies["csrftoken"]},
+    )
+    if response.status != 200 or "sessionid" not in client.session.cookies:
+        raise RuntimeError(f"client {client.index}: POST /ref/ answered {response.status}")
     first = client.matches[0].match_id
     page = await client.session.request(
         "GET", f"/matches/{first}/", headers={"Accept": "text/html"}

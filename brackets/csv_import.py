@@ -115,21 +115,35 @@ def _clean(value: str) -> str:
     return _SPACES.sub(" ", value).strip()
 
 
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")  # NUL or a lone surrogate: no database stores it
+
+
 def _decode(data: bytes | str) -> tuple[str | None, RowError | None]:
     if isinstance(data, str):
-        return data, None
-    if len(data) > MAX_BYTES:
-        return None, RowError(0, "file", f"The file is larger than {MAX_BYTES // 1024} KB.")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        row = data[: exc.start].count(b"\n") + 1
+        text = data
+    else:
+        if len(data) > MAX_BYTES:
+            return None, RowError(0, "file", f"The file is larger than {MAX_BYTES // 1024} KB.")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            row = data[: exc.start].count(b"\n") + 1
+            return None, RowError(
+                row,
+                "file",
+                "The file is not UTF-8 text: save it as 'CSV UTF-8' in the spreadsheet program "
+                f"(first bad byte in row {row}).",
+            )
+    bad = _NOT_TEXT.search(text)
+    if bad is not None:
+        row = text[: bad.start()].count("\n") + 1
         return None, RowError(
             row,
             "file",
-            "The file is not UTF-8 text: save it as 'CSV UTF-8' in the spreadsheet program "
-            f"(first bad byte in row {row}).",
+            "The file is not a text CSV: it holds a NUL byte or an invalid character "
+            f"(first in row {row}). Save it as 'CSV UTF-8' in the spreadsheet program.",
         )
+    return text, None
 
 
 def _dialect(first_line: str) -> str:

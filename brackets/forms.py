@@ -271,7 +271,10 @@ class CallTimeForm(forms.Form):
     )
     reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
     sudden_death = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, label=_("Matches that play a sudden-death hand instead")
+        coerce=int,
+        required=False,
+        label=_("Matches that play a sudden-death hand instead"),
+        widget=forms.CheckboxSelectMultiple,
     )
 
     def __init__(

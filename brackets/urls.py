@@ -9,6 +9,8 @@ app_name = "brackets"
 T = "director/tournaments/<slug:slug>/"
 
 urlpatterns = [
+    path("director/new/", views.TournamentCreateView.as_view(), name="tournament-create"),
+    path(T + "settings/", views.TournamentEditView.as_view(), name="settings"),
     path(T + "stages/", views.StageListView.as_view(), name="stages"),
     path(T + "stages/<int:stage_id>/edit/", views.StageEditView.as_view(), name="stage-edit"),
     path(T + "stages/<int:stage_id>/seeding/", views.SeedingView.as_view(), name="seeding"),
@@ -42,6 +44,11 @@ urlpatterns = [
     ),
     path(T + "rounds/<int:round_id>/close/", views.RoundCloseView.as_view(), name="close"),
     path(T + "rounds/<int:round_id>/advance/", views.RoundAdvanceView.as_view(), name="advance"),
+    path(
+        T + "rounds/<int:round_id>/matches/<int:match_id>/<slug:action>/",
+        views.MatchActionView.as_view(),
+        name="match-action",
+    ),
     path(T + "rounds/<int:round_id>/referee/", views.RoundRefereeView.as_view(), name="referee"),
     path(T + "rounds/<int:round_id>/sheets/", views.RoundSheetsView.as_view(), name="sheets"),
     path(

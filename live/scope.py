@@ -1,12 +1,15 @@
-"""The one place that decides which tournament a public page, API call or socket may see.
+"""The fast path of the one tournament context (``tournament.context``) for public reads: which
+tournament a public page, API call or socket may see.
 
-Every live view, API endpoint and consumer resolves its tournament here (STYLE.md §7): by slug,
-and only when the tournament is public. A draft is invisible to spectators (404, or a refused
-socket), whatever else the URL says. The lookup reads two columns through the unique slug
-index with one query, so the conditional-GET path (ETag from ``version``) costs one small query
-and no rendering. It is the hottest query of the site (every spectator's poll and re-fetch),
-so its SQL is built once from the model's metadata instead of compiling a queryset per request,
-which profiling showed was most of a 304's cost.
+It applies the context's rule for the anonymous principal (``context.PUBLIC_STATUSES``: drafts
+are invisible). Every live view, API endpoint and consumer resolves its tournament here
+(STYLE.md §7): by slug, and only when the tournament is public. A draft is invisible to
+spectators (404, or a refused socket), whatever else the URL says. The lookup reads two
+columns through the unique slug index with one query, so the conditional-GET path (ETag
+from ``version``) costs one small query and no rendering. It is the hottest query of the
+site (every spectator's poll and re-fetch), so its SQL is built once from the model's
+metadata instead of compiling a queryset per request, which profiling showed was most of a
+304's cost.
 """
 
 from __future__ import annotations
@@ -18,13 +21,12 @@ from functools import cache
 from django.db import connection
 from django.http import Http404
 
+from tournament import context
 from tournament.models import Tournament
 
-PUBLIC_STATUSES = (
-    Tournament.Status.REGISTRATION,
-    Tournament.Status.RUNNING,
-    Tournament.Status.FINISHED,
-)
+# The anonymous principal's visibility rule of the one tournament context (a draft is seen only
+# by its directors): this module is that context's fast path for public reads.
+PUBLIC_STATUSES = context.PUBLIC_STATUSES
 
 
 @dataclass(frozen=True, slots=True)

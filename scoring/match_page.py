@@ -9,6 +9,7 @@ what it is worth (R26), who is on love (section 0), and the result when the matc
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.engine import ALL_TILES, Llave, Ruleset, Scoring, Tile
+from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
+from scoring.engine.match import match_start as engine_match_start
+from scoring.engine.rules import Opening
+from scoring.representations import next_hand_json
 
 SEAT_LETTERS = "ABCD"
 DASH = "\u2013"  # between scores: 6\u20130\u20130\u20130
@@ -304,9 +308,20 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     nh_data = match.next_hand or {}
     next_view = describe_next_hand(nh_data, labels) if (nh_data and not over) else None
     if next_view is None and not over and match.status != "void":
-        next_view = describe_next_hand(
-            {"number": 1, "forced": True, "forced_tile": "6-6", "value": 1, "rule": "R6"}, labels
-        )
+        # Not started: the first hand starts the match (scoring.services), as the engine
+        # would open it; under lot_then_rotate any seat may pose (the lot winner, R6).
+        first: dict[str, Any] = {
+            "number": 1,
+            "forced": True,
+            "forced_tile": "6-6",
+            "value": 1,
+            "rule": "R6",
+        }
+        with contextlib.suppress(RuleViolation):
+            first = dict(next_hand_json(engine_match_start(ruleset, n).next) or first)
+            if ruleset.opening is Opening.LOT_THEN_ROTATE:
+                first["poser"] = None
+        next_view = describe_next_hand(first, labels)
     leader = nh_data.get("leader") if nh_data else None
     pips = ruleset.scoring is Scoring.PIPS
 

@@ -88,9 +88,19 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     """A recorded hand (void ones included, with who / when / why)."""
 
     match = serializers.IntegerField(source="match_id", read_only=True)
-    # null: not voided yet / the user was deleted (SET_NULL)
-    recorded_by = serializers.IntegerField(source="recorded_by_id", read_only=True, allow_null=True)
-    voided_by = serializers.IntegerField(source="voided_by_id", read_only=True, allow_null=True)
+    # null: not voided yet / the user was deleted (SET_NULL) / an anonymous caller (below)
+    recorded_by = serializers.IntegerField(
+        source="recorded_by_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The recording user's id; null for anonymous callers (no user ids in public).",
+    )
+    voided_by = serializers.IntegerField(
+        source="voided_by_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The voiding user's id; null for anonymous callers (no user ids in public).",
+    )
     counts = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, read_only=True
     )
@@ -126,6 +136,14 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
             "void_reason",
         ]
         read_only_fields = fields
+
+    def to_representation(self, instance: Hand) -> dict[str, Any]:
+        data = dict(super().to_representation(instance))
+        request = self.context.get("request")
+        if request is not None and not request.user.is_authenticated:
+            # User ids are sequential and name accounts: never in a public payload (issue 12).
+            data["recorded_by"] = data["voided_by"] = None
+        return data
 
 
 @extend_schema_serializer(component_name="HandRecorded")

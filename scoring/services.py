@@ -39,13 +39,23 @@ from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
+from scoring.engine.rules import Opening
 from scoring.events import match_update_event, tournament_group
 from scoring.models import Hand, Match, Seat
 from scoring.representations import hand_recorded_body, match_state_body, next_hand_json
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
 from scoring.signals import match_finished, match_reopened
+from tournament.context import (
+    PERMISSIONS,
+    STATUS_GATES,
+    Action,
+    RefereeActor,
+    Role,
+    actor_roles,
+    require_actor,
+    require_status,
+)
 from tournament.models import Entry, Table, Tournament, TournamentRole
-from tournament.selectors import user_roles
 from tournament.services import (
     action_log_record,
     tournament_version_bump,
@@ -105,32 +115,29 @@ def _require_authenticated(actor: Actor) -> None:
         raise PermissionDeniedError("Sign in first.", code="not_authenticated")
 
 
-def _roles(actor: Actor, tournament_id: int) -> set[str]:
-    if getattr(actor, "is_superuser", False):
-        return {TournamentRole.Role.DIRECTOR.value}
-    return user_roles(user=actor, tournament_id=tournament_id)
-
-
-def _require_director(actor: Actor, tournament_id: int) -> None:
+def _require_director(actor: Actor, tournament: Tournament, action: Action = Action.MANAGE) -> None:
+    """A director action: the one permission table and lifecycle gate (tournament.context)."""
     _require_authenticated(actor)
-    if TournamentRole.Role.DIRECTOR not in _roles(actor, tournament_id):
-        raise PermissionDeniedError(
-            "Only a director of this tournament may do this.", code="not_director"
-        )
+    require_actor(actor, tournament, action)
 
 
-def _require_referee_or_director(actor: Actor, match: Match) -> bool:
-    """Allow the match's assigned referee or a director (one query); True for a director."""
+def _require_referee_or_director(actor: Actor, match: Match, action: Action) -> bool:
+    """The match's assigned referee or a director, by the one table, while the tournament is
+    running (its lifecycle gate); True for a director."""
     _require_authenticated(actor)
-    roles = _roles(actor, match.tournament_id)
-    if TournamentRole.Role.DIRECTOR in roles:
-        return True
-    if TournamentRole.Role.REFEREE in roles and match.referee_id == actor.pk:
-        return False
-    raise PermissionDeniedError(
-        "Only the referee assigned to this match or a director may do this.",
-        code="not_match_referee",
+    roles = actor_roles(actor, match.tournament_id)
+    is_director = Role.DIRECTOR in roles
+    assigned = Role.REFEREE in roles and match.referee_id == actor.pk
+    effective = ({Role.DIRECTOR} if is_director else set()) | (
+        {Role.REFEREE} if assigned else set()
     )
+    if not effective & PERMISSIONS[action]:
+        raise PermissionDeniedError(
+            "Only the referee assigned to this match or a director may do this.",
+            code="not_match_referee",
+        )
+    require_status(match.tournament, action)
+    return is_director
 
 
 def _require_reason(reason: str) -> str:
@@ -185,8 +192,12 @@ def _lock_for_recording_statement(vendor: str) -> str:
         f"AND r.{sql_column(TournamentRole, 'user')} = %s "
         f"AND r.{sql_column(TournamentRole, 'role')} = %s)"
     )
+    status = (
+        f"(SELECT t.{sql_column(Tournament, 'status')} FROM {sql_table(Tournament)} t "  # noqa: S608
+        f"WHERE t.{sql_column(Tournament, 'id')} = m.{sql_column(Match, 'tournament')})"
+    )
     sql = (
-        f"SELECT {_MATCH_COLUMNS.sql}, {role_exists}, {role_exists} "  # noqa: S608
+        f"SELECT {_MATCH_COLUMNS.sql}, {status}, {role_exists}, {role_exists} "  # noqa: S608
         f"FROM {sql_table(Match)} m WHERE m.{sql_column(Match, 'id')} = %s"
     )
     if default_connection().features.has_select_for_update_of:
@@ -217,16 +228,33 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
         row = cursor.fetchone()
     if row is None:
         raise NotFoundError(f"No match {match_id}.", code="not_found")
-    match = _MATCH_COLUMNS.instance(row)
-    actor_is_director, actor_is_referee = bool(row[-2]), bool(row[-1])
-    if getattr(actor, "is_superuser", False) or actor_is_director:
-        return match, True
-    if actor_is_referee and match.referee_id == actor.pk:
-        return match, False
-    raise PermissionDeniedError(
-        "Only the referee assigned to this match or a director may do this.",
-        code="not_match_referee",
+    match = _MATCH_COLUMNS.instance(row[:-3])
+    status, actor_is_director = row[-3], bool(row[-2])
+    # A credential is never a director, whatever else its identity holds (the table).
+    is_director = not isinstance(actor, RefereeActor) and bool(
+        getattr(actor, "is_superuser", False) or actor_is_director
     )
+    # A credential acts only in its own tournament (its identity's role is there anyway).
+    assigned = (
+        bool(row[-1])
+        and match.referee_id == actor.pk
+        and getattr(actor, "tournament_id", match.tournament_id) == match.tournament_id
+    )
+    roles = ({Role.DIRECTOR} if is_director else set()) | ({Role.REFEREE} if assigned else set())
+    if not roles & PERMISSIONS[Action.RECORD_HAND]:
+        raise PermissionDeniedError(
+            "Only the referee assigned to this match or a director may do this.",
+            code="not_match_referee",
+        )
+    if status not in STATUS_GATES[Action.RECORD_HAND]:
+        raise ApplicationError(
+            f"The tournament is {status}: hands are recorded only while it is running.",
+            code=f"tournament_{status}",
+            rule="lifecycle",
+            status=409,
+            fields={"status": [f"Tournament is {status}."]},
+        )
+    return match, is_director
 
 
 def placings_by_score(
@@ -567,9 +595,7 @@ def match_create(
     lot_winner: int = 0,
 ) -> Match:
     """A stand-alone match of 2-4 entries seated in the given play order (director only)."""
-    _require_director(actor, tournament.pk)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+    _require_director(actor, tournament, Action.MANAGE)
     n = len(entries)
     if not 2 <= n <= 4:
         raise ApplicationError(
@@ -647,7 +673,7 @@ def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
 def match_assign_referee(*, match_id: int, actor: Actor, referee: Actor | None) -> Match:
     """Assign (or clear) the referee of a match (director only; logged)."""
     match = _lock_match(match_id)
-    _require_director(actor, match.tournament_id)
+    _require_director(actor, match.tournament, Action.DECIDE_MATCH)
     _check_referee(match.tournament, referee)
     before = match.referee_id
     match.referee = referee
@@ -689,13 +715,11 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     The assigned referee or a director may start it.
     """
     match = _lock_match(match_id)
-    _require_referee_or_director(actor, match)
+    _require_referee_or_director(actor, match, Action.RECORD_HAND)
     if match.status != Match.Status.SCHEDULED:
         raise ApplicationError(
             f"The match is {match.status}, not scheduled.", code="match_not_scheduled"
         )
-    if match.tournament.status == Tournament.Status.FINISHED:
-        raise ApplicationError("The tournament is finished.", code="tournament_finished")
     seats = Seat.objects.filter(match=match).count()
     if seats != match.n_players:
         raise ApplicationError(
@@ -715,6 +739,48 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     version = tournament_version_bump(tournament_id=match.tournament_id)
     _notify_after_commit(match, version)
     return match
+
+
+def _lot_winner_of(payload: Mapping[str, Any], n_players: int) -> int:
+    """The seat that posed the first hand (an outcome record's ``poser``, or a play log's)."""
+    poser: Any = payload.get("poser") if isinstance(payload, Mapping) else None
+    log = payload.get("play_log") if isinstance(payload, Mapping) else None
+    if poser is None and isinstance(log, Mapping):
+        poser = log.get("poser")
+    if isinstance(poser, int) and not isinstance(poser, bool) and 0 <= poser < n_players:
+        return poser
+    return 0
+
+
+def _start_with_first_hand(match: Match, payload: Mapping[str, Any]) -> list[str]:
+    """Start a scheduled match as its first hand is recorded; the match columns it changed.
+
+    Matches start without a separate step (README, Rule decisions: Stages, rounds and
+    advancement): the first hand a referee records starts the match in the same transaction,
+    so a refused hand leaves it scheduled. The ruleset is frozen then (RULES.md §1) and
+    checked for the player count (R2); under ``opening = lot_then_rotate`` the seat that
+    posed that hand is the lot winner (R6). The caller holds the match lock.
+    """
+    if match.status != Match.Status.SCHEDULED:
+        return []
+    if match.tournament.status == Tournament.Status.FINISHED:
+        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+    seats = Seat.objects.filter(match_id=match.pk).count()
+    if seats != match.n_players:
+        raise ApplicationError(
+            f"The match has {seats} seats for {match.n_players} players.", code="seats_missing"
+        )
+    ruleset = _freeze_ruleset(match)
+    if ruleset.opening is Opening.LOT_THEN_ROTATE:
+        match.lot_winner = _lot_winner_of(payload, match.n_players)
+    try:
+        state = engine_match_start(ruleset, match.n_players, lot_winner=match.lot_winner)
+    except RuleViolation as exc:
+        raise _engine_error(exc) from exc
+    _snapshot(match, state)
+    match.status = Match.Status.IN_PROGRESS
+    match.started_at = timezone.now()
+    return ["ruleset", "lot_winner", "status", "started_at"]
 
 
 # -- hands ----------------------------------------------------------------------------------------
@@ -995,6 +1061,7 @@ def _hand_record_locked(
 ) -> HandRecordResult:
     match, _ = _lock_match_for_recording(match_id, actor)
     try:
+        started = _start_with_first_hand(match, payload)
         history, record, log, new_state, scored = _hand_checked(match, expected_number, payload)
     except ApplicationError:
         # A retried submission gets its original answer whatever happened since (the hand
@@ -1024,7 +1091,7 @@ def _hand_record_locked(
         reset=scored.reset,
         scores_after=list(scored.scores_after),
         notes=list(scored.notes),
-        recorded_by=actor,
+        recorded_by_id=actor.pk,
         client_ip=client.ip,
         user_agent=(client.user_agent or "")[:256],
         idempotency_key=key,
@@ -1032,7 +1099,7 @@ def _hand_record_locked(
     )
     finished = new_state.over
     _snapshot(match, new_state)
-    fields = list(_SNAPSHOT_FIELDS)
+    fields = [*_SNAPSHOT_FIELDS, *started]
     placings: list[int] | None = None
     if finished:
         assert history is not None  # _hand_checked folds the stored hands for the last hand
@@ -1073,7 +1140,7 @@ def hand_void_last(
     """
     reason = _require_reason(reason)
     match = _lock_match(match_id)
-    is_director = _require_referee_or_director(actor, match)
+    is_director = _require_referee_or_director(actor, match, Action.UNDO_HAND)
     if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
         raise ApplicationError(
             f"The match is {match.status}; there is nothing to undo.",
@@ -1101,7 +1168,7 @@ def hand_void_last(
             extra={"match": match_state_body(match)},
         )
     last.void = True
-    last.voided_by = actor
+    last.voided_by_id = actor.pk
     last.voided_at = timezone.now()
     last.void_reason = reason
     last.save(update_fields=["void", "voided_by", "voided_at", "void_reason"])
@@ -1137,7 +1204,7 @@ def hand_void_last(
 
 def _director_match(match_id: int, actor: Actor) -> Match:
     match = _lock_match(match_id)
-    _require_director(actor, match.tournament_id)
+    _require_director(actor, match.tournament, Action.DECIDE_MATCH)
     return match
 
 

@@ -13,24 +13,37 @@ Anonymous visitors are sent to the login page; signed-in users without the right
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
-from django.db.models import Max, Prefetch, Q, QuerySet
+from django.db.models import F, Max, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
+from core.exceptions import NotFoundError, PermissionDeniedError
 from scoring.error_messages import error_messages_json
 from scoring.match_page import DASH, SEAT_LETTERS, match_view, seat_label
 from scoring.models import Hand, Match, Seat
+from tournament.context import (
+    Action,
+    Principal,
+    Role,
+    TournamentContext,
+    context_for,
+    principal_from_request,
+    require,
+)
 from tournament.models import Tournament
-from tournament.selectors import user_is_director
 
 LIVE_STATUSES = (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
 DASHBOARD_REFRESH_SECONDS = 15
@@ -63,12 +76,24 @@ def _match_for_page(match_id: int) -> Match:
         raise Http404("No such match.") from None
 
 
-def _can_see_match(user: Any, match: Match) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser or match.referee_id == user.pk:
-        return True
-    return user_is_director(user=user, tournament_id=match.tournament_id)
+def _match_context(request: HttpRequest, match: Match) -> TournamentContext:
+    """The one tournament context of a match page, and the one check: the match's assigned
+    referee (a credential of its tournament) or a director; 404 for a hidden draft."""
+    try:
+        ctx = context_for(request, tournament=match.tournament)
+        require(ctx, Action.VIEW_MATCH)
+    except NotFoundError as exc:
+        raise Http404(exc.message) from exc
+    except PermissionDeniedError as exc:
+        raise PermissionDenied(_("You do not referee this match.")) from exc
+    if not ctx.is_director and match.referee_id != ctx.actor.pk:
+        raise PermissionDenied(_("You do not referee this match."))
+    return ctx
+
+
+def _signed_in_or_referee(request: HttpRequest) -> Principal | None:
+    principal = principal_from_request(request)
+    return None if principal.is_anonymous else principal
 
 
 def _admin_url(name: str, *args: Any) -> str | None:
@@ -82,12 +107,12 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     seats = list(match.seats.all())
     hands = list(match.hands.all())
     view = match_view(match, seats, hands)
-    is_director = bool(request.user.is_superuser) or user_is_director(
-        user=request.user, tournament_id=match.tournament_id
-    )
+    ctx = context_for(request, tournament=match.tournament)
+    is_director = ctx.is_director
     # Whether the page offers the forms; the API decides for real.
-    may_write = is_director or match.referee_id == request.user.pk
-    in_progress = match.status == Match.Status.IN_PROGRESS
+    may_write = (is_director or match.referee_id == ctx.actor.pk) and ctx.can(Action.RECORD_HAND)
+    # A scheduled match starts with its first hand (scoring.services._start_with_first_hand).
+    in_progress = match.status in (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
     # The service lets a director undo the hand that ended a match (normal end only).
     finished_normally = (
         match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.NORMAL
@@ -112,13 +137,13 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 
 
 @never_cache
-@login_required
 @require_GET
 def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: the referee's phone page for one match."""
+    if _signed_in_or_referee(request) is None:
+        return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    if not _can_see_match(request.user, match):
-        raise PermissionDenied(_("You do not referee this match."))
+    _match_context(request, match)
     context = _panel_context(request, match)
     context.update(
         {
@@ -134,13 +159,13 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @never_cache
-@login_required
 @require_GET
 def match_panel(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/panel/``: the live part of the match page, swapped in after each hand."""
+    if _signed_in_or_referee(request) is None:
+        return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    if not _can_see_match(request.user, match):
-        raise PermissionDenied(_("You do not referee this match."))
+    _match_context(request, match)
     return render(request, "scoring/_match_panel.html", _panel_context(request, match))
 
 
@@ -166,14 +191,22 @@ def _round_title(match: Match) -> str:
 
 
 @never_cache
-@login_required
 @require_GET
 def referee_home(request: HttpRequest) -> HttpResponse:
-    """``/referee/``: my matches. ``?go=1`` (from the private link) forwards straight to the
-    match in progress when there is exactly one."""
+    """``/referee/``: my matches (a referee credential's, in its one tournament). ``?go=1``
+    (from the private link) forwards straight to the match in progress when there is one."""
+    principal = _signed_in_or_referee(request)
+    if principal is None:
+        return redirect_to_login(request.get_full_path())
+    referee = principal.referee
+    if referee is None:
+        matches_qs = Match.objects.none()
+    else:
+        matches_qs = Match.objects.filter(
+            referee_id=referee.pk, tournament_id=referee.tournament_id
+        )
     matches = list(
-        Match.objects.filter(referee_id=request.user.pk)
-        .select_related("tournament", "table", "round_link__round__stage")
+        matches_qs.select_related("tournament", "table", "round_link__round__stage")
         .prefetch_related(_seats_prefetch())
         .order_by("tournament__slug", "table__number", "id")
     )
@@ -205,29 +238,58 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 
 def _dashboard_tournament(request: HttpRequest, slug: str) -> Tournament:
     try:
-        tournament = Tournament.objects.get(slug=slug)
-    except Tournament.DoesNotExist:
+        ctx = context_for(request, slug=slug)
+        require(ctx, Action.VIEW_PRIVATE)
+    except NotFoundError:
         raise Http404("No such tournament.") from None
-    user = request.user
-    if not (user.is_superuser or user_is_director(user=user, tournament_id=tournament.pk)):
-        raise PermissionDenied(_("Only a director of this tournament may see its dashboard."))
-    return tournament
+    except PermissionDeniedError:
+        raise PermissionDenied(
+            _("Only a director of this tournament may see its dashboard.")
+        ) from None
+    return ctx.tournament
 
 
 def _dashboard_matches(tournament: Tournament) -> QuerySet[Match]:
+    # The round of each match is read through the ``round_link`` relation the brackets app
+    # declares on Match (by name: scoring never imports brackets); matches outside any round
+    # (a demo, an API-created match) get None and are shown in their own group.
     return (
         Match.objects.filter(tournament=tournament)
         .select_related("table", "referee")
         .prefetch_related(_seats_prefetch())
-        .annotate(last_hand_at=Max("hands__recorded_at", filter=Q(hands__void=False)))
+        .annotate(
+            last_hand_at=Max("hands__recorded_at", filter=Q(hands__void=False)),
+            round_id=F("round_link__round_id"),
+            round_number=F("round_link__round__number"),
+            round_kind=F("round_link__round__kind"),
+            round_published_at=F("round_link__round__published_at"),
+            stage_number=F("round_link__round__stage__number"),
+            stage_name=F("round_link__round__stage__name"),
+            table_in_round=F("round_link__table_number"),
+        )
         .order_by("table__number", "id")
     )
 
 
+def idle_minutes() -> int:
+    """Minutes without a hand after which a table in play is flagged (DIRECTOR_IDLE_MINUTES)."""
+    return max(1, int(getattr(settings, "DIRECTOR_IDLE_MINUTES", 10)))
+
+
+def _last_activity(m: Any) -> datetime | None:
+    """When the table last did something: its last hand, its start, or its publication."""
+    when: datetime | None = m.last_hand_at or m.started_at or m.round_published_at or m.created_at
+    return when
+
+
 def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
-    rows = []
+    groups: dict[Any, dict[str, Any]] = {}
     counts: dict[str, int] = {}
-    for m in _dashboard_matches(tournament):
+    now = timezone.now()
+    limit = timedelta(minutes=idle_minutes())
+    idle: list[dict[str, Any]] = []
+    for match in _dashboard_matches(tournament):
+        m: Any = match  # with the annotations above
         counts[m.status] = counts.get(m.status, 0) + 1
         scores = list(m.scores or [])
         seats = [
@@ -240,21 +302,62 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
             }
             for s in m.seats.all()
         ]
-        rows.append(
-            {
-                "match": m,
-                "seats": seats,
-                "admin_url": _admin_url("admin:scoring_match_change", m.pk),
-                "page_url": reverse("scoring:match-referee", args=[m.pk]),
+        open_ = m.status in LIVE_STATUSES
+        last = _last_activity(m) if open_ else None
+        is_idle = bool(last is not None and now - last > limit)
+        table = m.table_in_round or (m.table.number if m.table else None)
+        row = {
+            "match": m,
+            "seats": seats,
+            "table": table,
+            "admin_url": _admin_url("admin:scoring_match_change", m.pk),
+            "page_url": reverse("scoring:match-referee", args=[m.pk]),
+            "last_activity": last,
+            "idle": is_idle,
+            "idle_minutes": int((now - last).total_seconds() // 60) if last else 0,
+        }
+        if is_idle:
+            idle.append(row)
+        key = (m.stage_number, m.round_number) if m.round_id else None
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = {
+                "key": key,
+                "round_id": m.round_id,
+                "title": (
+                    f"{m.stage_name} · {_('Round')} {m.round_number}"
+                    if m.round_id
+                    else _("Matches outside any round")
+                ),
+                "rows": [],
+                "open": 0,
             }
-        )
+        group["rows"].append(row)
+        group["open"] += open_
+
+    def order(g: dict[str, Any]) -> tuple[int, int, int]:
+        # Rounds with tables still playing first (the latest first), then finished rounds
+        # from the latest back; matches outside any round last.
+        if g["key"] is None:
+            return (2, 0, 0)
+        stage_n, round_n = g["key"]
+        return (0 if g["open"] else 1, -(stage_n or 0), -(round_n or 0))
+
+    ordered = sorted(groups.values(), key=order)
+    if ordered and ordered[0]["key"] is not None:
+        ordered[0]["current"] = True
     return {
         "tournament": tournament,
-        "rows": rows,
+        "groups": ordered,
+        "rows": [r for g in ordered for r in g["rows"]],
+        "idle": idle,
+        "idle_limit": idle_minutes(),
         "counts": counts,
         "refresh_seconds": DASHBOARD_REFRESH_SECONDS,
         "admin_tournament_url": _admin_url("admin:tournament_tournament_change", tournament.pk),
         "rows_url": reverse("scoring:director-dashboard-rows", args=[tournament.slug]),
+        "ws_url": f"/ws/live/{tournament.slug}/",
+        "now": now,
     }
 
 
@@ -262,13 +365,16 @@ def _dashboard_etag(request: HttpRequest, slug: str) -> str | None:
     # The tournament's version is bumped in every recording transaction (PITFALLS.md), so an
     # unchanged version means unchanged rows: answer 304 without rendering. The user is part
     # of the tag so one director's cached copy is never valid for another account.
-    row = Tournament.objects.filter(slug=slug).values_list("id", "version").first()
     user = request.user
-    if row is None or not user.is_authenticated:
+    if not user.is_authenticated:
         return None
-    if not (user.is_superuser or user_is_director(user=user, tournament_id=row[0])):
+    try:
+        ctx = context_for(request, slug=slug)
+    except NotFoundError:
+        return None
+    if Role.DIRECTOR not in ctx.roles:
         return None  # the view answers 403
-    return f"t{row[0]}-v{row[1]}-u{user.pk}"
+    return f"t{ctx.tournament.pk}-v{ctx.tournament.version}-u{user.pk}"
 
 
 @never_cache
@@ -288,4 +394,5 @@ def director_dashboard_rows(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _dashboard_tournament(request, slug)
     response = render(request, "scoring/_dashboard_rows.html", _dashboard_context(tournament))
     response["Cache-Control"] = "private, no-cache"
+    response["X-Tournament-Version"] = str(tournament.version)
     return response

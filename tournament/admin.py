@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.contrib import admin
 
+from scoring.engine import InvalidRuleset, Ruleset
+from scoring.engine.rules import PRESETS
 from tournament.models import (
     ActionLog,
     Entry,
@@ -19,7 +22,9 @@ from tournament.models import (
 if TYPE_CHECKING:  # the admin classes are generic only for the type checker
     _Admin = admin.ModelAdmin[Any]
     _Inline = admin.TabularInline[Any, Any]
+    _ModelForm = forms.ModelForm[Any]
 else:
+    _ModelForm = forms.ModelForm
     _Admin = admin.ModelAdmin
     _Inline = admin.TabularInline
 
@@ -42,8 +47,47 @@ class RoleInline(_Inline):
     autocomplete_fields = ["user"]
 
 
+class TournamentAdminForm(_ModelForm):
+    """The preset is a choice and the overrides are validated by the rules engine, the same
+    validation as the services and the director's settings page: an invalid ruleset is
+    refused on the field the engine names (RULES.md §1), never stored and silently ignored."""
+
+    ruleset_preset = forms.ChoiceField(choices=[(name, name) for name in PRESETS])
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "slug",
+            "venue",
+            "starts_on",
+            "ends_on",
+            "status",
+            "ruleset_preset",
+            "ruleset_overrides",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        overrides = data.get("ruleset_overrides")
+        if overrides is None:
+            overrides = {}
+        if not isinstance(overrides, dict):
+            self.add_error("ruleset_overrides", "An object of ruleset keys (§1).")
+            return data
+        try:
+            ruleset = Ruleset.from_preset(data.get("ruleset_preset", ""), overrides)
+        except InvalidRuleset as exc:
+            field = "ruleset_preset" if exc.field == "preset" else "ruleset_overrides"
+            self.add_error(field, f"{exc.field}: {exc.message} ({exc.rule})")
+            return data
+        self.instance.ruleset = ruleset.to_json()
+        return data
+
+
 @admin.register(Tournament)
 class TournamentAdmin(_Admin):
+    form = TournamentAdminForm
     list_display = ["name", "slug", "status", "venue", "starts_on", "ruleset_preset", "version"]
     list_filter = ["status", "ruleset_preset"]
     search_fields = ["name", "slug", "venue"]
@@ -89,12 +133,19 @@ class RefereeTokenAdmin(_Admin):
     list_display = ["short_key", "role", "label", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["revoked_at", "role__tournament"]
     search_fields = ["role__user__username", "label"]
-    readonly_fields = ["key", "issued_by", "last_used_at", "created_at", "updated_at"]
+    readonly_fields = [
+        "prefix",
+        "key_hash",
+        "issued_by",
+        "last_used_at",
+        "created_at",
+        "updated_at",
+    ]
     list_select_related = ["role__user", "role__tournament"]
 
     @admin.display(description="key")
     def short_key(self, obj: RefereeToken) -> str:
-        return f"{obj.key[:6]}…"
+        return obj.prefix
 
 
 @admin.register(ActionLog)

@@ -162,15 +162,19 @@ class TournamentRole(BaseModel):
 
 
 class RefereeToken(BaseModel):
-    """A personal bearer token for a referee, also the private link ``/ref/<key>/``.
+    """A referee CREDENTIAL: the key of ``Authorization: Token <key>`` and of the private link
+    ``/ref/#<key>`` (docs/security.md). A capability, never a login.
 
-    The key is ``secrets.token_urlsafe(24)`` (192 random bits, PITFALLS.md asks for >= 128)
-    and is stored as issued so the director can show the link / QR code again; revoking sets
-    ``revoked_at`` and the key stops working at once.
+    The key is ``<prefix>.<secret>``: a 12-character non-secret ``prefix`` (the lookup) and a
+    ``secrets.token_urlsafe(24)`` secret (192 random bits). Only ``key_hash`` (SHA-256 of the
+    whole key, hex) is stored; the key is shown once, when issued (a director re-issues to
+    print it again). Revoking sets ``revoked_at``: the key, and every session opened through
+    its link, stop working on the very next request.
     """
 
     role = models.ForeignKey(TournamentRole, on_delete=models.CASCADE, related_name="tokens")
-    key = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=16, unique=True)
+    key_hash = models.CharField(max_length=64)
     label = models.CharField(max_length=60, blank=True)
     issued_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -193,7 +197,7 @@ class RefereeToken(BaseModel):
         ordering = ["-created_at", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(key__regex=r"^[A-Za-z0-9_-]{22,}$"), name="refereetoken_key_long"
+                condition=Q(key_hash__regex=r"^[0-9a-f]{64}$"), name="refereetoken_key_hashed"
             ),
         ]
 
@@ -202,7 +206,7 @@ class RefereeToken(BaseModel):
         return self.revoked_at is None
 
     def __str__(self) -> str:
-        return f"token {self.key[:6]}… for {self.role}"
+        return f"credential {self.prefix} for {self.role}"
 
 
 class ActionLog(BaseModel):

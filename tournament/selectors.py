@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from core.exceptions import ApplicationError, NotFoundError
 from tournament.models import (
@@ -68,8 +68,22 @@ def user_directs_any(*, user: UserLike | None) -> bool:
     return TournamentRole.objects.filter(user_id=uid, role=TournamentRole.Role.DIRECTOR).exists()
 
 
-def tournament_list() -> QuerySet[Tournament]:
-    return Tournament.objects.all().order_by("-starts_on", "name", "id")
+def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:
+    """Tournaments the caller may see: drafts only to their directors and to staff."""
+    qs = Tournament.objects.all().order_by("-starts_on", "name", "id")
+    if user is not None and (
+        getattr(user, "is_staff", False) or getattr(user, "is_superuser", False)
+    ):
+        return qs
+    uid = _user_id(user) if user is not None and not hasattr(user, "credential_id") else None
+    visible = ~Q(status=Tournament.Status.DRAFT)
+    if uid is not None:
+        visible |= Q(
+            pk__in=TournamentRole.objects.filter(
+                user_id=uid, role=TournamentRole.Role.DIRECTOR
+            ).values("tournament_id")
+        )
+    return qs.filter(visible)
 
 
 def tournament_get(*, slug: str) -> Tournament:
@@ -132,3 +146,25 @@ def user_get_or_400(*, user_id: int, field: str = "user") -> Any:
             f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
         )
     return user
+
+
+def directed_tournament_ids(*, user: UserLike) -> QuerySet[Any, Any]:
+    """Ids of the tournaments ``user`` directs (a values queryset; every one for superusers)."""
+    if getattr(user, "is_superuser", False):
+        return Tournament.objects.values("pk")
+    return TournamentRole.objects.filter(
+        user_id=_user_id(user) or 0, role=TournamentRole.Role.DIRECTOR
+    ).values("tournament_id")
+
+
+def referee_match_ids(*, tournament_id: int, user_id: int) -> list[int]:
+    """The matches assigned to a referee identity in one tournament (scoring's table, read by
+    name so this layer does not import scoring)."""
+    from django.apps import apps
+
+    match_model = apps.get_model("scoring", "Match")
+    return list(
+        match_model.objects.filter(tournament_id=tournament_id, referee_id=user_id)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )

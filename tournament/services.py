@@ -7,6 +7,9 @@ that change results or seating are written to :class:`ActionLog` in the same tra
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import secrets
 from collections.abc import Mapping
 from datetime import date
@@ -15,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -32,7 +36,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
-from tournament.selectors import user_directs_any, user_is_director
+from tournament.selectors import user_directs_any
 
 User = Any  # the project's user model instance (AbstractBaseUser); kept loose for mypy plugins
 
@@ -60,15 +64,12 @@ def _require_authenticated(actor: User) -> None:
         raise PermissionDeniedError("Sign in first.", code="not_authenticated")
 
 
-def require_director(*, actor: User, tournament: Tournament) -> None:
-    """Raise 403 unless ``actor`` directs ``tournament`` (superusers manage every tournament)."""
-    _require_authenticated(actor)
-    if getattr(actor, "is_superuser", False):
-        return
-    if not user_is_director(user=actor, tournament_id=tournament.pk):
-        raise PermissionDeniedError(
-            f"Only a director of {tournament.name} may do this.", code="not_director"
-        )
+def require_director(*, actor: User, tournament: Tournament, action: Any = None) -> None:
+    """Raise unless ``actor`` may take a director ``action`` (default MANAGE) in ``tournament``:
+    the permission table and the lifecycle gate of :mod:`tournament.context`."""
+    from tournament.context import Action, require_actor
+
+    require_actor(actor, tournament, action or Action.MANAGE)
 
 
 def _ruleset_effective(preset: str, overrides: Mapping[str, object] | None) -> dict[str, object]:
@@ -103,12 +104,13 @@ def action_log_record(
     target_id = str(target.pk) if target is not None else ""
     return ActionLog.objects.create(
         tournament=tournament,
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor_id=actor.pk if actor is not None and actor.is_authenticated else None,
         verb=verb,
         target_type=target_type,
         target_id=target_id,
         reason=reason,
-        data=dict(data or {}),
+        # Dates, decimals, UUIDs... as JSON text (a tournament edit logs its starts_on).
+        data=json.loads(json.dumps(dict(data or {}), cls=DjangoJSONEncoder)),
     )
 
 
@@ -133,7 +135,7 @@ def tournament_create(
     directs a tournament.
     """
     _require_authenticated(actor)
-    if not (
+    if isinstance(actor, _referee_actor_class()) or not (
         actor.is_staff
         or actor.has_perm("tournament.add_tournament")
         or user_directs_any(user=actor)
@@ -230,6 +232,106 @@ def tournament_update(
     return tournament
 
 
+# -- lifecycle ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_status_change(
+    *, tournament: Tournament, actor: User, status: str, reason: str = ""
+) -> Tournament:
+    """Move a tournament forward (draft -> registration -> running -> finished), logged.
+
+    The system also moves it by itself: the first published round makes it running
+    (:func:`tournament_mark_running`), the final table's end makes it finished
+    (:func:`tournament_mark_finished`). Finished is read-only; see :func:`tournament_reopen`.
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("CHANGE_STATUS"))
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if status not in _STATUS_ORDER or _STATUS_ORDER.index(status) <= _STATUS_ORDER.index(
+        locked.status
+    ):
+        raise ApplicationError(
+            f"Status cannot go from {locked.status} to {status}.",
+            code="bad_status_transition",
+            rule="lifecycle",
+            fields={"status": [f"Only forward from {locked.status}."]},
+        )
+    before = locked.status
+    locked.status = status
+    locked.save(update_fields=["status", "updated_at"])
+    action_log_record(
+        tournament=locked,
+        actor=actor,
+        verb="tournament.status",
+        target=locked,
+        reason=reason,
+        data={"before": before, "after": status},
+    )
+    tournament_version_bump(tournament_id=locked.pk)
+    return locked
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, actor: User, reason: str) -> Tournament:
+    """A director reopens a finished tournament (back to running) with a reason, logged."""
+    require_director(actor=actor, tournament=tournament, action=_action("REOPEN"))
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError(
+            "Give a reason to reopen a finished tournament.",
+            code="reason_required",
+            fields={"reason": ["Required."]},
+        )
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    locked.status = Tournament.Status.RUNNING
+    locked.save(update_fields=["status", "updated_at"])
+    action_log_record(
+        tournament=locked,
+        actor=actor,
+        verb="tournament.reopen",
+        target=locked,
+        reason=reason.strip(),
+        data={"before": Tournament.Status.FINISHED, "after": Tournament.Status.RUNNING},
+    )
+    tournament_version_bump(tournament_id=locked.pk)
+    return locked
+
+
+def _mark(tournament_id: int, status: str, before: list[str], verb: str) -> bool:
+    changed = Tournament.objects.filter(pk=tournament_id, status__in=before).update(
+        status=status, updated_at=timezone.now()
+    )
+    if changed:
+        ActionLog.objects.create(
+            tournament_id=tournament_id,
+            actor=None,
+            verb=verb,
+            target_type="tournament.tournament",
+            target_id=str(tournament_id),
+            data={"after": status, "by": "system"},
+        )
+    return bool(changed)
+
+
+def tournament_mark_running(*, tournament_id: int) -> bool:
+    """A round was published: a draft or registration tournament is running now (logged)."""
+    return _mark(
+        tournament_id,
+        Tournament.Status.RUNNING,
+        [Tournament.Status.DRAFT, Tournament.Status.REGISTRATION],
+        "tournament.running",
+    )
+
+
+def tournament_mark_finished(*, tournament_id: int) -> bool:
+    """The final table has played (champion decided): finished, read-only (logged)."""
+    return _mark(
+        tournament_id,
+        Tournament.Status.FINISHED,
+        [Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING],
+        "tournament.finished",
+    )
+
+
 def tournament_version_bump_sql() -> str:
     """The statement of :func:`tournament_version_bump` (one parameter: the tournament id;
     returns the new ``version``), for a caller that runs it inside a larger statement."""
@@ -259,9 +361,19 @@ def tournament_version_bump(*, tournament_id: int) -> int:
 # -- players ------------------------------------------------------------------------------------
 
 
+def _referee_actor_class() -> type:
+    from tournament.context import RefereeActor
+
+    return RefereeActor
+
+
 def _require_player_manager(actor: User) -> None:
     _require_authenticated(actor)
-    if actor.is_staff or user_directs_any(user=actor):
+    if isinstance(actor, _referee_actor_class()):
+        raise PermissionDeniedError(
+            "Referee credentials cannot manage players.", code="not_director"
+        )
+    if actor.is_staff or actor.is_superuser or user_directs_any(user=actor):
         return
     raise PermissionDeniedError("Only directors may manage players.", code="not_director")
 
@@ -289,22 +401,44 @@ def player_create(
     )
 
 
+IDENTITY_FIELDS = frozenset({"name", "nickname", "country", "club"})
+
+
 @transaction.atomic
 def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Player:
-    """Edit a player: staff, or a director of a tournament the player is entered in."""
+    """Edit a player (players are shared between tournaments).
+
+    Identity fields (name, nickname, country, club) change the player in EVERY tournament, so
+    only staff or someone who directs every tournament the player has entered may change them
+    (issue 12 finding 5: adding a player to your own tournament gives no power over their
+    name elsewhere). The rating: staff or a director of a tournament the player entered. A
+    player not entered anywhere: staff or any director.
+    """
     _require_authenticated(actor)
-    if not (
-        actor.is_staff
-        or TournamentRole.objects.filter(
-            user=actor,
-            role=TournamentRole.Role.DIRECTOR,
-            tournament__entries__player=player,
-        ).exists()
-    ):
-        raise PermissionDeniedError(
-            "Only a director of a tournament this player entered may edit them.",
-            code="not_director",
+    staff = bool(getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False))
+    if not staff:
+        if isinstance(actor, _referee_actor_class()):
+            raise PermissionDeniedError(
+                "Referee credentials cannot edit players.", code="not_director"
+            )
+        entered = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
+        directed = set(
+            TournamentRole.objects.filter(
+                user_id=actor.pk, role=TournamentRole.Role.DIRECTOR
+            ).values_list("tournament_id", flat=True)
         )
+        if not entered:
+            allowed_edit = bool(directed)
+        elif IDENTITY_FIELDS & set(data):
+            allowed_edit = entered <= directed
+        else:
+            allowed_edit = bool(entered & directed)
+        if not allowed_edit:
+            raise PermissionDeniedError(
+                "Only staff or a director of every tournament this player has entered may "
+                "change their name, nickname, country or club.",
+                code="not_director_of_every_tournament",
+            )
     allowed = {"name", "nickname", "country", "club", "rating"}
     for key, value in data.items():
         if key not in allowed:
@@ -435,20 +569,59 @@ def table_create(*, tournament: Tournament, actor: User, number: int, label: str
 
 @transaction.atomic
 def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) -> TournamentRole:
-    """Give ``user`` a role in ``tournament`` (idempotent: an existing role is returned)."""
-    require_director(actor=actor, tournament=tournament)
+    """Make an EXISTING account a co-director of ``tournament`` (idempotent).
+
+    Only staff may do this (docs/security.md: a director cannot hand a role to an arbitrary
+    account, whose id is public). Staff and superuser accounts never get a tournament role
+    this way, and the referee role is never granted to an account: referees are
+    tournament-scoped identities created by :func:`referee_create`.
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("GRANT_ROLE"))
     if role not in TournamentRole.Role.values:
         raise ApplicationError(
             f"Unknown role {role!r}.", code="bad_role", fields={"role": ["director or referee"]}
         )
-    obj, _ = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    if role == TournamentRole.Role.REFEREE:
+        raise ApplicationError(
+            "The referee role is not given to an account: create a referee for this "
+            "tournament (POST referees/) and issue them a credential.",
+            code="referee_is_not_an_account",
+            fields={"role": ["Create a referee instead."]},
+        )
+    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        raise ApplicationError(
+            "Staff and superuser accounts are never given a tournament role.",
+            code="privileged_account",
+            fields={"user": ["A staff or superuser account."]},
+        )
+    if not getattr(user, "is_active", False):
+        raise ApplicationError(
+            "This account cannot sign in (a referee identity?).",
+            code="inactive_account",
+            fields={"user": ["Inactive account."]},
+        )
+    obj, created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    if created:
+        action_log_record(
+            tournament=tournament,
+            actor=actor,
+            verb="role.grant",
+            target=obj,
+            data={"user_id": user.pk, "role": role},
+        )
     return obj
+
+
+def _action(name: str) -> Any:
+    from tournament.context import Action
+
+    return Action[name]
 
 
 @transaction.atomic
 def role_revoke(*, role: TournamentRole, actor: User) -> None:
-    """Remove a role (logged); its referee tokens are deleted with it."""
-    require_director(actor=actor, tournament=role.tournament)
+    """Remove a role (logged); its referee credentials are deleted with it."""
+    require_director(actor=actor, tournament=role.tournament, action=_action("MANAGE_REFEREES"))
     if (
         role.role == TournamentRole.Role.DIRECTOR
         and TournamentRole.objects.filter(
@@ -464,66 +637,112 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
         target=role,
         data={"user_id": role.user_id, "role": role.role},
     )
-    role.delete()  # its referee tokens go with it (cascade): they stop working at once
+    role.delete()  # its credentials go with it (cascade): they stop working at once
 
 
 @transaction.atomic
 def referee_create(
     *, tournament: Tournament, actor: User, username: str, display_name: str = ""
 ) -> TournamentRole:
-    """Create a password-less user who referees ``tournament`` (signs in by token only)."""
-    require_director(actor=actor, tournament=tournament)
+    """Create a NEW tournament-scoped referee identity (docs/security.md).
+
+    It is a user row only so that ``Match.referee`` and ``Hand.recorded_by`` keep pointing at
+    a user (the hot-path SQL is unchanged): no password, not staff, **inactive** (Django never
+    signs it in), one referee role in this one tournament. It acts only through a credential
+    (:func:`referee_token_issue`).
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
     user_model = get_user_model()
     if user_model.objects.filter(username=username).exists():
         raise ApplicationError(
-            f"User {username!r} exists; grant them the role instead.",
+            f"The name {username!r} is taken; choose another.",
             code="username_taken",
             fields={"username": ["Taken."]},
         )
-    user = user_model.objects.create(username=username, first_name=display_name[:150])
+    user = user_model(
+        username=username, first_name=display_name[:150], is_active=False, is_staff=False
+    )
     user.set_unusable_password()
-    user.save(update_fields=["password"])
-    return TournamentRole.objects.create(
+    user.save()
+    role = TournamentRole.objects.create(
         tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
     )
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="referee.create",
+        target=role,
+        data={"user_id": user.pk, "username": username},
+    )
+    return role
 
 
-# -- referee tokens -----------------------------------------------------------------------------
+# -- referee credentials --------------------------------------------------------------------------
+
+KEY_SEPARATOR = "."
+
+
+def credential_hash(key: str) -> str:
+    """SHA-256 of the whole key (hex): enough for a 192-bit random secret (no slow hash)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _new_key() -> tuple[str, str]:
+    prefix = secrets.token_urlsafe(9)  # 12 characters, not secret: the lookup
+    return prefix, f"{prefix}{KEY_SEPARATOR}{secrets.token_urlsafe(24)}"  # + 192 secret bits
 
 
 @transaction.atomic
 def referee_token_issue(
     *, tournament: Tournament, actor: User, user: User, label: str = ""
 ) -> RefereeToken:
-    """Issue a personal token (192 random bits) to a referee of ``tournament``.
+    """Issue a credential to a referee of ``tournament``.
 
-    The key doubles as the private link ``/ref/<key>/`` (and its QR code).
+    The returned instance carries ``key`` (``<prefix>.<secret>``) for this one answer; only
+    its hash is stored. The key doubles as the private link ``/ref/#<key>`` (and its QR code).
     """
-    require_director(actor=actor, tournament=tournament)
+    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
     role = TournamentRole.objects.filter(
         tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
     ).first()
-    if role is None:
+    if (
+        role is None
+        or getattr(user, "is_staff", False)
+        or getattr(user, "is_superuser", False)
+        or TournamentRole.objects.filter(user=user).exclude(pk=role.pk).exists()
+    ):  # a credential's identity is a referee of one tournament and nothing else
         raise ApplicationError(
             f"{user} is not a referee of {tournament.name}.",
             code="not_referee",
-            fields={"user": ["Grant the referee role first."]},
+            fields={"user": ["Create a referee for this tournament first."]},
         )
-    return RefereeToken.objects.create(
-        role=role, key=secrets.token_urlsafe(24), label=label, issued_by=actor
+    prefix, key = _new_key()
+    token = RefereeToken.objects.create(
+        role=role, prefix=prefix, key_hash=credential_hash(key), label=label, issued_by=actor
     )
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="referee_token.issue",
+        target=token,
+        data={"user_id": user.pk, "prefix": prefix},
+    )
+    token.key = key  # type: ignore[attr-defined]  # shown once, never stored
+    return token
 
 
 @transaction.atomic
 def referee_token_revoke(*, token: RefereeToken, actor: User) -> RefereeToken:
-    """Revoke a token at once (idempotent)."""
-    require_director(actor=actor, tournament=token.role.tournament)
+    """Revoke a credential at once (idempotent): the key and every session opened through its
+    link are refused from the next request on."""
+    tournament = token.role.tournament
+    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.revoked_by = actor
         token.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
         action_log_record(
-            tournament=token.role.tournament,
+            tournament=tournament,
             actor=actor,
             verb="referee_token.revoke",
             target=token,
@@ -536,46 +755,57 @@ def _failure_key(client_ip: str) -> str:
     return f"referee-token-failures:{client_ip}"
 
 
-def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
-    """The active token for ``key``, or an error; failed attempts are limited per address.
-
-    An atomic Redis counter per client address (``cache.add`` + ``cache.incr``, a fixed
-    window of ``REFEREE_TOKEN_FAILURE_WINDOW`` seconds from the first failure) refuses every
-    lookup, good or bad, with 429 once ``REFEREE_TOKEN_MAX_FAILURES`` failures were counted
-    (PITFALLS.md: DRF throttles race and are no security control). Unknown and revoked keys
-    both count as failures and answer the same 401, so a revoked key reveals nothing.
-    """
+def _count_failure(client_ip: str) -> None:
+    """One more wrong key from this address; 429 once over the limit (fixed window)."""
     limit = int(settings.REFEREE_TOKEN_MAX_FAILURES)
     window = int(settings.REFEREE_TOKEN_FAILURE_WINDOW)
     counter = _failure_key(client_ip)
-    failures = cache.get(counter) or 0
-    if failures >= limit:
+    cache.add(counter, 0, timeout=window)
+    try:
+        count = cache.incr(counter)
+    except ValueError:  # expired between add and incr
+        cache.add(counter, 1, timeout=window)
+        count = 1
+    if count > limit:
         raise RefereeTokenThrottledError(
-            "Too many wrong referee tokens from this address; try again later.",
+            "Too many wrong referee keys from this address; try again later.",
             code="throttled",
         )
+
+
+def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
+    """The usable credential for ``key``, or an error.
+
+    A VALID key is always checked and accepted, whatever the address did before (one venue
+    behind one NAT must not lock its referees out). Only wrong keys count towards
+    ``REFEREE_TOKEN_MAX_FAILURES`` per ``REFEREE_TOKEN_FAILURE_WINDOW`` seconds per client
+    address, and only they get 429 once over it. The lookup is by the non-secret prefix; the
+    hash is compared with :func:`hmac.compare_digest`. Unknown and revoked keys answer the same
+    401; a valid key of a tournament that is not running gets its own 401 (and is no failure).
+    """
+    prefix = key.split(KEY_SEPARATOR, 1)[0] if isinstance(key, str) else ""
     token = (
-        RefereeToken.objects.select_related("role__user", "role__tournament")
-        .filter(key=key, revoked_at__isnull=True)
+        RefereeToken.objects.select_related("role__tournament")
+        .filter(prefix=prefix, role__role=TournamentRole.Role.REFEREE)
         .first()
-        if isinstance(key, str) and 0 < len(key) <= 64
+        if isinstance(key, str) and KEY_SEPARATOR in key and 0 < len(key) <= 128 and prefix
         else None
     )
-    if token is None or not token.role.user.is_active:
-        cache.add(counter, 0, timeout=window)
-        try:
-            count = cache.incr(counter)
-        except ValueError:  # expired between add and incr
-            cache.add(counter, 1, timeout=window)
-            count = 1
-        if count > limit:
-            raise RefereeTokenThrottledError(
-                "Too many wrong referee tokens from this address; try again later.",
-                code="throttled",
-            )
-        raise RefereeTokenInvalidError("Unknown or revoked referee token.", code="invalid_token")
+    if (
+        token is None
+        or not hmac.compare_digest(token.key_hash, credential_hash(key))
+        or token.revoked_at is not None
+    ):
+        _count_failure(client_ip)
+        raise RefereeTokenInvalidError("Unknown or revoked referee key.", code="invalid_token")
+    if token.role.tournament.status != Tournament.Status.RUNNING:
+        raise RefereeTokenInvalidError(
+            f"{token.role.tournament.name} is {token.role.tournament.status}: referee keys "
+            "work only while it is running.",
+            code="tournament_not_running",
+        )
     now = timezone.now()
-    # Write at most once a minute: the token is read on every request of the referee.
+    # Write at most once a minute: the credential is read on every request of the referee.
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
         RefereeToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now

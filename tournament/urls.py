@@ -4,6 +4,8 @@ from tournament import views
 
 app_name = "tournament"
 urlpatterns = [
-    path("ref/<str:key>/", views.referee_link, name="referee-link"),
+    path("ref/", views.referee_link, name="referee-link"),
     path("director/", views.director_home, name="director-home"),
+    path("director/tournaments/<slug:slug>/lifecycle/", views.lifecycle, name="lifecycle"),
+    path("director/tournaments/<slug:slug>/referees/", views.referees, name="referees"),
 ]

@@ -10,6 +10,9 @@ from brackets.models import Round, Stage, StageEntry
 from brackets.services import NextStep
 
 INT_MAX = 2**31 - 1  # PostgreSQL integer: a larger value stored is a DataError (a 500)
+ID_MAX = 2**63 - 1  # PostgreSQL bigint: the largest primary key
+ORDER_MAX = 10_000  # entries in one order (a players CSV holds at most 5,000)
+REASON_MAX = 2000  # as every other reason field
 
 
 # -- outputs --------------------------------------------------------------------------------------
@@ -232,27 +235,39 @@ class StageUpdateInput(serializers.Serializer[dict[str, Any]]):
 
 class SeedInput(serializers.Serializer[dict[str, Any]]):
     method = serializers.ChoiceField(["rating", "manual", "random"], required=False)
-    order = serializers.ListField(child=serializers.IntegerField(), required=False)
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        max_length=ORDER_MAX,
+        required=False,
+    )
     rng_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
 
 
 class ReorderInput(serializers.Serializer[dict[str, Any]]):
-    order = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        max_length=ORDER_MAX,
+        allow_empty=False,
+    )
+    reason = serializers.CharField(
+        max_length=REASON_MAX, required=False, allow_blank=True, default=""
+    )
 
 
 class LateEntryInput(serializers.Serializer[dict[str, Any]]):
-    entry_id = serializers.IntegerField()
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    entry_id = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    reason = serializers.CharField(
+        max_length=REASON_MAX, required=False, allow_blank=True, default=""
+    )
 
 
 class WithdrawInput(serializers.Serializer[dict[str, Any]]):
-    reason = serializers.CharField()
+    reason = serializers.CharField(max_length=REASON_MAX)
     disqualify = serializers.BooleanField(default=False)
 
 
 class PublishInput(serializers.Serializer[dict[str, Any]]):
-    expected_number = serializers.IntegerField(min_value=1, required=False)
+    expected_number = serializers.IntegerField(min_value=1, max_value=INT_MAX, required=False)
 
 
 class ClockInput(serializers.Serializer[dict[str, Any]]):
@@ -260,13 +275,18 @@ class ClockInput(serializers.Serializer[dict[str, Any]]):
 
 
 class CallTimeInput(serializers.Serializer[dict[str, Any]]):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(
+        max_length=REASON_MAX, required=False, allow_blank=True, default=""
+    )
     sudden_death = serializers.ListField(
-        child=serializers.IntegerField(), required=False, default=list
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        max_length=ORDER_MAX,
+        required=False,
+        default=list,
     )
 
 
 class ReplaceInput(serializers.Serializer[dict[str, Any]]):
-    out_entry_id = serializers.IntegerField()
-    in_entry_id = serializers.IntegerField()
-    reason = serializers.CharField()
+    out_entry_id = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    in_entry_id = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    reason = serializers.CharField(max_length=REASON_MAX)

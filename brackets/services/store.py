@@ -26,7 +26,8 @@ from brackets.services.planning import (
 )
 from core.exceptions import ApplicationError, ConflictError
 from scoring.models import Match, Seat
-from tournament.models import Table, Tournament, TournamentRole
+from tournament.models import Table, TournamentRole
+from tournament.services import tournament_mark_finished, tournament_mark_running
 
 
 class RoundAlreadyPublishedError(ConflictError):
@@ -53,11 +54,12 @@ def ensure_tables(tournament_id: int, numbers: Iterable[int]) -> dict[int, int]:
 
 
 def referee_for_tables(tournament_id: int) -> list[int]:
-    """Referees in a fixed order: table t gets referee ``(t - 1) mod R`` every round."""
+    """Referees in a fixed order: table t gets referee ``(t - 1) mod R`` every round.
+
+    Referee identities are inactive by design (they never sign in; they act through a
+    credential, docs/security.md), so ``is_active`` does not filter them."""
     return list(
-        TournamentRole.objects.filter(
-            tournament_id=tournament_id, role=TournamentRole.Role.REFEREE, user__is_active=True
-        )
+        TournamentRole.objects.filter(tournament_id=tournament_id, role=TournamentRole.Role.REFEREE)
         .order_by("id")
         .values_list("user_id", flat=True)
     )
@@ -126,6 +128,7 @@ def store_round(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
         ],
         batch_size=2000,
     )
+    tournament_mark_running(tournament_id=stage.tournament_id)  # first round: running
     if stage.status != Stage.Status.RUNNING:
         stage.status = Stage.Status.RUNNING
         stage.started_at = stage.started_at or now
@@ -231,9 +234,7 @@ def finish_stage(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
         if stage.kind == Stage.Kind.KNOCKOUT:
             # The final table has played (T6: a knockout stage is the last stage): the
             # tournament is over and its results are read-only from now on.
-            Tournament.objects.filter(pk=stage.tournament_id).exclude(
-                status=Tournament.Status.FINISHED
-            ).update(status=Tournament.Status.FINISHED, updated_at=now)
+            tournament_mark_finished(tournament_id=stage.tournament_id)
         return None
     if next_stage.status not in (Stage.Status.PENDING, Stage.Status.SEEDED) or (
         next_stage.rounds.exists()

@@ -5,6 +5,7 @@ Thin views (STYLE.md): each resolves the tournament through
 :mod:`brackets.views.presenters`, and every POST calls one service.
 """
 
+from brackets.views.matches import MatchActionView
 from brackets.views.overview import ActionLogView, BracketView
 from brackets.views.rounds import (
     RoundAdvanceView,
@@ -29,6 +30,7 @@ from brackets.views.seeding import (
     WithdrawView,
 )
 from brackets.views.stages import StageEditView, StageListView
+from brackets.views.tournaments import TournamentCreateView, TournamentEditView
 
 __all__ = [
     "ActionLogView",
@@ -36,6 +38,7 @@ __all__ = [
     "CheckInView",
     "CsvImportView",
     "LateEntryView",
+    "MatchActionView",
     "ReorderView",
     "RoundAdvanceView",
     "RoundCallTimeView",
@@ -52,5 +55,7 @@ __all__ = [
     "StageAdvanceView",
     "StageEditView",
     "StageListView",
+    "TournamentCreateView",
+    "TournamentEditView",
     "WithdrawView",
 ]

@@ -1,7 +1,8 @@
 """The one scoping mixin of the director pages, and how they show a service's error.
 
-STYLE.md §7: every page of a tournament resolves the tournament ONCE (from the ``slug`` in the
-URL), checks that the user directs it (a superuser directs every tournament), and looks up
+STYLE.md §7: every page of a tournament resolves the one tournament context ONCE
+(``tournament.context.context_for``, from the ``slug`` in the URL), checks with ``require`` that
+the user directs it (a superuser directs every tournament), and looks up
 stages, rounds and entries only within it, so another tournament's ids answer 404.
 Anonymous visitors are sent to the login page; signed-in users who do not direct the
 tournament get 403.
@@ -26,8 +27,8 @@ from django.views import View
 from brackets.engine import BracketError
 from brackets.models import Round, Stage
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from tournament.context import Action, TournamentContext, context_for, require
 from tournament.models import Entry, Tournament
-from tournament.selectors import user_is_director
 
 T = TypeVar("T")
 
@@ -49,18 +50,24 @@ class DirectorTournamentMixin(LoginRequiredMixin, View):
     """A director page under ``/director/tournaments/<slug>/``."""
 
     tournament: Tournament
+    tournament_context: TournamentContext
     nav: str = ""  # which nav link is current
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        tournament = Tournament.objects.filter(slug=kwargs["slug"]).first()
-        if tournament is None:
-            raise Http404("No such tournament.")
-        user = request.user
-        if not (user.is_superuser or user_is_director(user=user, tournament_id=tournament.pk)):
-            raise PermissionDenied(f"Only a director of {tournament.name} may see this page.")
-        self.tournament = tournament
+        # The one tournament context and the one check (tournament.context): every director
+        # page needs VIEW_PRIVATE; its POSTs call services, which check MANAGE and the gate.
+        try:
+            self.tournament_context = context_for(request, slug=kwargs["slug"])
+            require(self.tournament_context, Action.VIEW_PRIVATE)
+        except NotFoundError as exc:
+            raise Http404(exc.message) from exc
+        except PermissionDeniedError as exc:
+            raise PermissionDenied(
+                f"Only a director of {self.tournament_context.tournament.name} may see this page."
+            ) from exc
+        self.tournament = self.tournament_context.tournament
         try:
             return super().dispatch(request, *args, **kwargs)
         except NotFoundError as exc:

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "ratings",
     "brackets",
     "live",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -55,6 +56,11 @@ MIDDLEWARE = [
     "core.observability.RequestIdMiddleware",
     "core.observability.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Oversized bodies (413) and NUL/lone surrogates in the path or query (400), before anything
+    # reads them (core.request_limits).
+    "core.request_limits.RequestLimitsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -63,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -211,6 +219,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First, as django-axes asks: refuses a locked-out username+address before checking a password.
+    "core.login_throttle.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -236,11 +249,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # The API reads JSON only (issue 20): one content type per body, so a generated client
-    # sends each body once. No API operation uploads a file (the players CSV import is a page).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler.api_exception_handler",
+    # core.request_limits: bounded size and depth, no NUL or lone surrogate (400/413, not 500).
+    # JSON only (issue 20): one content type per body, so a generated client sends each body
+    # once. No API operation uploads a file (the players CSV import is a page, not the API).
+    "DEFAULT_PARSER_CLASSES": ["core.request_limits.SafeJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -277,7 +291,11 @@ LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "core.observability.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "core.observability.RequestIdFilter"},
+        # core.log_hygiene: referee link keys, Authorization values and cookies never reach a log.
+        "redact_secrets": {"()": "core.log_hygiene.RedactSecretsFilter"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {
@@ -290,12 +308,14 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "json" if LOG_FORMAT == "json" else "plain",
-            "filters": ["request_id"],
+            "filters": ["request_id", "redact_secrets"],
         }
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+DEFAULT_EXCEPTION_REPORTER_FILTER = "core.log_hygiene.SafeExceptionReporterFilter"
 
 # --- Observability (core/observability.py, docs/operations.md) ---------------------------------
 # /metrics (Prometheus text format) answers only with ``Authorization: Bearer <METRICS_TOKEN>``;
@@ -316,7 +336,81 @@ if SENTRY_DSN:
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)
 REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=300)
+# Reverse proxies in front of the app that append to X-Forwarded-For (django-ipware). 0: the
+# header is ignored and REMOTE_ADDR is the client (talking to the app directly cannot spoof
+# it); 1 behind the shipped nginx. docs/security.md.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # Live pushes: a web process gathers the events of this many milliseconds into one channel
 # layer message per group (core.broadcast): far below what a spectator notices, and a busy
 # tournament's hands cost a few sends per second instead of one each.
 LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)
+
+# --- Input limits (core.request_limits) -------------------------------------------------------
+# A request body above this many bytes is refused with 413 before it is read; Django's own form
+# parsing uses the same bound. Player CSV imports are capped lower (brackets.csv_import).
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=2_621_440)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env.int("DATA_UPLOAD_MAX_NUMBER_FIELDS", default=2000)
+# JSON bodies nested deeper than this are refused with 400 (no request needs more than ~4).
+API_JSON_MAX_DEPTH = env.int("API_JSON_MAX_DEPTH", default=32)
+
+# --- Security headers -------------------------------------------------------------------------
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, no
+# inline script, style or handler anywhere (templates/ has none; keep it so). Websockets are
+# same-origin ('self' covers ws:/wss: of this host). CSP_REPORT_ONLY=true sends it as
+# Content-Security-Policy-Report-Only instead (to try a change on a live site).
+_CSP_DIRECTIVES: dict[str, list[str]] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", *env.list("CSP_CONNECT_SRC_EXTRA", default=[])],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+if env.str("CSP_REPORT_URI", default=""):
+    _CSP_DIRECTIVES["report-uri"] = [env.str("CSP_REPORT_URI")]
+if env.bool("CSP_REPORT_ONLY", default=False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY: dict[str, Any] = {"DIRECTIVES": _CSP_DIRECTIVES}
+else:
+    CONTENT_SECURITY_POLICY: dict[str, Any] = {"DIRECTIVES": _CSP_DIRECTIVES}
+# Permissions-Policy (django-permissions-policy): no page uses these browser features; the
+# projector may go full screen on its own page.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "accelerometer": [],
+    "autoplay": [],
+    "camera": [],
+    "display-capture": [],
+    "fullscreen": ["self"],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "usb": [],
+}
+
+# --- Login throttling (django-axes) -----------------------------------------------------------
+# /accounts/login/ and /admin/login/: after AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address, that pair is refused (429) for AXES_COOLOFF_MINUTES. Keyed on username AND
+# address, so one player's typos never lock out a whole venue behind one NAT, and guessing many
+# usernames from one address still costs one lockout per username.
+AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60.0  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # lockouts are still logged (WARNING); not every successful sign-in
+AXES_HANDLER = env.str("AXES_HANDLER", default="axes.handlers.database.AxesDatabaseHandler")
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+# The client address is the project's one resolution (tournament.auth.client_ip: X-Forwarded-For
+# only through trusted proxies), the same that limits wrong referee tokens.
+AXES_CLIENT_IP_CALLABLE = "tournament.auth.client_ip"
+
+# Director dashboard: a table in play with no hand for this many minutes is flagged idle.
+DIRECTOR_IDLE_MINUTES = env.int("DIRECTOR_IDLE_MINUTES", default=10)

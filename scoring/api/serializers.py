@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 INT_MAX = 2**31 - 1  # PostgreSQL integer: a larger value stored is a DataError (a 500)
+ID_MAX = 2**63 - 1  # PostgreSQL bigint: the largest primary key
 
 
 class SeatOutput(serializers.ModelSerializer[Seat]):
@@ -130,10 +131,17 @@ class MatchDetailOutput(MatchOutput):
 
 class MatchCreateInput(serializers.Serializer[dict[str, Any]]):
     entries = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=4, help_text="In play order"
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        min_length=2,
+        max_length=4,
+        help_text="In play order",
     )
-    table = serializers.IntegerField(required=False, allow_null=True, default=None)
-    referee = serializers.IntegerField(required=False, allow_null=True, default=None)
+    table = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, required=False, allow_null=True, default=None
+    )
+    referee = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, required=False, allow_null=True, default=None
+    )
     label = serializers.CharField(  # type: ignore[assignment]
         max_length=80, required=False, allow_blank=True, default=""
     )
@@ -147,21 +155,26 @@ class MatchStartInput(serializers.Serializer[dict[str, Any]]):
 
 
 class AssignRefereeInput(serializers.Serializer[dict[str, Any]]):
-    referee = serializers.IntegerField(allow_null=True)
+    referee = serializers.IntegerField(min_value=1, max_value=ID_MAX, allow_null=True)
 
 
 class HandRecordInput(serializers.Serializer[dict[str, Any]]):
     """Documentation of the hand body (RULES.md §9). Validated by the engine, not here."""
 
     number = serializers.IntegerField(
-        min_value=1, help_text="The hand number this submission creates (409 when stale)"
+        min_value=1,
+        max_value=INT_MAX,
+        help_text="The hand number this submission creates (409 when stale)",
     )
     poser = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    pose_tile = serializers.CharField(required=False, help_text='e.g. "6-6"')
+    pose_tile = serializers.CharField(max_length=8, required=False, help_text='e.g. "6-6"')
     end = serializers.ChoiceField(choices=["domino", "block"], required=False)
-    winner = serializers.IntegerField(required=False, allow_null=True)
+    winner = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
     counts = serializers.ListField(
-        child=serializers.IntegerField(), required=False, allow_null=True
+        child=serializers.IntegerField(min_value=0, max_value=INT_MAX),
+        max_length=4,
+        required=False,
+        allow_null=True,
     )
     llave = serializers.BooleanField(required=False, default=False)
     sporting = serializers.BooleanField(required=False, default=False)
@@ -172,15 +185,25 @@ class HandRecordInput(serializers.Serializer[dict[str, Any]]):
 
 class HandVoidInput(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, help_text="The last hand's number (guard)"
+        min_value=1,
+        max_value=INT_MAX,
+        required=False,
+        allow_null=True,
+        help_text="The last hand's number (guard)",
     )
     reason = serializers.CharField(max_length=2000)
 
 
 class OverrideInput(serializers.Serializer[dict[str, Any]]):
-    scores = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=INT_MAX))
+    scores = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=INT_MAX), max_length=4
+    )
     placings = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False, allow_null=True, default=None
+        child=serializers.IntegerField(min_value=1, max_value=4),
+        max_length=4,
+        required=False,
+        allow_null=True,
+        default=None,
     )
     reason = serializers.CharField(max_length=2000)
 

@@ -11,12 +11,12 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.schema import error_response
 from core.exceptions import ApplicationError
+from core.request_limits import SafeJSONParser
 from scoring import selectors, services
 from scoring.api import serializers as s
 from scoring.models import Match
@@ -157,7 +157,7 @@ class MatchRefereeApi(ApiView):
 class HandListApi(ApiView):
     pagination_class = ApiPagination
 
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]  # core.request_limits: bounded, no NUL or surrogates
 
     @extend_schema(
         parameters=[OpenApiParameter("include_void", bool, default=True)],

@@ -216,9 +216,21 @@ def parse_tile(text: str) -> Tile:
     return tile if tile is not None else Tile.parse(text)
 
 
+_TEXT_BIT: Final[dict[str, int]] = {text: t.mask for text, t in _TILE_TEXT.items()}
+
+
 def _parse_tiles(raw: object, field: str) -> int:
     if not isinstance(raw, list):
         raise _bad(field, "Expected a list of tiles written like 6-6 or 5-3 (R1).")
+    mask = 0
+    bits = _TEXT_BIT
+    for item in raw:  # fast path: canonical spellings, no tile twice
+        bit = bits.get(item) if type(item) is str else None
+        if bit is None or mask & bit:
+            break
+        mask |= bit
+    else:
+        return mask
     mask = 0
     for i, item in enumerate(raw):
         if not isinstance(item, str):

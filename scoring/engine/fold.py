@@ -42,6 +42,7 @@ from scoring.engine.tiles import DOUBLE_SIX, MAX_PIP, Tile
 _new_state: Final = unchecked(MatchState)
 _new_next: Final = unchecked(NextHand)
 _new_stats: Final = unchecked(PlayerStats)
+_INT_ONLY: Final = frozenset((int,))  # exact ints: bools and other int subclasses bail out
 _DOMINO: Final = EndKind.DOMINO
 _BLOCK: Final = EndKind.BLOCK
 # Tile index (0-0, 0-1, ..., 6-6) of low-high is _ROW[low] + high, without a property call.
@@ -114,12 +115,13 @@ def fold_fast(
         if not set_mask & bit or (n_forced and not forced_mask & bit):
             return None
         counts = record.counts
-        if counts is not None:
-            if len(counts) != n:
-                return None
-            for c in counts:
-                if type(c) is not int or c < 0 or c > top:
-                    return None
+        if counts is not None and (
+            len(counts) != n
+            or not _INT_ONLY.issuperset(map(type, counts))
+            or min(counts) < 0
+            or max(counts) > top
+        ):
+            return None
         end = record.end
         llave = record.llave
         if end == _DOMINO:

@@ -343,13 +343,20 @@ def _partner_reasons() -> dict[str, tuple[Any, ...]]:
 
 
 _CONTEXTS: dict[tuple[Ruleset, int], MatchContext] = {}
+# The same contexts by (id, players); the entry keeps its ruleset alive, so an id is never
+# reused for another ruleset while its entry exists, and the identity check guards anyway.
+_BY_ID: dict[tuple[int, int], tuple[Ruleset, MatchContext]] = {}
 
 
 def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
     """The constants of ``ruleset`` at ``n_players`` seats, cached; validates the ruleset (R2)."""
+    hit = _BY_ID.get((id(ruleset), n_players))  # no hashing of 20 fields per match
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
     key = (ruleset, n_players)
     ctx = _CONTEXTS.get(key)
     if ctx is not None:
+        _BY_ID[(id(ruleset), n_players)] = (ruleset, ctx)
         return ctx
     ruleset.validate_for_players(n_players)
     seats = range(n_players)
@@ -403,7 +410,9 @@ def match_context(ruleset: Ruleset, n_players: int) -> MatchContext:
     )
     if len(_CONTEXTS) > 256:  # rulesets are few; bound the cache anyway
         _CONTEXTS.clear()
+        _BY_ID.clear()
     _CONTEXTS[key] = ctx
+    _BY_ID[(id(ruleset), n_players)] = (ruleset, ctx)
     return ctx
 
 

@@ -27,16 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from scoring.engine.deal import Deal, parse_tile
 from scoring.engine.errors import IllegalMove, InvalidRecord, RuleViolation
 from scoring.engine.hand import HandState, hand_outcome, hand_start
-from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
+from scoring.engine.llave import VALUE_MASK, is_llave
+from scoring.engine.moves import PLAYS, End, Move, MoveKind, PoseRequirement
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import Ruleset
 from scoring.engine.seats import seat_name
-from scoring.engine.tiles import Tile
+from scoring.engine.tiles import ALL_TILES, Tile
 from scoring.engine.turns import apply
 
 if TYPE_CHECKING:
@@ -70,7 +71,23 @@ class PlayLog:
         raw_moves = data.get("moves")
         if not isinstance(raw_moves, list):
             raise _malformed("moves", "moves must be a list of moves (§9).")
-        return cls(deal, tuple(move_from_dict(m, f"moves[{i}]") for i, m in enumerate(raw_moves)))
+        moves: list[Move] = []
+        append = moves.append
+        cache_get = _MOVE_CACHE.get
+        keys = _MOVE_KEYS
+        for i, m in enumerate(raw_moves):
+            # Fast path: a canonical move ({"seat": 0-3, "kind", "tile", "end"}) is looked up
+            # among the interned moves; anything else is parsed (and rejected) below.
+            if type(m) is dict and m.keys() <= keys and type(m.get("seat")) is int:
+                try:
+                    move = cache_get((m.get("seat"), m.get("kind"), m.get("tile"), m.get("end")))
+                except TypeError:  # an unhashable value: let the parser name it
+                    move = None
+                if move is not None:
+                    append(move)
+                    continue
+            append(move_from_dict(m, f"moves[{i}]"))
+        return cls(deal, tuple(moves))
 
 
 def move_to_dict(move: Move) -> dict[str, object]:
@@ -163,6 +180,18 @@ def replay(
     log: PlayLog,
 ) -> HandState:
     """The final position of ``log``, every move checked; see :func:`replay_play_log`."""
+    fast = _replay_fast(ruleset, n_players, next_hand, log)
+    return fast if fast is not None else _replay_reference(ruleset, n_players, next_hand, log)
+
+
+def _replay_reference(
+    ruleset: Ruleset,
+    n_players: int,
+    next_hand: NextHand | PoseRequirement,
+    log: PlayLog,
+) -> HandState:
+    """:func:`replay` move by move through :func:`~scoring.engine.turns.apply` (the reference:
+    it raises the exact error of the first bad move)."""
     state = hand_start(ruleset, n_players, log.deal, next_hand)
     for i, move in enumerate(log.moves):
         state = _step(state, move, i)
@@ -202,6 +231,117 @@ def replay_play_log(
     return hand_outcome(replay(ruleset, n_players, next_hand, log))
 
 
+def _replay_fast(
+    ruleset: Ruleset,
+    n_players: int,
+    next_hand: NextHand | PoseRequirement,
+    log: PlayLog,
+) -> HandState | None:
+    """The final position of a complete, legal log without a draw boneyard, or ``None``.
+
+    Why: validating a recorded log is on the referee's request path (issue 19: <= 100 us from
+    JSON). After the pose (checked by :func:`~scoring.engine.turns.apply`) the plays and passes
+    are replayed with local variables and one :class:`HandState` is built at the end, instead
+    of one per move. It mirrors ``turns._apply_play``/``turns._apply_pass`` and returns
+    ``None`` at the first thing it does not accept (any illegal or unusual move, a draw
+    boneyard, an unfinished log); :func:`replay` then replays the log move by move, which
+    raises the exact error. A property test checks both agree.
+    """
+    moves = log.moves
+    if not moves:
+        return None
+    try:
+        state = apply(hand_start(ruleset, n_players, log.deal, next_hand), moves[0])
+    except (IllegalMove, InvalidRecord):
+        return None
+    rules = state.rules
+    if rules.draw or state.result is not None:
+        return None
+    hands = list(state.hands)
+    left, right = state.left, state.right
+    on_board = list(state.on_board)
+    placements = list(state.placements)
+    turn, passes = state.turn, 0
+    result: EndKind | None = None
+    winner: int | None = None
+    llave = False
+    value_mask = VALUE_MASK
+    plays = PLAYS
+    for move in moves[1:]:
+        if result is not None or move.seat != turn:
+            return None
+        kind = move.kind
+        if kind is MoveKind.PLAY:
+            tile = move.tile
+            bit = move.bit
+            hand = hands[turn]
+            if tile is None or not hand & bit:
+                return None
+            lo, hi = tile.low, tile.high
+            end = move.end
+            if end is None:
+                fits_left = lo == left or hi == left
+                if fits_left and (lo == right or hi == right) and left != right:
+                    return None  # end_ambiguous (R13)
+                end = End.LEFT if fits_left else End.RIGHT
+            value = left if end is End.LEFT else right
+            if not value_mask[value] & bit:
+                return None
+            other = hi if lo == value else lo
+            new_hand = hand ^ bit
+            if not new_hand:
+                llave = is_llave((left, right), tuple(on_board), tile, rules.set_mask)
+            on_board[lo] += 1
+            on_board[hi] += 1
+            if end is End.LEFT:
+                left = other
+            else:
+                right = other
+            hands[turn] = new_hand
+            placements.append(
+                move
+                if move.end is not None
+                else plays[turn][bit.bit_length() - 1][end is End.RIGHT]
+            )
+            passes = 0
+            if not new_hand:
+                result, winner = EndKind.DOMINO, turn  # R18
+            else:
+                held = 0
+                for h in hands:
+                    held |= h
+                if not held & (value_mask[left] | value_mask[right]):
+                    result = EndKind.BLOCK  # R19
+        elif kind is MoveKind.PASS:
+            if hands[turn] & (value_mask[left] | value_mask[right]):
+                return None  # pass_while_playable (R14)
+            passes += 1
+            if passes >= n_players:
+                result = EndKind.BLOCK
+        else:
+            return None
+        turn = (turn + 1) % n_players
+    if result is None:
+        return None
+    return HandState(
+        rules=rules,
+        hands=tuple(hands),
+        stock=state.stock,
+        left=left,
+        right=right,
+        on_board=tuple(on_board),
+        placements=tuple(placements),
+        turn=turn,
+        passes=passes,
+        poser=state.poser,
+        forced_tile=state.forced_tile,
+        result=result,
+        winner=winner,
+        llave=llave,
+        sporting=state.sporting,
+    )
+
+
 def _step(state: HandState, move: Move, i: int) -> HandState:
     try:
         return apply(state, move)
@@ -222,6 +362,29 @@ def _parse_seat(raw: object, field: str) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 4:
         return raw
     raise _malformed(field, f"seat must be 0-3 (or A-D), not {raw!r} (§9).")
+
+
+_MOVE_KEYS: Final = frozenset(("seat", "kind", "tile", "end"))
+
+
+def _move_cache() -> dict[tuple[object, object, object, object], Move]:
+    """Every canonical JSON move (int seat, kind, tile in either spelling, end) -> its Move,
+    exactly as :func:`move_from_dict` parses it."""
+    cache: dict[tuple[object, object, object, object], Move] = {}
+    for seat in range(4):
+        cache[(seat, "pass", None, None)] = Move.pass_(seat)
+        cache[(seat, "draw", None, None)] = Move.draw(seat)
+        for tile in ALL_TILES:
+            for text in {f"{tile.high}-{tile.low}", f"{tile.low}-{tile.high}"}:
+                cache[(seat, "pose", text, None)] = Move.pose(seat, tile)
+                cache[(seat, "draw", text, None)] = Move.draw(seat, tile)
+                cache[(seat, "play", text, None)] = Move.play(seat, tile)
+                for end in End:
+                    cache[(seat, "play", text, end.value)] = Move.play(seat, tile, end)
+    return cache
+
+
+_MOVE_CACHE: Final = _move_cache()
 
 
 def _malformed(field: str, message: str) -> InvalidRecord:

@@ -483,7 +483,8 @@ def test_publish_then_progress_and_dashboard(setup: dict[str, Any]) -> None:
     }
     assert stored == {t.number: [s.entry_id for s in t.seats] for t in preview.tables}
     dashboard = client.get(reverse("scoring:director-dashboard", args=[slug])).content.decode()
-    assert "table 1" in dashboard
+    assert "Table 1" in dashboard
+    assert "Qualifying · Round 1" in dashboard  # grouped by round (the label's words)
     log = ActionLog.objects.get(verb="round.publish")
     assert log.actor == setup["director"]
 
@@ -552,10 +553,32 @@ def test_close_and_advance_buttons_follow_the_service() -> None:
         response = client.post(url("close", slug, rnd.pk))
         assert "Round 1 closed." in follow_messages(client, response)
     page = client.get(url("round", slug, rnd.pk)).content.decode()
-    assert 'id="advance-round"' in page
+    # Manual mode (auto-advance off): no direct "advance" into round 2, only its preview.
+    assert 'id="advance-round"' not in page
+    assert url("preview", slug, stage.pk) in page
     response = client.post(url("advance", slug, rnd.pk))
+    assert response["Location"] == url("preview", slug, stage.pk)
+    assert not Round.objects.filter(stage=stage, number=2).exists()
+    preview = client.get(url("preview", slug, stage.pk)).content.decode()
+    assert 'id="preview-tables"' in preview
+    assert 'id="publish"' in preview
+    response = client.post(url("publish", slug, stage.pk), {"expected_number": 2})
     nxt = Round.objects.get(stage=stage, number=2)
     assert response["Location"] == url("round", slug, nxt.pk)
+
+
+def test_advance_with_auto_advance_on_publishes_directly() -> None:
+    tournament, director, stage = tournament_with_stage(8, auto_advance=True)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    play_round(rnd, director, seed=1)
+    client = director_client(director)
+    nxt = Round.objects.filter(stage=stage, number=2).first()
+    if nxt is None:  # the task has not run (not eager): the director's advance publishes
+        response = client.post(url("advance", tournament.slug, rnd.pk))
+        nxt = Round.objects.get(stage=stage, number=2)
+        assert response["Location"] == url("round", tournament.slug, nxt.pk)
+    assert nxt.status == Round.Status.PUBLISHED
 
 
 def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:
@@ -582,25 +605,28 @@ def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:
 # -- table sheets -----------------------------------------------------------------------------
 
 
-def test_sheets_issue_and_reuse_referee_links(setup: dict[str, Any]) -> None:
+def test_sheets_issue_fresh_referee_links_shown_once(setup: dict[str, Any]) -> None:
     rnd = published(setup)
     client, slug = setup["client"], setup["t"].slug
     page = client.get(url("sheets", slug, rnd.pk))
     assert "no-store" in page["Cache-Control"] or "max-age=0" in page["Cache-Control"]
     text = page.content.decode()
-    assert "2 referees of this round have no private link yet" in text
+    assert "2 referees of this round have no link on these sheets" in text
     assert text.count('class="sheet"') == 3
+    assert '<svg class="qr"' not in text  # keys are hashed: a link is shown only when issued
     response = client.post(url("sheet-links", slug, rnd.pk))
-    assert "Issued 2 referee link(s)." in follow_messages(client, response)
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    text = response.content.decode()
+    assert "Issued 2 referee link(s)" in text
     assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 2
-    text = client.get(url("sheets", slug, rnd.pk)).content.decode()
     assert text.count('<svg class="qr"') == 3
     for token in RefereeToken.objects.filter(role__tournament=setup["t"]):
-        assert f"/ref/{token.key}/" in text
-    assert "have no private link" not in text
-    # Printing again reuses the links.
+        assert f"/ref/#{token.prefix}." in text
+    assert "have no link on these sheets" not in text
+    # Printing again issues fresh links (the earlier ones keep working until revoked).
     client.post(url("sheet-links", slug, rnd.pk))
-    assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 2
+    assert RefereeToken.objects.filter(role__tournament=setup["t"], revoked_at=None).count() == 4
     # Seats in play order with the seat letters.
     first = RoundMatch.objects.filter(round=rnd, table_number=1).select_related("match").get()
     names = [s.entry.player.name for s in first.match.seats.order_by("seat")]

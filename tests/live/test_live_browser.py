@@ -27,10 +27,8 @@ from tests.browser.conftest import (  # noqa: F401  (fixtures reused from the sh
     browser,
     playwright_instance,
 )
-from tests.factories import RoleFactory
 from tests.live.conftest import AsgiServer, LiveTournament, make_live_tournament, start_match
-from tournament.models import TournamentRole
-from tournament.services import referee_token_issue
+from tournament.services import referee_create, referee_token_issue
 
 pytestmark = pytest.mark.browser
 
@@ -84,8 +82,10 @@ def played(asgi_server: AsgiServer, api_server: AsgiServer) -> Played:
     lt = make_live_tournament(8, cut_size=4, slug="hall-open", round_time_limit=45)
     match = lt.matches()[0]
     payloads = start_match(match, lt.director, seed=3)
-    RoleFactory(tournament=lt.tournament, user=lt.director, role=TournamentRole.Role.REFEREE)
-    token = referee_token_issue(tournament=lt.tournament, actor=lt.director, user=lt.director)
+    # The hands are posted with the match referee's credential (a capability, issue 12).
+    referee = referee_create(tournament=lt.tournament, actor=lt.director, username="hall-ref").user
+    Match.objects.filter(pk=match.pk).update(referee=referee)
+    token = referee_token_issue(tournament=lt.tournament, actor=lt.director, user=referee)
     return Played(lt, match, payloads, api_server, token.key)
 
 

@@ -66,7 +66,8 @@ def test_demo_load_builds_a_live_championship_and_is_idempotent(client: Client) 
         assert match.hands_count == state.hands
         assert (match.status == "finished") == state.over
 
-    links = re.findall(r"/ref/([A-Za-z0-9_-]{22,})/", first)
+    # Links carry the key in the fragment (never a path that reaches a log): /ref/#<prefix>.<secret>
+    links = re.findall(r"/ref/#([A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{32})", first)
     assert len(links) == 8
     for url in ("/director/tournaments/demo-open/", "/admin/", "/api/docs/", "/live/demo-open/"):
         assert url in first
@@ -76,12 +77,18 @@ def test_demo_load_builds_a_live_championship_and_is_idempotent(client: Client) 
     assert "already exists" in second
     assert Hand.objects.count() == hands
     assert Tournament.objects.count() == 1
-    assert re.findall(r"/ref/([A-Za-z0-9_-]{22,})/", second) == links  # same tokens again
-    assert RefereeToken.objects.count() == 8
+    # Only hashes are stored, so a second run prints freshly issued links (shown once).
+    again = re.findall(r"/ref/#([A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{32})", second)
+    assert len(again) == len(links)
+    assert not set(again) & set(links)
+    assert RefereeToken.objects.count() == 2 * len(links)
 
     # The printed links work: the director's dashboard and a referee's private link.
     assert client.login(username="director", password="director")
     assert client.get("/director/tournaments/demo-open/").status_code == 200
     client.logout()
-    response = client.get(f"/ref/{links[0]}/", follow=True)
+    assert client.get("/ref/").status_code == 200  # the page whose script POSTs the fragment
+    exchanged = client.post("/ref/", {"key": again[0]})
+    assert exchanged.status_code == 200
+    response = client.get(exchanged.json()["redirect"], follow=True)
     assert response.status_code == 200

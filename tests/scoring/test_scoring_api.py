@@ -267,7 +267,9 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
             "tournament_version": None,
         }
         assert len(hand.idempotency_fingerprint) == 64
-        listed = APIClient().get(f"/api/matches/{match.pk}/hands/").json()["results"]
+        listed = api.get(  # signed in: anonymous callers see no user ids
+            f"/api/matches/{match.pk}/hands/"
+        ).json()["results"]
         assert [h for h in listed if h["id"] == hand.pk] == [body["hand"]]
     assert second.json()["tournament_version"] == first.json()["tournament_version"] + 1
     match.refresh_from_db()

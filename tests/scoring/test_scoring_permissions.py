@@ -42,7 +42,8 @@ class World:
     match: Match  # in progress, hand 1 recorded
     scheduled: Match
     other_match: Match
-    token: RefereeToken
+    token: RefereeToken  # the referee's credential (its key is known to the test)
+    other_token: RefereeToken  # the other table's referee's credential
     other_role: TournamentRole
     free_entries: list[Any]
     player: Any  # entered in this tournament
@@ -71,6 +72,7 @@ def build(tag: str) -> World:
         scheduled=scheduled_match(t, referee=referee),
         other_match=match_in_progress(t, referee=other_referee),
         token=referee_token_issue(tournament=t, actor=director, user=referee),
+        other_token=referee_token_issue(tournament=t, actor=director, user=other_referee),
         other_role=TournamentRole.objects.get(tournament=t, user=other_referee),
         free_entries=[EntryFactory(tournament=t), EntryFactory(tournament=t)],
         player=entry.player,
@@ -96,7 +98,7 @@ ENDPOINTS: dict[str, tuple[str, str, Any]] = {
     "role_grant": (
         "post",
         "/api/tournaments/{slug}/roles/",
-        {"user": "{outsider}", "role": "referee"},
+        {"user": "{outsider}", "role": "director"},
     ),
     "role_revoke": ("delete", "/api/tournaments/{slug}/roles/{other_role}/", None),
     "referee_create": ("post", "/api/tournaments/{slug}/referees/", {"username": "newref"}),
@@ -158,6 +160,8 @@ def expected_relation(actor: str, target: str) -> str:
 
 
 def allowed(relation: str, endpoint: str) -> bool:
+    if endpoint == "role_grant":
+        return False  # an existing account becomes a co-director only through staff (issue 12)
     if relation == "director":
         return True
     return relation == "match_referee" and endpoint in REFEREE_MAY
@@ -222,7 +226,11 @@ def test_permission_matrix(actor: str, endpoint: str, target: str) -> None:
         "director_b": worlds["b"].director,
     }
     client = APIClient()
-    if actor != "anonymous":
+    if actor in ("referee_a", "other_referee_a"):
+        # A referee acts through its credential (a capability), never as a signed-in account.
+        token = worlds["a"].token if actor == "referee_a" else worlds["a"].other_token
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")  # type: ignore[attr-defined]
+    elif actor != "anonymous":
         client.force_authenticate(users[actor])
     method, path, body = ENDPOINTS[endpoint]
     w = worlds[target]
@@ -321,7 +329,7 @@ def test_lists_are_filtered_by_tournament_and_private_lists_need_the_director(
         assert _as(a.referee).get(url).status_code == 403
         assert _as(a.director).get(url).status_code == 200
     tokens = _as(a.director).get(f"/api/tournaments/{a.tournament.slug}/referee-tokens/")
-    assert [t["id"] for t in tokens.json()["results"]] == [a.token.pk]
+    assert {t["id"] for t in tokens.json()["results"]} == {a.token.pk, a.other_token.pk}
     roles = _as(a.director).get(f"/api/tournaments/{a.tournament.slug}/roles/").json()
     assert {r["user"] for r in roles["results"]} == {
         a.director.pk,
@@ -330,14 +338,16 @@ def test_lists_are_filtered_by_tournament_and_private_lists_need_the_director(
     }
 
 
-def test_referee_records_only_while_the_match_is_in_progress(two: tuple[World, World]) -> None:
+def test_referee_first_hand_starts_a_scheduled_match(two: tuple[World, World]) -> None:
+    # Matches start with their first hand (README, Rule decisions: Stages, rounds...).
     a, _ = two
     api = _as(a.referee)
     body = {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1}
     r = api.post(f"/api/matches/{a.scheduled.pk}/hands/", body, format="json")
-    assert r.status_code == 400
-    assert r.json()["error"]["code"] == "match_not_in_progress"
-    assert not Hand.objects.filter(match=a.scheduled).exists()
+    assert r.status_code == 201, r.content
+    a.scheduled.refresh_from_db()
+    assert a.scheduled.status == "in_progress"
+    assert Hand.objects.filter(match=a.scheduled).count() == 1
 
 
 def test_anyone_reads_public_data(two: tuple[World, World]) -> None:

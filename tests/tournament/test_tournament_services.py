@@ -11,6 +11,7 @@ from core.exceptions import ApplicationError, PermissionDeniedError
 from tests.factories import (
     EntryFactory,
     PlayerFactory,
+    RoleFactory,
     TournamentFactory,
     UserFactory,
     director_of,
@@ -218,7 +219,9 @@ def test_player_update_bumps_the_version_of_every_tournament_they_entered() -> N
     EntryFactory(tournament=first, player=player)
     EntryFactory(tournament=second, player=player)
     before = {t.pk: Tournament.objects.get(pk=t.pk).version for t in (first, second, other)}
-    player_update(player=player, actor=director_of(first), data={"name": "Ana Renamed"})
+    director = director_of(first)  # identity fields: a director of EVERY tournament entered
+    RoleFactory(tournament=second, user=director, role=TournamentRole.Role.DIRECTOR)
+    player_update(player=player, actor=director, data={"name": "Ana Renamed"})
     after = {t.pk: Tournament.objects.get(pk=t.pk).version for t in (first, second, other)}
     assert after[first.pk] == before[first.pk] + 1
     assert after[second.pk] == before[second.pk] + 1

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import itertools
+import json
 import threading
 from typing import Any
 
@@ -57,9 +59,16 @@ def test_keys_carry_at_least_128_random_bits(setup: Any, tournament: Tournament)
     }
     assert len(keys) == 21
     for key in keys:
-        raw = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
+        prefix, secret = key.split(".")
+        raw = base64.urlsafe_b64decode(secret + "=" * (-len(secret) % 4))
         assert len(raw) * 8 >= 128
         assert len(raw) == 24  # secrets.token_urlsafe(24): 192 bits
+        # Only the non-secret prefix and a SHA-256 of the whole key are stored.
+        row = RefereeToken.objects.get(prefix=prefix)
+        assert row.key_hash == hashlib.sha256(key.encode()).hexdigest()
+        assert key not in {
+            str(v) for v in RefereeToken.objects.filter(pk=row.pk).values().get().values()
+        }
 
 
 @pytest.mark.parametrize("scheme", ["Token", "Bearer", "token"])
@@ -116,14 +125,15 @@ def test_wrong_tokens_are_rate_limited_per_client_address(setup: Any) -> None:
     _, _, token = setup
     ip, other_ip = fresh_ip(), fresh_ip()
     api = APIClient(REMOTE_ADDR=ip)
-    api.credentials(HTTP_AUTHORIZATION="Token wrong-key-000000000000000000")
+    api.credentials(HTTP_AUTHORIZATION="Token wrongprefix.000000000000000000")
     statuses = [api.get("/api/tournaments/").status_code for _ in range(5)]
     assert statuses == [401, 401, 401, 429, 429]
     assert api.get("/api/tournaments/").json()["error"]["code"] == "throttled"
-    # Even the right key is refused from that address until the window passes ...
+    # Issue 12 finding 4: the right key is NEVER refused by the limit (one venue behind one
+    # NAT must not lock its referees out) ...
     api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    assert api.get("/api/tournaments/").status_code == 429
-    # ... while another address is unaffected.
+    assert api.get("/api/tournaments/").status_code == 200
+    # ... and another address is unaffected.
     other = APIClient(REMOTE_ADDR=other_ip)
     other.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     assert other.get("/api/tournaments/").status_code == 200
@@ -167,22 +177,42 @@ def test_resolve_raises_throttled_after_the_limit() -> None:
     assert exc.value.status_code == 429
 
 
-def test_client_ip_trusts_forwarded_for_only_from_a_proxy() -> None:
+def test_client_ip_ignores_forwarded_for_without_a_configured_proxy() -> None:
+    """Issue 12 finding 4: by default (TRUSTED_PROXY_COUNT=0) X-Forwarded-For is never read,
+    so rotating it while talking to the app directly cannot dodge the limit."""
+    from django.test import RequestFactory
+
+    rf = RequestFactory()
+    for remote in ("127.0.0.1", "10.0.0.5", "8.8.8.8"):
+        spoofed = rf.get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR="1.2.3.4, 5.6.7.8")
+        assert client_ip(spoofed) == remote
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+def test_client_ip_behind_one_trusted_proxy_takes_the_hop_it_appended() -> None:
     from django.test import RequestFactory
 
     rf = RequestFactory()
     via_proxy = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4, 5.6.7.8")
-    assert client_ip(via_proxy) == "5.6.7.8"  # the hop nginx appended
-    direct = rf.get("/", REMOTE_ADDR="8.8.8.8", HTTP_X_FORWARDED_FOR="1.2.3.4")
-    assert client_ip(direct) == "8.8.8.8"
+    assert client_ip(via_proxy) == "5.6.7.8"  # the hop nginx appended; 1.2.3.4 is the client's
     garbage = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="not-an-ip")
     assert client_ip(garbage) == "127.0.0.1"
 
 
-def test_token_list_shows_the_private_link(setup: Any, tournament: Tournament) -> None:
-    director, _, token = setup
+def test_the_key_and_link_are_shown_once_and_keep_the_key_out_of_the_path(
+    setup: Any, tournament: Tournament
+) -> None:
+    director, referee, _ = setup
     api = APIClient()
     api.force_authenticate(director)
+    issued = api.post(
+        f"/api/tournaments/{tournament.slug}/referee-tokens/", {"user": referee.pk}, format="json"
+    ).json()
+    key = issued["key"]
+    # The key rides in the fragment, which browsers never send: it reaches no access log.
+    assert issued["link"].endswith(f"/ref/#{key}")
     body = api.get(f"/api/tournaments/{tournament.slug}/referee-tokens/").json()
-    assert body["results"][0]["link"].endswith(f"/ref/{token.key}/")
     assert body["results"][0]["active"] is True
+    assert body["results"][0]["key"] is None
+    assert body["results"][0]["link"] is None
+    assert key not in json.dumps(body)

@@ -1,7 +1,8 @@
 """The base of every API view: authentication, the tournament scope, pagination.
 
 STYLE.md §7: every tournament-owned endpoint resolves its tournament ONCE through
-:class:`TournamentScopedMixin` and filters its querysets by it; object lookups under a
+:class:`TournamentScopedMixin` (the one tournament context, ``tournament.context``) and filters
+its querysets by it; object lookups under a
 tournament go through :meth:`TournamentScopedMixin.scoped_get`, so another tournament's ids
 answer 404 (no IDOR). Writes are authorised by the services, which raise 403s.
 """
@@ -14,6 +15,7 @@ from typing import Any, TypeVar
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Model, QuerySet
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,9 +24,19 @@ from rest_framework.views import APIView
 
 from core.exceptions import NotFoundError
 from tournament.api.permissions import ReadOnlyOrAuthenticated
-from tournament.auth import RefereeTokenAuthentication
+from tournament.auth import RefereeSessionAuthentication, RefereeTokenAuthentication
+from tournament.context import (
+    PERMISSIONS,
+    Action,
+    Principal,
+    Role,
+    TournamentContext,
+    context_for,
+    principal_from_request,
+    require,
+    route_actions,
+)
 from tournament.models import Tournament
-from tournament.selectors import tournament_get, user_roles
 
 M = TypeVar("M", bound=Model)
 
@@ -39,13 +51,25 @@ class ApiPagination(LimitOffsetPagination):
 class ApiView(APIView):
     """Token first: its ``WWW-Authenticate`` makes anonymous writes a 401, not a 403.
 
+    Callers: a referee credential (``Authorization: Token``, or a session opened from a
+    referee link) becomes a :class:`tournament.context.RefereeActor`, never a site account; a
+    signed-in site account comes from Django's session (``POST /api/auth/login/``).
+
     A view whose GET answers through :meth:`paginated` sets ``pagination_class =
     ApiPagination``: drf-spectacular reads it to document the ``limit``/``offset`` parameters
     and the ``{count, next, previous, results}`` envelope (a plain APIView has none).
     """
 
-    authentication_classes = [RefereeTokenAuthentication, SessionAuthentication]
+    authentication_classes = [
+        RefereeTokenAuthentication,
+        SessionAuthentication,
+        RefereeSessionAuthentication,
+    ]
     permission_classes = [ReadOnlyOrAuthenticated]
+
+    @property
+    def principal(self) -> Principal:
+        return principal_from_request(self.request)
 
     def paginated(
         self, request: Request, queryset: QuerySet[Any], serializer: type[BaseSerializer[Any]]
@@ -55,19 +79,44 @@ class ApiView(APIView):
         data = serializer(page, many=True, context={"request": request}).data
         return paginator.get_paginated_response(data)
 
+    def route_action(self, method: str) -> Action | None:
+        """This route's action for ``method`` in the one route table (tournament.context)."""
+        match = getattr(self.request, "resolver_match", None)
+        actions = route_actions(match.view_name) if match is not None else None
+        if not actions:
+            return None
+        return actions.get(method) or actions.get("*")
+
 
 class TournamentScopedMixin(ApiView):
-    """An API view under ``tournaments/<slug>/``: resolves the tournament once per request."""
+    """An API view under ``tournaments/<slug>/``: the ONE tournament context, resolved once per
+    request (:func:`tournament.context.context_for`), and the ONE check (:func:`require`) of
+    this route's action from the route table before the handler runs. A draft answers 404 to
+    anyone who does not direct it."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        action = self.route_action(request.method or "GET")
+        if action is not None:
+            if self.principal.is_anonymous and Role.ANONYMOUS not in PERMISSIONS[action]:
+                raise NotAuthenticated()
+            require(self.context, action)
 
     @cached_property
+    def context(self) -> TournamentContext:
+        return context_for(self.request, slug=self.kwargs["slug"])
+
+    @property
     def tournament(self) -> Tournament:
-        return tournament_get(slug=self.kwargs["slug"])
+        return self.context.tournament
 
-    @cached_property
-    def roles(self) -> set[str]:
-        if getattr(self.request.user, "is_superuser", False):
-            return {"director"}
-        return user_roles(user=self.request.user, tournament_id=self.tournament.pk)
+    @property
+    def roles(self) -> frozenset[str]:
+        return self.context.roles
+
+    @property
+    def actor(self) -> Any:
+        return self.context.actor
 
     def scoped_get(self, queryset: QuerySet[M], pk: Any, *, field: str = "tournament") -> M:
         """``queryset.get(pk=pk)`` restricted to this tournament; 404 for anyone else's."""

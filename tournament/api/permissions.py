@@ -12,7 +12,6 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from core.api.schema import private_read
-from core.exceptions import PermissionDeniedError
 
 H = TypeVar("H", bound=Callable[..., Any])
 
@@ -27,16 +26,13 @@ class ReadOnlyOrAuthenticated(BasePermission):
 
 
 def require_tournament_director(view: Any) -> None:
-    """For private reads (roles, tokens, action log): the caller directs the view's tournament.
+    """For private reads (roles, credentials, action log, previews): the one check of the
+    tournament context with ``VIEW_PRIVATE``. ``view`` is a ``TournamentScopedMixin``."""
+    from tournament.context import Action, require
 
-    ``view`` is a :class:`tournament.api.base.TournamentScopedMixin`.
-    """
-    if not view.request.user.is_authenticated:
+    if view.principal.is_anonymous:
         raise exceptions.NotAuthenticated()
-    if "director" not in view.roles:
-        raise PermissionDeniedError(
-            "Only a director of this tournament may see this.", code="not_director"
-        )
+    require(view.context, Action.VIEW_PRIVATE)
 
 
 def director_read(handler: H) -> H:

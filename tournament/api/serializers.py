@@ -7,11 +7,29 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from tournament.api.rulesets import PresetField, RulesetField, RulesetOverridesField
+from tournament.api.rulesets import PresetField, RulesetField
+from tournament.api.rulesets import RulesetOverridesField as DocumentedOverridesField
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
 from tournament.models import TournamentRole as Role
 
+RULESET_OVERRIDES_MAX = 64  # far more than the ruleset has options (scoring.engine.Ruleset)
+
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # PostgreSQL integer: past it a DataError (a 500)
+ID_MAX = 2**63 - 1  # PostgreSQL bigint: the largest primary key
+
+
+class RulesetOverridesField(DocumentedOverridesField):
+    """Ruleset options by name (validated by the engine); at most RULESET_OVERRIDES_MAX keys,
+    each at most 64 characters (the parser already refused NUL and lone surrogates). The
+    schema is the typed ``RulesetOverrides`` generated from the engine (issue 20)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value = dict(super().to_internal_value(data))
+        if len(value) > RULESET_OVERRIDES_MAX:
+            raise serializers.ValidationError(f"At most {RULESET_OVERRIDES_MAX} options.")
+        if any(len(str(key)) > 64 for key in value):
+            raise serializers.ValidationError("An option name is longer than 64 characters.")
+        return value
 
 
 # -- outputs --------------------------------------------------------------------------------------
@@ -74,10 +92,13 @@ class RoleOutput(serializers.ModelSerializer[Role]):
 
 
 class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
-    """Shown to the tournament's directors only: the key is the referee's credential."""
+    """A referee credential (directors only). ``key`` and ``link`` are filled ONCE, in the
+    answer that issues it: only a hash is stored, so a list never shows them (re-issue to
+    print again)."""
 
     user = serializers.IntegerField(source="role.user_id", read_only=True)
     username = serializers.CharField(source="role.user.username", read_only=True)
+    key = serializers.SerializerMethodField()
     link = serializers.SerializerMethodField()
     active = serializers.BooleanField(source="is_active", read_only=True)
 
@@ -88,6 +109,7 @@ class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
             "user",
             "username",
             "label",
+            "prefix",
             "key",
             "link",
             "active",
@@ -97,9 +119,36 @@ class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
         ]
         read_only_fields = fields
 
-    def get_link(self, obj: RefereeToken) -> str:
-        """The private link (also the QR code's content): opens the referee's match page."""
-        return f"{settings.SITE_URL.rstrip('/')}/ref/{obj.key}/"
+    def get_key(self, obj: RefereeToken) -> str | None:
+        """``<prefix>.<secret>``: in the issuing answer only."""
+        return getattr(obj, "key", None)
+
+    def get_link(self, obj: RefereeToken) -> str | None:
+        """The private link (and QR content), in the issuing answer only. The key rides in the
+        fragment (``/ref/#<key>``), which browsers never send: it reaches no access log."""
+        key = getattr(obj, "key", None)
+        return referee_link(key) if key else None
+
+
+def referee_link(key: str) -> str:
+    return f"{settings.SITE_URL.rstrip('/')}/ref/#{key}"
+
+
+class SessionLoginInput(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class StatusChangeInput(serializers.Serializer[dict[str, Any]]):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class MeOutput(serializers.Serializer[dict[str, Any]]):
+    kind = serializers.ChoiceField(choices=["anonymous", "user", "referee"])
+    user = serializers.DictField(allow_null=True)
+    referee = serializers.DictField(allow_null=True)
+    tournaments = serializers.ListField(child=serializers.DictField())
 
 
 class ActionLogOutput(serializers.ModelSerializer[ActionLog]):
@@ -156,7 +205,7 @@ class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
 
 
 class EntryCreateInput(serializers.Serializer[dict[str, Any]]):
-    player = serializers.IntegerField(help_text="Player id")
+    player = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="Player id")
     seed = serializers.IntegerField(
         min_value=1, max_value=INT_MAX, required=False, allow_null=True, default=None
     )
@@ -179,7 +228,7 @@ class TableInput(serializers.Serializer[dict[str, Any]]):
 
 
 class RoleInput(serializers.Serializer[dict[str, Any]]):
-    user = serializers.IntegerField(help_text="User id")
+    user = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="User id")
     role = serializers.ChoiceField(choices=Role.Role.choices)
 
 
@@ -191,7 +240,9 @@ class RefereeCreateInput(serializers.Serializer[dict[str, Any]]):
 
 
 class RefereeTokenIssueInput(serializers.Serializer[dict[str, Any]]):
-    user = serializers.IntegerField(help_text="User id of a referee of this tournament")
+    user = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="User id of a referee of this tournament"
+    )
     label = serializers.CharField(  # type: ignore[assignment]
         max_length=60, required=False, allow_blank=True, default=""
     )

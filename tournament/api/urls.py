@@ -6,6 +6,19 @@ app_name = "tournament-api"
 urlpatterns = [
     path("tournaments/", views.TournamentListApi.as_view(), name="tournament-list"),
     path("tournaments/<slug:slug>/", views.TournamentDetailApi.as_view(), name="tournament"),
+    path(
+        "tournaments/<slug:slug>/status/",
+        views.TournamentStatusApi.as_view(),
+        name="tournament-status",
+    ),
+    path(
+        "tournaments/<slug:slug>/reopen/",
+        views.TournamentReopenApi.as_view(),
+        name="tournament-reopen",
+    ),
+    path("auth/login/", views.SessionLoginApi.as_view(), name="session-login"),
+    path("auth/logout/", views.SessionLogoutApi.as_view(), name="session-logout"),
+    path("me/", views.MeApi.as_view(), name="me"),
     path("players/", views.PlayerListApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", views.PlayerDetailApi.as_view(), name="player"),
     path("tournaments/<slug:slug>/entries/", views.EntryListApi.as_view(), name="entry-list"),

@@ -423,6 +423,8 @@ OVERRIDE_VALUES: dict[str, st.SearchStrategy[object]] = {
     "boneyard": st.sampled_from([None, "none", "sleeping", "draw"]),
     "draw_when_playable": st.booleans(),
     "boneyard_reserve": st.integers(0, 10),
+    "teams": st.sampled_from(["none", "partners"]),
+    "partner_credit": st.sampled_from(["net", "opponents"]),
 }
 
 

@@ -1,0 +1,230 @@
+"""The tournament create/edit form: name, dates, venue, a preset and EVERY ruleset override.
+
+The override fields are generated from the rules engine (``scoring.engine.rules``), so a key
+the engine gains appears here with its type: a choice for an enum, an integer for a number, a
+yes/no choice for a flag. Every override starts at "the preset's value" (no override); only
+what the director sets is stored in ``ruleset_overrides``. The whole ruleset is validated by
+the engine (``Ruleset.from_preset``), the same validation the admin form and the services use
+(:func:`ruleset_form_errors`): an invalid combination is refused on the field the engine names,
+with its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import InvalidRuleset, Ruleset
+from scoring.engine import rules as engine_rules
+
+PRESET = ""  # the value of "no override" in every override field
+NULL = "null"  # the value of an explicit null in a choice field
+YES, NO = "true", "false"
+NULL_SUFFIX = "__null"
+
+# What each key means, with its rule (RULES.md). Keys the engine gains later fall back to §1.
+HELP: Mapping[str, Any] = {  # lazy translated strings
+    "scoring": _("How a match is scored: six_love (R31, R32), straight_six (R30), pips (R40)."),
+    "target": _("The winning score (R30-R32); under pips 100 for 2 players, 61 for 3 or 4 (R41)."),
+    "reset_rule": _("When a six-love match resets: all_scored (R31) or any_challenger (R32)."),
+    "all_ones": _("What all-ones scores cause: a reset or a play-off hand (R31d)."),
+    "playoff_value": _("Value of a play-off hand and of its replays (R26)."),
+    "tie_value": _("Value of a replay after tied hands: escalate, flat2 or none (R26, R27)."),
+    "tie_value_cap": _("Highest value a replay can reach; empty: no cap (R26)."),
+    "tie_opener": _("Who poses a replay after a tied hand (R10)."),
+    "replay_leader_loss": _("What happens when a unique leader loses a replay (R31a)."),
+    "after_reset_opener": _("Who poses after a reset (R8)."),
+    "llave": _("Bonus for a llave win (R24); pips scoring needs off."),
+    "sporting_allowed": _(
+        "Sporting on a forced pose (R11): informal play only, never tournaments."
+    ),
+    "opening": _("Who poses the first and later hands: forced 6-6 or lot then rotate (R6)."),
+    "deal": _("Tiles dealt per player: standard, seven or block sizes (R2)."),
+    "boneyard": _("The tiles not dealt: none, sleeping or draw (R2, R15, R16); null: per R2."),
+    "draw_when_playable": _("May a player draw while holding a playable tile (R16)."),
+    "boneyard_reserve": _("Tiles that stay in a draw boneyard and are never drawn (R16)."),
+    "teams": _("Partnerships: none, or partners across the table scoring together (§12)."),
+    "partner_credit": _("How a partnership's hand is credited: net or opponents (R45)."),
+}
+
+
+def option_keys() -> tuple[str, ...]:
+    """Every ruleset key a tournament may override, in the engine's order (RULES.md §1)."""
+    return tuple(engine_rules._OPTION_KEYS)
+
+
+def _kind(key: str) -> str:
+    if key in engine_rules._ENUM_KEYS:
+        return "enum"
+    if key in engine_rules._BOOL_KEYS:
+        return "bool"
+    return "int"
+
+
+def _nullable(key: str) -> bool:
+    return key in engine_rules._NULLABLE_KEYS
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def preset_values() -> dict[str, dict[str, object]]:
+    """Every preset's full ruleset as JSON (the page shows the chosen preset's values)."""
+    return {name: r.to_json() for name, r in engine_rules.PRESETS.items()}
+
+
+def ruleset_form_errors(
+    preset: str, overrides: Mapping[str, object]
+) -> tuple[dict[str, object] | None, InvalidRuleset | None]:
+    """The engine's effective ruleset, or the engine's error (the one validation, §1)."""
+    try:
+        return Ruleset.from_preset(preset, dict(overrides)).to_json(), None
+    except InvalidRuleset as exc:
+        return None, exc
+
+
+class TournamentForm(forms.Form):
+    """Create or edit a tournament. Status changes live on their own page (lifecycle)."""
+
+    name = forms.CharField(max_length=160, label=_("Name"))
+    slug = forms.SlugField(
+        max_length=80,
+        label=_("Short name in links"),
+        help_text=_("Letters, digits and hyphens; used in every link (/live/<slug>/)."),
+    )
+    venue = forms.CharField(max_length=160, required=False, label=_("Venue"))
+    starts_on = forms.DateField(
+        required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ruleset_preset = forms.ChoiceField(
+        label=_("Ruleset preset"),
+        help_text=_("A complete ruleset from RULES.md §1; override single keys below."),
+    )
+
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        presets = preset_values()
+        field = self.fields["ruleset_preset"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(name, name) for name in presets]
+        if editing:
+            del self.fields["slug"]  # links already printed keep working
+        for key in option_keys():
+            self._add_override(key, presets)
+
+    def _add_override(self, key: str, presets: Mapping[str, Mapping[str, object]]) -> None:
+        per_preset = ", ".join(f"{n}: {_show(v[key])}" for n, v in presets.items())
+        help_text = f"{HELP.get(key, _('A ruleset option (§1).'))} {_('Presets')}: {per_preset}."
+        label = key.replace("_", " ").capitalize()
+        kind = _kind(key)
+        name = f"rule_{key}"
+        if kind == "enum":
+            values = [m.value for m in engine_rules._ENUM_KEYS[key]]
+            choices: list[tuple[str, Any]] = [(PRESET, _("— the preset's value —"))]
+            if _nullable(key):
+                choices.append((NULL, _("null (the default, see help)")))
+            choices += [(v, v) for v in values]
+            self.fields[name] = forms.ChoiceField(
+                choices=choices, required=False, label=label, help_text=help_text
+            )
+        elif kind == "bool":
+            self.fields[name] = forms.ChoiceField(
+                choices=[(PRESET, _("— the preset's value —")), (YES, _("yes")), (NO, _("no"))],
+                required=False,
+                label=label,
+                help_text=help_text,
+            )
+        else:
+            self.fields[name] = forms.IntegerField(
+                required=False,
+                label=label,
+                help_text=help_text,
+                widget=forms.NumberInput(attrs={"placeholder": _("preset")}),
+            )
+            if _nullable(key):
+                self.fields[name + NULL_SUFFIX] = forms.BooleanField(
+                    required=False, label=_("%(key)s: null (the default)") % {"key": label}
+                )
+        self.fields[name].rule_key = key  # type: ignore[attr-defined]
+
+    # -- reading and writing ------------------------------------------------------------------
+
+    def override_fields(self) -> list[forms.BoundField]:
+        return [self[f"rule_{key}"] for key in option_keys()]
+
+    def null_field(self, key: str) -> forms.BoundField | None:
+        name = f"rule_{key}{NULL_SUFFIX}"
+        return self[name] if name in self.fields else None
+
+    @staticmethod
+    def initial_overrides(overrides: Mapping[str, object]) -> dict[str, object]:
+        """Form initial values for stored overrides."""
+        out: dict[str, object] = {}
+        for key, value in overrides.items():
+            kind = _kind(key) if key in option_keys() else ""
+            name = f"rule_{key}"
+            if kind == "enum":
+                out[name] = NULL if value is None else value
+            elif kind == "bool":
+                out[name] = YES if value else NO
+            elif kind == "int":
+                if value is None:
+                    out[name + NULL_SUFFIX] = True
+                else:
+                    out[name] = value
+        return out
+
+    def overrides(self) -> dict[str, object]:
+        """The overrides the director set (cleaned data)."""
+        d = self.cleaned_data
+        out: dict[str, object] = {}
+        for key in option_keys():
+            kind = _kind(key)
+            raw = d.get(f"rule_{key}")
+            if kind == "enum":
+                if raw == NULL:
+                    out[key] = None
+                elif raw:
+                    out[key] = raw
+            elif kind == "bool":
+                if raw in (YES, NO):
+                    out[key] = raw == YES
+            elif d.get(f"rule_{key}{NULL_SUFFIX}"):
+                out[key] = None
+            elif raw is not None:
+                out[key] = raw
+        return out
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The tournament cannot end before it starts."))
+        ruleset, error = ruleset_form_errors(data.get("ruleset_preset", ""), self.overrides())
+        if error is not None:
+            self.add_engine_error(error)
+        data["ruleset"] = ruleset
+        return data
+
+    def add_engine_error(self, error: InvalidRuleset) -> None:
+        """Put the engine's message on the field it names, with its rule."""
+        field = "ruleset_preset" if error.field == "preset" else f"rule_{error.field}"
+        if field not in self.fields:
+            field = None  # type: ignore[assignment]
+        message = error.message
+        if error.rule and error.rule not in message:
+            message = f"{message} ({error.rule})"
+        self.add_error(field, message)

@@ -1,0 +1,264 @@
+"""A director's interventions on one match: forfeit (T7), result override, and replacing a
+no-show (T7). Each page asks for a reason, shows what will happen and asks to confirm before
+it calls the service; a refusal names its rule.
+
+``rounds/<round_id>/matches/<match_id>/<action>/`` with ``action`` one of ``forfeit``,
+``override``, ``replace``. The match must belong to that round of this tournament (404).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from brackets.engine import BracketError
+from brackets.models import Round, RoundMatch
+from brackets.services import round_seat_replace
+from brackets.views.base import DirectorTournamentMixin, error_text
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from scoring.match_page import SEAT_LETTERS
+from scoring.models import Match, Seat
+from scoring.services import match_forfeit, match_result_override
+from tournament.models import Entry
+
+# The rule each action answers to, named in any refusal that does not name its own.
+ACTION_RULES = {"forfeit": "T7", "override": "T4", "replace": "T7"}
+TITLES = {
+    "forfeit": gettext_lazy("Record a forfeit"),
+    "override": gettext_lazy("Override the result"),
+    "replace": gettext_lazy("Replace a no-show"),
+}
+OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+
+
+def _seat_choices(seats: list[Seat]) -> list[tuple[int, str]]:
+    return [(s.seat, f"{SEAT_LETTERS[s.seat]} · {s.entry.player.name}") for s in seats]
+
+
+class ForfeitForm(forms.Form):
+    seat = forms.TypedChoiceField(
+        coerce=int,
+        label=gettext_lazy("Who forfeits"),
+        help_text=gettext_lazy(
+            "Placed last with 0 points and a six-love received; the others play on (T7)."
+        ),
+    )
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
+
+    def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
+
+    def summary(self, seats: list[Seat]) -> str:
+        seat = self.cleaned_data["seat"]
+        name = next(s.entry.player.name for s in seats if s.seat == seat)
+        return _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
+            "name": name,
+            "letter": SEAT_LETTERS[seat],
+        }
+
+
+class OverrideForm(forms.Form):
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
+
+    def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        for s in seats:
+            letter = SEAT_LETTERS[s.seat]
+            self.fields[f"score_{s.seat}"] = forms.IntegerField(
+                min_value=0,
+                max_value=10_000,
+                label=_("Score of %(letter)s · %(name)s")
+                % {"letter": letter, "name": s.entry.player.name},
+                initial=s.points,
+            )
+            self.fields[f"placing_{s.seat}"] = forms.IntegerField(
+                min_value=1,
+                max_value=len(seats),
+                required=False,
+                label=_("Place of %(letter)s (only when the top scores tie)") % {"letter": letter},
+            )
+        self.order_fields([*(f for s in seats for f in (f"score_{s.seat}", f"placing_{s.seat}"))])
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{s.seat}"] for s in self.seats]
+
+    def placings(self) -> list[int] | None:
+        got = [self.cleaned_data.get(f"placing_{s.seat}") for s in self.seats]
+        if all(p is None for p in got):
+            return None
+        if any(p is None for p in got):
+            raise forms.ValidationError(_("Give every place, or none."))
+        return [int(p) for p in got if p is not None]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors:
+            try:
+                self.placings()
+            except forms.ValidationError as exc:
+                self.add_error(None, exc)
+        return data
+
+    def summary(self, seats: list[Seat]) -> str:
+        line = ", ".join(
+            f"{SEAT_LETTERS[s.seat]} {self.cleaned_data[f'score_{s.seat}']}" for s in seats
+        )
+        return _("The match ends by director decision with the scores %(line)s.") % {"line": line}
+
+
+class ReplaceForm(forms.Form):
+    out_seat = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Who did not come"))
+    in_entry = forms.TypedChoiceField(
+        coerce=int,
+        label=gettext_lazy("Who takes the seat"),
+        help_text=gettext_lazy(
+            "An active player not seated in this round; a player with a bye gives it up (T7)."
+        ),
+    )
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
+
+    def __init__(
+        self, *args: Any, seats: list[Seat], candidates: list[tuple[int, str]], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["out_seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
+        self.fields["in_entry"].choices = candidates  # type: ignore[attr-defined]
+        self.candidates = dict(candidates)
+
+    def summary(self, seats: list[Seat]) -> str:
+        seat = self.cleaned_data["out_seat"]
+        out = next(s.entry.player.name for s in seats if s.seat == seat)
+        return _("%(in)s takes seat %(letter)s instead of %(out)s.") % {
+            "in": self.candidates.get(self.cleaned_data["in_entry"], "?"),
+            "letter": SEAT_LETTERS[seat],
+            "out": out,
+        }
+
+
+class MatchActionView(DirectorTournamentMixin):
+    """GET: the form. POST: the confirmation step. POST with ``confirmed``: the service."""
+
+    nav = "stages"
+
+    def _load(self, round_id: int, match_id: int, action: str) -> tuple[Round, Match, list[Seat]]:
+        if action not in ACTION_RULES:
+            raise Http404("No such action.")
+        rnd = self.get_round(round_id)
+        link = (
+            RoundMatch.objects.select_related("match").filter(round=rnd, match_id=match_id).first()
+        )
+        if link is None:
+            raise Http404("No such match in this round.")
+        seats = list(
+            Seat.objects.filter(match_id=match_id).select_related("entry__player").order_by("seat")
+        )
+        for s in seats:
+            s.letter = SEAT_LETTERS[s.seat]  # type: ignore[attr-defined]
+        self.table_number = link.table_number
+        return rnd, link.match, seats
+
+    def _candidates(self, rnd: Round) -> list[tuple[int, str]]:
+        seated = Seat.objects.filter(match__round_link__round=rnd).values_list("entry_id")
+        entries = (
+            Entry.objects.filter(tournament=self.tournament, status=Entry.Status.ACTIVE)
+            .exclude(pk__in=seated)
+            .select_related("player")
+            .order_by("player__name")
+        )
+        return [(e.pk, e.player.name) for e in entries]
+
+    def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
+        if action == "forfeit":
+            return ForfeitForm(data, seats=seats)
+        if action == "override":
+            return OverrideForm(data, seats=seats)
+        return ReplaceForm(data, seats=seats, candidates=self._candidates(rnd))
+
+    def _render(self, request: HttpRequest, status: int = 200, **extra: Any) -> HttpResponse:
+        return render(
+            request, "brackets/match_action.html", self.base_context(**extra), status=status
+        )
+
+    def _context(
+        self, action: str, rnd: Round, match: Match, seats: list[Seat], form: forms.Form
+    ) -> dict[str, Any]:
+        return {
+            "action": action,
+            "title": TITLES[action],
+            "rule": ACTION_RULES[action],
+            "round": rnd,
+            "stage": rnd.stage,
+            "match": match,
+            "seats": seats,
+            "letters": SEAT_LETTERS,
+            "table_number": self.table_number,
+            "form": form,
+            "back_url": reverse("brackets:round", args=[self.tournament.slug, rnd.pk])
+            + f"#match-{match.pk}",
+            "is_open": match.status in OPEN,
+        }
+
+    def get(
+        self, request: HttpRequest, slug: str, round_id: int, match_id: int, action: str
+    ) -> HttpResponse:
+        rnd, match, seats = self._load(round_id, match_id, action)
+        form = self._form(action, rnd, seats)
+        return self._render(request, **self._context(action, rnd, match, seats, form))
+
+    def post(
+        self, request: HttpRequest, slug: str, round_id: int, match_id: int, action: str
+    ) -> HttpResponse:
+        rnd, match, seats = self._load(round_id, match_id, action)
+        form = self._form(action, rnd, seats, request.POST)
+        context = self._context(action, rnd, match, seats, form)
+        if not form.is_valid():
+            return self._render(request, status=400, **context)
+        if request.POST.get("confirmed") != "yes":
+            # The confirmation step: what will happen, the same values carried as hidden fields.
+            context["confirm"] = form.summary(seats)  # type: ignore[attr-defined]
+            return self._render(request, **context)
+        try:
+            self._apply(action, rnd, match, form)
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except (ApplicationError, BracketError) as exc:
+            text = error_text(exc)
+            if not exc.rule:
+                text = f"{text} [rule {ACTION_RULES[action]}]"
+            context["problem"] = text
+            return self._render(request, status=400, **context)
+        messages.success(request, str(form.summary(seats)))  # type: ignore[attr-defined]
+        return HttpResponseRedirect(context["back_url"])
+
+    def _apply(self, action: str, rnd: Round, match: Match, form: forms.Form) -> None:
+        d = form.cleaned_data
+        user = self.request.user
+        if action == "forfeit":
+            match_forfeit(match_id=match.pk, actor=user, seat=d["seat"], reason=d["reason"])
+        elif action == "override":
+            assert isinstance(form, OverrideForm)
+            match_result_override(
+                match_id=match.pk,
+                actor=user,
+                scores=form.scores(),
+                placings=form.placings(),
+                reason=d["reason"],
+            )
+        else:
+            out = Seat.objects.get(match_id=match.pk, seat=d["out_seat"])
+            round_seat_replace(
+                round=rnd,
+                actor=user,
+                out_entry_id=out.entry_id,
+                in_entry_id=d["in_entry"],
+                reason=d["reason"],
+            )

@@ -1,0 +1,127 @@
+"""Create and edit a tournament: name, dates, venue, ruleset preset and every override (§1).
+
+The form (:mod:`brackets.tournament_forms`) validates the ruleset with the engine; the
+services (``tournament_create`` / ``tournament_update``) validate again and store it. The
+creator becomes the tournament's director (``tournament_create``). Status changes belong to
+the lifecycle page, not to this form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views import View
+
+from brackets.tournament_forms import TournamentForm, preset_values
+from brackets.views.base import DirectorTournamentMixin
+from core.exceptions import ApplicationError, PermissionDeniedError
+from tournament.services import tournament_create, tournament_update
+
+
+def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
+    """Show a service's refusal on the field it names (``ruleset_overrides.<key>`` etc.)."""
+    placed = False
+    for name, messages in (exc.fields or {}).items():
+        field = name.removeprefix("ruleset_overrides.")
+        field = f"rule_{field}" if name.startswith("ruleset_overrides.") else field
+        if field in form.fields:
+            for message in messages:
+                form.add_error(field, message if message != "Taken." else exc.message)
+            placed = True
+    if not placed:
+        text = exc.message + (f" ({exc.rule})" if exc.rule and exc.rule not in exc.message else "")
+        form.add_error(None, text)
+
+
+def _context(form: TournamentForm, **extra: Any) -> dict[str, Any]:
+    return {"form": form, "presets": preset_values(), **extra}
+
+
+class TournamentCreateView(LoginRequiredMixin, View):
+    """``/director/new/``: a new tournament in draft; the creator directs it."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        form = TournamentForm(initial={"ruleset_preset": "wsod"})
+        return render(request, "brackets/tournament_form.html", _context(form, creating=True))
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = TournamentForm(request.POST)
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                tournament = tournament_create(
+                    actor=request.user,
+                    name=d["name"],
+                    slug=d["slug"],
+                    venue=d.get("venue") or "",
+                    starts_on=d.get("starts_on"),
+                    ends_on=d.get("ends_on"),
+                    ruleset_preset=d["ruleset_preset"],
+                    ruleset_overrides=form.overrides(),
+                )
+            except PermissionDeniedError:
+                raise
+            except ApplicationError as exc:
+                _service_error_to_form(form, exc)
+            else:
+                return HttpResponseRedirect(reverse("brackets:stages", args=[tournament.slug]))
+        return render(
+            request, "brackets/tournament_form.html", _context(form, creating=True), status=400
+        )
+
+
+class TournamentEditView(DirectorTournamentMixin):
+    """``settings/``: change a tournament's details and ruleset (matches already started keep
+    the ruleset they froze, §1)."""
+
+    nav = "settings"
+
+    def _initial(self) -> dict[str, Any]:
+        t = self.tournament
+        return {
+            "name": t.name,
+            "venue": t.venue,
+            "starts_on": t.starts_on,
+            "ends_on": t.ends_on,
+            "ruleset_preset": t.ruleset_preset,
+            **TournamentForm.initial_overrides(t.ruleset_overrides or {}),
+        }
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        form = TournamentForm(initial=self._initial(), editing=True)
+        return render(request, "brackets/tournament_form.html", self.base_context(**_context(form)))
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        form = TournamentForm(request.POST, initial=self._initial(), editing=True)
+        if form.is_valid():
+            d = form.cleaned_data
+            t = self.tournament
+            data: dict[str, Any] = {}
+            for key in ("name", "venue", "starts_on", "ends_on", "ruleset_preset"):
+                value = d.get(key) if key != "venue" else (d.get("venue") or "")
+                if value != getattr(t, key):
+                    data[key] = value
+            if form.overrides() != (t.ruleset_overrides or {}):
+                data["ruleset_overrides"] = form.overrides()
+            try:
+                if data:
+                    tournament_update(tournament=t, actor=request.user, data=data)
+            except PermissionDeniedError:
+                raise
+            except ApplicationError as exc:
+                _service_error_to_form(form, exc)
+            else:
+                from django.contrib import messages
+
+                messages.success(request, "Tournament settings saved." if data else "No change.")
+                return HttpResponseRedirect(reverse("brackets:settings", args=[slug]))
+        return render(
+            request,
+            "brackets/tournament_form.html",
+            self.base_context(**_context(form)),
+            status=400,
+        )

@@ -1,0 +1,170 @@
+"""Request input limits, in one place: no input makes a 500 (issue 12, "no 500 on any input").
+
+* :class:`RequestLimitsMiddleware` (first after SecurityMiddleware) answers before any view
+  or parser runs:
+
+  - **413** when ``Content-Length`` is above ``REQUEST_BODY_MAX_BYTES`` (nothing is read);
+  - **400** when the path or a query-string name or value holds a NUL byte or a lone UTF-16
+    surrogate (PostgreSQL cannot store or compare either: they used to reach a query and 500),
+    naming the parameter in ``fields``.
+
+  Under ``/api/`` the answer is the API error shape ``{"error": {"code", "message",
+  "fields"}}``; pages get a short plain-text answer.
+
+* :class:`SafeJSONParser`, DRF's default JSON parser, reads at most ``REQUEST_BODY_MAX_BYTES``
+  (413 above, also when no ``Content-Length`` was sent), refuses nesting deeper than
+  ``API_JSON_MAX_DEPTH`` (400, not ``RecursionError``) and NUL bytes or lone surrogates in any
+  key or string (400 naming the field path, e.g. ``ruleset_overrides.<key>``).
+
+HTML forms need nothing more: Django's form ``CharField`` refuses NUL already, and a
+urlencoded or multipart body cannot carry a lone surrogate (it is decoded with replacement).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError, ValidationError
+from rest_framework.parsers import JSONParser
+
+# A NUL byte or a UTF-16 surrogate code point (only a lone one can be in a Python str).
+BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
+BAD_CHARACTER_MESSAGE = "Contains a NUL byte or an invalid (lone surrogate) character."
+
+
+def has_bad_characters(value: str) -> bool:
+    return BAD_CHARACTERS.search(value) is not None
+
+
+def printable(name: str) -> str:
+    """``name`` fit to echo back in an error: bad characters escaped, at most 64 characters."""
+    cleaned = BAD_CHARACTERS.sub(lambda m: f"\\u{ord(m.group()):04x}", name)
+    return cleaned[:64]
+
+
+def max_body_bytes() -> int:
+    return int(settings.REQUEST_BODY_MAX_BYTES)
+
+
+class RequestEntityTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+    default_detail = "The request body is too large."
+
+
+def _too_large_message() -> str:
+    return f"The request body is larger than {max_body_bytes()} bytes."
+
+
+def _error(
+    request: HttpRequest, status_code: int, code: str, message: str, fields: Any
+) -> HttpResponse:
+    if request.path_info.startswith("/api/"):
+        body = {"error": {"code": code, "message": message, "fields": fields}}
+        return JsonResponse(body, status=status_code)
+    return HttpResponse(message, status=status_code, content_type="text/plain; charset=utf-8")
+
+
+class RequestLimitsMiddleware:
+    """Refuse oversized bodies (413) and NUL/surrogates in the path or query (400), early."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = self.refusal(request)
+        return refused if refused is not None else self.get_response(request)
+
+    def refusal(self, request: HttpRequest) -> HttpResponse | None:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return _error(request, 400, "invalid", "Content-Length is not a number.", {})
+        if length > max_body_bytes():
+            return _error(request, 413, "too_large", _too_large_message(), {})
+        if has_bad_characters(request.path):
+            return _error(
+                request,
+                400,
+                "invalid",
+                f"path: {BAD_CHARACTER_MESSAGE}",
+                {"path": [BAD_CHARACTER_MESSAGE]},
+            )
+        for name, values in request.GET.lists():
+            if has_bad_characters(name) or any(has_bad_characters(v) for v in values):
+                field = printable(name) or "query"
+                return _error(
+                    request,
+                    400,
+                    "invalid",
+                    f"{field}: {BAD_CHARACTER_MESSAGE}",
+                    {field: [BAD_CHARACTER_MESSAGE]},
+                )
+        return None
+
+
+def json_problem(data: Any, max_depth: int) -> tuple[str, str] | None:
+    """The first problem in parsed JSON ``data`` as ``(field path, message)``, or ``None``.
+
+    Iterative (a document nested to the interpreter's limit must not recurse again here).
+    """
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        if isinstance(value, (dict, list)) and depth > max_depth:
+            return where or "non_field_errors", f"Nested deeper than {max_depth} levels."
+        if isinstance(value, dict):
+            for key, item in value.items():
+                path = f"{where}.{printable(key)}" if where else printable(key)
+                if has_bad_characters(key):
+                    return (
+                        path,
+                        f"The key {BAD_CHARACTER_MESSAGE[0].lower()}{BAD_CHARACTER_MESSAGE[1:]}",
+                    )
+                stack.append((item, path, depth + 1))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                stack.append((item, f"{where}[{index}]" if where else f"[{index}]", depth + 1))
+        elif isinstance(value, str) and has_bad_characters(value):
+            return where or "non_field_errors", BAD_CHARACTER_MESSAGE
+    return None
+
+
+class SafeJSONParser(JSONParser):
+    """DRF's JSON parser, bounded: body size, nesting depth, NUL and lone surrogates."""
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        limit = max_body_bytes()
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise RequestEntityTooLarge(_too_large_message())
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = raw.decode(encoding)
+            data = json.loads(text, parse_constant=_no_constant)
+        except RecursionError:
+            raise ParseError(
+                f"JSON parse error - nested deeper than {settings.API_JSON_MAX_DEPTH} levels."
+            ) from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+        problem = json_problem(data, int(settings.API_JSON_MAX_DEPTH))
+        if problem is not None:
+            field, message = problem
+            raise ValidationError({field: [message]})
+        return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")

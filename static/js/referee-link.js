@@ -1,0 +1,37 @@
+// The referee link is /ref/#<key>: the key is in the fragment, which the browser never sends
+// to a server, so no access log sees it. This script POSTs it to /ref/ (CSRF header from the
+// cookie the page set), forgets it from the address bar, and goes where the answer says.
+(function () {
+  "use strict";
+  var status = document.getElementById("ref-status");
+  function say(text) { if (status) { status.textContent = text; } }
+  function cookie(name) {
+    var parts = document.cookie ? document.cookie.split("; ") : [];
+    for (var i = 0; i < parts.length; i++) {
+      var eq = parts[i].indexOf("=");
+      if (parts[i].slice(0, eq) === name) { return decodeURIComponent(parts[i].slice(eq + 1)); }
+    }
+    return "";
+  }
+  var key = window.location.hash.replace(/^#/, "");
+  if (window.history && window.history.replaceState) {
+    window.history.replaceState(null, "", window.location.pathname);
+  }
+  if (!key) { say(status ? status.getAttribute("data-missing") : ""); return; }
+  var body = new URLSearchParams();
+  body.set("key", key);
+  fetch(window.location.pathname, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "X-CSRFToken": cookie("csrftoken") },
+    body: body
+  }).then(function (response) {
+    return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+  }).then(function (result) {
+    if (result.ok && result.data.redirect) {
+      window.location.replace(result.data.redirect);
+    } else {
+      say((result.data.error && result.data.error.message) || "This referee link is not valid.");
+    }
+  }).catch(function () { say(status ? status.getAttribute("data-offline") : ""); });
+})();

@@ -1,0 +1,37 @@
+/*
+ * Tournament form: show the chosen preset's value beside every override ("— preset: 6 —"),
+ * so a director sees what "the preset's value" means before saving. Works without it: the
+ * help text of every field lists each preset's value.
+ */
+(function () {
+  "use strict";
+  var form = document.getElementById("tournament-form");
+  var data = document.getElementById("ruleset-presets");
+  var preset = document.getElementById("id_ruleset_preset");
+  if (!form || !data || !preset) return;
+  var presets = JSON.parse(data.textContent);
+
+  function show(value) {
+    if (value === null) return "null";
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    return String(value);
+  }
+
+  function update() {
+    var values = presets[preset.value] || {};
+    Object.keys(values).forEach(function (key) {
+      var el = document.getElementById("id_rule_" + key);
+      if (!el) return;
+      var text = "preset: " + show(values[key]);
+      if (el.tagName === "SELECT") {
+        var first = el.options[0];
+        if (first && first.value === "") first.textContent = "— " + text + " —";
+      } else {
+        el.placeholder = text;
+      }
+    });
+  }
+  preset.addEventListener("change", update);
+  update();
+})();

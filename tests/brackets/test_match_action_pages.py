@@ -1,0 +1,125 @@
+"""Forfeit, override and replace pages (T7, T4): a reason, a confirmation step, then the
+service; refusals name their rule. And the call-time form's sudden-death checkboxes (T3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from brackets.models import Round, RoundMatch
+from brackets.services import round_publish, stage_seed
+from scoring.models import Match, Seat
+from tests.brackets.conftest import make_tournament
+from tests.brackets.factories_pages import director_client, tournament_with_stage
+from tournament.models import ActionLog, Entry, Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world() -> dict[str, Any]:
+    tournament, director, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    match = Match.objects.get(
+        pk=RoundMatch.objects.filter(round=rnd).order_by("table_number")[0].match_id
+    )
+    return {
+        "t": tournament,
+        "d": director,
+        "round": rnd,
+        "match": match,
+        "c": director_client(director),
+    }
+
+
+def action_url(w: dict[str, Any], action: str, match: Match | None = None) -> str:
+    m = match or w["match"]
+    return reverse("brackets:match-action", args=[w["t"].slug, w["round"].pk, m.pk, action])
+
+
+def test_forfeit_asks_for_confirmation_then_records_it(world: dict[str, Any]) -> None:
+    c, url = world["c"], action_url(world, "forfeit")
+    page = c.get(url)
+    assert page.status_code == 200
+    assert "T7" in page.content.decode()
+    # Without a reason: refused on the field.
+    r = c.post(url, {"seat": "1"})
+    assert r.status_code == 400
+    assert "reason" in r.context["form"].errors
+    # Continue: a confirmation, nothing written yet.
+    r = c.post(url, {"seat": "1", "reason": "no-show"})
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'id="confirm-box"' in html
+    assert "0-6 loss (T7)" in html
+    world["match"].refresh_from_db()
+    assert world["match"].status == Match.Status.SCHEDULED
+    # Confirm: the service runs, the continuation is created (T7), logged with the reason.
+    r = c.post(url, {"seat": "1", "reason": "no-show", "confirmed": "yes"})
+    assert r.status_code == 302
+    world["match"].refresh_from_db()
+    assert world["match"].status == Match.Status.FINISHED
+    assert world["match"].end_reason == Match.EndReason.FORFEIT
+    assert ActionLog.objects.get(verb="match.forfeit").reason == "no-show"
+    # Again: the match is over; the refusal names the rule.
+    r = c.post(url, {"seat": "1", "reason": "again", "confirmed": "yes"})
+    assert r.status_code == 400
+    assert "T7" in r.context["problem"]
+
+
+def test_override_with_tied_top_scores_needs_placings(world: dict[str, Any]) -> None:
+    c, url = world["c"], action_url(world, "override")
+    n = world["match"].n_players
+    scores = {f"score_{i}": "3" for i in range(n)}
+    r = c.post(url, {**scores, "reason": "sheet", "confirmed": "yes"})
+    assert r.status_code == 400
+    assert "placings" in r.context["problem"].lower() or "tie" in r.context["problem"].lower()
+    scores["score_0"] = "6"
+    r = c.post(url, {**scores, "reason": "sheet"})
+    assert 'id="confirm-box"' in r.content.decode()
+    r = c.post(url, {**scores, "reason": "sheet", "confirmed": "yes"})
+    assert r.status_code == 302
+    world["match"].refresh_from_db()
+    assert world["match"].end_reason == Match.EndReason.OVERRIDE
+    assert world["match"].winner_seat == 0
+
+
+def test_replace_a_no_show_with_an_unseated_player(world: dict[str, Any]) -> None:
+    t = world["t"]
+    late = Entry.objects.create(tournament=t, player=Player.objects.create(name="Late Comer"))
+    c, url = world["c"], action_url(world, "replace")
+    page = c.get(url).content.decode()
+    assert "Late Comer" in page
+    out = Seat.objects.get(match=world["match"], seat=2)
+    data = {"out_seat": "2", "in_entry": str(late.pk), "reason": "did not come"}
+    r = c.post(url, data)
+    assert "Late Comer takes seat C" in r.content.decode()
+    r = c.post(url, {**data, "confirmed": "yes"})
+    assert r.status_code == 302
+    seat = Seat.objects.get(match=world["match"], seat=2)
+    assert seat.entry_id == late.pk
+    assert seat.entry_id != out.entry_id
+
+
+def test_match_of_another_round_or_tournament_is_404(world: dict[str, Any]) -> None:
+    other_t, _ = make_tournament(4)
+    m = Match.objects.create(tournament=other_t, n_players=4, scores=[0, 0, 0, 0])
+    assert world["c"].get(action_url(world, "forfeit", m)).status_code == 404
+    assert world["c"].get(action_url(world, "explode")).status_code == 404
+
+
+def test_call_time_offers_sudden_death_checkboxes(world: dict[str, Any]) -> None:
+    rnd: Round = world["round"]
+    page = world["c"].get(reverse("brackets:round", args=[world["t"].slug, rnd.pk]))
+    html = page.content.decode()
+    assert html.count('type="checkbox" name="sudden_death"') == rnd.round_matches.count()
+    r = world["c"].post(
+        reverse("brackets:call-time", args=[world["t"].slug, rnd.pk]),
+        {"confirm": "on", "reason": "late", "sudden_death": [str(world["match"].pk)]},
+    )
+    assert r.status_code == 302
+    log = ActionLog.objects.get(verb="round.call_time")
+    assert world["match"].pk in log.data["sudden_death"], log.data

@@ -1,0 +1,147 @@
+"""Tournament create/edit pages and the admin form: every ruleset key a typed field with its
+rule, validated by the rules engine (RULES.md §1); the creator directs the tournament."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from brackets.tournament_forms import TournamentForm, option_keys
+from scoring.engine.rules import _BOOL_KEYS, _ENUM_KEYS, _INT_KEYS
+from tests.factories import TournamentFactory, UserFactory, director_of
+from tournament.models import Tournament, TournamentRole
+from tournament.services import _ruleset_effective
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _post(**extra: Any) -> dict[str, Any]:
+    data = {"name": "Open 2026", "slug": "open-2026", "venue": "Hall", "ruleset_preset": "wsod"}
+    data.update(extra)
+    return data
+
+
+def test_every_engine_key_is_a_typed_field_with_its_rule() -> None:
+    form = TournamentForm()
+    for key in option_keys():
+        field = form.fields[f"rule_{key}"]
+        assert "(R" in str(field.help_text) or "(§" in str(field.help_text), key
+        if key in _ENUM_KEYS:
+            values = {c[0] for c in field.choices}  # type: ignore[attr-defined]
+            assert {m.value for m in _ENUM_KEYS[key]} <= values
+        elif key in _BOOL_KEYS:
+            assert {c[0] for c in field.choices} == {"", "true", "false"}  # type: ignore[attr-defined]
+        else:
+            assert key in _INT_KEYS
+            assert field.__class__.__name__ == "IntegerField"
+
+
+def test_create_makes_the_creator_director_and_stores_overrides() -> None:
+    staff = UserFactory(is_staff=True)
+    client = _client(staff)
+    assert client.get(reverse("brackets:tournament-create")).status_code == 200
+    r = client.post(
+        reverse("brackets:tournament-create"),
+        _post(rule_tie_value="flat2", rule_target="5", rule_sporting_allowed="false"),
+    )
+    assert r.status_code == 302, r.content.decode()[:2000]
+    t = Tournament.objects.get(slug="open-2026")
+    assert t.status == Tournament.Status.DRAFT
+    assert t.ruleset_overrides == {"tie_value": "flat2", "target": 5, "sporting_allowed": False}
+    assert t.ruleset["tie_value"] == "flat2"
+    assert t.ruleset["target"] == 5
+    assert TournamentRole.objects.filter(
+        tournament=t, user=staff, role=TournamentRole.Role.DIRECTOR
+    ).exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "rule"),
+    [
+        ({"ruleset_preset": "block", "rule_llave": "plus_one"}, "rule_llave", "R24"),
+        ({"rule_boneyard": "draw"}, "rule_boneyard", "R2"),
+        ({"rule_playoff_value": "0"}, "rule_playoff_value", "R26"),
+        ({"rule_boneyard_reserve": "-1"}, "rule_boneyard_reserve", "R16"),
+    ],
+)
+def test_invalid_ruleset_is_refused_naming_field_and_rule(
+    extra: dict[str, str], field: str, rule: str
+) -> None:
+    client = _client(UserFactory(is_staff=True))
+    r = client.post(reverse("brackets:tournament-create"), _post(**extra))
+    assert r.status_code == 400
+    errors = r.context["form"].errors
+    assert field in errors, errors
+    assert rule in " ".join(errors[field])
+    assert not Tournament.objects.filter(slug="open-2026").exists()
+
+
+def test_nullable_int_override_and_edit_page() -> None:
+    t = TournamentFactory(ruleset_preset="wsod", ruleset=_ruleset_effective("wsod", {}))
+    director = director_of(t)
+    client = _client(director)
+    page = client.get(reverse("brackets:settings", args=[t.slug]))
+    assert page.status_code == 200
+    assert "Tie value cap" in page.content.decode()
+    r = client.post(
+        reverse("brackets:settings", args=[t.slug]),
+        {"name": t.name, "ruleset_preset": "jamaican", "rule_tie_value_cap": "3"},
+    )
+    assert r.status_code == 302, r.content.decode()[:2000]
+    t.refresh_from_db()
+    assert t.ruleset_preset == "jamaican"
+    assert t.ruleset_overrides == {"tie_value_cap": 3}
+    assert t.ruleset["llave"] == "plus_one"  # the jamaican preset (R24)
+    # The stored override is shown again, and null can be chosen explicitly.
+    page = client.get(reverse("brackets:settings", args=[t.slug]))
+    assert 'value="3"' in page.content.decode()
+    r = client.post(
+        reverse("brackets:settings", args=[t.slug]),
+        {"name": t.name, "ruleset_preset": "jamaican", "rule_tie_value_cap__null": "on"},
+    )
+    t.refresh_from_db()
+    assert t.ruleset_overrides == {"tie_value_cap": None}
+
+
+def test_edit_page_is_for_the_tournament_directors_only() -> None:
+    t = TournamentFactory()
+    other = director_of(TournamentFactory())
+    assert _client(other).get(reverse("brackets:settings", args=[t.slug])).status_code == 403
+    anon = Client().get(reverse("brackets:settings", args=[t.slug]))
+    assert anon.status_code == 302
+
+
+def test_admin_refuses_an_invalid_ruleset_instead_of_ignoring_it() -> None:
+    admin_user = UserFactory(is_staff=True, is_superuser=True)
+    t = TournamentFactory(ruleset_preset="wsod", ruleset=_ruleset_effective("wsod", {}))
+    client = _client(admin_user)
+    url = reverse("admin:tournament_tournament_change", args=[t.pk])
+    form = {
+        "name": t.name,
+        "slug": t.slug,
+        "status": t.status,
+        "ruleset_preset": "wsod",
+        "ruleset_overrides": '{"deal": "seven", "boneyard": "none"}',
+        "version": t.version,
+    }
+    for prefix in ("roles", "tables", "entries"):
+        form.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    r = client.post(url, form)
+    assert r.status_code == 200  # the form again, with the error
+    assert "R2" in r.content.decode()
+    t.refresh_from_db()
+    assert t.ruleset_overrides == {}
+    form["ruleset_overrides"] = '{"tie_value": "flat2"}'
+    r = client.post(url, form)
+    assert r.status_code == 302
+    t.refresh_from_db()
+    assert t.ruleset["tie_value"] == "flat2"  # the effective ruleset follows the edit

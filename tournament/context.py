@@ -1,0 +1,516 @@
+"""The ONE tournament context: which tournament a request is about, who is asking, and what
+they may do there (issue 12; docs/security.md).
+
+Every API view, director/referee/spectator page, websocket consumer and service decides access
+through this module:
+
+* :class:`Principal` - the caller, resolved once per request by
+  :func:`principal_from_request`: a site account (session or API login), a referee credential
+  (``Authorization: Token`` or a session opened from a referee link, which stores only the
+  credential's id and is re-checked on every request), or nobody.
+* :data:`PERMISSIONS` - the permission table, role x action. The code and the generated test
+  (tests/security/test_permission_table.py) both read it; :data:`ROUTES` names the action of
+  every route in ``config/urls.py`` (the test fails on a route without an entry).
+* :data:`STATUS_GATES` - the lifecycle gate of each action (draft -> registration -> running
+  -> finished): a finished tournament is read-only for everyone.
+* :class:`TournamentContext` + :func:`require` - one check: role in the table, then the gate.
+
+A referee credential is a CAPABILITY, never a login: it never becomes ``request.user`` as a
+site account. Its actor (:class:`RefereeActor`) carries the tournament-scoped referee identity's
+id (``Match.referee`` stays a user foreign key) and nothing else: no staff flag, no permission,
+no role outside its one tournament.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest
+
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from tournament.models import RefereeToken, Tournament, TournamentRole
+
+SESSION_CREDENTIAL_KEY = "referee_credential_id"
+
+Status = Tournament.Status
+
+
+class Role(enum.StrEnum):
+    """Who the caller is in one tournament (a caller may hold several: staff + director)."""
+
+    ANONYMOUS = "anonymous"
+    USER = "user"  # signed in, no role here (a spectator with an account)
+    REFEREE = "referee"  # a referee credential of THIS tournament (token or link session)
+    DIRECTOR = "director"  # a director of THIS tournament (superusers direct every one)
+    STAFF = "staff"  # site staff (is_staff or superuser)
+
+
+class Action(enum.StrEnum):
+    # public
+    VIEW_PUBLIC = "view_public"  # live pages, public API reads of a visible tournament
+    SIGN_IN = "sign_in"  # login/logout, referee link exchange, who-am-I, health, docs
+    # a referee credential's whole capability (plus VIEW_PUBLIC)
+    VIEW_MATCH = "view_match"  # the referee page of an assigned match
+    RECORD_HAND = "record_hand"  # record a hand / start the match (assigned matches)
+    UNDO_HAND = "undo_hand"  # void the last hand (assigned matches)
+    # directors of this tournament
+    VIEW_PRIVATE = "view_private"  # director pages, roles, credentials, action log, previews
+    MANAGE = "manage"  # edit tournament, entries, tables, stages, rounds, matches
+    DECIDE_MATCH = "decide_match"  # override, forfeit, assign referee
+    MANAGE_REFEREES = "manage_referees"  # create referees, issue/revoke credentials, roles
+    GRANT_ROLE = "grant_role"  # make an EXISTING account a co-director: staff only
+    CHANGE_STATUS = "change_status"  # move the lifecycle forward
+    REOPEN = "reopen"  # reopen a finished tournament (with a reason, logged)
+    # site level (no tournament in the URL)
+    CREATE_TOURNAMENT = "create_tournament"
+    CREATE_PLAYER = "create_player"
+    EDIT_PLAYER = "edit_player"  # + the object rule: directs EVERY tournament the player played
+    ADMIN = "admin"  # Django admin: staff only (Django's own checks)
+
+
+_EVERYONE = frozenset(Role)
+_REFEREE_OR_DIRECTOR = frozenset({Role.REFEREE, Role.DIRECTOR})
+_DIRECTOR = frozenset({Role.DIRECTOR})
+
+#: THE permission table: which roles may take each action. Read by :func:`require`, by the
+#: services (:func:`actor_may`) and by the generated test.
+PERMISSIONS: dict[Action, frozenset[Role]] = {
+    Action.VIEW_PUBLIC: _EVERYONE,
+    Action.SIGN_IN: _EVERYONE,
+    Action.VIEW_MATCH: _REFEREE_OR_DIRECTOR,
+    Action.RECORD_HAND: _REFEREE_OR_DIRECTOR,
+    Action.UNDO_HAND: _REFEREE_OR_DIRECTOR,
+    Action.VIEW_PRIVATE: _DIRECTOR,
+    Action.MANAGE: _DIRECTOR,
+    Action.DECIDE_MATCH: _DIRECTOR,
+    Action.MANAGE_REFEREES: _DIRECTOR,
+    Action.GRANT_ROLE: frozenset({Role.STAFF}),
+    Action.CHANGE_STATUS: _DIRECTOR,
+    Action.REOPEN: _DIRECTOR,
+    Action.CREATE_TOURNAMENT: frozenset({Role.STAFF, Role.DIRECTOR}),  # director of any
+    Action.CREATE_PLAYER: frozenset({Role.STAFF, Role.DIRECTOR}),  # director of any
+    Action.EDIT_PLAYER: frozenset({Role.STAFF, Role.DIRECTOR}),  # see player_update
+    Action.ADMIN: frozenset({Role.STAFF}),
+}
+
+_ALL = frozenset(Status)
+_NOT_FINISHED = frozenset({Status.DRAFT, Status.REGISTRATION, Status.RUNNING})
+_RUNNING = frozenset({Status.RUNNING})
+
+#: The lifecycle gate: in which tournament statuses an action is possible at all (for anyone).
+STATUS_GATES: dict[Action, frozenset[str]] = {
+    Action.VIEW_PUBLIC: _ALL,  # drafts: only to their directors (see TournamentContext)
+    Action.SIGN_IN: _ALL,
+    Action.VIEW_MATCH: _ALL,
+    Action.RECORD_HAND: _RUNNING,
+    Action.UNDO_HAND: _RUNNING,
+    Action.VIEW_PRIVATE: _ALL,
+    Action.MANAGE: _NOT_FINISHED,
+    Action.DECIDE_MATCH: _RUNNING,
+    Action.MANAGE_REFEREES: _NOT_FINISHED,
+    Action.GRANT_ROLE: _NOT_FINISHED,
+    Action.CHANGE_STATUS: _NOT_FINISHED,
+    Action.REOPEN: frozenset({Status.FINISHED}),
+    Action.CREATE_TOURNAMENT: _ALL,
+    Action.CREATE_PLAYER: _ALL,
+    Action.EDIT_PLAYER: _ALL,
+    Action.ADMIN: _ALL,
+}
+
+#: The statuses in which a tournament is visible to the anonymous principal: the live layer's
+#: fast lookup (live/scope.py, the hottest query of the site) reads this instead of building a
+#: full context, so a draft is invisible there by the same rule as everywhere else.
+PUBLIC_STATUSES = tuple(s for s in Status if s != Status.DRAFT)
+
+#: A referee credential may do these and nothing else, whatever else the table grows.
+REFEREE_CAPABILITY = frozenset(
+    {Action.VIEW_PUBLIC, Action.SIGN_IN, Action.VIEW_MATCH, Action.RECORD_HAND, Action.UNDO_HAND}
+)
+assert all(Role.REFEREE not in roles or a in REFEREE_CAPABILITY for a, roles in PERMISSIONS.items())
+
+#: Every route of ``config/urls.py`` (URL name, ``*`` for a whole namespace) -> the action of
+#: each HTTP method ("*" for any method). The generated permission test asserts that no route
+#: is missing here and checks every role against these actions.
+_R = "*"
+ROUTES: dict[str, dict[str, Action]] = {
+    "healthz": {_R: Action.SIGN_IN},
+    "readyz": {_R: Action.SIGN_IN},
+    "metrics": {_R: Action.SIGN_IN},
+    "rules": {_R: Action.VIEW_PUBLIC},
+    "referee-card": {
+        _R: Action.VIEW_PUBLIC
+    },  # operations endpoint (deploy restricts who reaches it)
+    "player-rating": {_R: Action.VIEW_PUBLIC},
+    "ratings:*": {_R: Action.VIEW_PUBLIC},
+    "set_language": {_R: Action.SIGN_IN},
+    "admin:*": {_R: Action.ADMIN},
+    "login": {_R: Action.SIGN_IN},
+    "logout": {_R: Action.SIGN_IN},
+    "api-schema": {_R: Action.SIGN_IN},
+    "api-docs": {_R: Action.SIGN_IN},
+    "home": {_R: Action.VIEW_PUBLIC},
+    # tournament API
+    "tournament-api:session-login": {_R: Action.SIGN_IN},
+    "tournament-api:session-logout": {_R: Action.SIGN_IN},
+    "tournament-api:me": {_R: Action.SIGN_IN},
+    "tournament-api:tournament-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.CREATE_TOURNAMENT},
+    "tournament-api:tournament": {"GET": Action.VIEW_PUBLIC, "PATCH": Action.MANAGE},
+    "tournament-api:tournament-status": {"POST": Action.CHANGE_STATUS},
+    "tournament-api:tournament-reopen": {"POST": Action.REOPEN},
+    "tournament-api:player-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.CREATE_PLAYER},
+    "tournament-api:player": {"GET": Action.VIEW_PUBLIC, "PATCH": Action.EDIT_PLAYER},
+    "tournament-api:entry-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
+    "tournament-api:entry": {"GET": Action.VIEW_PUBLIC, "PATCH": Action.MANAGE},
+    "tournament-api:entry-withdraw": {"POST": Action.MANAGE},
+    "tournament-api:entry-disqualify": {"POST": Action.MANAGE},
+    "tournament-api:table-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
+    "tournament-api:role-list": {"GET": Action.VIEW_PRIVATE, "POST": Action.GRANT_ROLE},
+    "tournament-api:role": {"DELETE": Action.MANAGE_REFEREES},
+    "tournament-api:referee-create": {"POST": Action.MANAGE_REFEREES},
+    "tournament-api:referee-token-list": {
+        "GET": Action.VIEW_PRIVATE,
+        "POST": Action.MANAGE_REFEREES,
+    },
+    "tournament-api:referee-token-revoke": {"POST": Action.MANAGE_REFEREES},
+    "tournament-api:action-log": {"GET": Action.VIEW_PRIVATE},
+    # scoring API
+    "scoring-api:match-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
+    "scoring-api:match": {"GET": Action.VIEW_PUBLIC},
+    "scoring-api:match-start": {"POST": Action.RECORD_HAND},
+    "scoring-api:match-referee": {"POST": Action.DECIDE_MATCH},
+    "scoring-api:hand-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.RECORD_HAND},
+    "scoring-api:hand-void-last": {"POST": Action.UNDO_HAND},
+    "scoring-api:match-override": {"POST": Action.DECIDE_MATCH},
+    "scoring-api:match-forfeit": {"POST": Action.DECIDE_MATCH},
+    # brackets API: reads public (previews private), writes for directors
+    "brackets-api:stage-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
+    "brackets-api:stage": {"GET": Action.VIEW_PUBLIC, "PATCH": Action.MANAGE},
+    "brackets-api:stage-seed": {"POST": Action.MANAGE},
+    "brackets-api:stage-reorder": {"POST": Action.MANAGE},
+    "brackets-api:stage-entrants": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
+    "brackets-api:stage-entrant-withdraw": {"POST": Action.MANAGE},
+    "brackets-api:stage-standings": {"GET": Action.VIEW_PUBLIC},
+    "brackets-api:stage-preview": {"GET": Action.VIEW_PRIVATE},
+    "brackets-api:stage-publish": {"POST": Action.MANAGE},
+    "brackets-api:stage-advance": {"POST": Action.MANAGE},
+    "brackets-api:stage-rounds": {"GET": Action.VIEW_PUBLIC},
+    "brackets-api:round": {"GET": Action.VIEW_PUBLIC},
+    "brackets-api:round-close": {"POST": Action.MANAGE},
+    "brackets-api:round-advance": {"POST": Action.MANAGE},
+    "brackets-api:round-clock": {"POST": Action.MANAGE},
+    "brackets-api:round-call-time": {"POST": Action.MANAGE},
+    "brackets-api:round-replace": {"POST": Action.MANAGE},
+    "brackets-api:placings": {"GET": Action.VIEW_PUBLIC},
+    # live API and pages: public (drafts invisible)
+    "live-api:*": {_R: Action.VIEW_PUBLIC},
+    "live:*": {_R: Action.VIEW_PUBLIC},
+    # pages
+    "tournament:referee-link": {_R: Action.SIGN_IN},
+    "tournament:director-home": {_R: Action.SIGN_IN},
+    "tournament:lifecycle": {"GET": Action.VIEW_PRIVATE, "POST": Action.CHANGE_STATUS},
+    "tournament:referees": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE_REFEREES},
+    "scoring:match-referee": {_R: Action.VIEW_MATCH},
+    "scoring:match-panel": {_R: Action.VIEW_MATCH},
+    "scoring:referee-home": {_R: Action.SIGN_IN},
+    "scoring:director-dashboard": {_R: Action.VIEW_PRIVATE},
+    "scoring:director-dashboard-rows": {_R: Action.VIEW_PRIVATE},
+    "brackets:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
+}
+
+
+def route_actions(name: str) -> dict[str, Action] | None:
+    """The :data:`ROUTES` entry of a URL name (``ns:name``), or of its namespace (``ns:*``)."""
+    if name in ROUTES:
+        return ROUTES[name]
+    ns = name.split(":", 1)[0] if ":" in name else None
+    return ROUTES.get(f"{ns}:*") if ns else None
+
+
+# -- the caller ---------------------------------------------------------------------------------
+
+
+class RefereeActor:
+    """What a referee credential acts as: the tournament-scoped referee identity, nothing more.
+
+    ``pk`` is the identity's user id (``Match.referee``, ``Hand.recorded_by``); it is never a
+    site session. No staff flag, no Django permission, one tournament.
+    """
+
+    is_authenticated = True
+    is_anonymous = False
+    is_active = True
+    is_staff = False
+    is_superuser = False
+
+    def __init__(self, *, user_id: int, tournament_id: int, credential_id: int | None = None):
+        self.pk = self.id = user_id
+        self.tournament_id = tournament_id
+        self.credential_id = credential_id
+
+    @classmethod
+    def of(cls, token: RefereeToken) -> RefereeActor:
+        return cls(
+            user_id=token.role.user_id,
+            tournament_id=token.role.tournament_id,
+            credential_id=token.pk,
+        )
+
+    def has_perm(self, perm: str, obj: Any = None) -> bool:
+        return False
+
+    def has_perms(self, perms: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_module_perms(self, app_label: str) -> bool:
+        return False
+
+    def get_username(self) -> str:
+        return f"referee-credential-{self.credential_id}"
+
+    def __str__(self) -> str:
+        return f"referee credential {self.credential_id}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RefereeActor) and other.pk == self.pk
+
+    def __hash__(self) -> int:
+        return hash(("referee", self.pk))
+
+
+@dataclass
+class Principal:
+    """The caller of one request: a site account, a referee credential, or nobody."""
+
+    user: Any = None  # an authenticated site account (never a referee identity)
+    referee: RefereeActor | None = None
+    _roles: dict[int, frozenset[Role]] = field(default_factory=dict, repr=False)
+
+    @property
+    def actor(self) -> Any:
+        """What the services receive as ``actor``."""
+        if self.referee is not None:
+            return self.referee
+        return self.user
+
+    @property
+    def is_anonymous(self) -> bool:
+        return self.user is None and self.referee is None
+
+    def site_roles(self) -> frozenset[Role]:
+        """Roles that do not depend on a tournament."""
+        if self.referee is not None:
+            return frozenset()
+        if self.user is None:
+            return frozenset({Role.ANONYMOUS})
+        roles = {Role.USER}
+        if self.user.is_staff or self.user.is_superuser:
+            roles.add(Role.STAFF)
+        return frozenset(roles)
+
+    def roles_in(self, tournament_id: int) -> frozenset[Role]:
+        """The caller's roles in one tournament (one query for a site account, memoised)."""
+        if tournament_id in self._roles:
+            return self._roles[tournament_id]
+        roles = set(self.site_roles())
+        if self.referee is not None:
+            if self.referee.tournament_id == tournament_id:
+                roles.add(Role.REFEREE)
+            else:
+                roles.add(Role.ANONYMOUS)  # elsewhere a credential is nobody
+        elif self.user is not None:
+            roles |= user_roles_in(self.user, tournament_id)
+        frozen = frozenset(roles)
+        self._roles[tournament_id] = frozen
+        return frozen
+
+
+def user_roles_in(user: Any, tournament_id: int) -> set[Role]:
+    """An account's roles in a tournament from its role rows (one query; a superuser directs
+    every tournament). A REFEREE row is only ever held by a tournament-scoped referee identity
+    (inactive, no password: it never has a session), so for a signed-in account it is inert;
+    the services see it when a credential acts as that identity."""
+    if getattr(user, "is_superuser", False):
+        return {Role.DIRECTOR}
+    rows = TournamentRole.objects.filter(tournament_id=tournament_id, user_id=user.pk)
+    return {Role(r) for r in rows.values_list("role", flat=True)}
+
+
+def actor_roles(actor: Any, tournament_id: int) -> frozenset[Role]:
+    """The roles of a service's ``actor`` (a site account or a :class:`RefereeActor`)."""
+    if isinstance(actor, RefereeActor):
+        return Principal(referee=actor).roles_in(tournament_id)
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return frozenset({Role.ANONYMOUS})
+    return Principal(user=actor).roles_in(tournament_id)
+
+
+def principal_from_request(request: HttpRequest) -> Principal:
+    """The caller, once per request (cached on the request).
+
+    DRF puts a :class:`RefereeActor` in ``request.user`` for a credential (token or link
+    session); Django's session gives a site account; a session opened from a referee link holds
+    only the credential id, re-checked here on every request.
+    """
+    cached = getattr(request, "_principal", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    user = getattr(request, "user", None)
+    if isinstance(user, RefereeActor):
+        principal = Principal(referee=user)
+    elif user is not None and user.is_authenticated:
+        principal = Principal(user=user)
+    else:
+        actor = session_referee(request)
+        principal = Principal(referee=actor) if actor is not None else Principal()
+    request._principal = principal  # type: ignore[attr-defined]
+    return principal
+
+
+def session_referee(request: HttpRequest) -> RefereeActor | None:
+    """The referee credential of a session opened from a link, re-checked now: revoked,
+    expired (tournament finished) or not running -> the session forgets it at once."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return None
+    credential_id = session.get(SESSION_CREDENTIAL_KEY)
+    if credential_id is None:
+        return None
+    token = credential_usable(credential_id=credential_id)
+    if token is None:
+        session.pop(SESSION_CREDENTIAL_KEY, None)
+        return None
+    return RefereeActor.of(token)
+
+
+def credential_usable(*, credential_id: Any) -> RefereeToken | None:
+    """The credential with this id when it may still act: not revoked, its role standing, its
+    tournament running (one query)."""
+    try:
+        pk = int(credential_id)
+    except (TypeError, ValueError):
+        return None
+    return (
+        RefereeToken.objects.select_related("role")
+        .filter(
+            pk=pk,
+            revoked_at__isnull=True,
+            role__role=TournamentRole.Role.REFEREE,
+            role__tournament__status=Status.RUNNING,
+        )
+        .first()
+    )
+
+
+# -- the tournament context -----------------------------------------------------------------------
+
+
+@dataclass
+class TournamentContext:
+    """One tournament, the caller, and the caller's roles there."""
+
+    tournament: Tournament
+    principal: Principal
+
+    @property
+    def roles(self) -> frozenset[Role]:
+        return self.principal.roles_in(self.tournament.pk)
+
+    @property
+    def is_director(self) -> bool:
+        return Role.DIRECTOR in self.roles
+
+    @property
+    def actor(self) -> Any:
+        return self.principal.actor
+
+    def visible(self) -> bool:
+        """A draft exists only for its directors (and staff)."""
+        if self.tournament.status != Status.DRAFT:
+            return True
+        return bool(self.roles & {Role.DIRECTOR, Role.STAFF})
+
+    def can(self, action: Action) -> bool:
+        return (
+            self.visible()
+            and bool(self.roles & PERMISSIONS[action])
+            and self.tournament.status in STATUS_GATES[action]
+        )
+
+
+def require(ctx: TournamentContext, action: Action) -> None:
+    """THE check: 404 for an invisible tournament, 401/403 by the table, 409 by the gate."""
+    if not ctx.visible():
+        raise NotFoundError(f"No tournament {ctx.tournament.slug!r}.", code="not_found")
+    if not ctx.roles & PERMISSIONS[action]:
+        if ctx.principal.is_anonymous:
+            raise PermissionDeniedError("Sign in first.", code="not_authenticated", status=401)
+        raise PermissionDeniedError(_denied_message(action, ctx.tournament), code=_code(action))
+    require_status(ctx.tournament, action)
+
+
+def require_status(tournament: Tournament, action: Action) -> None:
+    """The lifecycle gate alone (409 naming the status and the rule)."""
+    if tournament.status not in STATUS_GATES[action]:
+        allowed = ", ".join(sorted(STATUS_GATES[action]))
+        raise ApplicationError(
+            f"{tournament.name} is {tournament.status}: {action.value} is only possible "
+            f"while it is {allowed}.",
+            code=f"tournament_{tournament.status}",
+            rule="lifecycle",
+            status=409,
+            fields={"status": [f"Tournament is {tournament.status}."]},
+        )
+
+
+def require_actor(actor: Any, tournament: Tournament, action: Action) -> None:
+    """The services' form of :func:`require`: the same table for an ``actor``."""
+    require(TournamentContext(tournament=tournament, principal=_principal_of(actor)), action)
+
+
+def actor_may(actor: Any, tournament_id: int, action: Action) -> bool:
+    """Whether ``actor``'s roles in a tournament allow ``action`` (table only, no gate)."""
+    return bool(actor_roles(actor, tournament_id) & PERMISSIONS[action])
+
+
+def _principal_of(actor: Any) -> Principal:
+    if isinstance(actor, RefereeActor):
+        return Principal(referee=actor)
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return Principal()
+    return Principal(user=actor)
+
+
+def _code(action: Action) -> str:
+    if action in (Action.RECORD_HAND, Action.UNDO_HAND, Action.VIEW_MATCH):
+        return "not_match_referee"
+    return "not_director"
+
+
+def _denied_message(action: Action, tournament: Tournament) -> str:
+    if action in (Action.RECORD_HAND, Action.UNDO_HAND, Action.VIEW_MATCH):
+        return "Only the referee assigned to this match or a director may do this."
+    return f"Only a director of {tournament.name} may do this."
+
+
+def context_for(
+    request: HttpRequest, *, slug: str | None = None, tournament: Tournament | None = None
+) -> TournamentContext:
+    """The request's context for one tournament (by slug or object), resolved once.
+
+    An unknown slug, or a draft the caller may not see, is a 404.
+    """
+    cache: dict[Any, TournamentContext] = request.__dict__.setdefault("_tournament_ctx", {})
+    key = tournament.pk if tournament is not None else ("slug", slug)
+    if key in cache:
+        return cache[key]
+    if tournament is None:
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise NotFoundError(f"No tournament {slug!r}.", code="not_found")
+    ctx = TournamentContext(tournament=tournament, principal=principal_from_request(request))
+    if not ctx.visible():
+        raise NotFoundError(f"No tournament {tournament.slug!r}.", code="not_found")
+    cache[key] = cache[tournament.pk] = ctx
+    return ctx
