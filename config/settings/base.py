@@ -224,6 +224,8 @@ AUTHENTICATION_BACKENDS = [
     "core.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# A CSRF failure under /api/ answers the API's JSON error shape (core.api.csrf).
+CSRF_FAILURE_VIEW = "core.api.csrf.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

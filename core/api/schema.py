@@ -34,8 +34,9 @@ from typing import Any, TypeVar
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import get_doc
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
 
-from core.api.serializers import ErrorOutput
+from core.api.serializers import ErrorOutput, error_output_with
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -72,6 +73,13 @@ def private_read(handler: F) -> F:
 def error_response(status: int, description: str | None = None) -> OpenApiResponse:
     """A documented error response: the error shape, with a description of this status."""
     return OpenApiResponse(ErrorOutput, description=description or ERROR_DESCRIPTIONS[status])
+
+
+def conflict_response(
+    description: str, name: str, **state: serializers.Field[Any, Any, Any, Any]
+) -> OpenApiResponse:
+    """A documented 409 whose ``error`` carries the current state a client recovers from."""
+    return OpenApiResponse(error_output_with(name, **state), description=description)
 
 
 class AutoSchema(SpectacularAutoSchema):

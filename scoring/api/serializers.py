@@ -17,6 +17,8 @@ from scoring.representations import (
     HandSerializer,
     MatchStateSerializer,
     NextHandSerializer,
+    PlayLog,
+    tile_field,
 )
 from tournament.api.rulesets import FrozenRulesetField
 
@@ -167,7 +169,7 @@ class HandRecordInput(serializers.Serializer[dict[str, Any]]):
         help_text="The hand number this submission creates (409 when stale)",
     )
     poser = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    pose_tile = serializers.CharField(max_length=8, required=False, help_text='e.g. "6-6"')
+    pose_tile = tile_field(required=False)
     end = serializers.ChoiceField(choices=["domino", "block"], required=False)
     winner = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
     counts = serializers.ListField(
@@ -178,7 +180,7 @@ class HandRecordInput(serializers.Serializer[dict[str, Any]]):
     )
     llave = serializers.BooleanField(required=False, default=False)
     sporting = serializers.BooleanField(required=False, default=False)
-    play_log = serializers.JSONField(
+    play_log = PlayLog(
         required=False, allow_null=True, help_text="Full play log; replaces the outcome fields"
     )
 
