@@ -224,8 +224,8 @@ AUTHENTICATION_BACKENDS = [
     "core.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# A CSRF failure under /api/ answers the API's JSON error shape (core.api.csrf).
-CSRF_FAILURE_VIEW = "core.api.csrf.csrf_failure"
+# A CSRF failure under /api/ answers the API's JSON error shape (core.api.outside_drf).
+CSRF_FAILURE_VIEW = "core.api.outside_drf.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -409,6 +409,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False  # lockouts are still logged (WARNING); not every successful sign-in
 AXES_HANDLER = env.str("AXES_HANDLER", default="axes.handlers.database.AxesDatabaseHandler")
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Under /api/ a lockout answers the API's JSON error shape with Retry-After (core.api.outside_drf).
+AXES_LOCKOUT_CALLABLE = "core.api.outside_drf.lockout"
 AXES_HTTP_RESPONSE_CODE = 429
 # The client address is the project's one resolution (tournament.auth.client_ip: X-Forwarded-For
 # only through trusted proxies), the same that limits wrong referee tokens.

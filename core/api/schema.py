@@ -6,9 +6,10 @@ so left alone most operations would list only their success. :class:`AutoSchema`
 every operation, each error it can answer that its ``@extend_schema`` does not already name
 (an operation's own description of a status is more specific and wins):
 
-* 400 for a write (its body, or the services' rules: a round not over yet, a token already
-  revoked...) and for a read with a query parameter (pagination's ``limit``/``offset``
-  never fail): the message names the field, and the rule where one applies;
+* 400 everywhere: a write (its body, or the services' rules: a round not over yet, a token
+  already revoked...), a read's filter, and for any request a NUL byte or lone surrogate in
+  its path or query string (core.request_limits): the message names the field, and the rule
+  where one applies;
 * 401 wherever the view authenticates (DRF authenticates every request, so a bad token is
   refused even on a public read), and 429 where an authentication class is rate-limited
   (wrong referee tokens, per client address);
@@ -42,10 +43,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _PRIVATE_READ = "api_private_read"
 RATE_LIMITED = "rate_limited"  # an authentication class with this attribute True answers 429
-_PAGINATION = {"limit", "offset"}
 
 ERROR_DESCRIPTIONS = {
-    400: "Rejected: the message names the field, and the rule where one applies",
+    400: (
+        "Rejected: the message names the field, and the rule where one applies (also a NUL "
+        "byte or lone surrogate in the path or query string)"
+    ),
     401: "Not signed in, or an unknown or revoked token",
     403: "Signed in, but not allowed to do this",
     404: "No such object (in this tournament)",
@@ -110,8 +113,9 @@ class AutoSchema(SpectacularAutoSchema):
         parameters = operation.get("parameters", [])
         write = self.method not in ("GET", "HEAD", "OPTIONS")
         errors: list[int] = []
-        if write or any(p["in"] == "query" and p["name"] not in _PAGINATION for p in parameters):
-            errors.append(400)
+        # Every request: a NUL byte or lone surrogate in the path or query string is refused
+        # before the view (core.request_limits); and a write's body, a filter, a rule...
+        errors.append(400)
         authentication = getattr(self.view, "authentication_classes", [])
         if authentication:  # DRF authenticates every request: a bad token is a 401 even on a GET
             errors.append(401)

@@ -139,7 +139,21 @@ class SessionLoginApi(ApiView):
 
     @extend_schema(
         request=s.SessionLoginInput,
-        responses={200: s.MeOutput, 400: error_response(400, "Wrong username or password")},
+        responses={
+            200: s.MeOutput,
+            400: error_response(400, "Wrong username or password"),
+            403: error_response(403, "CSRF check failed: no csrftoken cookie or X-CSRFToken"),
+            429: error_response(429, "Too many wrong passwords: wait `Retry-After` seconds"),
+        },
+        parameters=[
+            OpenApiParameter(
+                "Retry-After",
+                int,
+                location=OpenApiParameter.HEADER,
+                response=[429],
+                description="Seconds until this username may sign in again from here",
+            )
+        ],
         tags=["auth"],
         description=CSRF_NOTE,
     )
