@@ -89,3 +89,18 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 def server_error(request: HttpRequest) -> HttpResponse:
     api = _api_error(request, 500, "server_error", "Server error.")
     return api or render(request, "500.html", status=500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a cookie-authenticated write without its CSRF token. Under
+    ``/api/`` the API's JSON shape (the session login documents the rule), else Django's page."""
+    from django.views.csrf import csrf_failure as django_csrf_failure
+
+    api = _api_error(
+        request,
+        403,
+        "csrf_failed",
+        "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header "
+        f"({reason}).",
+    )
+    return api or django_csrf_failure(request, reason=reason)

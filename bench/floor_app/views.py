@@ -1,9 +1,9 @@
 """The floor: the least a hand-recording endpoint can do, as a bare Django view.
 
-Same server, middleware (sessions, CSRF, auth), database and workers as the real endpoint; in
-one transaction it locks a match row, inserts one row and updates the match. Whatever the real
-endpoint adds on top (validation, folding the match with the engine, idempotency records,
-snapshots, events) is what the bench's ratio measures.
+Same server, middleware (sessions, CSRF, auth), caller resolution, database and workers as the
+real endpoint; in one transaction it locks a match row, inserts one row and updates the match.
+Whatever the real endpoint adds on top (validation, folding the match with the engine,
+idempotency records, snapshots, events) is what the bench's ratio measures.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import json
 from django.db import connection, transaction
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
+
+from tournament.context import principal_from_request
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bench_floor_match (
@@ -33,7 +35,9 @@ CREATE TABLE IF NOT EXISTS bench_floor_hand (
 
 @require_POST
 def floor_hand(request: HttpRequest, match_id: int) -> JsonResponse:
-    if not request.user.is_authenticated:
+    # The caller as the real endpoint resolves it: the referee credential the link's session
+    # holds, re-checked (one query), or a signed-in account.
+    if principal_from_request(request).is_anonymous:
         return JsonResponse({"error": {"code": "not_authenticated"}}, status=403)
     payload = json.loads(request.body or b"{}")
     with transaction.atomic(), connection.cursor() as cursor:

@@ -74,6 +74,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# A failed CSRF check under /api/ answers in the API error shape (core.views.csrf_failure).
+CSRF_FAILURE_VIEW = "core.views.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
