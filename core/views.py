@@ -111,17 +111,3 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response["Service-Worker-Allowed"] = "/"
     return response
 
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """``CSRF_FAILURE_VIEW``: a cookie-authenticated write without its CSRF token. Under
-    ``/api/`` the API's JSON shape (the session login documents the rule), else Django's page."""
-    from django.views.csrf import csrf_failure as django_csrf_failure
-
-    api = _api_error(
-        request,
-        403,
-        "csrf_failed",
-        "CSRF check failed: send the csrftoken cookie's value in the X-CSRFToken header "
-        f"({reason}).",
-    )
-    return api or django_csrf_failure(request, reason=reason)

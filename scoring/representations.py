@@ -83,6 +83,47 @@ class MatchStateSerializer(serializers.ModelSerializer[Match]):
         read_only_fields = fields
 
 
+# A tile (R1): "6-3" as the API answers it; the engine also reads "6:3", "6|3" and "63".
+TILE_PATTERN = r"^\s*(?:[0-6]\s*[-|:]\s*[0-6]|[0-6][0-6])\s*$"
+TILE_HELP = 'A tile (R1), e.g. "6-3" (also read: "6:3", "6|3", "63")'
+
+
+def tile_field(**kwargs: Any) -> serializers.RegexField:
+    return serializers.RegexField(TILE_PATTERN, max_length=8, help_text=TILE_HELP, **kwargs)
+
+
+class PlayLogDeal(serializers.Serializer[dict[str, Any]]):
+    """Who was dealt which tiles (R2); ``stock`` is the boneyard's tiles."""
+
+    hands = serializers.ListField(
+        child=serializers.ListField(child=tile_field(), max_length=28),
+        min_length=2,
+        max_length=4,
+        help_text="Each seat's tiles, seat 0 first",
+    )
+    stock = serializers.ListField(child=tile_field(), max_length=28, required=False)
+    boneyard = serializers.ChoiceField(
+        choices=["none", "sleeping", "draw"], required=False, help_text="R2, R15, R16"
+    )
+
+
+class PlayLogMove(serializers.Serializer[dict[str, Any]]):
+    """One turn (R12): ``pose`` and ``play`` name a tile, ``play`` the end (R13), ``draw``
+    the tile drawn (R16), ``pass`` nothing."""
+
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    kind = serializers.ChoiceField(choices=["pose", "play", "draw", "pass"])
+    tile = tile_field(required=False)
+    end = serializers.ChoiceField(choices=["left", "right"], required=False)
+
+
+class PlayLog(serializers.Serializer[dict[str, Any]]):
+    """A hand move by move (RULES.md §9): replayed and checked by the engine."""
+
+    deal = PlayLogDeal()
+    moves = PlayLogMove(many=True)
+
+
 @extend_schema_serializer(component_name="RecordedHand")
 class HandSerializer(serializers.ModelSerializer[Hand]):
     """A recorded hand (void ones included, with who / when / why)."""
@@ -106,7 +147,7 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     )
     scores_after = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     notes = serializers.ListField(child=serializers.CharField(), read_only=True)
-    play_log = serializers.JSONField(allow_null=True, read_only=True)
+    play_log = PlayLog(allow_null=True, read_only=True)
 
     class Meta:
         model = Hand

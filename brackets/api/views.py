@@ -12,14 +12,14 @@ from dataclasses import asdict
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from brackets import selectors, services
 from brackets.api import serializers as s
 from brackets.models import Round, Stage, StageEntry
-from core.api.schema import error_response
+from core.api.schema import conflict_response, error_response
 from tournament.api.base import ApiPagination, TournamentScopedMixin
 from tournament.api.permissions import director_read
 from tournament.models import Entry
@@ -217,7 +217,11 @@ class RoundCloseApi(_StageView):
         request=None,
         responses={
             200: s.RoundOutput,
-            409: error_response(409, "Tables still playing (`error.tables`): call time (T3)"),
+            409: conflict_response(
+                "Tables still playing (`error.tables`, their numbers): call time (T3)",
+                "TablesPlayingError",
+                tables=serializers.ListField(child=serializers.IntegerField()),
+            ),
         },
         tags=TAGS,
     )

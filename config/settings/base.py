@@ -75,8 +75,6 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-# A failed CSRF check under /api/ answers in the API error shape (core.views.csrf_failure).
-CSRF_FAILURE_VIEW = "core.views.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
@@ -227,6 +225,8 @@ AUTHENTICATION_BACKENDS = [
     "core.login_throttle.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# A CSRF failure under /api/ answers the API's JSON error shape (core.api.outside_drf).
+CSRF_FAILURE_VIEW = "core.api.outside_drf.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -255,11 +255,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler.api_exception_handler",
     # core.request_limits: bounded size and depth, no NUL or lone surrogate (400/413, not 500).
-    "DEFAULT_PARSER_CLASSES": [
-        "core.request_limits.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only (issue 20): one content type per body, so a generated client sends each body
+    # once. No API operation uploads a file (the players CSV import is a page, not the API).
+    "DEFAULT_PARSER_CLASSES": ["core.request_limits.SafeJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -280,6 +278,8 @@ SPECTACULAR_SETTINGS = {
         "StageEntryStatusEnum": "brackets.models.StageEntry.Status",
         "RoundKindEnum": "brackets.models.Round.Kind",
         "RoundStatusEnum": "brackets.models.Round.Status",
+        # The presets of RULES.md §1, from the engine (tournament.api.rulesets).
+        "RulesetPresetEnum": "tournament.api.rulesets.PRESET_NAMES",
     },
     # Served from our own static files: the docs page must work on a venue network offline.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -410,6 +410,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False  # lockouts are still logged (WARNING); not every successful sign-in
 AXES_HANDLER = env.str("AXES_HANDLER", default="axes.handlers.database.AxesDatabaseHandler")
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Under /api/ a lockout answers the API's JSON error shape with Retry-After (core.api.outside_drf).
+AXES_LOCKOUT_CALLABLE = "core.api.outside_drf.lockout"
 AXES_HTTP_RESPONSE_CODE = 429
 # The client address is the project's one resolution (tournament.auth.client_ip: X-Forwarded-For
 # only through trusted proxies), the same that limits wrong referee tokens.

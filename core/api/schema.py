@@ -6,10 +6,10 @@ so left alone most operations would list only their success. :class:`AutoSchema`
 every operation, each error it can answer that its ``@extend_schema`` does not already name
 (an operation's own description of a status is more specific and wins):
 
-* 400 for every operation: a write's body or the services' rules (a round not over yet, a
-  token already revoked...), a read's filters, and on any request a path or query string
-  carrying a NUL byte or a lone surrogate (core.request_limits): the message names the field
-  or parameter, and the rule where one applies;
+* 400 everywhere: a write (its body, or the services' rules: a round not over yet, a token
+  already revoked...), a read's filter, and for any request a NUL byte or lone surrogate in
+  its path or query string (core.request_limits): the message names the field, and the rule
+  where one applies;
 * 401 wherever the view authenticates (DRF authenticates every request, so a bad token is
   refused even on a public read), and 429 where an authentication class is rate-limited
   (wrong referee tokens, per client address);
@@ -19,17 +19,25 @@ every operation, each error it can answer that its ``@extend_schema`` does not a
 * 415 when it reads a body, sent in a content type it does not read.
 
 Other statuses (409 conflicts...) are the operation's own to declare.
+
+It also documents what the server sends besides bodies (issue 20): the ``WWW-Authenticate``
+header of every 401 (the referee token's keyword, so a client learns the scheme). Request bodies are
+JSON only (the API's one parser: ``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]``), so each body
+has one content type, required when its schema has a required field.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.plumbing import get_doc
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
 
-from core.api.serializers import ErrorOutput
+from core.api.serializers import ErrorOutput, error_output_with
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,12 +45,24 @@ _PRIVATE_READ = "api_private_read"
 RATE_LIMITED = "rate_limited"  # an authentication class with this attribute True answers 429
 
 ERROR_DESCRIPTIONS = {
-    400: "Rejected: the message names the field, and the rule where one applies",
+    400: (
+        "Rejected: the message names the field, and the rule where one applies (also a NUL "
+        "byte or lone surrogate in the path or query string)"
+    ),
     401: "Not signed in, or an unknown or revoked token",
     403: "Signed in, but not allowed to do this",
     404: "No such object (in this tournament)",
     415: "The body is not in a content type the operation reads (send application/json)",
     429: "Too many wrong tokens from this address: wait and retry",
+}
+
+
+WWW_AUTHENTICATE = {
+    "description": (
+        "The authentication scheme to retry with: `Token` (a referee credential in "
+        "`Authorization: Token <credential>`)."
+    ),
+    "schema": {"type": "string", "example": "Token"},
 }
 
 
@@ -58,6 +78,13 @@ def error_response(status: int, description: str | None = None) -> OpenApiRespon
     return OpenApiResponse(ErrorOutput, description=description or ERROR_DESCRIPTIONS[status])
 
 
+def conflict_response(
+    description: str, name: str, **state: serializers.Field[Any, Any, Any, Any]
+) -> OpenApiResponse:
+    """A documented 409 whose ``error`` carries the current state a client recovers from."""
+    return OpenApiResponse(error_output_with(name, **state), description=description)
+
+
 class AutoSchema(SpectacularAutoSchema):
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
@@ -70,13 +97,25 @@ class AutoSchema(SpectacularAutoSchema):
                     error_response(status), str(status)
                 )
         operation["responses"] = dict(sorted(responses.items()))
+        if "401" in responses and "$ref" not in responses["401"]:
+            responses["401"].setdefault("headers", {})["WWW-Authenticate"] = WWW_AUTHENTICATE
         return operation
+
+    def get_description(self) -> str:  # type: ignore[override]
+        """The handler's docstring (or ``@extend_schema(description=...)``), else the view
+        class's own docstring, never one inherited from a base class: those are notes for this
+        project's developers (issue 20: one was published as an operation's description)."""
+        handler = getattr(self.view, self.method.lower(), None)
+        own_class_doc = self.view.__class__.__dict__.get("__doc__") or ""
+        return (get_doc(handler) if handler is not None else "") or inspect.cleandoc(own_class_doc)
 
     def _errors(self, operation: dict[str, Any]) -> list[int]:
         parameters = operation.get("parameters", [])
         write = self.method not in ("GET", "HEAD", "OPTIONS")
         errors: list[int] = []
-        errors.append(400)  # any request: core.request_limits refuses NUL/surrogates with 400
+        # Every request: a NUL byte or lone surrogate in the path or query string is refused
+        # before the view (core.request_limits); and a write's body, a filter, a rule...
+        errors.append(400)
         authentication = getattr(self.view, "authentication_classes", [])
         if authentication:  # DRF authenticates every request: a bad token is a 401 even on a GET
             errors.append(401)

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
+from core.api.schema import error_response
 from live.api import serializers as s
 from live.documents import NOT_FOUND, json_document, json_document_gzip
 from live.http import accepts_gzip, json_bytes_response, live_conditional, request_tournament
@@ -30,8 +31,15 @@ IF_NONE_MATCH = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="The ETag of a previous response: 304 while the tournament is unchanged.",
 )
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="The tournament's version: send it back as `If-None-Match` to revalidate.",
+)
 NOT_MODIFIED = OpenApiResponse(description="Unchanged since the ETag sent (no body).")
-NOT_FOUND_RESPONSE = OpenApiResponse(description="No such public tournament (or entry/match).")
+NOT_FOUND_RESPONSE = error_response(404, "No such public tournament (or entry/match).")
 
 
 class _LiveAPIView(APIView):
@@ -60,7 +68,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _schema(serializer: type[Serializer[Any]], summary: str) -> Callable[[F], F]:
     return extend_schema(
         summary=summary,
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, ETAG],
         responses={200: serializer, 304: NOT_MODIFIED, 404: NOT_FOUND_RESPONSE},
         tags=["live"],
     )

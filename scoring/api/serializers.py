@@ -17,7 +17,10 @@ from scoring.representations import (
     HandSerializer,
     MatchStateSerializer,
     NextHandSerializer,
+    PlayLog,
+    tile_field,
 )
+from tournament.api.rulesets import FrozenRulesetField
 
 __all__ = [
     "HandRecordedSerializer",
@@ -80,12 +83,24 @@ class SeatOutput(serializers.ModelSerializer[Seat]):
 class MatchOutput(serializers.ModelSerializer[Match]):
     """A match with seats, scores (love marked) and the engine's next-hand description."""
 
-    tournament = serializers.IntegerField(source="tournament_id", read_only=True)
-    table = serializers.IntegerField(source="table_id", read_only=True, allow_null=True)
+    tournament = serializers.IntegerField(
+        source="tournament_id", read_only=True, help_text="The tournament's id"
+    )
+    table = serializers.IntegerField(
+        source="table_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The table's id (`/api/tournaments/{slug}/tables/`), null if none",
+    )
     table_number = serializers.IntegerField(
         source="table.number", read_only=True, default=None, allow_null=True
     )
-    referee = serializers.IntegerField(source="referee_id", read_only=True, allow_null=True)
+    referee = serializers.IntegerField(
+        source="referee_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The assigned referee's user id (`RoleOutput.user`), null if none",
+    )
     scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     next_hand = NextHandSerializer(allow_null=True, read_only=True)
     seats = SeatOutput(many=True, read_only=True)
@@ -119,7 +134,9 @@ class MatchOutput(serializers.ModelSerializer[Match]):
 
 
 class MatchDetailOutput(MatchOutput):
-    ruleset = serializers.DictField(read_only=True, help_text="Frozen at start (RULES.md §1)")
+    ruleset = FrozenRulesetField(
+        read_only=True, help_text="Frozen at start, `{}` before (RULES.md §1)"
+    )
 
     class Meta(MatchOutput.Meta):
         fields = [*MatchOutput.Meta.fields, "ruleset"]
@@ -131,13 +148,23 @@ class MatchCreateInput(serializers.Serializer[dict[str, Any]]):
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         min_length=2,
         max_length=4,
-        help_text="In play order",
+        help_text="Entry ids of this tournament (`EntryOutput.id`), in play order (seat 0 first)",
     )
     table = serializers.IntegerField(
-        min_value=1, max_value=ID_MAX, required=False, allow_null=True, default=None
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A table id of this tournament (`TableOutput.id`)",
     )
     referee = serializers.IntegerField(
-        min_value=1, max_value=ID_MAX, required=False, allow_null=True, default=None
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A referee's user id in this tournament (`RoleOutput.user`)",
     )
     label = serializers.CharField(  # type: ignore[assignment]
         max_length=80, required=False, allow_blank=True, default=""
@@ -152,7 +179,12 @@ class MatchStartInput(serializers.Serializer[dict[str, Any]]):
 
 
 class AssignRefereeInput(serializers.Serializer[dict[str, Any]]):
-    referee = serializers.IntegerField(min_value=1, max_value=ID_MAX, allow_null=True)
+    referee = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        allow_null=True,
+        help_text="A referee's user id in this tournament (`RoleOutput.user`); null unassigns",
+    )
 
 
 class HandRecordInput(serializers.Serializer[dict[str, Any]]):
@@ -164,7 +196,7 @@ class HandRecordInput(serializers.Serializer[dict[str, Any]]):
         help_text="The hand number this submission creates (409 when stale)",
     )
     poser = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    pose_tile = serializers.CharField(max_length=8, required=False, help_text='e.g. "6-6"')
+    pose_tile = tile_field(required=False)
     end = serializers.ChoiceField(choices=["domino", "block"], required=False)
     winner = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
     counts = serializers.ListField(
@@ -175,7 +207,7 @@ class HandRecordInput(serializers.Serializer[dict[str, Any]]):
     )
     llave = serializers.BooleanField(required=False, default=False)
     sporting = serializers.BooleanField(required=False, default=False)
-    play_log = serializers.JSONField(
+    play_log = PlayLog(
         required=False, allow_null=True, help_text="Full play log; replaces the outcome fields"
     )
 

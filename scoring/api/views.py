@@ -14,7 +14,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.api.schema import error_response
+from core.api.schema import conflict_response, error_response
 from core.exceptions import ApplicationError
 from core.request_limits import SafeJSONParser
 from scoring import selectors, services
@@ -181,12 +181,26 @@ class HandListApi(ApiView):
                     "Retrying with the same key returns the original response without "
                     "recording twice; the same key with another body is a 422."
                 ),
-            )
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                str,
+                location=OpenApiParameter.HEADER,
+                response=[201],
+                enum=["true"],
+                description="Sent (`true`) when this answer replays an earlier one with the "
+                "same Idempotency-Key: nothing was recorded this time.",
+            ),
         ],
         responses={
             201: s.HandRecordedSerializer,
             **ERRORS,
-            409: error_response(409, "Stale hand number; `error.match` is the state"),
+            409: conflict_response(
+                "Stale hand number: `error.match` is the match's current state (its "
+                "`hands_count` + 1 is the number to send)",
+                "StaleHandError",
+                match=s.MatchStateSerializer(),
+            ),
             422: error_response(422, "Idempotency-Key reused with another body"),
         },
         tags=["hands"],
@@ -235,7 +249,11 @@ class HandVoidLastApi(ApiView):
         responses={
             200: s.HandRecordedSerializer,
             **ERRORS,
-            409: error_response(409, "The last hand is not `number`; `error.match` is the state"),
+            409: conflict_response(
+                "The last hand is not `number`: `error.match` is the match's current state",
+                "StaleVoidError",
+                match=s.MatchStateSerializer(),
+            ),
         },
         tags=["hands"],
         description="Void the last live hand (kept, with who / when / why) and refold.",

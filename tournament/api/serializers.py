@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournament.api.rulesets import PresetField, RulesetField
+from tournament.api.rulesets import RulesetOverridesField as DocumentedOverridesField
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
 from tournament.models import TournamentRole as Role
 
@@ -17,12 +18,10 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # PostgreSQL integer: past it a DataErro
 ID_MAX = 2**63 - 1  # PostgreSQL bigint: the largest primary key
 
 
-@extend_schema_field(
-    {"type": "object", "additionalProperties": {}, "maxProperties": RULESET_OVERRIDES_MAX}
-)
-class RulesetOverridesField(serializers.DictField):
+class RulesetOverridesField(DocumentedOverridesField):
     """Ruleset options by name (validated by the engine); at most RULESET_OVERRIDES_MAX keys,
-    each at most 64 characters (the parser already refused NUL and lone surrogates)."""
+    each at most 64 characters (the parser already refused NUL and lone surrogates). The
+    schema is the typed ``RulesetOverrides`` generated from the engine (issue 20)."""
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         value = dict(super().to_internal_value(data))
@@ -37,8 +36,9 @@ class RulesetOverridesField(serializers.DictField):
 
 
 class TournamentOutput(serializers.ModelSerializer[Tournament]):
-    ruleset = serializers.DictField(read_only=True, help_text="Effective ruleset (RULES.md §1)")
-    ruleset_overrides = serializers.DictField(read_only=True)
+    ruleset = RulesetField(read_only=True, help_text="Effective ruleset (RULES.md §1)")
+    ruleset_overrides = RulesetOverridesField(read_only=True)
+    ruleset_preset = PresetField(read_only=True)
 
     class Meta:
         model = Tournament
@@ -170,7 +170,7 @@ class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
     venue = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    ruleset_preset = serializers.CharField(max_length=32, required=False, default="wsod")
+    ruleset_preset = PresetField(max_length=32, required=False, default="wsod")
     ruleset_overrides = RulesetOverridesField(required=False, default=dict)
 
 
@@ -180,7 +180,7 @@ class TournamentUpdateInput(serializers.Serializer[dict[str, Any]]):
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
-    ruleset_preset = serializers.CharField(max_length=32, required=False)
+    ruleset_preset = PresetField(max_length=32, required=False)
     ruleset_overrides = RulesetOverridesField(required=False)
 
 

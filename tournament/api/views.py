@@ -35,14 +35,27 @@ from tournament.models import Entry, Player, RefereeToken, Table, Tournament, To
 class TournamentListApi(ApiView):
     pagination_class = ApiPagination
 
-    @extend_schema(responses=s.TournamentOutput(many=True), tags=["tournaments"])
+    @extend_schema(
+        responses=s.TournamentOutput(many=True),
+        tags=["tournaments"],
+        description="Tournaments you may see: every non-draft one, and the drafts you direct.",
+    )
     def get(self, request: Request) -> Response:
         # Drafts are invisible to anyone who does not direct them (issue 12 finding 3).
         qs = selectors.tournament_list(user=request.user)
         return self.paginated(request, qs, s.TournamentOutput)
 
     @extend_schema(
-        request=s.TournamentCreateInput, responses={201: s.TournamentOutput}, tags=["tournaments"]
+        request=s.TournamentCreateInput,
+        responses={201: s.TournamentOutput},
+        tags=["tournaments"],
+        description=(
+            "Create a tournament (a draft) that you direct. Staff and existing directors may. "
+            "`ruleset_preset` picks a preset of RULES.md §1 and `ruleset_overrides` changes "
+            "single options of it (each checked by the rules engine: a 400 names "
+            "`ruleset_overrides.<option>`); the answer's `ruleset` is the effective ruleset. "
+            "Move it on with `POST /api/tournaments/{slug}/status/` (registration, running)."
+        ),
     )
     def post(self, request: Request) -> Response:
         data = s.TournamentCreateInput(data=request.data)
@@ -126,7 +139,21 @@ class SessionLoginApi(ApiView):
 
     @extend_schema(
         request=s.SessionLoginInput,
-        responses={200: s.MeOutput, 400: error_response(400, "Wrong username or password")},
+        responses={
+            200: s.MeOutput,
+            400: error_response(400, "Wrong username or password"),
+            403: error_response(403, "CSRF check failed: no csrftoken cookie or X-CSRFToken"),
+            429: error_response(429, "Too many wrong passwords: wait `Retry-After` seconds"),
+        },
+        parameters=[
+            OpenApiParameter(
+                "Retry-After",
+                int,
+                location=OpenApiParameter.HEADER,
+                response=[429],
+                description="Seconds until this username may sign in again from here",
+            )
+        ],
         tags=["auth"],
         description=CSRF_NOTE,
     )
