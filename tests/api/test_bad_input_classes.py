@@ -35,7 +35,13 @@ pytestmark = pytest.mark.django_db
 FREE_FORM = {"play_log", "ruleset_overrides.*"}
 # Answers that come before the body is read (the addressed object's state): still a 4xx with
 # nothing stored, but they name no field. Listed so that a new one is a decision, not a pass.
-BEFORE_BODY: set[tuple[str, str]] = set()
+# Operations refused before their body is read, whatever it holds (still 4xx, nothing stored):
+# reopening a tournament that is not finished (409, lifecycle), and granting a role, which only
+# staff may do (403, tournament/context.py) -- the world's caller is a director.
+BEFORE_BODY: set[tuple[str, str]] = {
+    ("post", "/api/tournaments/{slug}/reopen/"),
+    ("post", "/api/tournaments/{slug}/roles/"),
+}
 # Fields sent with every bad one, where the view checks them first: the hands endpoint takes
 # the next hand number before the engine validates the rest (the world's match has 2 hands).
 BASE: dict[tuple[str, str], dict[str, Any]] = {

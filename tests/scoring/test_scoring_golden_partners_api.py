@@ -98,6 +98,10 @@ def test_partnership_golden_replayed_through_the_api(
         entries.append(e.json()["id"])
     ref = api.post(f"/api/tournaments/{slug}/referees/", {"username": f"ref-{slug}"}, format="json")
     assert ref.status_code == 201, ref.content
+    # Referee credentials act only while the tournament is running (lifecycle gate).
+    for status in ("registration", "running"):
+        moved = api.post(f"/api/tournaments/{slug}/status/", {"status": status}, format="json")
+        assert moved.status_code == 200, moved.content
     token = api.post(
         f"/api/tournaments/{slug}/referee-tokens/", {"user": ref.json()["user"]}, format="json"
     )

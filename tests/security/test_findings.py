@@ -371,7 +371,12 @@ def test_session_login_enforces_csrf_and_whoami_lists_where_i_may_act() -> None:
     )
     assert bad.status_code == 400
     assert bad.json()["error"]["fields"]["password"]
-    assert client.post("/api/auth/logout/", **csrf(client)).status_code == 204
+    assert (
+        client.post(
+            "/api/auth/logout/", content_type="application/json", **csrf(client)
+        ).status_code
+        == 204
+    )
     assert client.get("/api/me/").json()["kind"] == "anonymous"
 
 
