@@ -160,6 +160,15 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     )
 
 
+class FinalTableLineSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(allow_null=True, help_text="Placing at the final table (T4).")
+    entry_id = serializers.IntegerField(help_text="Entry id.")
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    points = serializers.IntegerField()
+    forfeited = serializers.BooleanField()
+
+
 class StageStandingsSerializer(serializers.Serializer[Any]):
     stage = StageSerializer()
     rounds_published = serializers.IntegerField()
@@ -169,6 +178,15 @@ class StageStandingsSerializer(serializers.Serializer[Any]):
     tie_groups = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
         help_text="Players level on every T5 key, one list per group (rows name theirs by index).",
+    )
+    final_table = FinalTableLineSerializer(
+        many=True,
+        allow_null=True,
+        help_text="The played final table's result, champion first; null until it is finished.",
+    )
+    rows_counted = serializers.BooleanField(
+        help_text="Whether the stage has Swiss or knockout rounds for the rows to count (T5): a "
+        "stage that is only a final table places by its result."
     )
 
 
