@@ -139,6 +139,8 @@ ROUTES: dict[str, dict[str, Action]] = {
     "readyz": {_R: Action.SIGN_IN},
     "metrics": {_R: Action.SIGN_IN},
     "rules": {_R: Action.VIEW_PUBLIC},
+    # The referee app's service worker script (static code, no data).
+    "service-worker": {_R: Action.VIEW_PUBLIC},
     "referee-card": {
         _R: Action.VIEW_PUBLIC
     },  # operations endpoint (deploy restricts who reaches it)
