@@ -21,6 +21,7 @@ def main(n_matches: int) -> None:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
 
@@ -65,8 +66,13 @@ def main(n_matches: int) -> None:
             body.pop("sporting", None)
             payloads.append(body)
         matches.append({"id": match.pk, "payloads": payloads})
-    client = Client()
-    client.force_login(role.user)
+    # What the referee's phone does with the private link /ref/#<key>: the page's script posts
+    # the key and the session then holds the credential (never a login of the account).
+    token = ts.referee_token_issue(tournament=tournament, actor=director, user=role.user)
+    client = Client(HTTP_HOST=settings.ALLOWED_HOSTS[0], enforce_csrf_checks=False)
+    client.get("/ref/")
+    exchanged = client.post("/ref/", {"key": token.key})
+    assert exchanged.status_code == 200, exchanged.content
     session = client.cookies["sessionid"].value
     print(json.dumps({"slug": tournament.slug, "session": session, "matches": matches}))
 
