@@ -96,8 +96,12 @@ TEMPLATES = [
 ]
 
 # --- Database ---------------------------------------------------------------------------------
+# An empty DATABASE_URL (as a shell leaves after ``DATABASE_URL=``) means unset: the embedded
+# SQLite default, not a database with no engine.
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    "default": env.db_url_config(
+        env.str("DATABASE_URL", default="") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+    ),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)

@@ -20,8 +20,11 @@ if EMBEDDED:
     os.environ.pop("CELERY_BROKER_URL", None)
     os.environ.pop("CELERY_RESULT_BACKEND", None)
 else:
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
-    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/1")
+    # An empty value counts as unset (``DATABASE_URL= make test``).
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/test"
+    if not os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = "redis://127.0.0.1:6379/1"
 # Services and views run their Celery tasks in-process unless a test asks for the real worker
 # (tests/core/test_infrastructure.py sends through the real broker to a real worker process).
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
