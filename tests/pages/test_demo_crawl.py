@@ -31,12 +31,19 @@ class _Links(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.links: list[str] = []
+        self.assets: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
-            href = dict(attrs).get("href")
-            if href:
-                self.links.append(href)
+        found = dict(attrs)
+        if tag == "a" and found.get("href"):
+            self.links.append(str(found["href"]))
+        # Stylesheets, icons, manifests, scripts and images the page asks the browser to load.
+        ref = found.get("href") if tag == "link" else found.get("src")
+        if tag in ("link", "script", "img") and ref and ref.startswith("/static/"):
+            self.assets.append(ref)
+
+
+ASSETS: set[str] = set()
 
 
 def crawl(client: Client, starts: list[str]) -> dict[str, int]:
@@ -53,6 +60,7 @@ def crawl(client: Client, starts: list[str]) -> dict[str, int]:
             continue
         parser = _Links()
         parser.feed(response.content.decode())
+        ASSETS.update(parser.assets)
         for href in parser.links:
             url, _ = urldefrag(urljoin(path, href))
             parts = urlsplit(url)
@@ -90,3 +98,9 @@ def test_demo_crawl_answers_no_5xx_and_shows_tables_in_play() -> None:
     assert not errors, errors
     assert signed_in.get("/director/tournaments/demo-open/") == 200
     assert len(signed_in) > len(anonymous) // 2
+
+    # Every stylesheet, icon, manifest and script a crawled page references exists (a page
+    # that names a missing file shows up as a 404 in the browser console, e.g. the favicon).
+    assert "/static/icons/domino.svg" in ASSETS
+    missing = {a: s for a in sorted(ASSETS) if (s := Client().get(a).status_code) != 200}
+    assert not missing, missing
