@@ -66,6 +66,20 @@ class MatchRecord:
     def __post_init__(self) -> None:
         if not 1 <= self.placing <= 4:
             self._reject("bad_placing", "placing", "T4", "placing must be 1st to 4th")
+        if (
+            min(
+                self.points,
+                self.hands_won,
+                self.six_loves_given,
+                self.six_loves_received,
+                self.llaves,
+                self.ties,
+                self.replays_won,
+            )
+            >= 0
+            and not self.forfeit
+        ):
+            return  # the usual line: nothing to reject (a stage builds tens of thousands)
         for name in (
             "points",
             "hands_won",
@@ -176,7 +190,7 @@ class Standings:
         return {r.player_id: r.record for r in self.rows}
 
 
-@dataclass
+@dataclass(slots=True)
 class _Totals:
     played: int = 0
     byes: int = 0
@@ -203,7 +217,10 @@ def check_shared_placings(match_id: MatchId, placings: Iterable[int]) -> None:
     ``p`` cover places ``p .. p+k-1``, so no one else may hold one of the places after ``p``
     (1, 1, 3, 4 is right; 1, 1, 2 is not). Lines may be partial (a forfeit's line alone)."""
     values = list(placings)
-    for p in set(values):
+    distinct = set(values)
+    if len(distinct) == len(values):
+        return  # nobody shares a placing: nothing is covered
+    for p in distinct:
         k = values.count(p)
         clash = sorted(q for q in values if p < q < p + k)
         if clash:
@@ -227,8 +244,14 @@ def _head_to_head(
     shared = {m for p in group for m in matches_of.get(p, ())}
     for m in shared:
         at_table = [(pl, p) for p, pl in placings[m].items() if p in members]
+        if len(at_table) < 2:
+            continue  # a member alone at the table: nobody of the group to finish ahead of
         for pl_a, a in at_table:
-            score[a] += sum(1 for pl_b, _ in at_table if pl_a < pl_b)
+            ahead = 0
+            for pl_b, _ in at_table:
+                if pl_a < pl_b:
+                    ahead += 1
+            score[a] += ahead
     return score
 
 
@@ -236,9 +259,13 @@ def _resolve(
     group: list[PlayerId],
     placings: dict[MatchId, dict[PlayerId, int]],
     matches_of: dict[PlayerId, list[MatchId]],
+    score: dict[PlayerId, int] | None = None,
 ) -> list[list[PlayerId]]:
-    """Split a group level on the first three keys into tiers by head-to-head (T5)."""
-    score = _head_to_head(group, placings, matches_of)
+    """Split a group level on the first three keys into tiers by head-to-head (T5).
+
+    ``score`` is the group's head-to-head if the caller has it already."""
+    if score is None:
+        score = _head_to_head(group, placings, matches_of)
     buckets: dict[int, list[PlayerId]] = defaultdict(list)
     for p in group:
         buckets[score[p]].append(p)
@@ -287,13 +314,22 @@ def compute_standings(
             )
         at_table[rec.player_id] = rec.placing
         matches_of[rec.player_id].append(rec.match_id)
+    shared_first: set[MatchId] = set()
     for match_id, at_table in placings.items():
-        check_shared_placings(match_id, at_table.values())
+        values = list(at_table.values())
+        check_shared_placings(match_id, values)
+        if values.count(1) > 1:
+            shared_first.add(match_id)
     for rec in lines:
-        t = totals.setdefault(rec.player_id, _Totals())
+        p = rec.player_id
+        t = totals.get(p)
+        if t is None:
+            t = totals[p] = _Totals()
         t.played += 1
-        # T3: a first place shared with another player of the match is no match win.
-        t.match_wins += rec.match_win and _sole(placings[rec.match_id].values(), 1)
+        # A match win (T4) unless the first place is shared at that table (T3); never a
+        # forfeit (T7). Inlined MatchRecord.match_win: this loop runs once per line.
+        if rec.placing == 1 and not rec.forfeit and rec.match_id not in shared_first:
+            t.match_wins += 1
         t.hands_won += rec.hands_won
         t.six_loves_given += rec.six_loves_given
         t.points += rec.points
@@ -301,7 +337,8 @@ def compute_standings(
         t.llaves += rec.llaves
         t.ties += rec.ties
         t.replays_won += rec.replays_won
-        t.forfeits += rec.forfeit
+        if rec.forfeit:
+            t.forfeits += 1
     for p in byes:
         t = totals.setdefault(p, _Totals())
         t.byes += 1
@@ -319,31 +356,50 @@ def compute_standings(
         if len(group) == 1:
             tiers.append(group)
             continue
-        h2h.update(_head_to_head(group, placings, matches_of))
-        tiers.extend(_resolve(group, placings, matches_of))
+        score = _head_to_head(group, placings, matches_of)
+        h2h.update(score)
+        tiers.extend(_resolve(group, placings, matches_of, score))
 
     ordered: list[tuple[PlayerId, int, tuple[PlayerId, ...]]] = []  # (player, rank, tied_with)
     rank = 1
     for tier in tiers:
-        for p in tier:
-            ordered.append((p, rank, tuple(q for q in tier if q != p)))
+        if len(tier) == 1:
+            ordered.append((tier[0], rank, ()))
+        else:
+            # Each member's tied_with is the tier without it: slices, not a scan per member
+            # (a large tie made this quadratic in Python).
+            whole = tuple(tier)
+            for k, p in enumerate(whole):
+                ordered.append((p, rank, whole[:k] + whole[k + 1 :]))
         rank += len(tier)
 
+    keys = [totals[p].key() for p, _, _ in ordered]
+    playoff, head_to_head = _LEVEL[Tiebreak.PLAYOFF], _LEVEL[Tiebreak.HEAD_TO_HEAD]
+
     def separation(a: int, b: int) -> int:
-        pa, ra, _ = ordered[a]
-        pb, rb, _ = ordered[b]
-        ka, kb = totals[pa].key(), totals[pb].key()
-        if ra == rb:
-            return _LEVEL[Tiebreak.PLAYOFF]
-        for level, (x, y) in enumerate(zip(ka, kb, strict=True)):
-            if x != y:
-                return level
-        return _LEVEL[Tiebreak.HEAD_TO_HEAD]
+        if ordered[a][1] == ordered[b][1]:
+            return playoff
+        ka, kb = keys[a], keys[b]
+        if ka[0] != kb[0]:
+            return 0
+        if ka[1] != kb[1]:
+            return 1
+        if ka[2] != kb[2]:
+            return 2
+        return head_to_head
 
     levels = list(Tiebreak)
+    last = len(ordered) - 1
     rows: list[StandingRow] = []
     for i, (p, r, tied_with) in enumerate(ordered):
-        near = [separation(i, j) for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
+        if last == 0:
+            level = 0
+        elif i == 0:
+            level = separation(0, 1)
+        elif i == last:
+            level = separation(i, i - 1)
+        else:
+            level = max(separation(i, i - 1), separation(i, i + 1))
         t = totals[p]
         rows.append(
             StandingRow(
@@ -354,7 +410,7 @@ def compute_standings(
                 six_loves_given=t.six_loves_given,
                 head_to_head=h2h.get(p),
                 tied_with=tied_with,
-                decided_by=levels[max(near, default=0)],
+                decided_by=levels[level],
                 played=t.played,
                 byes=t.byes,
                 points=t.points,
