@@ -200,7 +200,7 @@ def round_records(round_data: RoundData) -> list[MatchRecord]:
 # Seat columns read for the engine, by name: the seat's own fields, then its match's and round
 # link's. Rows come back as tuples in this order (a dict per row was a fifth of a 5,000-player
 # standings build); ``_SEAT_DATA`` is the slice that makes a SeatData, in its field order.
-_SEAT_FIELDS = (
+_SEAT_FIELDS: tuple[str, ...] = (
     "match_id",
     "entry_id",
     "seat",
