@@ -52,6 +52,7 @@ if str(BASE) not in sys.path:
 
 from bench.common import flush_redis, recreate_database  # noqa: E402
 from bench.floor_app.http import Response, Session  # noqa: E402
+from bench.results import emit  # noqa: E402
 
 HOST = "127.0.0.1"
 DB_NAME = "bench_hands"
@@ -728,6 +729,24 @@ def main() -> int:
         f"(goal < {GOAL_P99_MS:.0f} ms: {met(paced.pct(0.99) < GOAL_P99_MS)} when paced, "
         f"{met(hands.pct(0.99) < GOAL_P99_MS)} in closed loop)"
     )
+    emit(
+        "hands",
+        f"hands / floor throughput, {args.clients} clients",
+        figure=f"{hands.rate:.0f} hands/s",
+        floor=f"{floor.rate:.0f} req/s (lock+insert+update)",
+        ratio=ratio,
+        goal=f">= {GOAL_RATIO}",
+        passed=ratio >= GOAL_RATIO,
+        load=load_before,
+    )
+    emit(
+        "hands",
+        "paced p99 ms",
+        figure=f"{paced.pct(0.99):.0f} ms",
+        goal=f"< {GOAL_P99_MS:.0f} ms (absolute)",
+        passed=paced.pct(0.99) < GOAL_P99_MS,
+        load=load_before,
+    )
     in_flight = args.clients / hands.rate * 1000 if hands.rate else float("nan")
     print(
         f"note: closed loop keeps {args.clients} requests in flight, so its mean latency is "
@@ -746,6 +765,13 @@ def main() -> int:
     print(
         f"verification: {accepted} accepted submissions in "
         f"{sum(len(c.matches) for c in clients)} matches"
+    )
+    emit(
+        "hands",
+        "verification (one hand per accepted submission, scores = engine fold)",
+        figure=f"{accepted} accepted, {len(failures)} failures",
+        goal="0 failures",
+        passed=not failures,
     )
     if failures:
         print("FAIL")

@@ -43,6 +43,7 @@ if str(BASE) not in sys.path:
     sys.path.insert(0, str(BASE))
 
 from bench.common import flush_redis, recreate_database  # noqa: E402
+from bench.results import emit  # noqa: E402
 
 HOST = "127.0.0.1"
 DB_NAME = "bench_live_lp"
@@ -531,6 +532,7 @@ def main() -> int:
     parser.add_argument("--started", type=int, default=60)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--skip-fanout", action="store_true")
+    parser.add_argument("--skip-standings", action="store_true")
     args = parser.parse_args()
     raise_nofile()
     import tempfile
@@ -545,10 +547,13 @@ def main() -> int:
     django.setup()
     t0 = time.monotonic()
     _tid, plans = build_data(args.fanout_players, args.started, args.seed)
-    build_standings(args.players, 3, args.seed)
+    if not args.skip_standings:
+        build_standings(args.players, 3, args.seed)
     print(f"built the tournaments in {time.monotonic() - t0:.1f} s", flush=True)
-    results: dict[str, Any] = {"standings": standings_phase(args.trials)}
-    print("standings:", results["standings"], flush=True)
+    results: dict[str, Any] = {}
+    if not args.skip_standings:
+        results["standings"] = standings_phase(args.trials)
+        print("standings:", results["standings"], flush=True)
     from django.db import connections
 
     connections.close_all()
@@ -605,6 +610,86 @@ def _spread(values: list[float], scale: float = 1000.0, fmt: str = "{:.0f}") -> 
     return f"{fmt.format(med)} [{fmt.format(lo)}-{fmt.format(hi)}]"
 
 
+def _standings_rows(st: dict[str, Any], args: argparse.Namespace) -> list[tuple[str, str, bool]]:
+    tp, tf = st["times"]["project"], st["times"]["floor"]
+    ratio = statistics.median(tp) / statistics.median(tf)
+    size_ratio = st["sizes"]["project"] / st["sizes"]["floor"]
+    cp, cf = st["cached"]["project"], st["cached"]["floor"]
+    cached_ratio = statistics.median(cp) / statistics.median(cf)
+    sp, sf = st["shared"]["project"], st["shared"]["floor"]
+    shared_ratio = statistics.median(sp) / statistics.median(sf)
+    rows = [
+        (
+            f"standings {args.players}: cached body read us, project / floor (goal ratio <= 1.5)",
+            f"{_spread(cp, 1e6, '{:.1f}')} / {_spread(cf, 1e6, '{:.1f}')}, "
+            f"ratio {cached_ratio:.2f}",
+            cached_ratio <= 1.5,
+        ),
+        (
+            f"standings {args.players}: shared-cache read ms (first per process), project / floor",
+            f"{_spread(sp, 1000, '{:.2f}')} / {_spread(sf, 1000, '{:.2f}')}, "
+            f"ratio {shared_ratio:.2f} (information: follows the body size)",
+            True,
+        ),
+        (
+            f"standings {args.players}: uncached build ms, project / floor",
+            f"{_spread(tp)} / {_spread(tf)}",
+            True,
+        ),
+        (f"standings {args.players}: build ratio (goal <= 3)", f"{ratio:.2f}", ratio <= 3.0),
+        (
+            f"standings {args.players}: body KB, project / floor",
+            f"{st['sizes']['project'] // 1024} / {st['sizes']['floor'] // 1024}, "
+            f"ratio {size_ratio:.2f}",
+            True,
+        ),
+        (
+            "standings: load average (1 min) per trial",
+            " ".join(f"{x:.1f}" for x in st["loads"]),
+            True,
+        ),
+    ]
+    emit(
+        "standings",
+        f"{args.players} players: cached body read (this process's copy)",
+        figure=f"{_spread(cp, 1e6, '{:.1f}')} us",
+        floor=f"{_spread(cf, 1e6, '{:.1f}')} us",
+        ratio=cached_ratio,
+        goal="<= 1.5",
+        passed=cached_ratio <= 1.5,
+        load=statistics.median(st["loads"]),
+    )
+    emit(
+        "standings",
+        f"{args.players} players: shared-cache read (first per process and version)",
+        figure=f"{_spread(sp, 1000, '{:.2f}')} ms",
+        floor=f"{_spread(sf, 1000, '{:.2f}')} ms",
+        ratio=shared_ratio,
+        goal="information (follows the body size)",
+        load=statistics.median(st["loads"]),
+    )
+    emit(
+        "standings",
+        f"{args.players} players: uncached build",
+        figure=f"{_spread(tp)} ms",
+        floor=f"{_spread(tf)} ms (one aggregate SQL + json.dumps)",
+        ratio=ratio,
+        goal="<= 3",
+        passed=ratio <= 3.0,
+        load=statistics.median(st["loads"]),
+    )
+    emit(
+        "standings",
+        f"{args.players} players: body size",
+        figure=f"{st['sizes']['project'] // 1024} KB",
+        floor=f"{st['sizes']['floor'] // 1024} KB",
+        ratio=size_ratio,
+        goal="information (24 fields a row vs the floor's 16)",
+        load=statistics.median(st["loads"]),
+    )
+    return rows
+
+
 def report(results: dict[str, Any], args: argparse.Namespace) -> int:
     rows: list[tuple[str, str, bool]] = []
     for size in [int(s) for s in args.sizes.split(",")]:
@@ -618,6 +703,16 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> int:
         errors = sum(r["errors"] for r in proj)
         missing = sum(r["missing"] for r in proj)
         loads = " ".join(f"{r['load']:.1f}" for r in proj + flo)
+        emit(
+            "live",
+            f"{size} sockets fan-out p99 ({errors} connect errors, {missing} missing)",
+            figure=f"{_spread(p99p)} ms",
+            floor=f"{_spread(p99f)} ms",
+            ratio=ratio,
+            goal=f"<= {limit:g}, 0 errors, 0 missing",
+            passed=ratio <= limit and errors == 0 and missing == 0,
+            load=statistics.median(r["load"] for r in proj + flo),
+        )
         rows += [
             (
                 f"{size} sockets: project p50 / p99 ms",
@@ -649,45 +744,9 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> int:
             ),
             (f"{size} sockets: load average (1 min) per trial", loads, True),
         ]
-    st = results["standings"]
-    tp, tf = st["times"]["project"], st["times"]["floor"]
-    ratio = statistics.median(tp) / statistics.median(tf)
-    size_ratio = st["sizes"]["project"] / st["sizes"]["floor"]
-    cp, cf = st["cached"]["project"], st["cached"]["floor"]
-    cached_ratio = statistics.median(cp) / statistics.median(cf)
-    sp, sf = st["shared"]["project"], st["shared"]["floor"]
-    shared_ratio = statistics.median(sp) / statistics.median(sf)
-    rows += [
-        (
-            f"standings {args.players}: cached body read us, project / floor (goal ratio <= 1.5)",
-            f"{_spread(cp, 1e6, '{:.1f}')} / {_spread(cf, 1e6, '{:.1f}')}, "
-            f"ratio {cached_ratio:.2f}",
-            cached_ratio <= 1.5,
-        ),
-        (
-            f"standings {args.players}: shared-cache read ms (first per process), project / floor",
-            f"{_spread(sp, 1000, '{:.2f}')} / {_spread(sf, 1000, '{:.2f}')}, "
-            f"ratio {shared_ratio:.2f} (information: follows the body size)",
-            True,
-        ),
-        (
-            f"standings {args.players}: uncached build ms, project / floor",
-            f"{_spread(tp)} / {_spread(tf)}",
-            True,
-        ),
-        (f"standings {args.players}: build ratio (goal <= 3)", f"{ratio:.2f}", ratio <= 3.0),
-        (
-            f"standings {args.players}: body KB, project / floor",
-            f"{st['sizes']['project'] // 1024} / {st['sizes']['floor'] // 1024}, "
-            f"ratio {size_ratio:.2f}",
-            True,
-        ),
-        (
-            "standings: load average (1 min) per trial",
-            " ".join(f"{x:.1f}" for x in st["loads"]),
-            True,
-        ),
-    ]
+    st = results.get("standings")
+    if st:
+        rows += _standings_rows(st, args)
     width = max(len(name) for name, _, _ in rows)
     print(f"\n{'measure'.ljust(width)}  value (median [min-max] of {args.trials} trials)")
     for name, value, ok in rows:
