@@ -30,7 +30,6 @@ import argparse
 import asyncio
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -42,47 +41,28 @@ BASE = Path(__file__).resolve().parent.parent
 if str(BASE) not in sys.path:
     sys.path.insert(0, str(BASE))
 
+from bench._harness import (  # noqa: E402
+    HOST,
+    SLUG,
+    cpu_seconds,
+    free_port,
+    live_env,
+    pct,
+    raise_nofile,
+    rss_mb,
+    stop_server,
+    wait_ready,
+)
 from bench.common import flush_redis, recreate_database  # noqa: E402
 from bench.results import emit  # noqa: E402
 
-HOST = "127.0.0.1"
 DB_NAME = "bench_live_lp"
 REDIS_URL = "redis://127.0.0.1:6379/10"
-SLUG = "bench-live"
 TV = '"tournament_version":'
 
 
 def env_for(port: int) -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DJANGO_SECRET_KEY": "bench-live-only-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
-        "REDIS_URL": REDIS_URL,
-        "CACHE_KEY_PREFIX": "bench-live-lp",
-        "CHANNEL_PREFIX": "bench-live-lp-asgi",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "CELERY_TASK_ALWAYS_EAGER": "true",
-        "SITE_URL": f"http://{HOST}:{port}",
-        "LOG_LEVEL": "WARNING",
-    }
-
-
-def raise_nofile() -> None:
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    data = sorted(values)
-    return data[min(len(data) - 1, max(0, int(q * len(data) + 0.999999) - 1))]
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return live_env(port, db_name=DB_NAME, redis_url=REDIS_URL, prefix="bench-live-lp")
 
 
 # -- the client processes -------------------------------------------------------------------------
@@ -245,17 +225,7 @@ def floor_main(port: int, frames_file: str, stamps_file: str) -> None:
 # -- orchestration --------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
 def start_project(port: int) -> subprocess.Popen[bytes]:
-    from bench.bench_live import _wait_ready
-
     args = [
         str(Path(sys.executable).parent / "gunicorn"),
         "config.asgi:application",
@@ -269,18 +239,12 @@ def start_project(port: int) -> subprocess.Popen[bytes]:
     ]
     env = {**os.environ, **env_for(port)}
     proc = subprocess.Popen(args, env=env, cwd=str(BASE), start_new_session=True)
-    return _wait_ready(proc, port)
+    return wait_ready(proc, port)
 
 
 def worker_pid(proc: subprocess.Popen[bytes]) -> int:
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     return int(children[0]) if children else proc.pid
-
-
-def stop(proc: subprocess.Popen[Any]) -> None:
-    from bench.bench_live import stop_server
-
-    stop_server(proc)
 
 
 def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any]:
@@ -318,15 +282,8 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
         "missing": missing,
         "cpu_per_hand_ms": cpu / args.hands * 1000,
         "load": load,
-        "rss_mb": _rss_mb(pid),
+        "rss_mb": rss_mb(pid),
     }
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def fanout_frames(ctx: dict[str, Any], count: int) -> list[str]:
@@ -537,7 +494,7 @@ def main() -> int:
     raise_nofile()
     import tempfile
 
-    from bench.bench_live import Recorder, build_data
+    from bench._harness import Recorder, build_data
 
     os.environ.update(env_for(8800))
     recreate_database(DB_NAME)
@@ -599,7 +556,7 @@ def main() -> int:
                         print(f"{size} sockets, {kind}, trial {t + 1}: {r}", flush=True)
     finally:
         for p in procs:
-            stop(p)
+            stop_server(p)
         flush_redis(REDIS_URL)
     return report(results, args)
 
