@@ -94,6 +94,13 @@ bench-live: venv
 bench-live-churn: venv
 	$(PY) bench/bench_live.py $(BENCH_ARGS)
 
+# Every benchmark above (engine, brackets, hands, live, standings, players) in a quick mode, one
+# table with floors, ratios, goals, pass/fail and the load average, also written to
+# bench/RESULTS.md. Options: BENCH_ARGS="--full" or "--only engine,standings".
+.PHONY: bench-all
+bench-all: venv
+	$(PY) bench/bench_all.py $(BENCH_ARGS)
+
 # Ratings of a finished 1,000-player round and the profile page of a player with 500 rated
 # matches, each against a floor measured in the same run. Creates and uses its own database
 # `bench_players`.

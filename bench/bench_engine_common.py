@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bench.results import emit
+
 
 def load_average() -> float:
     """The 1-minute load average (0.0 where the platform has none)."""
@@ -120,6 +122,16 @@ def print_table(title: str, figures: list[Figure], trials: int, load_start: floa
           f"{trials} trials, CPU time of one process, Python {sys.version.split()[0]}")  # fmt: skip
     for row in [head, tuple("-" * w for w in widths), *rows]:
         print(" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    for fig, row in zip(figures, rows, strict=True):
+        emit(
+            "engine",
+            row[0],
+            figure=f"{row[1]} ({row[2]})",
+            floor=row[3],
+            ratio=fig.ratio,
+            goal=f"ratio {row[5]}; {fig.absolute_goal} (info)",
+            passed=fig.passed,
+        )
     return all(fig.passed for fig in figures)
 
 
@@ -149,4 +161,14 @@ def print_comparisons(rows: list[tuple[str, str, str, str]]) -> bool:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
     for row in [head, tuple("-" * w for w in widths), *rows]:
         print(" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    for metric, ratio, goal, passed in rows:
+        emit(
+            "engine",
+            metric,
+            figure="paired trials",
+            floor="individual preset",
+            ratio=float(ratio.split()[0]),
+            goal=goal,
+            passed=passed == "yes",
+        )
     return all(r[3] == "yes" for r in rows)

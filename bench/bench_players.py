@@ -28,6 +28,7 @@ if str(BASE) not in sys.path:
     sys.path.insert(0, str(BASE))
 
 from bench.common import recreate_database  # noqa: E402
+from bench.results import emit  # noqa: E402
 
 DB_NAME = "bench_players"
 GOAL_RATINGS_S = 1.0
@@ -160,6 +161,10 @@ def main() -> int:
             statistics.median(page) * 1000 <= GOAL_PROFILE_MS,
         ),
     ]
+    ratios = {
+        rows[0][0]: statistics.median(rated) / statistics.median(floor),
+        rows[1][0]: statistics.median(page) / statistics.median(health),
+    }
     print(
         f"\nbench-players: PostgreSQL on loopback, {args.repeats}+ trials each (median, min-max);"
         f" 1-min load average before the run {load:.2f}, after {os.getloadavg()[0]:.2f}"
@@ -168,6 +173,15 @@ def main() -> int:
     print("|---|---|---|---|---|")
     for name, fig, fl, goal, ok in rows:
         print(f"| {name} | {fig} | {fl} | {goal} | {'PASS' if ok else 'FAIL'} |")
+        emit(
+            "players",
+            name,
+            figure=fig,
+            floor=fl,
+            ratio=ratios[name],
+            goal=f"{goal} (absolute)",
+            passed=ok,
+        )
     return 0 if all(r[-1] for r in rows) else 1
 
 

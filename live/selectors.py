@@ -196,6 +196,12 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     # large tie (51 % of a 5,000-player body, issue 19).
     tie_groups: list[list[int]] = []
     group_of: dict[int, int] = {}
+    # A tie needs the director's play-off (T5, T6) only once the stage's rounds are all played
+    # and only where it straddles the cut line; before that the next rounds will separate it.
+    all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
+    all_played = all_played and all(r.complete for r in data.rounds)
+    count = len(standings.rows)
+    line_rank = standings.rows[cut - 1].rank if cut and count > cut else None
     for i, row in enumerate(standings.rows):
         entrant = by_entry.get(row.player_id)
         tie_group = None
@@ -231,20 +237,14 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "status": entrant.status if entrant else "",
                 "outlook": outlook.get(row.player_id),
                 "above_cut": None if cut is None else i < cut,
-                "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
+                "cut_after": cut is not None and i == cut - 1 and i < count - 1,
+                "playoff_on_line": bool(
+                    all_played
+                    and tie_group is not None
+                    and line_rank is not None
+                    and row.rank == line_rank
+                ),
             }
-        )
-    # A tie needs the director's play-off (T5, T6) only once the stage's rounds are all played
-    # and only where it straddles the cut line; before that the next rounds will separate it.
-    all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
-    all_played = all_played and all(r.complete for r in data.rounds)
-    line_rank = rows[cut - 1]["rank"] if cut and len(rows) > cut else None
-    for line in rows:
-        line["playoff_on_line"] = bool(
-            all_played
-            and line["tie_group"] is not None
-            and line_rank is not None
-            and line["rank"] == line_rank
         )
     rounds_played = sum(1 for r in data.rounds if r.complete)
     return {

@@ -1,7 +1,11 @@
 """The floor: the least a hand-recording endpoint can do, as a bare Django view.
 
 Same server, middleware (sessions, CSRF, auth), caller resolution, database and workers as the
-real endpoint; in one transaction it locks a match row, inserts one row and updates the match.
+real endpoint, and the same database driver features (issue 19: the floor must not make more
+round trips than the endpoint): statements prepared on first use and bound server-side
+(``core.sql.prepared_cursor``), and three round trips to PostgreSQL per hand -- BEGIN, the lock
+of the match row, and one statement that inserts the hand and updates the match with the
+COMMIT pipelined behind it (``core.sql.execute_and_commit``), as the real hand store does.
 Whatever the real endpoint adds on top (validation, folding the match with the engine,
 idempotency records, snapshots, events) is what the bench's ratio measures.
 """
@@ -10,10 +14,11 @@ from __future__ import annotations
 
 import json
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
 
+from core.sql import execute_and_commit, prepared_cursor
 from tournament.context import principal_from_request
 
 SCHEMA = """
@@ -33,6 +38,19 @@ CREATE TABLE IF NOT EXISTS bench_floor_hand (
 """
 
 
+LOCK = "SELECT hands_count FROM bench_floor_match WHERE id = %s FOR NO KEY UPDATE"
+# One statement: the insert and the update (a data-modifying CTE), the transaction's last.
+STORE = """
+WITH hand AS (
+    INSERT INTO bench_floor_hand (match_id, number, payload) VALUES (%s, %s, %s)
+    RETURNING number
+)
+UPDATE bench_floor_match SET hands_count = (SELECT number FROM hand), version = version + 1,
+    updated_at = now()
+WHERE id = %s
+"""
+
+
 @require_POST
 def floor_hand(request: HttpRequest, match_id: int) -> JsonResponse:
     # The caller as the real endpoint resolves it: the referee credential the link's session
@@ -40,22 +58,11 @@ def floor_hand(request: HttpRequest, match_id: int) -> JsonResponse:
     if principal_from_request(request).is_anonymous:
         return JsonResponse({"error": {"code": "not_authenticated"}}, status=403)
     payload = json.loads(request.body or b"{}")
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT hands_count FROM bench_floor_match WHERE id = %s FOR NO KEY UPDATE",
-            [match_id],
-        )
+    with transaction.atomic(), prepared_cursor() as cursor:
+        cursor.execute(LOCK, [match_id])
         row = cursor.fetchone()
         if row is None:
             return JsonResponse({"error": {"code": "not_found"}}, status=404)
         number = row[0] + 1
-        cursor.execute(
-            "INSERT INTO bench_floor_hand (match_id, number, payload) VALUES (%s, %s, %s)",
-            [match_id, number, json.dumps(payload)],
-        )
-        cursor.execute(
-            "UPDATE bench_floor_match SET hands_count = %s, version = version + 1,"
-            " updated_at = now() WHERE id = %s",
-            [number, match_id],
-        )
+        execute_and_commit(cursor, STORE, [match_id, number, json.dumps(payload), match_id])
     return JsonResponse({"number": number}, status=201)

@@ -23,7 +23,7 @@ Ranks are competition ranks: 1, 2, 2, 4. Players level after all keys are listed
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -66,6 +66,20 @@ class MatchRecord:
     def __post_init__(self) -> None:
         if not 1 <= self.placing <= 4:
             self._reject("bad_placing", "placing", "T4", "placing must be 1st to 4th")
+        if (
+            min(
+                self.points,
+                self.hands_won,
+                self.six_loves_given,
+                self.six_loves_received,
+                self.llaves,
+                self.ties,
+                self.replays_won,
+            )
+            >= 0
+            and not self.forfeit
+        ):
+            return  # the usual line: nothing to reject (a stage builds tens of thousands)
         for name in (
             "points",
             "hands_won",
@@ -176,7 +190,7 @@ class Standings:
         return {r.player_id: r.record for r in self.rows}
 
 
-@dataclass
+@dataclass(slots=True)
 class _Totals:
     played: int = 0
     byes: int = 0
@@ -203,7 +217,10 @@ def check_shared_placings(match_id: MatchId, placings: Iterable[int]) -> None:
     ``p`` cover places ``p .. p+k-1``, so no one else may hold one of the places after ``p``
     (1, 1, 3, 4 is right; 1, 1, 2 is not). Lines may be partial (a forfeit's line alone)."""
     values = list(placings)
-    for p in set(values):
+    distinct = set(values)
+    if len(distinct) == len(values):
+        return  # nobody shares a placing: nothing is covered
+    for p in distinct:
         k = values.count(p)
         clash = sorted(q for q in values if p < q < p + k)
         if clash:
@@ -216,29 +233,13 @@ def check_shared_placings(match_id: MatchId, placings: Iterable[int]) -> None:
             )
 
 
-def _head_to_head(
-    group: Sequence[PlayerId],
-    placings: dict[MatchId, dict[PlayerId, int]],
-    matches_of: dict[PlayerId, list[MatchId]],
-) -> dict[PlayerId, int]:
-    """Mini-table among ``group``: a point per tied opponent finished ahead of (T5)."""
-    members = set(group)
-    score = dict.fromkeys(group, 0)
-    shared = {m for p in group for m in matches_of.get(p, ())}
-    for m in shared:
-        at_table = [(pl, p) for p, pl in placings[m].items() if p in members]
-        for pl_a, a in at_table:
-            score[a] += sum(1 for pl_b, _ in at_table if pl_a < pl_b)
-    return score
-
-
-def _resolve(
-    group: list[PlayerId],
-    placings: dict[MatchId, dict[PlayerId, int]],
-    matches_of: dict[PlayerId, list[MatchId]],
+def _split(
+    group: list[PlayerId], pairs: list[tuple[PlayerId, PlayerId]], score: dict[PlayerId, int]
 ) -> list[list[PlayerId]]:
-    """Split a group level on the first three keys into tiers by head-to-head (T5)."""
-    score = _head_to_head(group, placings, matches_of)
+    """Split a group level on the first three keys into tiers by head-to-head (T5), applied
+    again inside any smaller group still level. ``pairs`` are (winner, loser): every time one
+    player of the group finished ahead of another of it at a table; ``score`` is the group's
+    head-to-head (a point per such win)."""
     buckets: dict[int, list[PlayerId]] = defaultdict(list)
     for p in group:
         buckets[score[p]].append(p)
@@ -246,7 +247,12 @@ def _resolve(
     for s in sorted(buckets, reverse=True):
         bucket = sorted(buckets[s])
         if 1 < len(bucket) < len(group):
-            tiers.extend(_resolve(bucket, placings, matches_of))
+            members = set(bucket)
+            inside = [(a, b) for a, b in pairs if a in members and b in members]
+            sub = dict.fromkeys(bucket, 0)
+            for a, _ in inside:
+                sub[a] += 1
+            tiers.extend(_split(bucket, inside, sub))
         else:
             tiers.append(bucket)
     return tiers
@@ -273,27 +279,30 @@ def compute_standings(
     ``duplicate_placing`` (a shared placing that does not skip the places it covers, T3/T4).
     """
     totals: dict[PlayerId, _Totals] = {p: _Totals() for p in players}
-    placings: dict[MatchId, dict[PlayerId, int]] = defaultdict(dict)
-    matches_of: dict[PlayerId, list[MatchId]] = defaultdict(list)
-    lines = list(records)
-    for rec in lines:
-        at_table = placings[rec.match_id]
-        if rec.player_id in at_table:
+    placings: dict[MatchId, dict[PlayerId, int]] = {}
+    firsts: list[tuple[_Totals, MatchId]] = []  # match wins unless the first is shared (T3)
+    # One pass over the lines (a 5,000-player stage has tens of thousands).
+    for rec in records:
+        m, p = rec.match_id, rec.player_id
+        at_table = placings.get(m)
+        if at_table is None:
+            at_table = placings[m] = {}
+        elif p in at_table:
             raise BracketError(
                 code="duplicate_record",
                 rule="T4",
                 field="records",
-                message=f"Player {rec.player_id} has two lines in match {rec.match_id} (T4).",
+                message=f"Player {p} has two lines in match {m} (T4).",
             )
-        at_table[rec.player_id] = rec.placing
-        matches_of[rec.player_id].append(rec.match_id)
-    for match_id, at_table in placings.items():
-        check_shared_placings(match_id, at_table.values())
-    for rec in lines:
-        t = totals.setdefault(rec.player_id, _Totals())
+        at_table[p] = rec.placing
+        t = totals.get(p)
+        if t is None:
+            t = totals[p] = _Totals()
         t.played += 1
-        # T3: a first place shared with another player of the match is no match win.
-        t.match_wins += rec.match_win and _sole(placings[rec.match_id].values(), 1)
+        # Placing 1 and no forfeit (MatchRecord.match_win, inlined): a match win (T4, T7)
+        # unless another player of the match shares the first place (T3), known below.
+        if rec.placing == 1 and not rec.forfeit:
+            firsts.append((t, m))
         t.hands_won += rec.hands_won
         t.six_loves_given += rec.six_loves_given
         t.points += rec.points
@@ -301,7 +310,17 @@ def compute_standings(
         t.llaves += rec.llaves
         t.ties += rec.ties
         t.replays_won += rec.replays_won
-        t.forfeits += rec.forfeit
+        if rec.forfeit:
+            t.forfeits += 1
+    shared_first: set[MatchId] = set()
+    for match_id, at_table in placings.items():
+        values = list(at_table.values())
+        check_shared_placings(match_id, values)
+        if values.count(1) > 1:
+            shared_first.add(match_id)
+    for t, m in firsts:
+        if m not in shared_first:
+            t.match_wins += 1
     for p in byes:
         t = totals.setdefault(p, _Totals())
         t.byes += 1
@@ -312,6 +331,20 @@ def compute_standings(
     by_key: dict[tuple[int, int, int], list[PlayerId]] = defaultdict(list)
     for p, t in totals.items():
         by_key[t.key()].append(p)
+    # Head-to-head inside every level group at once (T5): one pass over the tables lists who
+    # finished ahead of whom among players of the same group, and every smaller group still
+    # level reads only its own group's list (a scan of each group's matches was most of a
+    # 5,000-player build's engine time).
+    key_of = {p: t.key() for p, t in totals.items()}
+    ahead_of: dict[tuple[int, int, int], list[tuple[PlayerId, PlayerId]]] = defaultdict(list)
+    for at_table in placings.values():
+        if len(at_table) < 2:
+            continue
+        seated = [(key_of[p], pl, p) for p, pl in at_table.items()]
+        for key_a, pl_a, a in seated:
+            for key_b, pl_b, b in seated:
+                if pl_a < pl_b and key_a == key_b:
+                    ahead_of[key_a].append((a, b))
     tiers: list[list[PlayerId]] = []
     h2h: dict[PlayerId, int] = {}
     for key in sorted(by_key, reverse=True):
@@ -319,31 +352,53 @@ def compute_standings(
         if len(group) == 1:
             tiers.append(group)
             continue
-        h2h.update(_head_to_head(group, placings, matches_of))
-        tiers.extend(_resolve(group, placings, matches_of))
+        pairs = ahead_of.get(key, [])
+        score = dict.fromkeys(group, 0)
+        for a, _ in pairs:
+            score[a] += 1
+        h2h.update(score)
+        tiers.extend(_split(group, pairs, score))
 
     ordered: list[tuple[PlayerId, int, tuple[PlayerId, ...]]] = []  # (player, rank, tied_with)
     rank = 1
     for tier in tiers:
-        for p in tier:
-            ordered.append((p, rank, tuple(q for q in tier if q != p)))
+        if len(tier) == 1:
+            ordered.append((tier[0], rank, ()))
+        else:
+            # Each member's tied_with is the tier without it: slices, not a scan per member
+            # (a large tie made this quadratic in Python).
+            whole = tuple(tier)
+            for k, p in enumerate(whole):
+                ordered.append((p, rank, whole[:k] + whole[k + 1 :]))
         rank += len(tier)
 
+    keys = [totals[p].key() for p, _, _ in ordered]
+    playoff, head_to_head = _LEVEL[Tiebreak.PLAYOFF], _LEVEL[Tiebreak.HEAD_TO_HEAD]
+
     def separation(a: int, b: int) -> int:
-        pa, ra, _ = ordered[a]
-        pb, rb, _ = ordered[b]
-        ka, kb = totals[pa].key(), totals[pb].key()
-        if ra == rb:
-            return _LEVEL[Tiebreak.PLAYOFF]
-        for level, (x, y) in enumerate(zip(ka, kb, strict=True)):
-            if x != y:
-                return level
-        return _LEVEL[Tiebreak.HEAD_TO_HEAD]
+        if ordered[a][1] == ordered[b][1]:
+            return playoff
+        ka, kb = keys[a], keys[b]
+        if ka[0] != kb[0]:
+            return 0
+        if ka[1] != kb[1]:
+            return 1
+        if ka[2] != kb[2]:
+            return 2
+        return head_to_head
 
     levels = list(Tiebreak)
+    last = len(ordered) - 1
     rows: list[StandingRow] = []
     for i, (p, r, tied_with) in enumerate(ordered):
-        near = [separation(i, j) for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
+        if last == 0:
+            level = 0
+        elif i == 0:
+            level = separation(0, 1)
+        elif i == last:
+            level = separation(i, i - 1)
+        else:
+            level = max(separation(i, i - 1), separation(i, i + 1))
         t = totals[p]
         rows.append(
             StandingRow(
@@ -354,7 +409,7 @@ def compute_standings(
                 six_loves_given=t.six_loves_given,
                 head_to_head=h2h.get(p),
                 tied_with=tied_with,
-                decided_by=levels[max(near, default=0)],
+                decided_by=levels[level],
                 played=t.played,
                 byes=t.byes,
                 points=t.points,

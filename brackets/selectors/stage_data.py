@@ -8,11 +8,9 @@ number of players or rounds); the pure :mod:`brackets.engine` computes on the re
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
-
-from django.db.models import F
 
 from brackets.engine import (
     ByePolicy,
@@ -199,12 +197,13 @@ def round_records(round_data: RoundData) -> list[MatchRecord]:
     return out
 
 
-# Seat columns read for the engine, by name (a dict per row): the seat's own fields, then its
-# match's and round link's under short aliases.
-_SEAT_FIELDS = (
+# Seat columns read for the engine, by name: the seat's own fields, then its match's and round
+# link's. Rows come back as tuples in this order (a dict per row was a fifth of a 5,000-player
+# standings build); ``_SEAT_DATA`` is the slice that makes a SeatData, in its field order.
+_SEAT_FIELDS: tuple[str, ...] = (
     "match_id",
-    "seat",
     "entry_id",
+    "seat",
     "placing",
     "points",
     "hands_won",
@@ -214,21 +213,27 @@ _SEAT_FIELDS = (
     "ties",
     "replays_won",
     "forfeited",
+    "match__status",
+    "match__end_reason",
+    "match__round_link__round_id",
+    "match__round_link__table_number",
 )
-_SEAT_ALIASES = {
-    "match_status": F("match__status"),
-    "match_end_reason": F("match__end_reason"),
-    "round_id": F("match__round_link__round_id"),
-    "table_number": F("match__round_link__table_number"),
-}
-_SEAT_DATA_FIELDS = tuple(f for f in _SEAT_FIELDS if f != "match_id")
-_ENTRANT_FIELDS = ("id", "entry_id", "seed", "status", "joined_round", "out_round", "placing")
-_ENTRANT_ALIASES = {
-    "name": F("entry__player__name"),
-    "club": F("entry__player__club"),
-    "rating": F("entry__player__rating"),
-    "entry_status": F("entry__status"),
-}
+_SEAT_DATA = slice(1, 12)
+_ENTRANT_FIELDS = (
+    "id",
+    "entry_id",
+    "seed",
+    "status",
+    "joined_round",
+    "out_round",
+    "placing",
+    "entry__player__name",
+    "entry__player__club",
+    "entry__player__rating",
+    "entry__status",
+)
+assert tuple(f.name for f in fields(SeatData)) == _SEAT_FIELDS[_SEAT_DATA]
+assert len(fields(EntrantData)) == len(_ENTRANT_FIELDS)
 
 
 def stage_data(*, stage_id: int) -> StageData:
@@ -244,26 +249,15 @@ def stage_data(*, stage_id: int) -> StageData:
 
 def stage_data_for(stage: Stage) -> StageData:
     """:func:`stage_data` for an already loaded (possibly locked) stage: three queries."""
+    # EntrantData's fields are _ENTRANT_FIELDS in order (asserted at import).
     entrants = tuple(
-        EntrantData(
-            stage_entry_id=row["id"],
-            entry_id=row["entry_id"],
-            seed=row["seed"],
-            status=row["status"],
-            joined_round=row["joined_round"],
-            out_round=row["out_round"],
-            placing=row["placing"],
-            name=row["name"],
-            club=row["club"],
-            rating=row["rating"],
-            entry_status=row["entry_status"],
-        )
+        EntrantData(*row)
         for row in StageEntry.objects.filter(stage_id=stage.pk)
         .order_by("seed")
-        .values(*_ENTRANT_FIELDS, **_ENTRANT_ALIASES)
+        .values_list(*_ENTRANT_FIELDS)
     )
     # Per round, per match (dicts keep the table-number order of the query).
-    seats_by_round: dict[int, dict[int, list[dict[str, Any]]]] = {}
+    seats_by_round: dict[int, dict[int, list[tuple[Any, ...]]]] = {}
     for row in (
         Seat.objects.filter(match__round_link__round__stage_id=stage.pk)
         .order_by(
@@ -272,21 +266,22 @@ def stage_data_for(stage: Stage) -> StageData:
             "match_id",
             "seat",
         )
-        .values(*_SEAT_FIELDS, **_SEAT_ALIASES)
+        .values_list(*_SEAT_FIELDS)
     ):
-        seats_by_round.setdefault(row["round_id"], {}).setdefault(row["match_id"], []).append(row)
+        # row: match_id, the SeatData fields, status, end_reason, round_id, table_number
+        seats_by_round.setdefault(row[14], {}).setdefault(row[0], []).append(row)
     rounds: list[RoundData] = []
     for r in Round.objects.filter(stage_id=stage.pk).order_by("number"):
         tables: list[TableData] = []
         for rows in seats_by_round.get(r.pk, {}).values():
-            first = rows[0]
+            match_id, *_, status, end_reason, _round_id, table_number = rows[0]
             tables.append(
                 TableData(
-                    match_id=first["match_id"],
-                    table_number=first["table_number"],
-                    status=first["match_status"],
-                    end_reason=first["match_end_reason"],
-                    seats=tuple(SeatData(**{f: x[f] for f in _SEAT_DATA_FIELDS}) for x in rows),
+                    match_id=match_id,
+                    table_number=table_number,
+                    status=status,
+                    end_reason=end_reason,
+                    seats=tuple(SeatData(*x[_SEAT_DATA]) for x in rows),
                 )
             )
         rounds.append(

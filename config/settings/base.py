@@ -351,6 +351,9 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # layer message per group (core.broadcast): far below what a spectator notices, and a busy
 # tournament's hands cost a few sends per second instead of one each.
 LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)
+# Live bodies (immutable per tournament version) each process keeps after reading them from the
+# shared cache, in MB (live.cache.LocalBodies); 0 turns the local copies off.
+LIVE_LOCAL_CACHE_MB = env.float("LIVE_LOCAL_CACHE_MB", default=64)
 
 # --- Input limits (core.request_limits) -------------------------------------------------------
 # A request body above this many bytes is refused with 413 before it is read; Django's own form

@@ -1,0 +1,181 @@
+"""Every benchmark in a quick mode, one table (``make bench-all``).
+
+Runs the engine (fold; play and validation), brackets, hands, live fan-out, standings and
+players benchmarks one after another, each as its own process with ``BENCH_RESULTS`` set
+(bench/results.py), so each appends one line per judged figure: the figure, its floor measured
+in the same run, their ratio, the goal, pass/fail and the 1-minute load average. Prints one
+table and writes it to bench/RESULTS.md with the date and the load, which is where the
+README's figures come from. Each benchmark's own output goes to a log file (listed at the end).
+
+Quick mode keeps every benchmark's floor and its >= 3 alternating trials but shortens what each
+trial does (fewer hands, 1,000 sockets only, shorter phases); ``--full`` runs the defaults.
+Usage: ``python bench/bench_all.py [--full] [--only engine,standings] [--no-write]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+RESULTS_MD = BASE / "bench" / "RESULTS.md"
+
+# (benchmark, script, quick arguments, full arguments)
+BENCHES: list[tuple[str, str, list[str], list[str]]] = [
+    ("engine", "bench_engine_fold.py", ["--hands", "10000", "--trials", "3"], []),
+    ("engine", "bench_engine_play.py", ["--hands", "900", "--trials", "3"], []),
+    ("brackets", "bench_brackets.py", [], []),
+    ("hands", "bench_hands.py", ["--clients", "20", "--seconds", "3", "--rounds", "3"], []),
+    (
+        "live",
+        "bench_live_fanout.py",
+        ["--skip-standings", "--sizes", "1000", "--trials", "3", "--hands", "3"],
+        ["--skip-standings"],
+    ),
+    ("standings", "bench_live_fanout.py", ["--skip-fanout", "--trials", "3"], ["--skip-fanout"]),
+    ("players", "bench_players.py", ["--repeats", "3"], []),
+]
+
+
+def load_average() -> float:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
+
+
+def run(
+    name: str, script: str, argv: list[str], results: Path, logs: Path
+) -> tuple[int, float, Path]:
+    log = logs / f"{Path(script).stem}{'-' + name if 'live_fanout' in script else ''}.log"
+    cmd = [sys.executable, str(BASE / "bench" / script), *argv]
+    print(f"[{time.strftime('%H:%M:%S')}] {name}: {' '.join(cmd[1:])}", flush=True)
+    t0 = time.monotonic()
+    with log.open("w") as out:
+        code = subprocess.call(
+            cmd,
+            cwd=str(BASE),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "BENCH_RESULTS": str(results)},
+        )
+    seconds = time.monotonic() - t0
+    print(f"    exit {code} after {seconds:.0f} s, log {log}", flush=True)
+    return code, seconds, log
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "/").replace("\n", " ")
+
+
+def table(lines: list[dict[str, object]]) -> list[str]:
+    head = ["benchmark", "figure", "measured", "floor (same run)", "ratio", "goal", "pass", "load"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in lines:
+        ratio = r["ratio"]
+        passed = r["passed"]
+        out.append(
+            "| "
+            + " | ".join(
+                _cell(c)
+                for c in (
+                    r["bench"],
+                    r["metric"],
+                    r["figure"],
+                    r["floor"],
+                    "-" if ratio is None else f"{float(str(ratio)):.2f}",
+                    r["goal"],
+                    "info" if passed is None else ("PASS" if passed else "FAIL"),
+                    f"{float(str(r['load'])):.1f}",
+                )
+            )
+            + " |"
+        )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="each benchmark's default size")
+    parser.add_argument("--only", default="", help="comma-separated: " + ", ".join(
+        dict.fromkeys(b[0] for b in BENCHES)))  # fmt: skip
+    parser.add_argument("--no-write", action="store_true", help="do not write bench/RESULTS.md")
+    args = parser.parse_args()
+    only = {x.strip() for x in args.only.split(",") if x.strip()}
+    unknown = only - {b[0] for b in BENCHES}
+    if unknown:
+        parser.error(f"unknown benchmark(s): {', '.join(sorted(unknown))}")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-all-"))
+    results = tmp / "results.jsonl"
+    results.touch()
+    load_start = load_average()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    runs = []
+    for name, script, quick, full in BENCHES:
+        if only and name not in only:
+            continue
+        before = len(results.read_text().splitlines())
+        code, seconds, log = run(name, script, full if args.full else quick, results, tmp)
+        emitted = len(results.read_text().splitlines()) - before
+        runs.append((name, script, code, seconds, log))
+        if emitted == 0:  # crashed before its table: a failure of its own
+            with results.open("a") as out:
+                out.write(
+                    json.dumps(
+                        {
+                            "bench": name,
+                            "metric": f"{script} ran",
+                            "figure": f"exit {code}, no figures (see {log})",
+                            "floor": "-",
+                            "ratio": None,
+                            "goal": "figures printed",
+                            "passed": False,
+                            "load": load_average(),
+                        }
+                    )
+                    + "\n"
+                )
+    lines = [json.loads(x) for x in results.read_text().splitlines() if x.strip()]
+    passed = all(r["passed"] is not False for r in lines)
+    mode = "full" if args.full else "quick"
+    header = [
+        "# Benchmark results",
+        "",
+        f"`make bench-all` ({mode} mode), {started}; 1-minute load average {load_start:.2f} at "
+        f"the start, {load_average():.2f} at the end; {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}. Every figure is judged by its ratio to a floor measured "
+        "in the same run (median of >= 3 alternating trials, spread in brackets) unless its "
+        "goal says absolute; the load column is the 1-minute load average when it was "
+        "measured. On a shared machine absolute figures move with the load; the ratios much "
+        "less. Each benchmark's own table (more figures, per-trial loads) is in its log.",
+        "",
+    ]
+    body = table(lines)
+    footer = [
+        "",
+        "| benchmark | script | exit | seconds |",
+        "|---|---|---|---|",
+        *(f"| {n} | {s} | {c} | {sec:.0f} |" for n, s, c, sec, _ in runs),
+        "",
+        f"Overall: {'PASS' if passed else 'FAIL'}",
+    ]
+    text = "\n".join([*header, *body, *footer]) + "\n"
+    print()
+    print(text)
+    print("logs: " + ", ".join(str(r[4]) for r in runs))
+    if not args.no_write:
+        RESULTS_MD.write_text(text)
+        print(f"written to {RESULTS_MD.relative_to(BASE)}")
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
