@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.api.fields import BlankUntilSetChoiceField
 from scoring.models import Match, Seat
 from scoring.representations import (
     HandRecordedSerializer,
@@ -104,9 +105,8 @@ class MatchOutput(serializers.ModelSerializer[Match]):
     scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     next_hand = NextHandSerializer(allow_null=True, read_only=True)
     seats = SeatOutput(many=True, read_only=True)
-    end_reason = serializers.ChoiceField(  # "" until the match ends
-        choices=Match.EndReason.choices, allow_blank=True, read_only=True
-    )
+    # "" until the match ends in v1, null from v2 (core.api.versioning)
+    end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
 
     class Meta:
         model = Match
