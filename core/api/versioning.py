@@ -18,6 +18,7 @@ policy), so the change is a new major version rather than a change of v1.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.renderers import JSONRenderer
@@ -75,7 +76,7 @@ class VersionedJSONRenderer(JSONRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         request = (renderer_context or {}).get("request")
         if request is not None:
