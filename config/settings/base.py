@@ -295,6 +295,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "brackets.models.Round.Status",
         # The presets of RULES.md §1, from the engine (tournament.api.rulesets).
         "RulesetPresetEnum": "tournament.api.rulesets.PRESET_NAMES",
+        # Who recorded / voided a hand, as a role (scoring.api.serializers).
+        "RecorderRoleEnum": "scoring.api.serializers.RECORDER_ROLES",
     },
     # Served from our own static files: the docs page must work on a venue network offline.
     "SWAGGER_UI_DIST": "SIDECAR",

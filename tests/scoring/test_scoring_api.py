@@ -270,7 +270,9 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
         listed = api.get(  # signed in: anonymous callers see no user ids
             f"/api/matches/{match.pk}/hands/"
         ).json()["results"]
-        assert [h for h in listed if h["id"] == hand.pk] == [body["hand"]]
+        # the list also says which role recorded each hand (RecordedHandRead)
+        roles = {"recorded_by_role": "referee", "voided_by_role": None}
+        assert [h for h in listed if h["id"] == hand.pk] == [{**body["hand"], **roles}]
     assert second.json()["tournament_version"] == first.json()["tournament_version"] + 1
     match.refresh_from_db()
     match.tournament.refresh_from_db()
