@@ -108,9 +108,7 @@ class AutoSchema(SpectacularAutoSchema):
         not, and schemathesis' ``ignored_auth`` check reads a required scheme as enforced."""
         auths: list[dict[str, Any]] = list(super().get_auth())
         handler = getattr(self.view, self.method.lower(), None)
-        public_read = self.method in ("GET", "HEAD") and not getattr(
-            handler, _PRIVATE_READ, False
-        )
+        public_read = self.method in ("GET", "HEAD") and not getattr(handler, _PRIVATE_READ, False)
         if public_read and auths and {} not in auths:
             auths.append({})
         return auths
