@@ -50,7 +50,7 @@ pytest: venv
 # (marked `embedded`). A few minutes.
 EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_brackets_api.py tests/scoring/test_scoring_api.py \
-	tests/api/test_api_regressions.py tests/core/test_login.py tests/core/test_health.py \
+	tests/api/test_api_regressions.py tests/api/test_api_versions.py tests/core/test_login.py tests/core/test_health.py \
 	tests/brackets/test_simulate_event.py tests/ratings tests/circuits \
 	tests/browser/test_full_event.py
 pytest-embedded: venv

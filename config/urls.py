@@ -6,6 +6,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from core import observability, rules_pages
 from core import views as core_views
 
+# The JSON API's routes, served once per version (core.api.versioning, docs/api-changelog.md).
+API_URLS = [
+    path("", include("tournament.api.urls")),
+    path("", include("scoring.api.urls")),
+    path("", include("brackets.api.urls")),
+    path("", include("ratings.api.urls")),
+    path("", include("live.api.urls")),
+    path("", include("circuits.api.urls")),
+]
+
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("readyz", core_views.readyz, name="readyz"),
@@ -19,15 +29,21 @@ urlpatterns = [
     # Directors who are not staff sign in here (the admin login accepts staff only).
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # One schema per API version (core.api.versioning); /api/schema/ is v1's, as /api/ is.
+    path("api/schema/", SpectacularAPIView.as_view(api_version="v1"), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    # Apps' URLs: JSON API under /api/, pages at the root. Each app owns its urls modules.
-    path("api/", include("tournament.api.urls")),
-    path("api/", include("scoring.api.urls")),
-    path("api/", include("brackets.api.urls")),
-    path("api/", include("ratings.api.urls")),
-    path("api/", include("live.api.urls")),
-    path("api/", include("circuits.api.urls")),
+    path("api/v1/schema/", SpectacularAPIView.as_view(api_version="v1"), name="api-schema-v1"),
+    path("api/v2/schema/", SpectacularAPIView.as_view(api_version="v2"), name="api-schema-v2"),
+    path(
+        "api/v2/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema-v2"),
+        name="api-docs-v2",
+    ),
+    # Apps' URLs: the JSON API under /api/v1/ and /api/v2/ (namespaces "v1", "v2"), and under
+    # /api/ as an alias of v1; pages at the root. Each app owns its urls modules.
+    path("api/v1/", include((API_URLS, "v1"))),
+    path("api/v2/", include((API_URLS, "v2"))),
+    path("api/", include(API_URLS)),
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("brackets.urls")),

@@ -85,7 +85,10 @@ TASK_DURATION = Histogram(
     "cutthroat_celery_task_duration_seconds", "Task run time.", ["task"], buckets=LATENCY_BUCKETS
 )
 
-_HANDS_ROUTE = "api/matches/<int:match_id>/hands/"
+# The hand-recording route, under /api/ and each /api/vN/ (core.api.versioning).
+_HANDS_ROUTES = frozenset(
+    f"api/{version}matches/<int:match_id>/hands/" for version in ("", "v1/", "v2/")
+)
 
 
 class QueueDepthCollector(Collector):
@@ -212,7 +215,7 @@ class MetricsMiddleware:
         HTTP_LATENCY.labels(request.method or "", route, str(response.status_code)).observe(
             time.perf_counter() - started
         )
-        if route == _HANDS_ROUTE and request.method == "POST":
+        if route in _HANDS_ROUTES and request.method == "POST":
             if response.status_code == 201:
                 HANDS_RECORDED.inc()
             elif 400 <= response.status_code < 500 and not getattr(response, "streaming", False):

@@ -13,6 +13,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from core.api.fields import BlankUntilSetChoiceField
 from scoring.engine.match import NextHand
 from scoring.models import Hand, Match
 
@@ -60,9 +61,8 @@ class MatchStateSerializer(serializers.ModelSerializer[Match]):
     tournament = serializers.IntegerField(source="tournament_id", read_only=True)
     next_hand = NextHandSerializer(allow_null=True, read_only=True)
     scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
-    end_reason = serializers.ChoiceField(  # "" until the match ends
-        choices=Match.EndReason.choices, allow_blank=True, read_only=True
-    )
+    # "" until the match ends in v1, null from v2 (core.api.versioning)
+    end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
 
     class Meta:
         model = Match

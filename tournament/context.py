@@ -29,6 +29,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from core.api.versioning import RELEASES as API_VERSIONS
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from tournament.models import RefereeToken, Tournament, TournamentRole
 
@@ -155,6 +156,9 @@ ROUTES: dict[str, dict[str, Action]] = {
     "logout": {_R: Action.SIGN_IN},
     "api-schema": {_R: Action.SIGN_IN},
     "api-docs": {_R: Action.SIGN_IN},
+    "api-schema-v1": {_R: Action.SIGN_IN},
+    "api-schema-v2": {_R: Action.SIGN_IN},
+    "api-docs-v2": {_R: Action.SIGN_IN},
     "home": {_R: Action.VIEW_PUBLIC},
     # tournament API
     "tournament-api:session-login": {_R: Action.SIGN_IN},
@@ -230,7 +234,13 @@ ROUTES: dict[str, dict[str, Action]] = {
 
 
 def route_actions(name: str) -> dict[str, Action] | None:
-    """The :data:`ROUTES` entry of a URL name (``ns:name``), or of its namespace (``ns:*``)."""
+    """The :data:`ROUTES` entry of a URL name (``ns:name``), or of its namespace (``ns:*``).
+
+    An API route under ``/api/v1/`` or ``/api/v2/`` (``v1:ns:name``, core.api.versioning) is
+    the same route as under ``/api/``: the same entry."""
+    version, _, rest = name.partition(":")
+    if rest and version in API_VERSIONS:
+        name = rest
     if name in ROUTES:
         return ROUTES[name]
     ns = name.split(":", 1)[0] if ":" in name else None

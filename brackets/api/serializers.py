@@ -8,6 +8,8 @@ from rest_framework import serializers
 
 from brackets.models import Round, Stage, StageEntry
 from brackets.services import NextStep
+from core.api.fields import BlankUntilSetChoiceField
+from scoring.models import Match
 
 INT_MAX = 2**31 - 1  # PostgreSQL integer: a larger value stored is a DataError (a 500)
 ID_MAX = 2**63 - 1  # PostgreSQL bigint: the largest primary key
@@ -104,7 +106,7 @@ class TableOutput(serializers.Serializer[dict[str, Any]]):
     table_number = serializers.IntegerField()
     match_id = serializers.IntegerField()
     status = serializers.CharField()
-    end_reason = serializers.CharField(allow_blank=True)
+    end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
     referee_id = serializers.IntegerField(allow_null=True)
     seats = SeatOutput(many=True)
 

@@ -262,6 +262,13 @@ REST_FRAMEWORK = {
     # JSON only (issue 20): one content type per body, so a generated client sends each body
     # once. No API operation uploads a file (the players CSV import is a page, not the API).
     "DEFAULT_PARSER_CLASSES": ["core.request_limits.SafeJSONParser"],
+    # The version is in the path: /api/v1/, /api/v2/, and /api/ as an alias of v1; responses
+    # are written as their version (core.api.versioning, docs/api-changelog.md).
+    "DEFAULT_VERSIONING_CLASS": "core.api.versioning.PathVersioning",
+    "DEFAULT_RENDERER_CLASSES": [
+        "core.api.versioning.VersionedJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -271,6 +278,14 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One schema per version (core.api.versioning): versioned paths only, info.version its
+    # release. Operation ids and tags leave out the /api/vN/ prefix.
+    "SCHEMA_PATH_PREFIX": r"/api/(?:v[0-9]+/)?",
+    "PREPROCESSING_HOOKS": ["core.api.versioning.versioned_paths_only"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.api.versioning.set_release",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatusEnum": "tournament.models.Tournament.Status",
         "EntryStatusEnum": "tournament.models.Entry.Status",
@@ -284,6 +299,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "brackets.models.Round.Status",
         # The presets of RULES.md §1, from the engine (tournament.api.rulesets).
         "RulesetPresetEnum": "tournament.api.rulesets.PRESET_NAMES",
+        # Who recorded / voided a hand, as a role (scoring.api.serializers).
+        "RecorderRoleEnum": "scoring.api.serializers.RECORDER_ROLES",
     },
     # Served from our own static files: the docs page must work on a venue network offline.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -14,9 +14,11 @@ the API is compatible when every client written against the snapshot keeps worki
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 METHODS = ("get", "put", "patch", "post", "delete")
+VERSION_PREFIX = re.compile(r"^/api/v[0-9]+/")
 
 
 class _Walker:
@@ -43,22 +45,16 @@ class _Walker:
             return
         self._seen.add(key)
         o, n = self._resolve(self.old, old), self._resolve(self.new, new)
+        old_enum, new_enum = self._enum(self.old, o), self._enum(self.new, n)
         if "oneOf" in o or "oneOf" in n:
-            return  # alternatives: compared by their members' own components elsewhere
+            # Alternatives: their members are compared by their own components elsewhere; an
+            # enum split into members (a choice or "" / null) is compared as one enum here.
+            self._enum_and_null(where, o, n, old_enum, new_enum, direction)
+            return
         if o.get("type") and n.get("type") and o["type"] != n["type"]:
             self.breaks.append(f"{where}: type {o['type']} -> {n['type']}")
             return
-        old_enum, new_enum = set(map(str, o.get("enum", []))), set(map(str, n.get("enum", [])))
-        if old_enum and new_enum:
-            removed = old_enum - new_enum
-            if removed and direction == "request":
-                self.breaks.append(f"{where}: request enum values removed {sorted(removed)}")
-            if removed and direction == "response":
-                self.breaks.append(f"{where}: response enum values removed {sorted(removed)}")
-        if o.get("nullable") and not n.get("nullable") and direction == "request":
-            self.breaks.append(f"{where}: no longer accepts null")
-        if n.get("nullable") and not o.get("nullable") and direction == "response":
-            self.breaks.append(f"{where}: may now be null")
+        self._enum_and_null(where, o, n, old_enum, new_enum, direction)
         old_props, new_props = o.get("properties", {}), n.get("properties", {})
         old_req, new_req = set(o.get("required", [])), set(n.get("required", []))
         for name, sub in old_props.items():
@@ -74,12 +70,49 @@ class _Walker:
         if "items" in o and "items" in n:
             self.schema(f"{where}[]", o["items"], n["items"], direction)
 
+    def _enum(self, spec: dict[str, Any], schema: dict[str, Any]) -> set[str]:
+        values = set(map(str, schema.get("enum", [])))
+        for member in schema.get("oneOf", []):
+            member_values = self._enum(spec, self._resolve(spec, member))
+            if not member_values:
+                return set()  # not an enum throughout: nothing to compare
+            values |= member_values
+        return values
+
+    def _enum_and_null(
+        self,
+        where: str,
+        o: dict[str, Any],
+        n: dict[str, Any],
+        old_enum: set[str],
+        new_enum: set[str],
+        direction: str,
+    ) -> None:
+        if old_enum and new_enum:
+            removed = old_enum - new_enum
+            if removed and direction == "request":
+                self.breaks.append(f"{where}: request enum values removed {sorted(removed)}")
+            if removed and direction == "response":
+                self.breaks.append(f"{where}: response enum values removed {sorted(removed)}")
+        if o.get("nullable") and not n.get("nullable") and direction == "request":
+            self.breaks.append(f"{where}: no longer accepts null")
+        if n.get("nullable") and not o.get("nullable") and direction == "response":
+            self.breaks.append(f"{where}: may now be null")
+
+
+def unversioned(path: str) -> str:
+    """``/api/v1/x`` as ``/api/x``: the unversioned path is an alias of v1's, and a path's
+    operation is compared with the same operation of the other schema (core.api.versioning)."""
+    return VERSION_PREFIX.sub("/api/", path)
+
 
 def incompatible_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """Every change from ``old`` (released) to ``new`` that can break an existing client."""
     walker = _Walker(old, new)
+    new_paths = {unversioned(p): ops for p, ops in new.get("paths", {}).items()}
     for path, old_ops in old.get("paths", {}).items():
-        new_ops = new.get("paths", {}).get(path, {})
+        path = unversioned(path)
+        new_ops = new_paths.get(path, {})
         for method in METHODS:
             if method not in old_ops:
                 continue

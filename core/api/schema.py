@@ -101,6 +101,18 @@ class AutoSchema(SpectacularAutoSchema):
             responses["401"].setdefault("headers", {})["WWW-Authenticate"] = WWW_AUTHENTICATE
         return operation
 
+    def get_auth(self) -> list[dict[str, Any]]:
+        """A public read (a GET not marked :func:`private_read`) says that its credentials are
+        optional (``{}``, OpenAPI's "no authentication"): anonymous callers get the same 200.
+        DRF's own permission classes get this from drf-spectacular; ours (the route table) do
+        not, and schemathesis' ``ignored_auth`` check reads a required scheme as enforced."""
+        auths: list[dict[str, Any]] = list(super().get_auth())
+        handler = getattr(self.view, self.method.lower(), None)
+        public_read = self.method in ("GET", "HEAD") and not getattr(handler, _PRIVATE_READ, False)
+        if public_read and auths and {} not in auths:
+            auths.append({})
+        return auths
+
     def get_description(self) -> str:  # type: ignore[override]
         """The handler's docstring (or ``@extend_schema(description=...)``), else the view
         class's own docstring, never one inherited from a base class: those are notes for this

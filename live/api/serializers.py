@@ -11,6 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.api.fields import BlankUntilSetChoiceField
+from scoring.models import Match
+
 
 class HandSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
@@ -61,7 +64,7 @@ class LiveMatchSerializer(serializers.Serializer[Any]):
     n_players = serializers.IntegerField()
     hands_count = serializers.IntegerField()
     winner_seat = serializers.IntegerField(allow_null=True)
-    end_reason = serializers.CharField(allow_blank=True)
+    end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
     next_hand = NextHandSerializer(allow_null=True)
     last_hand = HandSerializer(allow_null=True)
     seats = LiveSeatSerializer(many=True)
@@ -214,7 +217,7 @@ class BracketTableSerializer(serializers.Serializer[Any]):
     match_id = serializers.IntegerField()
     table_number = serializers.IntegerField()
     status = serializers.CharField()
-    end_reason = serializers.CharField(allow_blank=True)
+    end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
     seats = BracketSeatSerializer(many=True)
 
 

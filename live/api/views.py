@@ -9,6 +9,7 @@ authentication: the data is public; drafts are 404.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -21,6 +22,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from core.api.schema import error_response
+from core.api.versioning import DEFAULT_VERSION, adapt, version_of
 from live.api import serializers as s
 from live.documents import NOT_FOUND, json_document, json_document_gzip
 from live.http import accepts_gzip, json_bytes_response, live_conditional, request_tournament
@@ -53,6 +55,15 @@ class _LiveAPIView(APIView):
 
     def get(self, request: Request, **kwargs: Any) -> HttpResponse:
         t = request_tournament(request)
+        version = version_of(request)
+        if version != DEFAULT_VERSION:
+            # The stored bytes are v1 JSON (built once per tournament version): a later API
+            # version is written from them per request, uncompressed (core.api.versioning).
+            body = json_document(self.kind, t, *self.extra(**kwargs))
+            if body == NOT_FOUND:
+                raise Http404
+            data = adapt(json.loads(body), version)
+            return json_bytes_response(json.dumps(data, separators=(",", ":")).encode())
         gzipped = accepts_gzip(request)
         body = (json_document_gzip if gzipped else json_document)(
             self.kind, t, *self.extra(**kwargs)

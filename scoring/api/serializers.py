@@ -7,11 +7,14 @@ The hand-recording body is NOT validated field by field here: the engine parses 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from scoring.models import Match, Seat
+from core.api.fields import BlankUntilSetChoiceField
+from scoring.models import Hand, Match, Seat
 from scoring.representations import (
     HandRecordedSerializer,
     HandSerializer,
@@ -21,6 +24,7 @@ from scoring.representations import (
     tile_field,
 )
 from tournament.api.rulesets import FrozenRulesetField
+from tournament.models import TournamentRole
 
 __all__ = [
     "HandRecordedSerializer",
@@ -104,9 +108,8 @@ class MatchOutput(serializers.ModelSerializer[Match]):
     scores = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     next_hand = NextHandSerializer(allow_null=True, read_only=True)
     seats = SeatOutput(many=True, read_only=True)
-    end_reason = serializers.ChoiceField(  # "" until the match ends
-        choices=Match.EndReason.choices, allow_blank=True, read_only=True
-    )
+    # "" until the match ends in v1, null from v2 (core.api.versioning)
+    end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
 
     class Meta:
         model = Match
@@ -245,3 +248,105 @@ class ForfeitInput(serializers.Serializer[dict[str, Any]]):
 class ForfeitOutput(serializers.Serializer[dict[str, Any]]):
     match = MatchDetailOutput()
     continuation = MatchOutput(allow_null=True)
+
+
+# -- query parameters: a documented parameter in the wrong shape is refused, not ignored ---------
+
+
+class MatchListQuery(serializers.Serializer[dict[str, Any]]):
+    """Filters of a tournament's match list (query parameters)."""
+
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+    table = serializers.IntegerField(
+        required=False, min_value=-ID_MAX, max_value=ID_MAX, help_text="A table's id"
+    )
+    referee = serializers.RegexField(
+        r"^(?:[0-9]{1,18}|me)$",
+        required=False,
+        allow_blank=True,
+        max_length=18,
+        help_text="A referee's user id (`RoleOutput.user`), or `me`",
+    )
+
+
+class HandListQuery(serializers.Serializer[dict[str, Any]]):
+    include_void = serializers.BooleanField(
+        required=False, default=True, help_text="Also the voided hands (default true)"
+    )
+
+
+# -- who recorded a hand, without saying who ------------------------------------------------------
+
+RECORDER_ROLES = ["referee", "director", "staff"]
+
+
+def recorder_roles(hands: list[Hand]) -> dict[tuple[int, int], str]:
+    """``(match id, user id) -> role label`` of the users who recorded or voided ``hands``: the
+    user's role in the match's tournament now (``referee``, ``director``), else ``staff`` for
+    a staff account (staff never hold a tournament role). At most three queries."""
+    users = {u for h in hands for u in (h.recorded_by_id, h.voided_by_id) if u is not None}
+    if not users:
+        return {}
+    tournament_of = dict(
+        Match.objects.filter(pk__in={h.match_id for h in hands}).values_list("pk", "tournament_id")
+    )
+    held: dict[tuple[int, int], str] = {}
+    rows = TournamentRole.objects.filter(
+        user_id__in=users, tournament_id__in=set(tournament_of.values())
+    ).values_list("tournament_id", "user_id", "role")
+    for tournament_id, user_id, role in rows:
+        if role == TournamentRole.Role.DIRECTOR or (tournament_id, user_id) not in held:
+            held[(tournament_id, user_id)] = str(role)
+    staff = set(
+        get_user_model().objects.filter(pk__in=users, is_staff=True).values_list("pk", flat=True)
+    )
+    labels = {}
+    for match_id, tournament_id in tournament_of.items():
+        for user_id in users:
+            label = held.get((tournament_id, user_id)) or ("staff" if user_id in staff else None)
+            if label is not None:
+                labels[(match_id, user_id)] = label
+    return labels
+
+
+class _HandReadList(serializers.ListSerializer):  # type: ignore[type-arg]
+    def to_representation(self, data: Any) -> list[Any]:
+        hands = list(data.all() if hasattr(data, "all") else data)
+        context = cast(dict[str, Any], self.context)  # the root serializer's own dict
+        context["recorder_roles"] = recorder_roles(hands)
+        return list(super().to_representation(hands))
+
+
+@extend_schema_serializer(component_name="RecordedHandRead")
+class HandReadSerializer(HandSerializer):
+    """A recorded hand as read from the match's hand list: also the recorder's (and voider's)
+    role, a label that names no one, for every caller (issue 12: the public sees no user id)."""
+
+    recorded_by_role = serializers.SerializerMethodField(
+        help_text="The recording user's role: referee, director or staff; null if unknown "
+        "(the account or its role is gone). Names no one."
+    )
+    voided_by_role = serializers.SerializerMethodField(
+        help_text="The voiding user's role (as `recorded_by_role`); null if not voided."
+    )
+
+    class Meta(HandSerializer.Meta):
+        fields = [*HandSerializer.Meta.fields, "recorded_by_role", "voided_by_role"]
+        read_only_fields = fields
+        list_serializer_class = _HandReadList
+
+    def _label(self, hand: Hand, user_id: int | None) -> str | None:
+        if user_id is None:
+            return None
+        roles = self.context.get("recorder_roles")
+        if roles is None:
+            roles = recorder_roles([hand])
+        return roles.get((hand.match_id, user_id))
+
+    @extend_schema_field(serializers.ChoiceField(choices=RECORDER_ROLES, allow_null=True))
+    def get_recorded_by_role(self, hand: Hand) -> str | None:
+        return self._label(hand, hand.recorded_by_id)
+
+    @extend_schema_field(serializers.ChoiceField(choices=RECORDER_ROLES, allow_null=True))
+    def get_voided_by_role(self, hand: Hand) -> str | None:
+        return self._label(hand, hand.voided_by_id)

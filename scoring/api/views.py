@@ -19,7 +19,6 @@ from core.exceptions import ApplicationError
 from core.request_limits import SafeJSONParser
 from scoring import selectors, services
 from scoring.api import serializers as s
-from scoring.models import Match
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
 from tournament.auth import client_ip
 from tournament.models import Entry, Table
@@ -40,26 +39,23 @@ class MatchListApi(TournamentScopedMixin):
     pagination_class = ApiPagination
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("status", str, enum=Match.Status.values),
-            OpenApiParameter("table", int),
-            OpenApiParameter("referee", str, description="a user id, or `me`"),
-        ],
+        parameters=[s.MatchListQuery],
         responses=s.MatchOutput(many=True),
         tags=["matches"],
     )
     def get(self, request: Request, slug: str) -> Response:
-        params = request.query_params
+        query = s.MatchListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
         referee: int | None = None
         if params.get("referee") == "me":
             referee = request.user.pk if request.user.is_authenticated else -1
-        elif params.get("referee", "").isdigit():
+        elif params.get("referee"):
             referee = int(params["referee"])
-        table = params.get("table", "")
         qs = selectors.match_list(
             tournament=self.tournament,
             status=params.get("status") or None,
-            table_id=int(table) if table.isdigit() else None,
+            table_id=params.get("table"),
             referee_id=referee,
         )
         return self.paginated(request, qs, s.MatchOutput)
@@ -160,15 +156,16 @@ class HandListApi(ApiView):
     parser_classes = [SafeJSONParser]  # core.request_limits: bounded, no NUL or surrogates
 
     @extend_schema(
-        parameters=[OpenApiParameter("include_void", bool, default=True)],
-        responses=s.HandSerializer(many=True),
+        parameters=[s.HandListQuery],
+        responses=s.HandReadSerializer(many=True),
         tags=["hands"],
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id=match_id)
-        include_void = request.query_params.get("include_void", "true").lower() != "false"
-        qs = selectors.hand_list(match=match, include_void=include_void)
-        return self.paginated(request, qs, s.HandSerializer)
+        query = s.HandListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        qs = selectors.hand_list(match=match, include_void=query.validated_data["include_void"])
+        return self.paginated(request, qs, s.HandReadSerializer)
 
     @extend_schema(
         request=s.HandRecordInput,

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from brackets.models import Stage
 from brackets.services import round_publish, stage_create, stage_seed
+from core.api.versioning import VERSIONED_PATH
 from scoring.models import Match
 from tests.factories import (
     TableFactory,
@@ -46,8 +47,16 @@ def api_schema(raw_schema: dict[str, Any]) -> Any:
     return schemathesis.openapi.from_dict(raw_schema)
 
 
+def v1_path(path: str) -> str:
+    """The schema's path of an unversioned alias's path: ``/api/x`` is ``/api/v1/x``."""
+    return path if VERSIONED_PATH.match(path) else "/api/v1/" + path.removeprefix("/api/")
+
+
 def conforms(api_schema: Any, path: str, method: str, response: Any) -> None:
-    """Raise (with schemathesis' report) unless ``response`` matches the documented one."""
+    """Raise (with schemathesis' report) unless ``response`` matches the documented one.
+
+    ``path`` may be the unversioned alias's (``/api/x``): the schema lists ``/api/v1/x``."""
+    path = v1_path(path)
     request = requests.PreparedRequest()
     request.prepare(method=method, url=f"http://localhost{response.wsgi_request.get_full_path()}")
     st_response = schemathesis.Response(
@@ -152,7 +161,7 @@ def test_paginated_list_conforms_to_its_schema(api_schema: Any, path: str, _: st
     assert r.status_code == 200, r.content
     assert set(r.json()) == {"count", "next", "previous", "results"}
     conforms(api_schema, path, "GET", r)
-    documented = {p.name for p in api_schema[path]["GET"].query}
+    documented = {p.name for p in api_schema[v1_path(path)]["GET"].query}
     assert {"limit", "offset"} <= documented
 
 
@@ -324,3 +333,54 @@ def test_withdraw_and_disqualify_accept_post_only() -> None:
         assert api.patch(url, {"seed": 3}, format="json").status_code == 405
     entry.refresh_from_db()
     assert entry.seed != 3
+
+
+# --- the public saw recorded_by: null and nothing of who recorded a hand (issue 12, 20) ---------
+
+
+def test_the_hand_list_says_which_role_recorded_and_voided_each_hand_and_names_no_one(
+    api_schema: Any, django_assert_max_num_queries: Any
+) -> None:
+    from scoring.services import hand_record, hand_void_last
+    from tests.factories import UserFactory
+
+    tournament = TournamentFactory()
+    referee = referee_of(tournament)
+    director = director_of(tournament)
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    match = match_in_progress(tournament, referee=referee)
+    hand = {"poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 0}
+    hand_record(match_id=match.pk, actor=referee, expected_number=1, payload=hand)
+    hand_void_last(match_id=match.pk, actor=director, reason="slip")
+    hand_record(match_id=match.pk, actor=director, expected_number=1, payload=hand)
+    hand_record(
+        match_id=match.pk,
+        actor=staff,
+        expected_number=2,
+        payload={"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 0},
+    )
+    url = f"/api/matches/{match.pk}/hands/"
+    with django_assert_max_num_queries(8):  # not one query per hand
+        r = Client().get(url)
+    assert r.status_code == 200, r.content
+    conforms(api_schema, "/api/matches/{match_id}/hands/", "GET", r)
+    rows = sorted(r.json()["results"], key=lambda h: (h["number"], not h["void"]))
+    seen = [(h["number"], h["void"], h["recorded_by_role"], h["voided_by_role"]) for h in rows]
+    assert seen == [
+        (1, True, "referee", "director"),
+        (1, False, "director", None),
+        (2, False, "staff", None),
+    ]
+    # no user id in the public payload (the roles name no one)
+    assert {h["recorded_by"] for h in rows} == {None}
+    assert {h["voided_by"] for h in rows} == {None}
+    for user in (referee, director, staff):
+        assert f'"{user.username}"' not in r.content.decode()
+    # a signed-in director still gets the ids, and the same labels
+    api = APIClient()
+    api.force_authenticate(director)
+    signed_in = api.get(url).json()["results"]
+    assert {h["recorded_by"] for h in signed_in} == {referee.pk, director.pk, staff.pk}
+    assert sorted(h["recorded_by_role"] for h in signed_in) == sorted(
+        h["recorded_by_role"] for h in rows
+    )

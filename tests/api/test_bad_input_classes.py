@@ -39,17 +39,17 @@ FREE_FORM = {"play_log", "ruleset_overrides.*"}
 # reopening a tournament that is not finished (409, lifecycle), and granting a role, which only
 # staff may do (403, tournament/context.py) -- the world's caller is a director.
 BEFORE_BODY: set[tuple[str, str]] = {
-    ("post", "/api/tournaments/{slug}/reopen/"),
-    ("post", "/api/tournaments/{slug}/roles/"),
+    ("post", "/api/v1/tournaments/{slug}/reopen/"),
+    ("post", "/api/v1/tournaments/{slug}/roles/"),
 }
 # Fields sent with every bad one, where the view checks them first: the hands endpoint takes
 # the next hand number before the engine validates the rest (the world's match has 2 hands).
 BASE: dict[tuple[str, str], dict[str, Any]] = {
-    ("post", "/api/matches/{match_id}/hands/"): {"number": 3},
+    ("post", "/api/v1/matches/{match_id}/hands/"): {"number": 3},
 }
 # Bodies the rules engine validates field by field in rule order (RULES.md §9): a 400 names the
 # first field that does not hold, which for a one-field body may be an earlier missing one.
-ENGINE_VALIDATED = {("post", "/api/matches/{match_id}/hands/")}
+ENGINE_VALIDATED = {("post", "/api/v1/matches/{match_id}/hands/")}
 
 
 def _schema() -> dict[str, Any]:

@@ -139,5 +139,5 @@ def test_model_validation_names_the_field(field: str, value: object) -> None:
 
 def test_schema_documents_the_endpoint(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
-    assert "/api/circuits/{slug}/standings/" in schema
+    assert "/api/v1/circuits/{slug}/standings/" in schema
     assert "CircuitStandingsOut" in schema

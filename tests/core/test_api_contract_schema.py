@@ -64,7 +64,7 @@ def test_no_description_is_a_developer_note(schema: dict[str, Any]) -> None:
         assert "WWW-Authenticate`` makes" not in text, (method, path)
         assert ":meth:" not in text, (method, path)
         assert ":class:" not in text, (method, path)
-    create = schema["paths"]["/api/tournaments/"]["post"]
+    create = schema["paths"]["/api/v1/tournaments/"]["post"]
     assert "ruleset_overrides" in create["description"]
 
 
@@ -78,17 +78,20 @@ def test_every_401_names_the_scheme_to_retry_with(schema: dict[str, Any]) -> Non
 
 
 def test_a_stale_hand_409_documents_the_current_match_state(schema: dict[str, Any]) -> None:
-    for path in ("/api/matches/{match_id}/hands/", "/api/matches/{match_id}/hands/void-last/"):
+    for path in (
+        "/api/v1/matches/{match_id}/hands/",
+        "/api/v1/matches/{match_id}/hands/void-last/",
+    ):
         answer = schema["paths"][path]["post"]["responses"]["409"]
         outer = _component(schema, answer["content"]["application/json"]["schema"])
         body = _component(schema, outer["properties"]["error"])
         assert _component(schema, body["properties"]["match"])["properties"]["hands_count"]
-    hands = schema["paths"]["/api/matches/{match_id}/hands/"]["post"]["responses"]
+    hands = schema["paths"]["/api/v1/matches/{match_id}/hands/"]["post"]["responses"]
     assert "Idempotent-Replayed" in hands["201"]["headers"]
 
 
 def test_live_answers_document_their_etag_and_404_body(schema: dict[str, Any]) -> None:
-    live = [(p, op) for m, p, op in _operations(schema) if p.startswith("/api/live/")]
+    live = [(p, op) for m, p, op in _operations(schema) if p.startswith("/api/v1/live/")]
     assert len(live) >= 6
     for path, op in live:
         assert "ETag" in op["responses"]["200"]["headers"], path

@@ -37,34 +37,38 @@ def _error_ref(response: dict[str, Any]) -> str:
     ("method", "path", "expected"),
     [
         # A director's write under a tournament: every error.
-        ("post", "/api/tournaments/{slug}/tables/", {"400", "401", "403", "404", "415", "429"}),
-        ("delete", "/api/tournaments/{slug}/roles/{role_id}/", {"400", "401", "403", "404", "429"}),
+        ("post", "/api/v1/tournaments/{slug}/tables/", {"400", "401", "403", "404", "415", "429"}),
+        (
+            "delete",
+            "/api/v1/tournaments/{slug}/roles/{role_id}/",
+            {"400", "401", "403", "404", "429"},
+        ),
         # A write without a body still has the services' 400s (a round not over yet...).
         (
             "post",
-            "/api/tournaments/{slug}/rounds/{round_id}/advance/",
+            "/api/v1/tournaments/{slug}/rounds/{round_id}/advance/",
             {"400", "401", "403", "404", "429"},
         ),
-        ("post", "/api/players/", {"400", "401", "403", "415", "429"}),
+        ("post", "/api/v1/players/", {"400", "401", "403", "415", "429"}),
         # An operation declares its own conflicts.
         (
             "post",
-            "/api/tournaments/{slug}/rounds/{round_id}/close/",
+            "/api/v1/tournaments/{slug}/rounds/{round_id}/close/",
             {"400", "401", "403", "404", "409", "429"},
         ),
         # A public read: a bad token is refused (401), nothing is forbidden; a NUL byte in the
         # query string is a 400 (core.request_limits) on every operation.
-        ("get", "/api/tournaments/{slug}/tables/", {"400", "401", "404", "429"}),
-        ("get", "/api/tournaments/", {"400", "401", "429"}),
+        ("get", "/api/v1/tournaments/{slug}/tables/", {"400", "401", "404", "429"}),
+        ("get", "/api/v1/tournaments/", {"400", "401", "429"}),
         # A read with a filter can reject it (a 400 like every operation).
-        ("get", "/api/tournaments/{slug}/matches/", {"400", "401", "404", "429"}),
+        ("get", "/api/v1/tournaments/{slug}/matches/", {"400", "401", "404", "429"}),
         # Private reads (directors only) answer 403 too.
-        ("get", "/api/tournaments/{slug}/roles/", {"400", "401", "403", "404", "429"}),
-        ("get", "/api/tournaments/{slug}/referee-tokens/", {"400", "401", "403", "404", "429"}),
-        ("get", "/api/tournaments/{slug}/action-log/", {"400", "401", "403", "404", "429"}),
+        ("get", "/api/v1/tournaments/{slug}/roles/", {"400", "401", "403", "404", "429"}),
+        ("get", "/api/v1/tournaments/{slug}/referee-tokens/", {"400", "401", "403", "404", "429"}),
+        ("get", "/api/v1/tournaments/{slug}/action-log/", {"400", "401", "403", "404", "429"}),
         (
             "get",
-            "/api/tournaments/{slug}/stages/{stage_id}/preview/",
+            "/api/v1/tournaments/{slug}/stages/{stage_id}/preview/",
             {"400", "401", "403", "404", "429"},
         ),
     ],
@@ -81,7 +85,7 @@ def test_each_operation_documents_the_errors_it_can_answer(
 
 
 def test_an_operations_own_description_of_a_status_wins(paths: dict[str, Any]) -> None:
-    responses = _responses(paths, "post", "/api/matches/{match_id}/hands/")
+    responses = _responses(paths, "post", "/api/v1/matches/{match_id}/hands/")
     assert responses["409"]["description"].startswith("Stale hand number")
     assert responses["422"]["description"].startswith("Idempotency-Key reused")
     assert responses["403"]["description"] == "Not allowed for this match"
@@ -91,7 +95,7 @@ def test_an_operations_own_description_of_a_status_wins(paths: dict[str, Any]) -
 def test_public_live_reads_have_no_authentication_errors(paths: dict[str, Any]) -> None:
     """The spectators' API authenticates nobody: no 401, 403 or 429 to document (a 400 for a
     NUL byte in the path or query, like every operation)."""
-    live = [p for p in paths if p.startswith("/api/live/")]
+    live = [p for p in paths if p.startswith("/api/v1/live/")]
     assert live
     for path in live:
         assert set(_responses(paths, "get", path)) == {"200", "304", "400", "404"}, path

@@ -170,12 +170,12 @@ def test_player_and_match_bodies_match_their_documented_shape(
 def test_openapi_schema_lists_the_live_endpoints(client: Any) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path in [
-        "/api/live/{slug}/",
-        "/api/live/{slug}/tables/",
-        "/api/live/{slug}/standings/",
-        "/api/live/{slug}/bracket/",
-        "/api/live/{slug}/players/{entry_id}/",
-        "/api/live/{slug}/matches/{match_id}/",
+        "/api/v1/live/{slug}/",
+        "/api/v1/live/{slug}/tables/",
+        "/api/v1/live/{slug}/standings/",
+        "/api/v1/live/{slug}/bracket/",
+        "/api/v1/live/{slug}/players/{entry_id}/",
+        "/api/v1/live/{slug}/matches/{match_id}/",
     ]:
         operation = schema["paths"][path]["get"]
         assert {"200", "304", "404"} <= set(operation["responses"])

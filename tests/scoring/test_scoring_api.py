@@ -270,7 +270,9 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
         listed = api.get(  # signed in: anonymous callers see no user ids
             f"/api/matches/{match.pk}/hands/"
         ).json()["results"]
-        assert [h for h in listed if h["id"] == hand.pk] == [body["hand"]]
+        # the list also says which role recorded each hand (RecordedHandRead)
+        roles = {"recorded_by_role": "referee", "voided_by_role": None}
+        assert [h for h in listed if h["id"] == hand.pk] == [{**body["hand"], **roles}]
     assert second.json()["tournament_version"] == first.json()["tournament_version"] + 1
     match.refresh_from_db()
     match.tournament.refresh_from_db()
@@ -651,21 +653,21 @@ def test_openapi_schema_documents_hand_recording(client: Any) -> None:
         import yaml
 
         schema = yaml.safe_load(r.content)
-    op = schema["paths"]["/api/matches/{match_id}/hands/"]["post"]
+    op = schema["paths"]["/api/v1/matches/{match_id}/hands/"]["post"]
     assert "requestBody" in op
     assert {"201", "400", "409", "422"} <= set(op["responses"])
     assert any(p["name"] == "Idempotency-Key" for p in op["parameters"])
     for path in [
-        "/api/tournaments/",
-        "/api/players/",
-        "/api/tournaments/{slug}/entries/",
-        "/api/tournaments/{slug}/tables/",
-        "/api/tournaments/{slug}/matches/",
-        "/api/matches/{match_id}/",
-        "/api/matches/{match_id}/start/",
-        "/api/matches/{match_id}/hands/void-last/",
-        "/api/matches/{match_id}/override/",
-        "/api/matches/{match_id}/forfeit/",
-        "/api/tournaments/{slug}/referee-tokens/",
+        "/api/v1/tournaments/",
+        "/api/v1/players/",
+        "/api/v1/tournaments/{slug}/entries/",
+        "/api/v1/tournaments/{slug}/tables/",
+        "/api/v1/tournaments/{slug}/matches/",
+        "/api/v1/matches/{match_id}/",
+        "/api/v1/matches/{match_id}/start/",
+        "/api/v1/matches/{match_id}/hands/void-last/",
+        "/api/v1/matches/{match_id}/override/",
+        "/api/v1/matches/{match_id}/forfeit/",
+        "/api/v1/tournaments/{slug}/referee-tokens/",
     ]:
         assert path in schema["paths"], path

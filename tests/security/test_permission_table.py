@@ -49,7 +49,10 @@ def all_routes() -> list[tuple[str, str]]:
     def walk(patterns: list[Any], prefix: str, ns: str | None) -> None:
         for p in patterns:
             if isinstance(p, URLResolver):
-                walk(p.url_patterns, prefix + str(p.pattern), p.namespace or ns)
+                # nested namespaces, as in a view name: the API under /api/v1/ and /api/v2/ is
+                # ``v1:tournament-api:...`` (core.api.versioning)
+                inner = f"{ns}:{p.namespace}" if ns and p.namespace else (p.namespace or ns)
+                walk(p.url_patterns, prefix + str(p.pattern), inner)
             elif isinstance(p, URLPattern):
                 name = f"{ns}:{p.name}" if ns else str(p.name)
                 out.append((name, prefix + str(p.pattern)))

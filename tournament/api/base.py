@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Model, QuerySet
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -46,6 +46,34 @@ class ApiPagination(LimitOffsetPagination):
     PostgreSQL's bigint was a 500 (an ``offset`` past the row count never reaches the query)."""
 
     max_limit = 1000
+    minimums = {"limit": 1, "offset": 0}
+
+    def get_limit(self, request: Request) -> int | None:
+        if self.limit_query_param not in request.query_params:
+            return self.default_limit
+        limit = self._integer(request, self.limit_query_param)
+        return min(limit, self.max_limit) if self.max_limit else limit
+
+    def get_offset(self, request: Request) -> int:
+        if self.offset_query_param not in request.query_params:
+            return 0
+        return self._integer(request, self.offset_query_param)
+
+    def _integer(self, request: Request, name: str) -> int:
+        """A documented integer parameter that is not one is refused (400 naming it), not
+        read as the default: the client would page wrongly without knowing."""
+        raw = request.query_params[name]
+        minimum = self.minimums[name]
+        if not raw.isascii() or not raw.isdigit() or int(raw) < minimum:
+            raise ValidationError({name: [f"Must be an integer >= {minimum}."]})
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = list(super().get_schema_operation_parameters(view))
+        for parameter in parameters:
+            if parameter["name"] in self.minimums:
+                parameter["schema"]["minimum"] = self.minimums[parameter["name"]]
+        return parameters
 
 
 class ApiView(APIView):
