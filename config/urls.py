@@ -34,6 +34,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", include("circuits.urls")),
+    path("", include("notify.urls")),
     path("", core_views.home, name="home"),
 ]
 

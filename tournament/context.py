@@ -226,6 +226,8 @@ ROUTES: dict[str, dict[str, Action]] = {
         "POST": Action.CREATE_TOURNAMENT,
     },
     "brackets:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
+    # webhooks (endpoints, delivery log) and players' e-mail addresses: director pages
+    "notify:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
 }
 
 
