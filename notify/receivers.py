@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from notify import services
 from notify.models import WebhookEvent
 
@@ -17,7 +19,8 @@ def on_round_published(sender: Any, *, round_id: int, tournament_id: int, **kwar
     services.deliveries_write(
         tournament_id=tournament_id, event=WebhookEvent.ROUND_PUBLISHED, round_id=round_id
     )
-    round_emails.delay(round_id)
+    queue = getattr(settings, "NOTIFY_TASK_QUEUE", "")
+    round_emails.apply_async((round_id,), **({"queue": queue} if queue else {}))
 
 
 def on_match_finished(sender: Any, *, match_id: int, tournament_id: int, **kwargs: Any) -> None:

@@ -198,7 +198,7 @@ def enqueue(delivery_id: uuid.UUID | str, *, countdown: float | None = None) -> 
     from notify.tasks import webhook_deliver
 
     options: dict[str, Any] = {}
-    if queue := _setting("WEBHOOK_TASK_QUEUE", ""):
+    if queue := _setting("NOTIFY_TASK_QUEUE", ""):
         options["queue"] = queue
     if countdown is not None:
         options["countdown"] = countdown

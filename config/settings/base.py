@@ -233,7 +233,7 @@ WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600)
 # sent by the sweep (no long ETA messages: they outlive the visibility timeout).
 WEBHOOK_RETRY_INLINE_MAX_SECONDS = env.float("WEBHOOK_RETRY_INLINE_MAX_SECONDS", default=60)
 WEBHOOK_BACKFILL_HOURS = env.float("WEBHOOK_BACKFILL_HOURS", default=6)
-WEBHOOK_TASK_QUEUE = env.str("WEBHOOK_TASK_QUEUE", default="")
+NOTIFY_TASK_QUEUE = env.str("NOTIFY_TASK_QUEUE", default="")
 # Django's mail backends: EMAIL_URL (smtp://user:password@host:587/?tls=True, or
 # consolemail://) and the sender address.
 _email = env.email_url("EMAIL_URL", default="consolemail://")
