@@ -19,8 +19,10 @@ def on_round_published(sender: Any, *, round_id: int, tournament_id: int, **kwar
     services.deliveries_write(
         tournament_id=tournament_id, event=WebhookEvent.ROUND_PUBLISHED, round_id=round_id
     )
-    queue = getattr(settings, "NOTIFY_TASK_QUEUE", "")
-    round_emails.apply_async((round_id,), **({"queue": queue} if queue else {}))
+    options: dict[str, Any] = {}
+    if queue := getattr(settings, "NOTIFY_TASK_QUEUE", ""):
+        options["queue"] = queue
+    round_emails.apply_async((round_id,), **options)
 
 
 def on_match_finished(sender: Any, *, match_id: int, tournament_id: int, **kwargs: Any) -> None:

@@ -44,7 +44,7 @@ class WebhookReceiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 raw = self.rfile.read(length)
                 secret = receiver.secrets.get(self.path, "")
@@ -113,7 +113,7 @@ class SmtpSink:
 
             def handle(self) -> None:
                 self.reply("220 sink ESMTP")
-                sender, rcpts = "", []
+                sender, rcpts = "", list[str]()
                 while True:
                     line = self.rfile.readline()
                     if not line:
@@ -123,7 +123,7 @@ class SmtpSink:
                     if verb in ("EHLO", "HELO"):
                         self.reply("250 sink")
                     elif verb == "MAIL":
-                        sender, rcpts = cmd.split(":", 1)[1].strip(), []
+                        sender, rcpts = cmd.split(":", 1)[1].strip(), list[str]()
                         self.reply("250 OK")
                     elif verb == "RCPT":
                         rcpts.append(cmd.split(":", 1)[1].strip().strip("<>"))

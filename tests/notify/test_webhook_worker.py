@@ -83,7 +83,8 @@ def _assert_delivered_after_a_kill(receiver: WebhookReceiver, delivery: WebhookD
     assert delivery.status == WebhookDelivery.Status.DELIVERED
     assert delivery.attempts == 1  # the killed attempt never finished; the retry did
     ids = [r.delivery_id for r in receiver.requests]
-    assert ids == [str(delivery.pk)] * len(ids) and len(ids) == 2  # once more, same id: dedupe
+    assert ids == [str(delivery.pk)] * len(ids)
+    assert len(ids) == 2
     assert all(r.verified for r in receiver.requests)
     assert {r.body["id"] for r in receiver.requests} == {str(delivery.pk)}
 

@@ -38,7 +38,8 @@ def test_signature_verifies_and_refuses_tampering_old_timestamps_and_other_secre
     body = b'{"event":"match_finished","id":"1"}'
     headers = signing.sign("s3cret", body, now=1_000_000)
     ts, sig = headers[signing.TIMESTAMP_HEADER], headers[signing.SIGNATURE_HEADER]
-    assert sig.startswith("v1=") and len(sig) == 3 + 64
+    assert sig.startswith("v1=")
+    assert len(sig) == 3 + 64
     assert signing.verify("s3cret", body, ts, sig, now=1_000_010)
     assert not signing.verify("s3cret", body + b" ", ts, sig, now=1_000_010)  # body changed
     assert not signing.verify("other", body, ts, sig, now=1_000_010)  # another secret
@@ -60,15 +61,18 @@ def test_round_published_is_delivered_signed_with_the_tables(
     with django_capture_on_commit_callbacks(execute=True):
         rnd = publish(stage, director)
     [got] = receiver.requests
-    assert got.verified and got.event == "round_published"
+    assert got.verified
+    assert got.event == "round_published"
     delivery = WebhookDelivery.objects.get(endpoint=endpoint)
     assert got.delivery_id == str(delivery.pk) == got.body["id"]
     assert got.body["tournament"] == {"id": tournament.pk, "slug": tournament.slug}
     data = got.body["data"]
-    assert data["round"]["id"] == rnd.pk and data["round"]["number"] == 1
+    assert data["round"]["id"] == rnd.pk
+    assert data["round"]["number"] == 1
     assert [t["table"] for t in data["tables"]] == [1, 2]
     assert sum(len(t["players"]) for t in data["tables"]) == 8
-    assert delivery.status == "delivered" and delivery.attempts == 1
+    assert delivery.status == "delivered"
+    assert delivery.attempts == 1
     assert delivery.last_status_code == 200
 
 
@@ -97,7 +101,7 @@ def test_match_finished_and_hand_recorded_are_delivered_once_each(
     finished = next(r for r in receiver.requests if r.event == "match_finished")
     seats = finished.body["data"]["match"]["seats"]
     assert sorted(s["placing"] for s in seats) == sorted(
-        first.seats.values_list("placing", flat=True)
+        p or 0 for p in first.seats.values_list("placing", flat=True)
     )
     numbers = sorted(
         r.body["data"]["hand"]["number"] for r in receiver.requests if r.event == "hand_recorded"
@@ -118,7 +122,7 @@ def test_an_endpoint_gets_only_its_tournament_and_its_events(
     receiver: WebhookReceiver, django_capture_on_commit_callbacks: Any
 ) -> None:
     tournament, director, stage = seeded_stage(8)
-    other, other_director, other_stage = seeded_stage(8)
+    _other, other_director, other_stage = seeded_stage(8)
     add_endpoint(tournament, director, receiver, events=["match_finished"])
     with django_capture_on_commit_callbacks(execute=True):
         publish(stage, director)
@@ -140,7 +144,8 @@ def test_a_repeated_event_writes_one_row_per_endpoint(receiver: WebhookReceiver)
         emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
     assert WebhookDelivery.objects.filter(endpoint=a).count() == 1
     assert WebhookDelivery.objects.filter(endpoint=b).count() == 1
-    assert len(receiver.requests) == 2 and all(r.verified for r in receiver.requests)
+    assert len(receiver.requests) == 2
+    assert all(r.verified for r in receiver.requests)
 
 
 # -- retries, backoff, giving up --------------------------------------------------------------
@@ -156,11 +161,13 @@ def test_failures_are_retried_with_exponential_backoff_then_delivered(
     rnd = publish(stage, director)
     emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
     delivery = WebhookDelivery.objects.get(endpoint=endpoint)
-    assert delivery.status == "pending" and delivery.attempts == 1
+    assert delivery.status == "pending"
+    assert delivery.attempts == 1
     assert delivery.last_status_code == 500
     waits = []
     for expected in ("retry", "delivered"):
         delivery.refresh_from_db()
+        assert delivery.last_attempt_at is not None
         waits.append((delivery.next_attempt_at - delivery.last_attempt_at).total_seconds())
         # Not due yet: a send now does nothing.
         assert services.delivery_send(delivery_id=delivery.pk).outcome == "not_due"
@@ -169,7 +176,8 @@ def test_failures_are_retried_with_exponential_backoff_then_delivered(
         )
         assert services.delivery_send(delivery_id=delivery.pk).outcome == expected
     delivery.refresh_from_db()
-    assert delivery.status == "delivered" and delivery.attempts == 3
+    assert delivery.status == "delivered"
+    assert delivery.attempts == 3
     assert [round(w) for w in waits] == [10, 20]  # base x 2^(n-1)
     assert [r.status for r in receiver.requests] == [500, 503, 200]
     assert len({r.delivery_id for r in receiver.requests}) == 1  # one id for every attempt
@@ -193,7 +201,8 @@ def test_the_last_failure_marks_the_delivery_failed(receiver: WebhookReceiver) -
         outcomes.append(services.delivery_send(delivery_id=delivery.pk).outcome)
     delivery.refresh_from_db()
     assert outcomes == ["retry", "failed"]
-    assert delivery.status == "failed" and delivery.attempts == 3
+    assert delivery.status == "failed"
+    assert delivery.attempts == 3
     assert "HTTP 500" in delivery.last_error
     assert services.outbox_sweep() == []  # given up: the sweep leaves it
 
@@ -213,7 +222,8 @@ def test_a_leased_delivery_is_not_sent_twice_at_once(receiver: WebhookReceiver) 
         status="pending", locked_until=timezone.now() + timedelta(seconds=30)
     )
     result = services.delivery_send(delivery_id=delivery.pk)
-    assert result.outcome == "locked" and 29 < (result.retry_in or 0) <= 31
+    assert result.outcome == "locked"
+    assert 29 < (result.retry_in or 0) <= 31
     assert services.outbox_sweep() == []
     assert len(receiver.requests) == 1
     # The lease runs out (the sender died): the sweep sends it again, with the same id.
@@ -279,12 +289,15 @@ def test_backfill_writes_the_rows_of_events_whose_handler_never_ran(
 )
 def test_private_and_loopback_targets_are_refused(url: str) -> None:
     tournament, director, _ = seeded_stage(4)
-    with override_settings(WEBHOOK_ALLOW_PRIVATE_TARGETS=False):
-        with pytest.raises(ApplicationError) as err:
-            services.endpoint_create(
-                tournament=tournament, actor=director, url=url, events=["match_finished"]
-            )
-    assert err.value.status_code == 400 and "url" in err.value.fields
+    with (
+        override_settings(WEBHOOK_ALLOW_PRIVATE_TARGETS=False),
+        pytest.raises(ApplicationError) as err,
+    ):
+        services.endpoint_create(
+            tournament=tournament, actor=director, url=url, events=["match_finished"]
+        )
+    assert err.value.status_code == 400
+    assert "url" in err.value.fields
     assert not WebhookEndpoint.objects.exists()
 
 
@@ -316,7 +329,8 @@ def test_a_target_that_became_private_is_refused_at_send_time(receiver: WebhookR
         emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
     delivery = WebhookDelivery.objects.get(endpoint=endpoint)
     assert receiver.requests == []
-    assert delivery.status == "failed" and "private" in delivery.last_error
+    assert delivery.status == "failed"
+    assert "private" in delivery.last_error
 
 
 def test_only_directors_manage_endpoints() -> None:
@@ -332,7 +346,8 @@ def test_transport_never_follows_redirects(receiver: WebhookReceiver) -> None:
     receiver.statuses.append(302)
     receiver.secrets["/hook"] = "s"
     outcome = transport.post(receiver.url(), b"{}", signing.sign("s", b"{}"), timeout=5)
-    assert outcome.status == 302 and not outcome.ok
+    assert outcome.status == 302
+    assert not outcome.ok
     assert len(receiver.requests) == 1
 
 
@@ -359,16 +374,19 @@ def test_director_page_adds_an_endpoint_shows_the_secret_once_and_lists_deliveri
     page = client.get(url).content.decode()
     assert endpoint.secret not in page  # shown once
     delivery = WebhookDelivery.objects.get(endpoint=endpoint)
-    assert str(delivery.pk) in page and "Delivered" in page
+    assert str(delivery.pk) in page
+    assert "Delivered" in page
     assert receiver.requests[0].verified
     # A bad URL is refused with the reason; nothing is added.
     bad = client.post(url, {"url": "gopher://x", "events": ["round_published"]})
-    assert bad.status_code == 400 and "http and https" in bad.content.decode()
+    assert bad.status_code == 400
+    assert "http and https" in bad.content.decode()
     assert WebhookEndpoint.objects.count() == 1
     # Disable.
     client.post(reverse("notify:webhook-disable", args=[tournament.slug, endpoint.pk]))
     endpoint.refresh_from_db()
-    assert not endpoint.active and endpoint.disabled_at is not None
+    assert not endpoint.active
+    assert endpoint.disabled_at is not None
 
 
 def test_the_page_is_for_directors_only() -> None:
