@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("live.urls")),
     path("", include("circuits.urls")),
     path("", include("notify.urls")),
+    path("", include("archive.urls")),
     path("", core_views.home, name="home"),
 ]
 

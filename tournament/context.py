@@ -228,6 +228,8 @@ ROUTES: dict[str, dict[str, Action]] = {
     "brackets:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
     # webhooks (endpoints, delivery log) and players' e-mail addresses: director pages
     "notify:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
+    # the tournament's ZIP archive (every table of its data): its directors
+    "archive:download": {"GET": Action.VIEW_PRIVATE},
 }
 
 

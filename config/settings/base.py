@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "live",
     "circuits",
     "notify",
+    "archive",
     "axes",
 ]
 
