@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from archive import views
+from archive import results, views
 
 app_name = "archive"
 
@@ -11,5 +11,10 @@ urlpatterns = [
         "director/tournaments/<slug:slug>/archive.zip",
         views.ArchiveDownloadView.as_view(),
         name="download",
+    ),
+    path(
+        "live/<slug:slug>/rounds/<int:round_id>/results/",
+        results.results_sheet,
+        name="round-results",
     ),
 ]

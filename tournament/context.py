@@ -230,6 +230,7 @@ ROUTES: dict[str, dict[str, Action]] = {
     "notify:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
     # the tournament's ZIP archive (every table of its data): its directors
     "archive:download": {"GET": Action.VIEW_PRIVATE},
+    "archive:round-results": {_R: Action.VIEW_PUBLIC},  # printable results sheet of a round
 }
 
 
