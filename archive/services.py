@@ -10,7 +10,8 @@ What is archived: the tournament, its players and entries, tables, roles, action
 matches, seats, hands, stages, stage entries, rounds and their matches, the rating history of
 its matches and its players' current ratings, and the site accounts those rows name
 (directors, referee identities, players' linked accounts: user name and names only, never a
-password). What is not: referee credentials (secrets; referees get new links), webhooks
+password). What is not: the referee's client address and browser stored with each hand (audit
+data, personal), referee credentials (secrets; referees get new links), webhooks
 (secrets) and players' e-mail addresses (private), circuits (they span tournaments).
 
 Import: into a system with no tournament and no player yet (``ArchiveError`` otherwise);
@@ -118,9 +119,18 @@ PARTS: list[Part] = [
 
 USER_FIELDS = ["id", "username", "first_name", "last_name", "date_joined"]
 
+#: Columns left out: personal data kept for audit only (the referee's phone address and
+#: browser), never shown on a page. Imported rows get the field's empty value.
+EXCLUDED: dict[type[models.Model], set[str]] = {Hand: {"client_ip", "user_agent"}}
+
 
 def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return list(model._meta.concrete_fields)
+
+
+def _archived_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    skip = EXCLUDED.get(model, set())
+    return [f for f in _fields(model) if f.attname not in skip]
 
 
 def _user_fk_attnames(model: type[models.Model]) -> list[str]:
@@ -143,7 +153,7 @@ def _dump(payload: dict[str, Any]) -> bytes:
 
 
 def _table_json(model: type[models.Model], qs: models.QuerySet[Any]) -> tuple[bytes, int]:
-    names = [f.attname for f in _fields(model)]
+    names = [f.attname for f in _archived_fields(model)]
     rows = [
         [_encode(v) for v in row] for row in qs.order_by("pk").values_list(*names).iterator(2000)
     ]

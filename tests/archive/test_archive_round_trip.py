@@ -25,7 +25,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from archive.services import FORMAT_VERSION, ArchiveError, archive_export, archive_import
-from brackets.models import Stage
+from brackets.models import Round, Stage
 from scoring.models import Hand, Match
 from tournament.models import Entry, Player, Tournament
 
@@ -44,6 +44,10 @@ def _urls(t: Tournament) -> list[str]:
     urls.append(f"/api/tournaments/{slug}/placings/")
     for stage_id in Stage.objects.filter(tournament=t).order_by("pk").values_list("pk", flat=True):
         urls.append(f"/api/tournaments/{slug}/stages/{stage_id}/standings/")
+    for round_id in (
+        Round.objects.filter(stage__tournament=t).order_by("pk").values_list("pk", flat=True)
+    ):
+        urls.append(f"/live/{slug}/rounds/{round_id}/results/")  # printable results sheets
     for entry_id in Entry.objects.filter(tournament=t).order_by("pk").values_list("pk", flat=True):
         urls += [f"/live/{slug}/players/{entry_id}/", f"/api/live/{slug}/players/{entry_id}/"]
     for match_id in Match.objects.filter(tournament=t).order_by("pk").values_list("pk", flat=True):
@@ -91,6 +95,7 @@ def test_archive_round_trip_reproduces_every_page_byte_for_byte(tmp_path) -> Non
         assert {f["file"] for f in manifest["files"]} | {"manifest.json"} == names
         hands = json.loads(zf.read("scoring_hand.json"))
         assert len(hands["rows"]) == counts[2]
+        assert "client_ip" not in hands["fields"]  # personal audit data stays behind
         users = json.loads(zf.read("auth_user.json"))
         assert "password" not in users["fields"]
         assert "tournament_refereetoken.json" not in names  # credentials are never archived
