@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -102,6 +103,8 @@ def endpoint_create(
             target=endpoint,
             data={"url": url, "events": chosen},
         )
+    endpoints_forget(tournament.pk)
+    transaction.on_commit(partial(endpoints_forget, tournament.pk))
     return endpoint, secret
 
 
@@ -130,6 +133,8 @@ def endpoint_disable(*, tournament: Tournament, actor: Any, endpoint_id: int) ->
                 target=endpoint,
                 data={"url": endpoint.url},
             )
+    endpoints_forget(tournament.pk)
+    transaction.on_commit(partial(endpoints_forget, tournament.pk))
     return endpoint
 
 
@@ -142,12 +147,32 @@ BUILDERS: dict[str, Callable[..., tuple[str, dict[str, Any]] | None]] = {
 }
 
 
+# Which tournaments have active endpoints, per process, for a few seconds: the handlers run
+# after every recorded hand, and almost no tournament has a webhook, so the hand path must not
+# pay a query for it. An endpoint added meanwhile misses at most these seconds of events, and
+# the backfill writes those (it looks back to the endpoint's creation).
+ENDPOINTS_TTL = 5.0
+_ENDPOINTS: dict[int, tuple[float, list[WebhookEndpoint]]] = {}
+
+
+def endpoints_forget(tournament_id: int | None = None) -> None:
+    if tournament_id is None:
+        _ENDPOINTS.clear()
+    else:
+        _ENDPOINTS.pop(tournament_id, None)
+
+
 def _endpoints_for(tournament_id: int, event: str) -> list[WebhookEndpoint]:
-    return [
-        e
-        for e in WebhookEndpoint.objects.filter(tournament_id=tournament_id, active=True)
-        if event in e.events
-    ]
+    now = time.monotonic()
+    cached = _ENDPOINTS.get(tournament_id)
+    if cached is None or cached[0] < now:
+        endpoints = list(WebhookEndpoint.objects.filter(tournament_id=tournament_id, active=True))
+        if len(_ENDPOINTS) > 4096:
+            _ENDPOINTS.clear()
+        _ENDPOINTS[tournament_id] = (now + ENDPOINTS_TTL, endpoints)
+    else:
+        endpoints = cached[1]
+    return [e for e in endpoints if event in e.events]
 
 
 def deliveries_write(

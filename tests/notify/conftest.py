@@ -17,6 +17,14 @@ from tests.notify.receivers import WebhookReceiver
 from tournament.models import Tournament
 
 
+@pytest.fixture(autouse=True)
+def _fresh_endpoint_cache() -> Iterator[None]:
+    """Ids repeat between tests (rolled back): no test sees another's cached endpoints."""
+    services.endpoints_forget()
+    yield
+    services.endpoints_forget()
+
+
 @pytest.fixture
 def receiver() -> Iterator[WebhookReceiver]:
     r = WebhookReceiver()

@@ -410,3 +410,17 @@ def test_payload_body_is_stable_json(receiver: WebhookReceiver) -> None:
     emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
     delivery = WebhookDelivery.objects.get()
     assert json.loads(services.body_of(delivery)) == receiver.requests[0].body
+
+
+def test_the_hand_path_pays_no_query_when_no_webhook_is_set(
+    django_assert_num_queries: Any,
+) -> None:
+    tournament, director, stage = seeded_stage(8)
+    rnd = publish(stage, director)
+    match = open_matches(rnd)[0]
+    play_match(match, director, seed=3)
+    emit(hand_recorded, match_id=match.pk, tournament_id=tournament.pk, hand_number=1)  # looks
+    with django_assert_num_queries(0):
+        for n in (2, 3, 4):
+            emit(hand_recorded, match_id=match.pk, tournament_id=tournament.pk, hand_number=n)
+    assert not WebhookDelivery.objects.exists()
