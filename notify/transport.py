@@ -43,7 +43,7 @@ class Target:
     host: str
     port: int
     path: str
-    address: str
+    addresses: tuple[str, ...]  # every one checked; tried in the resolver's order
 
 
 @dataclass(frozen=True)
@@ -103,15 +103,28 @@ def resolve(url: str) -> Target:
             f"{host} resolves to a private, loopback or reserved address ({refused[0]}); "
             "webhooks go to public addresses only"
         )
-    return Target(scheme, host, port, path, addresses[0])
+    return Target(scheme, host, port, path, tuple(dict.fromkeys(addresses)))
 
 
 def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float) -> Outcome:
-    """POST ``body`` to ``url`` once (no redirects, no retries: the caller retries)."""
+    """POST ``body`` to ``url`` once (no redirects, no retries: the caller retries). The
+    host's checked addresses are tried in turn until one accepts the connection."""
     try:
         target = resolve(url)
     except UnsafeTargetError as exc:
         return Outcome(None, str(exc), permanent=not exc.transient)
+    outcome = Outcome(None, "no address to connect to")
+    for address in target.addresses:
+        outcome, connected = _post_to(target, address, body, headers, timeout)
+        if connected:
+            break
+    return outcome
+
+
+def _post_to(
+    target: Target, address: str, body: bytes, headers: dict[str, str], timeout: float
+) -> tuple[Outcome, bool]:
+    """One attempt at one address; the flag says whether a connection was made."""
     default_port = 443 if target.scheme == "https" else 80
     name = f"[{target.host}]" if ":" in target.host else target.host
     host_header = name if target.port == default_port else f"{name}:{target.port}"
@@ -123,7 +136,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float) -> O
     }
     if target.scheme == "https":
         pool = urllib3.HTTPSConnectionPool(
-            target.address,
+            address,
             target.port,
             server_hostname=target.host,
             assert_hostname=target.host,
@@ -131,7 +144,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float) -> O
             **common,  # type: ignore[arg-type]
         )
     else:
-        pool = urllib3.HTTPConnectionPool(target.address, target.port, **common)  # type: ignore[arg-type]
+        pool = urllib3.HTTPConnectionPool(address, target.port, **common)  # type: ignore[arg-type]
     try:
         response = pool.urlopen(
             "POST",
@@ -152,10 +165,12 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float) -> O
         finally:
             response.release_conn()
         status = response.status
-        return Outcome(status, "" if 200 <= status < 300 else f"HTTP {status}")
+        return Outcome(status, "" if 200 <= status < 300 else f"HTTP {status}"), True
+    except (urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError) as exc:
+        return Outcome(None, f"{type(exc).__name__}: {exc}"[:300]), False
     except urllib3.exceptions.HTTPError as exc:
-        return Outcome(None, f"{type(exc).__name__}: {exc}"[:300])
+        return Outcome(None, f"{type(exc).__name__}: {exc}"[:300]), True
     except OSError as exc:
-        return Outcome(None, f"{type(exc).__name__}: {exc}"[:300])
+        return Outcome(None, f"{type(exc).__name__}: {exc}"[:300]), True
     finally:
         pool.close()

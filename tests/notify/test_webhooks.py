@@ -424,3 +424,48 @@ def test_the_hand_path_pays_no_query_when_no_webhook_is_set(
         for n in (2, 3, 4):
             emit(hand_recorded, match_id=match.pk, tournament_id=tournament.pk, hand_number=n)
     assert not WebhookDelivery.objects.exists()
+
+
+def test_https_targets_have_their_certificate_verified(tmp_path: Any) -> None:
+    """A receiver with a certificate no authority signed is refused (TLS is verified for the
+    URL's host name although the connection goes to the checked address)."""
+    import shutil
+    import ssl
+    import subprocess
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    hits: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        outcome = transport.post(f"https://localhost:{port}/hook", b"{}", {}, timeout=5)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert outcome.status is None
+    assert "CERTIFICATE_VERIFY_FAILED" in outcome.error or "certificate" in outcome.error.lower()
+    assert hits == []
