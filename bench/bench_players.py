@@ -27,6 +27,7 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 BASE = Path(__file__).resolve().parent.parent
 if str(BASE) not in sys.path:
@@ -125,13 +126,13 @@ def main() -> int:
     from scoring.models import Hand
 
     sim = simulate_match(PRESETS["wsod"], 4, 7)
-    records = [r.to_dict() for r in sim.records]
+    records: list[dict[str, Any]] = [r.to_dict() for r in sim.records]
     Hand.objects.bulk_create(
         (
             Hand(
                 match=m,
                 number=n,
-                poser=int(d["poser"]),
+                poser=d["poser"],
                 pose_tile=d["pose_tile"],
                 end=d["end"],
                 winner=d["winner"],
