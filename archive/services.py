@@ -166,9 +166,13 @@ def archive_export(tournament: Tournament) -> bytes:
     """The tournament's ZIP archive (deterministic apart from the manifest's ``exported_at``)."""
     buffer = io.BytesIO()
     files: list[dict[str, Any]] = []
+    outermost = not connection.in_atomic_block
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf, transaction.atomic():
-        # One snapshot of every table (REPEATABLE READ would be stricter; a finished
-        # tournament does not change, and a running one is archived as of each table's read).
+        if outermost and connection.vendor == "postgresql":
+            # One snapshot of every table: a running tournament is archived as of one moment
+            # (a hand recorded meanwhile is in all of its tables or in none).
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         user_ids = _user_ids(tournament)
         user_model = get_user_model()
         users = user_model.objects.filter(pk__in=user_ids).order_by("pk")
