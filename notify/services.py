@@ -472,3 +472,16 @@ def contacts_update(*, tournament: Tournament, actor: Any, emails: dict[int, str
                 data={"changed": changed},
             )
     return changed
+
+
+def outbox_prune(*, days: float | None = None) -> int:
+    """Delete delivered and cancelled rows older than ``days`` (``WEBHOOK_LOG_DAYS``, 30): the
+    log of a busy tournament (a row per hand per endpoint) does not grow for ever. Failed
+    rows are kept for the director to read. Returns how many rows were deleted."""
+    keep = float(_setting("WEBHOOK_LOG_DAYS", 30) if days is None else days)
+    cutoff = timezone.now() - timedelta(days=keep)
+    deleted, _ = WebhookDelivery.objects.filter(
+        status__in=[WebhookDelivery.Status.DELIVERED, WebhookDelivery.Status.CANCELLED],
+        created_at__lt=cutoff,
+    ).delete()
+    return deleted

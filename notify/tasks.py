@@ -51,6 +51,11 @@ def webhooks_backfill() -> int:
     return services.outbox_backfill()
 
 
+@shared_task(name="notify.webhooks_prune", acks_late=True, reject_on_worker_lost=True)
+def webhooks_prune() -> int:
+    return services.outbox_prune()
+
+
 @shared_task(
     name="notify.round_emails",
     acks_late=True,

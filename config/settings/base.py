@@ -211,6 +211,7 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     # never ran.
     "webhooks-sweep": {"task": "notify.webhooks_sweep", "schedule": 15},
     "webhooks-backfill": {"task": "notify.webhooks_backfill", "schedule": 300},
+    "webhooks-prune": {"task": "notify.webhooks_prune", "schedule": 86400},
 }
 # Beat singleton (deploy/scripts/start-beat.sh runs redbeat.RedBeatScheduler): the schedule
 # lives in Redis and a beat holds the lock ``redbeat::lock``; a second beat waits for it, and
@@ -234,6 +235,8 @@ WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600)
 # sent by the sweep (no long ETA messages: they outlive the visibility timeout).
 WEBHOOK_RETRY_INLINE_MAX_SECONDS = env.float("WEBHOOK_RETRY_INLINE_MAX_SECONDS", default=60)
 WEBHOOK_BACKFILL_HOURS = env.float("WEBHOOK_BACKFILL_HOURS", default=6)
+# Delivered and cancelled rows of the delivery log are deleted after this many days (daily).
+WEBHOOK_LOG_DAYS = env.float("WEBHOOK_LOG_DAYS", default=30)
 NOTIFY_TASK_QUEUE = env.str("NOTIFY_TASK_QUEUE", default="")
 # Django's mail backends: EMAIL_URL (smtp://user:password@host:587/?tls=True, or
 # consolemail://) and the sender address.

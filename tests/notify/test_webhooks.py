@@ -469,3 +469,22 @@ def test_https_targets_have_their_certificate_verified(tmp_path: Any) -> None:
     assert outcome.status is None
     assert "CERTIFICATE_VERIFY_FAILED" in outcome.error or "certificate" in outcome.error.lower()
     assert hits == []
+
+
+def test_prune_deletes_old_delivered_rows_and_keeps_failed_ones(receiver: WebhookReceiver) -> None:
+    tournament, director, stage = seeded_stage(8)
+    endpoint = add_endpoint(tournament, director, receiver)
+    rnd = publish(stage, director)
+    for m in open_matches(rnd):
+        match_result_override(match_id=m.pk, actor=director, scores=[6, 0, 0, 0], reason="s")
+    with commit_callbacks():
+        services.outbox_backfill()
+    rows = list(WebhookDelivery.objects.filter(endpoint=endpoint).order_by("event_key"))
+    assert [r.status for r in rows] == ["delivered"] * 3
+    old = timezone.now() - timedelta(days=31)
+    WebhookDelivery.objects.filter(pk=rows[0].pk).update(created_at=old)
+    WebhookDelivery.objects.filter(pk=rows[1].pk).update(created_at=old, status="failed")
+    assert services.outbox_prune() == 1
+    assert sorted(WebhookDelivery.objects.values_list("pk", flat=True)) == sorted(
+        [rows[1].pk, rows[2].pk]
+    )
