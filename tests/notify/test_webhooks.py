@@ -488,3 +488,12 @@ def test_prune_deletes_old_delivered_rows_and_keeps_failed_ones(receiver: Webhoo
     assert sorted(WebhookDelivery.objects.values_list("pk", flat=True)) == sorted(
         [rows[1].pk, rows[2].pk]
     )
+
+
+def test_the_page_speaks_spanish() -> None:
+    tournament, director, _ = seeded_stage(4)
+    client = Client(HTTP_ACCEPT_LANGUAGE="es")
+    client.force_login(director)
+    html = client.get(reverse("notify:webhooks", args=[tournament.slug])).content.decode()
+    assert "Añadir un webhook" in html
+    assert "Todavía no hay webhooks." in html
