@@ -50,8 +50,9 @@ pytest: venv
 # (marked `embedded`). A few minutes.
 EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_brackets_api.py tests/scoring/test_scoring_api.py \
-	tests/api/test_api_regressions.py tests/api/test_api_versions.py tests/core/test_login.py tests/core/test_health.py \
-	tests/brackets/test_simulate_event.py tests/ratings tests/circuits \
+	tests/api/test_api_regressions.py tests/api/test_api_versions.py tests/core/test_login.py \
+	tests/core/test_health.py tests/brackets/test_simulate_event.py tests/ratings tests/circuits \
+	tests/notify tests/archive \
 	tests/browser/test_full_event.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \

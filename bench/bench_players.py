@@ -7,6 +7,11 @@
 2. **profile**: the public profile page of a player with 500 rated matches, rendered through
    Django's test client (server time: the view, its three queries, the SVG chart and the
    template). Floor: ``/healthz`` through the same client.
+3. **export**: the same 1,000-player event with every match played (26 hands each, from the
+   engine's simulator: 6,500 hands): the eight public exports (players, matches, hands,
+   standings as CSV and JSON, ``live/exports.py``) through the client with a cold cache, and the
+   whole-tournament ZIP archive (``archive.services.archive_export``). Floor: the hands table
+   read with ``values_list`` and ``json.dumps`` (what any export must at least do).
 
 Each phase runs ``--repeats`` times (median and spread). It creates and uses its own PostgreSQL
 database ``bench_players``; the test database is never touched.
@@ -22,6 +27,7 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 BASE = Path(__file__).resolve().parent.parent
 if str(BASE) not in sys.path:
@@ -30,9 +36,10 @@ if str(BASE) not in sys.path:
 from bench.common import recreate_database  # noqa: E402
 from bench.results import emit  # noqa: E402
 
-DB_NAME = "bench_players"
+DB_NAME = os.environ.get("BENCH_PLAYERS_DB", "bench_players")
 GOAL_RATINGS_S = 1.0
 GOAL_PROFILE_MS = 100.0
+GOAL_EXPORT_S = 5.0
 
 
 def _timed(fn, repeats: int) -> list[float]:  # type: ignore[no-untyped-def]
@@ -59,7 +66,7 @@ def main() -> int:
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings.test",
         DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
-        REDIS_URL="redis://127.0.0.1:6379/10",
+        REDIS_URL=os.environ.get("BENCH_PLAYERS_REDIS_URL", "redis://127.0.0.1:6379/10"),
     )
     load = os.getloadavg()[0]
     print(f"Preparing database {DB_NAME!r} ...", flush=True)
@@ -108,6 +115,69 @@ def main() -> int:
     floor = _timed(lambda: [rate_table([Skill()] * 4, p) for p in placings], args.repeats)
     rated = _timed(lambda: ratings_rebuild(since=first), args.repeats)
     assert RatingChange.objects.count() == 4 * tables
+
+    # -- exports of the 1,000-player event ---------------------------------------------------
+    import json
+
+    from django.core.cache import cache
+
+    from archive.services import archive_export
+    from scoring.engine.rules import PRESETS
+    from scoring.engine.simulate import simulate_match
+    from scoring.models import Hand
+
+    sim = simulate_match(PRESETS["wsod"], 4, 7)
+    records: list[dict[str, Any]] = [r.to_dict() for r in sim.records]
+    Hand.objects.bulk_create(
+        (
+            Hand(
+                match=m,
+                number=n,
+                poser=d["poser"],
+                pose_tile=d["pose_tile"],
+                end=d["end"],
+                winner=d["winner"],
+                counts=d["counts"],
+                llave=bool(d["llave"]),
+                sporting=bool(d["sporting"]),
+                value=1,
+                scores_after=[n % 7, 0, 0, 0],
+                recorded_at=start + timedelta(seconds=n),
+            )
+            for m in matches
+            for n, d in enumerate(records, start=1)
+        ),
+        batch_size=5000,
+    )
+    Match.objects.filter(tournament=tournament).update(hands_count=len(records))
+    n_hands = Hand.objects.filter(match__tournament=tournament).count()
+    export_client = Client(HTTP_HOST="127.0.0.1")
+    export_urls = [
+        f"/live/bench/export/{k}.{f}"
+        for k in ("players", "matches", "hands", "standings")
+        for f in ("csv", "json")
+    ]
+
+    def all_exports() -> None:
+        cache.clear()
+        for url in export_urls:
+            response = export_client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            _ = b"".join(response) if response.streaming else response.content
+
+    def hands_floor() -> None:
+        rows = list(
+            Hand.objects.filter(match__tournament=tournament)
+            .order_by("match_id", "number")
+            .values_list("match_id", "number", "poser", "pose_tile", "end", "winner", "counts")
+        )
+        json.dumps(rows)
+
+    all_exports()  # warm: templates, URL resolver, connection
+    exports = _timed(all_exports, args.repeats)
+    archive_size = len(archive_export(tournament))
+    archives = _timed(lambda: archive_export(tournament), args.repeats)
+    export_floor = _timed(hands_floor, args.repeats)
 
     # -- profile of a player with a long history -------------------------------------------
     hero = players[0]
@@ -159,6 +229,21 @@ def main() -> int:
             f"floor (/healthz) {_spread(health, 1000, 'ms')}",
             f"<= {GOAL_PROFILE_MS:g} ms",
             statistics.median(page) * 1000 <= GOAL_PROFILE_MS,
+        ),
+        (
+            f"export: the 8 public exports (CSV + JSON) of the {args.players}-player event,"
+            f" {n_hands:,} hands, cold cache",
+            _spread(exports),
+            f"floor (hands read + json.dumps) {_spread(export_floor)}",
+            f"<= {GOAL_EXPORT_S:g} s",
+            statistics.median(exports) <= GOAL_EXPORT_S,
+        ),
+        (
+            f"export: ZIP archive of the same event ({archive_size / 1e6:.1f} MB)",
+            _spread(archives),
+            f"floor (hands read + json.dumps) {_spread(export_floor)}",
+            f"<= {GOAL_EXPORT_S:g} s",
+            statistics.median(archives) <= GOAL_EXPORT_S,
         ),
     ]
     ratios = {

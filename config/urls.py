@@ -50,6 +50,8 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", include("circuits.urls")),
+    path("", include("notify.urls")),
+    path("", include("archive.urls")),
     path("", core_views.home, name="home"),
 ]
 

@@ -16,6 +16,8 @@ Events (keyword arguments in brackets):
 ``round_published`` (round_id, stage_id, tournament_id)
     Emitted by ``brackets.services`` when a round is published. Handler: live (enqueue the
     cache warm, PITFALLS.md: never release a round to a hall of phones with a cold cache).
+``hand_recorded`` (match_id, tournament_id, hand_number)
+    Emitted by ``scoring.services`` after a hand is recorded. Handler: notify (webhooks).
 
 Guarantees: an event is dispatched only after the emitting transaction commits (never for a
 rolled-back write), in the emitting process. Every handler is called even if another one
@@ -43,6 +45,7 @@ logger = logging.getLogger(__name__)
 match_finished = Signal()
 match_reopened = Signal()
 round_published = Signal()
+hand_recorded = Signal()
 
 
 def dispatch(event: Signal, **kwargs: Any) -> None:

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "brackets",
     "live",
     "circuits",
+    "notify",
+    "archive",
     "axes",
 ]
 
@@ -208,6 +210,12 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     "brackets-reconcile": {"task": "brackets.rounds_reconcile", "schedule": 60},
     # Likewise for ratings: a match whose rating update was lost is rated by this sweep.
     "ratings-reconcile": {"task": "ratings.ratings_reconcile", "schedule": 300},
+    # Webhook outbox (notify/services.py): send every pending delivery that is due (a lost
+    # message, a killed worker, a long backoff), and write the rows of events whose handler
+    # never ran.
+    "webhooks-sweep": {"task": "notify.webhooks_sweep", "schedule": 15},
+    "webhooks-backfill": {"task": "notify.webhooks_backfill", "schedule": 300},
+    "webhooks-prune": {"task": "notify.webhooks_prune", "schedule": 86400},
 }
 # Beat singleton (deploy/scripts/start-beat.sh runs redbeat.RedBeatScheduler): the schedule
 # lives in Redis and a beat holds the lock ``redbeat::lock``; a second beat waits for it, and
@@ -216,6 +224,36 @@ CELERY_REDBEAT_REDIS_URL = env.str("CELERY_REDBEAT_REDIS_URL", default=CELERY_BR
 CELERY_REDBEAT_KEY_PREFIX = env.str("CELERY_REDBEAT_KEY_PREFIX", default="redbeat")
 CELERY_REDBEAT_LOCK_TIMEOUT = env.int("CELERY_REDBEAT_LOCK_TIMEOUT", default=90)
 CELERY_BEAT_MAX_LOOP_INTERVAL = 5
+
+# --- Webhooks and e-mail (notify/, docs/webhooks.md) -------------------------------------------
+# Loopback, private and reserved addresses are refused as webhook targets (SSRF) unless this
+# is set: a closed venue network, and the tests' local receiver.
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=False)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
+# A sender's lease on a delivery row: longer than connect + read time-outs.
+WEBHOOK_LEASE_SECONDS = env.float("WEBHOOK_LEASE_SECONDS", default=60)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=10)
+WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600)
+# Retries due within this many seconds go back to the broker with a countdown; later ones are
+# sent by the sweep (no long ETA messages: they outlive the visibility timeout).
+WEBHOOK_RETRY_INLINE_MAX_SECONDS = env.float("WEBHOOK_RETRY_INLINE_MAX_SECONDS", default=60)
+WEBHOOK_BACKFILL_HOURS = env.float("WEBHOOK_BACKFILL_HOURS", default=6)
+# Delivered and cancelled rows of the delivery log are deleted after this many days (daily).
+WEBHOOK_LOG_DAYS = env.float("WEBHOOK_LOG_DAYS", default=30)
+NOTIFY_TASK_QUEUE = env.str("NOTIFY_TASK_QUEUE", default="")
+# Django's mail backends: EMAIL_URL (smtp://user:password@host:587/?tls=True, or
+# consolemail://) and the sender address.
+_email = env.email_url("EMAIL_URL", default="consolemail://")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournament@localhost")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 
 # --- Auth, i18n, static -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

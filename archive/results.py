@@ -1,0 +1,109 @@
+"""The printable results sheet of a round: ``/live/<slug>/rounds/<round_id>/results/``.
+
+One page per round for the notice board or the records: every table with its players in seat
+order, their placing (T4), points and hands won, how the match ended (T3 time, T7 forfeit, a
+director's result) and who had a bye. A print stylesheet (``static/css/results.css``) drops the
+site's header and fits a round of 250 tables on numbered A4 pages. Public, like the standings:
+a draft tournament answers 404 (``live.http.live_conditional``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from brackets.models import Round, RoundMatch
+from live.http import live_conditional, request_tournament
+from scoring.models import Match, Seat
+from tournament.models import Entry
+
+SEAT_LETTERS = "ABCD"
+
+
+def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
+    rnd = (
+        Round.objects.select_related("stage__tournament")
+        .filter(pk=round_id, stage__tournament_id=tournament_id)
+        .first()
+    )
+    if rnd is None:
+        return None
+    links = list(
+        RoundMatch.objects.filter(round=rnd)
+        .order_by("table_number", "match_id")
+        .values_list("table_number", "match_id")
+    )
+    matches = {
+        m["id"]: m
+        for m in Match.objects.filter(pk__in=[mid for _, mid in links]).values(
+            "id", "status", "end_reason", "hands_count", "continues_id"
+        )
+    }
+    seats: dict[int, list[dict[str, Any]]] = {mid: [] for _, mid in links}
+    for s in (
+        Seat.objects.filter(match_id__in=list(seats))
+        .order_by("match_id", "seat")
+        .values(
+            "match_id",
+            "seat",
+            "placing",
+            "points",
+            "hands_won",
+            "forfeited",
+            "entry_id",
+            "entry__player__name",
+            "entry__player__nickname",
+        )
+    ):
+        seats[s["match_id"]].append({**s, "letter": SEAT_LETTERS[s["seat"]]})
+    end_labels = dict(Match.EndReason.choices)
+    status_labels = dict(Match.Status.choices)
+    tables = [
+        {
+            "table": table,
+            "match_id": mid,
+            "continuation": matches[mid]["continues_id"] is not None,
+            "status": status_labels.get(matches[mid]["status"], matches[mid]["status"]),
+            "finished": matches[mid]["status"] == Match.Status.FINISHED,
+            "end": end_labels.get(matches[mid]["end_reason"], "")
+            if matches[mid]["end_reason"] not in ("", Match.EndReason.NORMAL)
+            else "",
+            "hands": matches[mid]["hands_count"],
+            "seats": seats[mid],
+        }
+        for table, mid in links
+    ]
+    byes = list(
+        Entry.objects.filter(pk__in=[int(b) for b in rnd.byes if str(b).isdigit()])
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    return {
+        "round": rnd,
+        "round_name": _round_name(rnd),
+        "tables": tables,
+        "byes": byes,
+        "finished": sum(1 for t in tables if t["finished"]),
+    }
+
+
+def _round_name(rnd: Round) -> str:
+    if rnd.kind == Round.Kind.SWISS:
+        return f"Round {rnd.number}"
+    if rnd.kind == Round.Kind.KNOCKOUT:
+        return f"Knockout round {rnd.number}"
+    return rnd.get_kind_display()
+
+
+@live_conditional(html=True)
+def results_sheet(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+    data = round_results(round_id, request_tournament(request).id)
+    if data is None:
+        raise Http404("No such round in this tournament.")
+    return render(
+        request,
+        "archive/round_results.html",
+        {"tournament": data["round"].stage.tournament, **data},
+    )

@@ -1,0 +1,381 @@
+"""A whole tournament as a ZIP archive, and back (issue 16, item 5).
+
+The archive holds one JSON file per database table of the tournament's data and a
+``manifest.json``: the format version, the tournament, each file's table, row count and
+SHA-256. Rows keep their primary keys and every stored value exactly (times to the
+microsecond, JSON columns as stored), so an import into an empty system serves every page
+byte for byte as before (tests/archive/test_archive_round_trip.py).
+
+What is archived: the tournament, its players and entries, tables, roles, action log,
+matches, seats, hands, stages, stage entries, rounds and their matches, the rating history of
+its matches and its players' current ratings, and the site accounts those rows name
+(directors, referee identities, players' linked accounts: user name and names only, never a
+password). What is not: the referee's client address and browser stored with each hand (audit
+data, personal), referee credentials (secrets; referees get new links), webhooks
+(secrets) and players' e-mail addresses (private), circuits (they span tournaments).
+
+Import: into a system with no tournament and no player yet (``ArchiveError`` otherwise);
+accounts are created inactive with unusable passwords (a user name already taken gets a
+suffix) and every reference to them follows the new ids. One transaction: a bad archive
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import hashlib
+import io
+import json
+import uuid
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
+from django.db import connection, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from brackets.models import Round, RoundMatch, Stage, StageEntry
+from core.exceptions import ApplicationError
+from ratings.models import PlayerRating, RatingChange
+from scoring.models import Hand, Match, Seat
+from tournament.models import ActionLog, Entry, Player, Table, Tournament, TournamentRole
+
+FORMAT = "cutthroat-tournament-archive"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+BATCH = 2000
+
+
+class ArchiveError(ApplicationError):
+    """The archive cannot be imported (format, integrity, or the system is not empty)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str  # file name without .json
+    model: type[models.Model]
+    rows: Callable[[Tournament], models.QuerySet[Any]]
+
+
+def _user_ids(t: Tournament) -> set[int]:
+    ids: set[int] = set()
+    for qs in (
+        Player.objects.filter(entries__tournament=t).values_list("user_id", flat=True),
+        TournamentRole.objects.filter(tournament=t).values_list("user_id", flat=True),
+        ActionLog.objects.filter(tournament=t).values_list("actor_id", flat=True),
+        Match.objects.filter(tournament=t).values_list("referee_id", flat=True),
+        Hand.objects.filter(match__tournament=t).values_list("recorded_by_id", flat=True),
+        Hand.objects.filter(match__tournament=t, voided_by__isnull=False).values_list(
+            "voided_by_id", flat=True
+        ),
+        Round.objects.filter(stage__tournament=t).values_list("published_by_id", flat=True),
+    ):
+        ids.update(i for i in qs.distinct() if i is not None)
+    return ids
+
+
+#: In import order (a row's references come before it).
+PARTS: list[Part] = [
+    Part("tournament_tournament", Tournament, lambda t: Tournament.objects.filter(pk=t.pk)),
+    Part(
+        "tournament_player",
+        Player,
+        lambda t: Player.objects.filter(entries__tournament=t).distinct(),
+    ),
+    Part("tournament_entry", Entry, lambda t: Entry.objects.filter(tournament=t)),
+    Part("tournament_table", Table, lambda t: Table.objects.filter(tournament=t)),
+    Part(
+        "tournament_tournamentrole",
+        TournamentRole,
+        lambda t: TournamentRole.objects.filter(tournament=t),
+    ),
+    Part("tournament_actionlog", ActionLog, lambda t: ActionLog.objects.filter(tournament=t)),
+    Part("scoring_match", Match, lambda t: Match.objects.filter(tournament=t)),
+    Part("scoring_seat", Seat, lambda t: Seat.objects.filter(match__tournament=t)),
+    Part("scoring_hand", Hand, lambda t: Hand.objects.filter(match__tournament=t)),
+    Part("brackets_stage", Stage, lambda t: Stage.objects.filter(tournament=t)),
+    Part(
+        "brackets_stageentry", StageEntry, lambda t: StageEntry.objects.filter(stage__tournament=t)
+    ),
+    Part("brackets_round", Round, lambda t: Round.objects.filter(stage__tournament=t)),
+    Part(
+        "brackets_roundmatch",
+        RoundMatch,
+        lambda t: RoundMatch.objects.filter(round__stage__tournament=t),
+    ),
+    Part("ratings_ratingchange", RatingChange, lambda t: RatingChange.objects.filter(tournament=t)),
+    Part(
+        "ratings_playerrating",
+        PlayerRating,
+        lambda t: PlayerRating.objects.filter(player__entries__tournament=t).distinct(),
+    ),
+]
+
+USER_FIELDS = ["id", "username", "first_name", "last_name", "date_joined"]
+
+#: Columns left out: personal data kept for audit only (the referee's phone address and
+#: browser), never shown on a page. Imported rows get the field's empty value.
+EXCLUDED: dict[type[models.Model], set[str]] = {Hand: {"client_ip", "user_agent"}}
+
+
+def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    return list(model._meta.concrete_fields)
+
+
+def _archived_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    skip = EXCLUDED.get(model, set())
+    return [f for f in _fields(model) if f.attname not in skip]
+
+
+def _user_fk_attnames(model: type[models.Model]) -> list[str]:
+    user_model = get_user_model()
+    return [f.attname for f in _fields(model) if f.is_relation and f.related_model is user_model]
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()  # to the microsecond (DjangoJSONEncoder drops them)
+    if isinstance(value, uuid.UUID | decimal.Decimal):
+        return str(value)
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    return value
+
+
+def _dump(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=_encode).encode()
+
+
+def _table_json(model: type[models.Model], qs: models.QuerySet[Any]) -> tuple[bytes, int]:
+    names = [f.attname for f in _archived_fields(model)]
+    rows = [
+        [_encode(v) for v in row] for row in qs.order_by("pk").values_list(*names).iterator(2000)
+    ]
+    return _dump(
+        {"table": model._meta.db_table, "model": model._meta.label, "fields": names, "rows": rows}
+    ), len(rows)
+
+
+def archive_export(tournament: Tournament) -> bytes:
+    """The tournament's ZIP archive (deterministic apart from the manifest's ``exported_at``)."""
+    buffer = io.BytesIO()
+    files: list[dict[str, Any]] = []
+    outermost = not connection.in_atomic_block
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf, transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            # One snapshot of every table: a running tournament is archived as of one moment
+            # (a hand recorded meanwhile is in all of its tables or in none).
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        user_ids = _user_ids(tournament)
+        user_model = get_user_model()
+        users = user_model.objects.filter(pk__in=user_ids).order_by("pk")
+        user_rows = [[_encode(v) for v in row] for row in users.values_list(*USER_FIELDS)]
+        parts = [
+            (
+                "auth_user",
+                _dump(
+                    {
+                        "table": "auth_user",
+                        "model": "auth.User",
+                        "fields": USER_FIELDS,
+                        "rows": user_rows,
+                    }
+                ),
+                len(user_rows),
+            )
+        ]
+        for part in PARTS:
+            body, count = _table_json(part.model, part.rows(tournament))
+            parts.append((part.name, body, count))
+        for name, body, count in parts:
+            info = zipfile.ZipInfo(f"{name}.json", date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, body)
+            files.append(
+                {
+                    "file": f"{name}.json",
+                    "table": name,
+                    "rows": count,
+                    "sha256": hashlib.sha256(body).hexdigest(),
+                }
+            )
+        manifest = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "exported_at": timezone.now().isoformat(),
+            "tournament": {
+                "id": tournament.pk,
+                "slug": tournament.slug,
+                "name": tournament.name,
+                "status": tournament.status,
+            },
+            "files": files,
+        }
+        info = zipfile.ZipInfo(MANIFEST, date_time=(2000, 1, 1, 0, 0, 0))
+        zf.writestr(info, json.dumps(manifest, indent=2, ensure_ascii=False))
+    return buffer.getvalue()
+
+
+# -- import ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def _keep_auto_times(model_list: list[type[models.Model]]) -> Iterator[None]:
+    """Store ``created_at``/``updated_at`` as archived, not as now (auto_now fields)."""
+    saved = []
+    for model in model_list:
+        for f in _fields(model):
+            if isinstance(f, models.DateField) and (f.auto_now or f.auto_now_add):
+                saved.append((f, f.auto_now, f.auto_now_add))
+                f.auto_now = f.auto_now_add = False
+    try:
+        yield
+    finally:
+        for f, now, now_add in saved:
+            f.auto_now, f.auto_now_add = now, now_add
+
+
+def _read(zf: zipfile.ZipFile, manifest: dict[str, Any], name: str) -> dict[str, Any]:
+    entry = next((f for f in manifest["files"] if f["table"] == name), None)
+    if entry is None:
+        raise ArchiveError(f"The archive has no {name}.json.", code="archive_incomplete")
+    try:
+        body = zf.read(entry["file"])
+    except KeyError as exc:
+        raise ArchiveError(
+            f"The archive has no {entry['file']}.", code="archive_incomplete"
+        ) from exc
+    if hashlib.sha256(body).hexdigest() != entry["sha256"]:
+        raise ArchiveError(
+            f"{entry['file']} does not match its checksum in the manifest.", code="archive_corrupt"
+        )
+    data: dict[str, Any] = json.loads(body)
+    if len(data["rows"]) != entry["rows"]:
+        raise ArchiveError(
+            f"{entry['file']} has a different row count than the manifest says.",
+            code="archive_corrupt",
+        )
+    return data
+
+
+def _manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
+    try:
+        manifest: dict[str, Any] = json.loads(zf.read(MANIFEST))
+    except KeyError as exc:
+        raise ArchiveError(
+            "Not a tournament archive: no manifest.json.", code="archive_format"
+        ) from exc
+    if manifest.get("format") != FORMAT:
+        raise ArchiveError("Not a tournament archive (unknown format).", code="archive_format")
+    if manifest.get("format_version") != FORMAT_VERSION:
+        raise ArchiveError(
+            f"Archive format version {manifest.get('format_version')} is not supported "
+            f"(this system reads version {FORMAT_VERSION}).",
+            code="archive_version",
+        )
+    return manifest
+
+
+def _row_objects(
+    model: type[models.Model], data: dict[str, Any], users: dict[int, int]
+) -> list[models.Model]:
+    by_name = {f.attname: f for f in _fields(model)}
+    unknown = [n for n in data["fields"] if n not in by_name]
+    if unknown:
+        raise ArchiveError(f"{data['table']}: unknown columns {unknown}.", code="archive_format")
+    user_fks = set(_user_fk_attnames(model))
+    out = []
+    for row in data["rows"]:
+        values: dict[str, Any] = {}
+        for name, value in zip(data["fields"], row, strict=True):
+            field = by_name[name]
+            if name in user_fks and value is not None:
+                value = users[value]
+            elif value is not None and isinstance(
+                field,
+                models.DateTimeField | models.DateField | models.UUIDField | models.DecimalField,
+            ):
+                value = field.to_python(value)
+            values[name] = value
+        out.append(model(**values))
+    return out
+
+
+def archive_import(source: bytes | io.BufferedIOBase) -> Tournament:
+    """Import an archive into an empty system; returns the tournament."""
+    raw = source if isinstance(source, bytes) else source.read()
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+    except zipfile.BadZipFile as exc:
+        raise ArchiveError("Not a ZIP file.", code="archive_format") from exc
+    with zf:
+        manifest = _manifest(zf)
+        if Tournament.objects.exists() or Player.objects.exists():
+            raise ArchiveError(
+                "The archive imports into an empty system only: this one already has "
+                "tournaments or players.",
+                code="system_not_empty",
+                status=409,
+            )
+        models_in_order = [p.model for p in PARTS]
+        with transaction.atomic(), _keep_auto_times(models_in_order):
+            users = _import_users(_read(zf, manifest, "auth_user"))
+            for part in PARTS:
+                objs = _row_objects(part.model, _read(zf, manifest, part.name), users)
+                part.model._default_manager.bulk_create(objs, batch_size=BATCH)
+            _reset_sequences(models_in_order)
+        tournament_id = manifest["tournament"]["id"]
+    return Tournament.objects.get(pk=tournament_id)
+
+
+def _import_users(data: dict[str, Any]) -> dict[int, int]:
+    user_model = get_user_model()
+    taken = set(user_model.objects.values_list("username", flat=True))
+    mapping: dict[int, int] = {}
+    fields = data["fields"]
+    for row in data["rows"]:
+        values = dict(zip(fields, row, strict=True))
+        username = values["username"]
+        n = 1
+        while username in taken:
+            n += 1
+            username = f"{values['username']}-{n}"[:150]
+        taken.add(username)
+        user = user_model(
+            username=username,
+            first_name=values.get("first_name") or "",
+            last_name=values.get("last_name") or "",
+            is_active=False,
+            is_staff=False,
+            is_superuser=False,
+        )
+        if values.get("date_joined"):
+            user.date_joined = dt.datetime.fromisoformat(values["date_joined"])
+        user.set_unusable_password()
+        user.save()
+        mapping[values["id"]] = user.pk
+    return mapping
+
+
+def _reset_sequences(model_list: list[type[models.Model]]) -> None:
+    """Point each table's id sequence past the imported ids (PostgreSQL; SQLite follows the
+    largest id by itself)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), model_list)
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
+
+
+def tournament_for_archive(slug: str) -> Tournament:
+    t = Tournament.objects.filter(Q(slug=slug)).first()
+    if t is None:
+        raise ArchiveError(f"No tournament {slug!r}.", code="not_found", status=404)
+    return t

@@ -1,0 +1,35 @@
+"""Webhooks in the admin (staff): endpoints without their secret, the delivery log, and
+players' e-mail addresses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+
+from notify.models import PlayerContact, WebhookDelivery, WebhookEndpoint
+
+if TYPE_CHECKING:  # the admin classes are generic only for the type checker
+    _Admin = admin.ModelAdmin[Any]
+else:
+    _Admin = admin.ModelAdmin
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(_Admin):
+    list_display = ("id", "tournament", "url", "active", "created_at")
+    list_filter = ("active",)
+    exclude = ("secret",)  # never displayed after creation
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(_Admin):
+    list_display = ("id", "endpoint", "event", "status", "attempts", "created_at")
+    list_filter = ("status", "event")
+    readonly_fields = ("payload",)
+
+
+@admin.register(PlayerContact)
+class PlayerContactAdmin(_Admin):
+    list_display = ("player", "email")
+    raw_id_fields = ("player",)

@@ -1,0 +1,133 @@
+"""The director's webhooks & notifications page: endpoints (add, disable; the secret is shown
+once), the delivery log, and the players' e-mail addresses for round notifications."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from brackets.views.base import DirectorTournamentMixin
+from notify import services
+from notify.emails import player_emails
+from notify.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from notify.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
+from tournament.models import Entry
+
+PAGE_SIZE = 50
+
+
+class WebhooksView(DirectorTournamentMixin):
+    """``webhooks/``: endpoints, the delivery log (newest first) and the add form."""
+
+    nav = "webhooks"
+
+    def context(self, **extra: Any) -> dict[str, Any]:
+        endpoints = list(WebhookEndpoint.objects.filter(tournament=self.tournament))
+        deliveries = WebhookDelivery.objects.filter(
+            endpoint__tournament=self.tournament
+        ).select_related("endpoint")
+        endpoint_filter = self.request.GET.get("endpoint", "")
+        if endpoint_filter.isdigit():
+            deliveries = deliveries.filter(endpoint_id=int(endpoint_filter))
+        status_filter = self.request.GET.get("status", "")
+        if status_filter in WebhookDelivery.Status.values:
+            deliveries = deliveries.filter(status=status_filter)
+        page = Paginator(deliveries, PAGE_SIZE).get_page(self.request.GET.get("page"))
+        return self.base_context(
+            endpoints=endpoints,
+            page=page,
+            deliveries=list(page.object_list),
+            event_choices=WebhookEvent.choices,
+            status_choices=WebhookDelivery.Status.choices,
+            endpoint_filter=endpoint_filter,
+            status_filter=status_filter,
+            headers=[TIMESTAMP_HEADER, SIGNATURE_HEADER, DELIVERY_HEADER, EVENT_HEADER],
+            **extra,
+        )
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        return render(request, "notify/webhooks.html", self.context())
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        url = str(request.POST.get("url", ""))
+        events = [str(e) for e in request.POST.getlist("events")]
+        description = str(request.POST.get("description", ""))
+        form = {"url": url, "events": events, "description": description}
+        created = self.run(
+            lambda: services.endpoint_create(
+                tournament=self.tournament,
+                actor=request.user,
+                url=url,
+                events=events,
+                description=description,
+            ),
+            success="Webhook added. Copy its secret now: it is not shown again.",
+        )
+        if created is None:
+            return render(request, "notify/webhooks.html", self.context(form=form), status=400)
+        endpoint, secret = created
+        # Rendered once, in this answer only (never stored in the session or a message).
+        response = render(
+            request,
+            "notify/webhooks.html",
+            self.context(new_endpoint=endpoint, new_secret=secret),
+        )
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class WebhookDisableView(DirectorTournamentMixin):
+    """``webhooks/<endpoint_id>/disable/`` (POST): stop sending; pending rows are cancelled."""
+
+    nav = "webhooks"
+
+    def post(self, request: HttpRequest, slug: str, endpoint_id: int) -> HttpResponse:
+        self.run(
+            lambda: services.endpoint_disable(
+                tournament=self.tournament, actor=request.user, endpoint_id=endpoint_id
+            ),
+            success="Webhook disabled.",
+        )
+        return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
+
+
+class PlayerEmailsView(DirectorTournamentMixin):
+    """``notifications/emails/``: the players' e-mail addresses (round table notifications)."""
+
+    nav = "webhooks"
+
+    def rows(self) -> list[dict[str, Any]]:
+        entries = list(
+            Entry.objects.filter(tournament=self.tournament)
+            .order_by("player__name", "player_id")
+            .values_list("player_id", "player__name")
+        )
+        emails = player_emails([pid for pid, _ in entries])
+        return [
+            {"player_id": pid, "name": name, "email": emails.get(pid, "")} for pid, name in entries
+        ]
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        return render(request, "notify/emails.html", self.base_context(rows=self.rows()))
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        emails = {
+            int(key.removeprefix("email-")): str(value).strip()
+            for key, value in request.POST.items()
+            if key.startswith("email-") and key.removeprefix("email-").isdigit()
+        }
+        done = self.run(
+            lambda: services.contacts_update(
+                tournament=self.tournament, actor=request.user, emails=emails
+            ),
+            success="E-mail addresses saved.",
+        )
+        if done is None:
+            return render(
+                request, "notify/emails.html", self.base_context(rows=self.rows()), status=400
+            )
+        return HttpResponseRedirect(reverse("notify:emails", args=[self.tournament.slug]))

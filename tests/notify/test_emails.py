@@ -1,0 +1,169 @@
+"""E-mail to players when their table for a round is published (issue 16, item 6): through
+Django's mail backends, once per player and round, and once through real SMTP to a local sink.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from brackets.models import RoundMatch
+from core.events import round_published
+from core.exceptions import ApplicationError
+from notify import services
+from notify.emails import round_emails_send
+from notify.models import PlayerContact, RoundEmail
+from scoring.models import Seat
+from tests.factories import UserFactory
+from tests.notify.conftest import emit, publish, seeded_stage
+from tests.notify.receivers import SmtpSink
+from tournament.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+
+def _with_addresses(tournament: Any, director: Any, n: int) -> dict[int, str]:
+    """Give the first ``n`` players (by name) an address; the rest have none."""
+    pids = list(
+        Entry.objects.filter(tournament=tournament)
+        .order_by("player__name")
+        .values_list("player_id", flat=True)
+    )
+    emails = {pid: f"p{pid}@example.org" for pid in pids[:n]}
+    assert services.contacts_update(tournament=tournament, actor=director, emails=emails) == n
+    return emails
+
+
+def _table_of(round_id: int) -> dict[int, tuple[int, int]]:
+    """player id -> (table, seat) in the round."""
+    links = dict(
+        RoundMatch.objects.filter(round_id=round_id).values_list("match_id", "table_number")
+    )
+    return {
+        pid: (links[mid], seat)
+        for mid, seat, pid in Seat.objects.filter(match_id__in=list(links)).values_list(
+            "match_id", "seat", "entry__player_id"
+        )
+    }
+
+
+def test_players_with_an_address_get_their_table_once() -> None:
+    tournament, director, stage = seeded_stage(8)
+    emails = _with_addresses(tournament, director, 5)
+    rnd = publish(stage, director)
+    emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
+    assert len(mail.outbox) == 5
+    by_address = {m.to[0]: m for m in mail.outbox}
+    assert set(by_address) == set(emails.values())
+    seats = _table_of(rnd.pk)
+    for pid, address in emails.items():
+        table, seat = seats[pid]
+        message = by_address[address]
+        assert f"table {table}" in message.subject
+        assert f"table {table}, seat {seat + 1}" in message.body
+        assert "/live/" in message.body
+    # A repeated event (or a retried task) mails nobody twice.
+    emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
+    assert round_emails_send(round_id=rnd.pk) == {"sent": 0, "skipped": 5, "failed": 0}
+    assert len(mail.outbox) == 5
+    assert RoundEmail.objects.filter(round_id=rnd.pk, sent_at__isnull=False).count() == 5
+
+
+def test_a_linked_account_address_is_used_when_there_is_no_contact() -> None:
+    tournament, director, stage = seeded_stage(8)
+    entry = Entry.objects.filter(tournament=tournament).select_related("player").first()
+    assert entry is not None
+    entry.player.user = UserFactory(email="account@example.org")
+    entry.player.save()
+    rnd = publish(stage, director)
+    round_emails_send(round_id=rnd.pk)
+    assert [m.to for m in mail.outbox] == [["account@example.org"]]
+
+
+def test_a_bad_address_saves_nothing() -> None:
+    tournament, director, _ = seeded_stage(4)
+    pids = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    with pytest.raises(ApplicationError) as err:
+        services.contacts_update(
+            tournament=tournament,
+            actor=director,
+            emails={pids[0]: "ok@example.org", pids[1]: "not an address"},
+        )
+    assert f"email-{pids[1]}" in err.value.fields
+    assert not PlayerContact.objects.exists()
+
+
+def test_the_emails_page_saves_and_clears_addresses() -> None:
+    tournament, director, _ = seeded_stage(4)
+    pids = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    client = Client()
+    client.force_login(director)
+    url = reverse("notify:emails", args=[tournament.slug])
+    assert client.post(url, {f"email-{pids[0]}": "a@example.org"}).status_code == 302
+    assert PlayerContact.objects.get(player_id=pids[0]).email == "a@example.org"
+    assert "a@example.org" in client.get(url).content.decode()
+    bad = client.post(url, {f"email-{pids[1]}": "nope"})
+    assert bad.status_code == 400
+    assert "not an e-mail address" in bad.content.decode()
+    client.post(url, {f"email-{pids[0]}": ""})
+    assert not PlayerContact.objects.exists()
+    # Not this tournament's player: refused.
+    other = seeded_stage(4)[0]
+    stranger = Entry.objects.filter(tournament=other).values_list("player_id", flat=True)[0]
+    assert client.post(url, {f"email-{stranger}": "x@example.org"}).status_code == 400
+    assert not PlayerContact.objects.exists()
+
+
+def test_round_emails_go_through_real_smtp_to_a_local_sink() -> None:
+    sink = SmtpSink()
+    try:
+        tournament, director, stage = seeded_stage(8)
+        emails = _with_addresses(tournament, director, 3)
+        rnd = publish(stage, director)
+        with override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=sink.port,
+            EMAIL_USE_TLS=False,
+            EMAIL_HOST_USER="",
+            EMAIL_HOST_PASSWORD="",
+            DEFAULT_FROM_EMAIL="director@example.org",
+        ):
+            emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
+        assert mail.outbox == []  # not the locmem backend: the sink got them
+        assert sorted(r for _, rcpts in sink.envelopes for r in rcpts) == sorted(emails.values())
+        seats = _table_of(rnd.pk)
+        for message in sink.messages:
+            pid = next(p for p, a in emails.items() if a == message["To"])
+            table, _ = seats[pid]
+            assert message["From"] == "director@example.org"
+            assert f"table {table}" in message["Subject"]
+            assert f"table {table}" in message.get_payload(decode=True).decode()
+    finally:
+        sink.stop()
+
+
+def test_an_smtp_failure_leaves_the_mail_unsent_for_the_retry() -> None:
+    tournament, director, stage = seeded_stage(8)
+    _with_addresses(tournament, director, 2)
+    rnd = publish(stage, director)
+    sink = SmtpSink()
+    port = sink.port
+    sink.stop()  # nothing listens there now
+    with (
+        override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=port,
+            EMAIL_TIMEOUT=2,
+        ),
+        pytest.raises(ConnectionError, match=r"round e-mail\(s\)"),
+    ):
+        round_emails_send(round_id=rnd.pk)
+    assert not RoundEmail.objects.filter(sent_at__isnull=False).exists()
+    round_emails_send(round_id=rnd.pk)  # the retry, with the mail server back (locmem)
+    assert len(mail.outbox) == 2
