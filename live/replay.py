@@ -27,7 +27,10 @@ def move_text(move: dict[str, Any] | None, labels: list[str]) -> str:
     if move is None:
         return _("The deal")
     seat = int(move["seat"])
-    params = {"seat": labels[seat] if seat < len(labels) else "ABCD"[seat], "tile": move.get("tile")}
+    params = {
+        "seat": labels[seat] if seat < len(labels) else "ABCD"[seat],
+        "tile": move.get("tile"),
+    }
     kind = move["kind"]
     if kind == "pose":
         return _("%(seat)s poses %(tile)s") % params

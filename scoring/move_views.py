@@ -68,9 +68,7 @@ def _messages_json() -> str:
 
 def _match(match_id: int) -> Match:
     match = (
-        Match.objects.select_related("tournament", "table", "referee")
-        .filter(pk=match_id)
-        .first()
+        Match.objects.select_related("tournament", "table", "referee").filter(pk=match_id).first()
     )
     if match is None:
         raise Http404("No such match.")

@@ -110,7 +110,9 @@ def _require_entry(actor: Any, match: Match) -> None:
 
 def _engine_error(exc: RuleViolation) -> ApplicationError:
     field = f"{LOG_FIELD}.{exc.field}" if exc.field else LOG_FIELD
-    return ApplicationError(exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]})
+    return ApplicationError(
+        exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+    )
 
 
 def _requirement(match: Match, ruleset: Ruleset, log: PlayLog) -> PoseRequirement:

@@ -15,8 +15,8 @@ from core.exceptions import ApplicationError
 from core.request_limits import SafeJSONParser
 from scoring import moves
 from scoring.api.views import ERRORS
-from tournament.api.base import ApiView
 from scoring.representations import PlayLog
+from tournament.api.base import ApiView
 
 
 class LogCheckInput(serializers.Serializer[dict[str, Any]]):

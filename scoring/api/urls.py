@@ -14,9 +14,7 @@ urlpatterns = [
         views.HandVoidLastApi.as_view(),
         name="hand-void-last",
     ),
-    path(
-        "matches/<int:match_id>/hands/check/", moves.HandLogCheckApi.as_view(), name="hand-check"
-    ),
+    path("matches/<int:match_id>/hands/check/", moves.HandLogCheckApi.as_view(), name="hand-check"),
     path(
         "matches/<int:match_id>/feature-table/",
         moves.TableFeatureApi.as_view(),

@@ -174,7 +174,7 @@ def test_check_refuses_a_pass_while_holding_a_play_naming_r14(setup: Setup) -> N
 def test_check_refuses_a_deal_with_a_tile_twice_naming_the_seat(setup: Setup) -> None:
     match = setup.match
     log, _ = _hand(match)
-    data = log.to_dict()
+    data: Any = log.to_dict()
     hands = [list(h) for h in data["deal"]["hands"]]
     hands[2][0] = hands[1][0]
     r = _check(_api(setup.referee), match, {**data, "deal": {**data["deal"], "hands": hands}})
@@ -227,11 +227,10 @@ def test_a_log_entered_move_by_move_is_recorded_once_and_replayed_publicly(
     page = spectator.get(f"/live/{slug}/matches/{match.pk}/hands/1/replay/")
     assert page.status_code == 200
     html = page.content.decode()
-    frames = json.loads(
-        html.split('data-frames="', 1)[1].split('"', 1)[0].replace("&quot;", '"')
-    )
+    frames = json.loads(html.split('data-frames="', 1)[1].split('"', 1)[0].replace("&quot;", '"'))
     assert len(frames) == len(log.moves) + 1  # the deal, then one frame per move
-    assert frames[0]["move"] is None and frames[-1]["over"] is True
+    assert frames[0]["move"] is None
+    assert frames[-1]["over"] is True
     assert frames[-1]["counts"] == list(record.counts or frames[-1]["counts"])
     assert 'aria-live="polite"' in html
     assert "poses 6-6" in html
@@ -270,9 +269,7 @@ def test_a_replay_under_another_tournament_slug_is_404(setup: Setup) -> None:
         content_type="application/json",
     )
     other = make_tournament(status=Tournament.Status.RUNNING)
-    assert (
-        Client().get(f"/live/{other.slug}/matches/{match.pk}/hands/1/replay/").status_code == 404
-    )
+    assert Client().get(f"/live/{other.slug}/matches/{match.pk}/hands/1/replay/").status_code == 404
 
 
 # -- the page and the director's switch ----------------------------------------------------------
@@ -336,5 +333,5 @@ def test_the_entry_page_speaks_spanish(setup: Setup) -> None:
     director.force_login(setup.director)
     page = director.get(f"/matches/{setup.match.pk}/moves/", HTTP_ACCEPT_LANGUAGE="es")
     assert page.status_code == 200
-    assert "Empezar a jugar".encode() in page.content
-    assert "jugada a jugada".encode() in page.content
+    assert b"Empezar a jugar" in page.content
+    assert b"jugada a jugada" in page.content
