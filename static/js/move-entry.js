@@ -256,13 +256,15 @@
     if (!pos.ends) { submitMove({ seat: seat, kind: "pose", tile: tile }); return; }
     var legal = legalFor(tile);
     var ends = legal.map(function (m) { return m.end; });
-    if (ends.length === 2 && pos.ends[0] !== pos.ends[1]) {
+    // Both ends take it: the referee says which (even when both show the same value, the
+    // later plays name the side, R13).
+    if (ends.length === 2) {
       state.pendingTile = tile;
       renderEndChoice();
       return;
     }
     var move = { seat: seat, kind: "play", tile: tile };
-    if (ends.length) move.end = ends[ends.length - 1];  // one end, or both ends show one value
+    if (ends.length) move.end = ends[0];
     submitMove(move);
   }
 

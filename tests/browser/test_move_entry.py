@@ -1,0 +1,160 @@
+"""A referee enters a whole hand move by move on a 360 px phone, then a spectator replays it.
+
+The hand is one the engine's bots played (seeded): the referee signs in through the
+credential link (``/ref/#key``), opens the move-by-move page from the match page (a feature
+table), taps the deal, tries a forced-pose mistake (the server names R11/R5), enters every
+move (one by keyboard), records the hand through the ordinary endpoint, and a spectator steps
+through the public replay (buttons, arrow keys, an aria-live announcement).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.engine import Ruleset
+from scoring.engine.deal import forced_opener
+from scoring.engine.match import match_start
+from scoring.engine.simulate import BOTS, simulate_hand
+from scoring.models import Hand, Match
+from tests.factories import (
+    TableFactory,
+    TournamentFactory,
+    director_of,
+    match_in_progress,
+    referee_of,
+)
+from tournament.models import Tournament
+from tournament.services import referee_token_issue
+
+SEED = 11
+
+
+@pytest.fixture
+def feature_match(transactional_db: Any) -> dict[str, Any]:
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    director = director_of(tournament)
+    referee = referee_of(tournament, first_name="Rosa")
+    match = match_in_progress(tournament, referee=referee)
+    match.table = TableFactory(tournament=tournament, number=3, feature=True)
+    match.save(update_fields=["table"])
+    token = referee_token_issue(tournament=tournament, actor=director, user=referee)
+    ruleset = Ruleset.from_json(match.ruleset)
+    state = match_start(ruleset, 4, lot_winner=match.lot_winner)
+    log, record = simulate_hand(
+        ruleset, 4, state.next, random.Random(SEED), (BOTS["heuristic"],) * 4
+    )
+    return {"match": match, "token": token, "log": log, "record": record}
+
+
+def _phone_layout(page: Page, selector: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page scrolls sideways at 360 px ({width} px wide)"
+    for box in [el.bounding_box() for el in page.locator(selector).all()]:
+        if box is not None:
+            assert box["height"] >= 44, f"{selector} is {box['height']} px tall (< 44)"
+            assert box["width"] >= 44, f"{selector} is {box['width']} px wide (< 44)"
+
+
+@pytest.mark.browser
+def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
+    browser_context: Any, feature_match: dict[str, Any], artifacts_dir: Path
+) -> None:
+    match: Match = feature_match["match"]
+    log = feature_match["log"]
+    data = log.to_dict()
+    page = browser_context().new_page()  # 360 x 740, touch
+
+    page.goto(f"/ref/#{feature_match['token'].key}")
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    page.get_by_role("link", name="Enter the hand move by move").tap()
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/moves/$"))
+
+    # 1. The deal: seats A-C tapped, D gets the last 7 tiles (every tile is dealt, R2).
+    for seat in range(3):
+        page.locator(f"#deal-seats button[data-seat='{seat}']").tap()
+        for tile in data["deal"]["hands"][seat]:
+            page.locator(f"#deal-grid button[data-tile='{tile}']").tap()
+    expect(page.locator("#deal-seats button[data-seat='3']")).to_contain_text("(7/7)")
+    expect(page.locator("#move-status")).to_contain_text("Tap Start play")
+    _phone_layout(page, "#deal-grid button, #deal-seats button, #deal-done")
+    page.screenshot(path=artifacts_dir / "moves-01-deal.png", full_page=True)
+    page.locator("#deal-done").tap()
+
+    # 2. A forced-pose mistake: the server refuses it and names the rule; nothing changes.
+    holder, _ = forced_opener(log.deal)
+    expect(page.locator("#turn-title")).to_contain_text("must pose 6-6")
+    wrong = next(t for t in data["deal"]["hands"][holder] if t != "6-6")
+    page.locator(f"#hand-tiles button[data-tile='{wrong}']").tap()
+    error = page.locator("#move-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("must pose 6-6")
+    expect(error).to_contain_text("R11")
+    expect(page.locator("#move-list li")).to_have_count(0)
+    page.screenshot(path=artifacts_dir / "moves-02-forced-pose.png", full_page=True)
+
+    # 3. Every move of the hand, as the table played it.
+    for i, move in enumerate(data["moves"]):
+        if move["kind"] == "pass":
+            page.locator("#move-pass").tap()
+        else:
+            button = page.locator(f"#hand-tiles button[data-tile='{move['tile']}']")
+            if i == 1:  # one move by keyboard: focus and Enter
+                button.focus()
+                page.keyboard.press("Enter")
+            else:
+                button.tap()
+            choice = page.locator(f"#end-choice button[data-end='{move.get('end')}']")
+            if move["kind"] == "play" and page.locator("#end-choice").is_visible():
+                choice.tap()
+        expect(page.locator("#move-list li")).to_have_count(i + 1)
+        expect(error).to_be_hidden()
+        if i == 2:
+            _phone_layout(page, "#hand-tiles button, #move-pass, #move-undo")
+            page.screenshot(path=artifacts_dir / "moves-03-play.png", full_page=True)
+
+    # 4. Record it through the ordinary hand endpoint.
+    expect(page.locator("#done-step")).to_be_visible()
+    record = feature_match["record"]
+    if record.winner is not None and record.end.value == "domino":
+        expect(page.locator("#done-result")).to_contain_text("dominoes")
+    else:
+        expect(page.locator("#done-result")).to_contain_text("Blocked")
+    page.locator("#move-record").tap()
+    expect(page.locator("#move-status")).to_contain_text("Hand 1 recorded")
+    page.screenshot(path=artifacts_dir / "moves-04-recorded.png", full_page=True)
+    hand = Hand.objects.get(match=match, void=False)
+    assert hand.play_log == data
+    assert (hand.poser, hand.end, hand.winner) == (record.poser, record.end.value, record.winner)
+    replay_url = page.locator("#replay-link").get_attribute("href")
+    assert replay_url is not None
+    assert replay_url.endswith(f"/matches/{match.pk}/hands/1/replay/")
+
+    # 5. A spectator (no sign-in) replays it, step by step.
+    viewer = browser_context().new_page()
+    viewer.goto(replay_url)
+    step = viewer.locator("#replay-step")
+    expect(step).to_have_attribute("aria-live", "polite")
+    expect(step).to_contain_text("The deal")
+    expect(viewer.locator("#replay-seats li")).to_have_count(4)
+    total = len(data["moves"])
+    viewer.get_by_role("button", name="Forward").tap()
+    expect(step).to_contain_text(f"Move 1 of {total}")
+    expect(step).to_contain_text("poses 6-6")
+    expect(viewer.locator("#replay-line li")).to_have_count(1)
+    viewer.get_by_role("button", name="Forward").tap()
+    viewer.get_by_role("button", name="Back").tap()
+    expect(step).to_contain_text(f"Move 1 of {total}")
+    viewer.get_by_role("button", name="End").tap()
+    expect(step).to_contain_text(f"Move {total} of {total}")
+    expect(viewer.get_by_role("button", name="Forward")).to_be_disabled()
+    viewer.get_by_role("button", name="Back").focus()
+    viewer.keyboard.press("ArrowLeft")
+    expect(step).to_contain_text(f"Move {total - 1} of {total}")
+    _phone_layout(viewer, ".replay-controls button")
+    viewer.screenshot(path=artifacts_dir / "moves-05-replay.png", full_page=True)
