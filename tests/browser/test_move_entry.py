@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from scoring.engine import Ruleset
@@ -22,6 +23,7 @@ from scoring.engine.deal import forced_opener
 from scoring.engine.match import match_start
 from scoring.engine.simulate import BOTS, simulate_hand
 from scoring.models import Hand, Match
+from scoring.services import hand_record
 from tests.factories import (
     TableFactory,
     TournamentFactory,
@@ -50,6 +52,16 @@ def feature_match(transactional_db: Any) -> dict[str, Any]:
         ruleset, 4, state.next, random.Random(SEED), (BOTS["heuristic"],) * 4
     )
     return {"match": match, "token": token, "log": log, "record": record}
+
+
+def _axe(page: Page) -> None:
+    """axe-core finds no violation on the page as it stands (issue 13's bar)."""
+    results = Axe().run(page)
+    found = [
+        f"{v['id']} ({v['impact']}) at {[n.get('target') for n in v['nodes']][:3]}"
+        for v in results.response.get("violations", [])
+    ]
+    assert found == [], f"axe violations on {page.url}:\n" + "\n".join(found)
 
 
 def _phone_layout(page: Page, selector: str) -> None:
@@ -84,6 +96,7 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     expect(page.locator("#move-status")).to_contain_text("Tap Start play")
     _phone_layout(page, "#deal-grid button, #deal-seats button, #deal-done")
     page.screenshot(path=artifacts_dir / "moves-01-deal.png", full_page=True)
+    _axe(page)
     page.locator("#deal-done").tap()
 
     # 2. A forced-pose mistake: the server refuses it and names the rule; nothing changes.
@@ -117,6 +130,7 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
         if i == 2:
             _phone_layout(page, "#hand-tiles button, #move-pass, #move-undo")
             page.screenshot(path=artifacts_dir / "moves-03-play.png", full_page=True)
+            _axe(page)
 
     # 4. Record it through the ordinary hand endpoint.
     expect(page.locator("#done-step")).to_be_visible()
@@ -158,3 +172,39 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     expect(step).to_contain_text(f"Move {total - 1} of {total}")
     _phone_layout(viewer, ".replay-controls button")
     viewer.screenshot(path=artifacts_dir / "moves-05-replay.png", full_page=True)
+    _axe(viewer)
+
+
+@pytest.mark.browser
+def test_move_entry_and_replay_in_spanish(
+    browser_context: Any, feature_match: dict[str, Any], artifacts_dir: Path
+) -> None:
+    """The director's view of the entry page (with the feature switch) and the replay, in
+    Spanish, pass axe; the switch turns the table off and back on."""
+    match: Match = feature_match["match"]
+    log = feature_match["log"]
+    director = match.tournament.roles.get(role="director").user
+    hand_record(
+        match_id=match.pk,
+        actor=director,
+        expected_number=1,
+        payload={"play_log": log.to_dict()},
+    )
+    page = browser_context(locale="es-ES", user=director).new_page()
+    page.goto(f"/matches/{match.pk}/moves/")
+    toggle = page.locator("#feature-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_contain_text("Mesa destacada: sí")
+    toggle.tap()
+    expect(page.locator("#feature-toggle")).to_have_attribute("aria-pressed", "false")
+    match.table.refresh_from_db()  # type: ignore[union-attr]
+    assert match.table is not None and match.table.feature is False
+    expect(page.locator("#deal-step")).to_contain_text("El reparto")  # directors always may
+    _axe(page)
+    page.screenshot(path=artifacts_dir / "moves-06-director-es.png", full_page=True)
+    viewer = browser_context(locale="es-ES").new_page()
+    viewer.goto(f"/live/{match.tournament.slug}/matches/{match.pk}/hands/1/replay/")
+    expect(viewer.locator("#replay-step")).to_contain_text("El reparto")
+    viewer.get_by_role("button", name="Adelante").tap()
+    expect(viewer.locator("#replay-step")).to_contain_text("sale con 6-6")
+    _axe(viewer)
