@@ -31,7 +31,7 @@ from tests.factories import (
     match_in_progress,
     referee_of,
 )
-from tournament.models import Tournament
+from tournament.models import Table, Tournament
 from tournament.services import referee_token_issue
 
 SEED = 11
@@ -197,8 +197,8 @@ def test_move_entry_and_replay_in_spanish(
     expect(toggle).to_contain_text("Mesa destacada: sí")
     toggle.tap()
     expect(page.locator("#feature-toggle")).to_have_attribute("aria-pressed", "false")
-    match.table.refresh_from_db()  # type: ignore[union-attr]
-    assert match.table is not None and match.table.feature is False
+    table = Table.objects.get(pk=match.table_id)
+    assert table.feature is False
     expect(page.locator("#deal-step")).to_contain_text("El reparto")  # directors always may
     _axe(page)
     page.screenshot(path=artifacts_dir / "moves-06-director-es.png", full_page=True)
