@@ -151,7 +151,13 @@ def play_log_check(*, match_id: int, actor: Any, play_log: object) -> LogCheck:
     if match is None:
         raise NotFoundError(f"No match {match_id}.", code="not_found")
     _require_entry(actor, match)
-    if match.status in (Match.Status.FINISHED, Match.Status.VOID):
+    if match.status == Match.Status.VOID:
+        raise ApplicationError(
+            "The match is void.",
+            code="match_void",
+            fields={"non_field_errors": ["Match status is void."]},
+        )
+    if match.status == Match.Status.FINISHED:
         raise ApplicationError(
             "The match is over; no further hands (R33).",
             code="match_over",

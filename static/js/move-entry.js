@@ -196,7 +196,7 @@
     renderDeal(tile);
   }
 
-  function renderDeal(focusTile) {
+  function renderDeal(focusTile, quiet) {
     var tabs = $("deal-seats");
     tabs.textContent = "";
     for (var s = 0; s < n; s++) {
@@ -231,6 +231,7 @@
     if (focused && !focused.disabled) focused.focus();
     var done = dealComplete();
     $("deal-done").disabled = !done;
+    if (quiet) return;
     say(done ? data.msgDealDone : fill(data.msgDeal, {
       size: size, seat: seatName(state.seat), have: state.hands[state.seat].length
     }));
@@ -360,7 +361,6 @@
     $("move-draw").hidden = deal.boneyard !== "draw";
     $("move-draw").classList.toggle("legal", canDraw);
     $("move-pass").hidden = posing;
-    $("move-undo").disabled = state.moves.length === 0;
     renderEndChoice();
     renderDrawChoice();
     if (!state.pendingTile && !state.drawing) say(title);
@@ -401,7 +401,7 @@
     $("play-step").hidden = state.phase !== "play";
     $("done-step").hidden = !(state.phase === "done" || state.phase === "recorded");
     renderMoves();
-    if (state.phase === "deal") { if (!keepStatus) renderDeal(); return; }
+    if (state.phase === "deal") { renderDeal(null, keepStatus); return; }
     if (state.phase === "play") {
       renderPlay(!!lastMove);
       if (lastMove && !keepStatus) say(moveText(lastMove) + ". " + $("turn-title").textContent);
@@ -453,8 +453,16 @@
   }
 
   function undo() {
-    if (!state.moves.length) return;
+    if (busy) return;
     state.key = null;
+    if (!state.moves.length) {  // before the pose: back to the deal, to correct it
+      clearError();
+      state.phase = "deal";
+      state.position = null;
+      save();
+      render();
+      return;
+    }
     check(state.moves.slice(0, -1), null);
   }
 

@@ -112,21 +112,28 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     page.screenshot(path=artifacts_dir / "moves-02-forced-pose.png", full_page=True)
 
     # 3. Every move of the hand, as the table played it.
-    for i, move in enumerate(data["moves"]):
+    def enter(move: dict[str, Any], *, keyboard: bool = False) -> None:
         if move["kind"] == "pass":
             page.locator("#move-pass").tap()
+            return
+        button = page.locator(f"#hand-tiles button[data-tile='{move['tile']}']")
+        if keyboard:  # focus and Enter, as with a keyboard or a switch
+            button.focus()
+            page.keyboard.press("Enter")
         else:
-            button = page.locator(f"#hand-tiles button[data-tile='{move['tile']}']")
-            if i == 1:  # one move by keyboard: focus and Enter
-                button.focus()
-                page.keyboard.press("Enter")
-            else:
-                button.tap()
-            choice = page.locator(f"#end-choice button[data-end='{move.get('end')}']")
-            if move["kind"] == "play" and page.locator("#end-choice").is_visible():
-                choice.tap()
+            button.tap()
+        if move["kind"] == "play" and page.locator("#end-choice").is_visible():
+            page.locator(f"#end-choice button[data-end='{move['end']}']").tap()
+
+    for i, move in enumerate(data["moves"]):
+        enter(move, keyboard=i == 1)
         expect(page.locator("#move-list li")).to_have_count(i + 1)
         expect(error).to_be_hidden()
+        if i == 4:  # a slip of the finger: undo the move and enter it again
+            page.locator("#move-undo").tap()
+            expect(page.locator("#move-list li")).to_have_count(i)
+            enter(move)
+            expect(page.locator("#move-list li")).to_have_count(i + 1)
         if i == 2:
             _phone_layout(page, "#hand-tiles button, #move-pass, #move-undo")
             page.screenshot(path=artifacts_dir / "moves-03-play.png", full_page=True)

@@ -184,6 +184,15 @@ def test_check_refuses_a_deal_with_a_tile_twice_naming_the_seat(setup: Setup) ->
     assert list(error["fields"]) == ["play_log.deal.hands[2]"]
 
 
+def test_check_refuses_a_finished_match_naming_r33(setup: Setup) -> None:
+    match = setup.match
+    log, _ = _hand(match)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    r = _check(_api(setup.referee), match, log.to_dict())
+    assert r.status_code == 400
+    assert (r.json()["error"]["code"], r.json()["error"]["rule"]) == ("match_over", "R33")
+
+
 def test_only_the_match_referee_or_a_director_may_check(setup: Setup) -> None:
     match = setup.match
     log, _ = _hand(match)
