@@ -73,6 +73,25 @@ def _phone_layout(page: Page, selector: str) -> None:
             assert box["width"] >= 44, f"{selector} is {box['width']} px wide (< 44)"
 
 
+def _enter(page: Page, move: dict[str, Any], *, keyboard: bool = False) -> None:
+    """Enter one move of a play log as the referee would."""
+    if move["kind"] == "pass":
+        page.locator("#move-pass").tap()
+        return
+    if move["kind"] == "draw":  # Draw, then the tile drawn (R16)
+        page.locator("#move-draw").tap()
+        page.locator(f"#draw-choice button[data-tile='{move['tile']}']").tap()
+        return
+    button = page.locator(f"#hand-tiles button[data-tile='{move['tile']}']")
+    if keyboard:  # focus and Enter, as with a keyboard or a switch
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.tap()
+    if move["kind"] == "play" and page.locator("#end-choice").is_visible():
+        page.locator(f"#end-choice button[data-end='{move['end']}']").tap()
+
+
 @pytest.mark.browser
 def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     browser_context: Any, feature_match: dict[str, Any], artifacts_dir: Path
@@ -112,27 +131,14 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     page.screenshot(path=artifacts_dir / "moves-02-forced-pose.png", full_page=True)
 
     # 3. Every move of the hand, as the table played it.
-    def enter(move: dict[str, Any], *, keyboard: bool = False) -> None:
-        if move["kind"] == "pass":
-            page.locator("#move-pass").tap()
-            return
-        button = page.locator(f"#hand-tiles button[data-tile='{move['tile']}']")
-        if keyboard:  # focus and Enter, as with a keyboard or a switch
-            button.focus()
-            page.keyboard.press("Enter")
-        else:
-            button.tap()
-        if move["kind"] == "play" and page.locator("#end-choice").is_visible():
-            page.locator(f"#end-choice button[data-end='{move['end']}']").tap()
-
     for i, move in enumerate(data["moves"]):
-        enter(move, keyboard=i == 1)
+        _enter(page, move, keyboard=i == 1)
         expect(page.locator("#move-list li")).to_have_count(i + 1)
         expect(error).to_be_hidden()
         if i == 4:  # a slip of the finger: undo the move and enter it again
             page.locator("#move-undo").tap()
             expect(page.locator("#move-list li")).to_have_count(i)
-            enter(move)
+            _enter(page, move)
             expect(page.locator("#move-list li")).to_have_count(i + 1)
         if i == 2:
             _phone_layout(page, "#hand-tiles button, #move-pass, #move-undo")
@@ -215,3 +221,47 @@ def test_move_entry_and_replay_in_spanish(
     viewer.get_by_role("button", name="Adelante").tap()
     expect(viewer.locator("#replay-step")).to_contain_text("sale con 6-6")
     _axe(viewer)
+
+
+@pytest.mark.browser
+def test_a_two_player_hand_with_draws_from_the_boneyard(
+    browser_context: Any, transactional_db: Any, artifacts_dir: Path
+) -> None:
+    """7 tiles each from the full set, the other 14 a draw boneyard (R2, R16): both hands are
+    tapped (no auto-fill), the forced pose may fall back to the highest double (R5), and each
+    draw names the tile drawn."""
+    tournament = cast(
+        Tournament,
+        TournamentFactory(  # type: ignore[no-untyped-call]
+            ruleset_preset="wsod", ruleset_overrides={"deal": "seven", "boneyard": "draw"}
+        ),
+    )
+    director = director_of(tournament)
+    match = match_in_progress(tournament, n_players=2)
+    ruleset = Ruleset.from_json(match.ruleset)
+    state = match_start(ruleset, 2, lot_winner=match.lot_winner)
+    for seed in range(1, 200):
+        log, _record = simulate_hand(
+            ruleset, 2, state.next, random.Random(seed), (BOTS["heuristic"],) * 2
+        )
+        if any(m.kind.value == "draw" for m in log.moves):
+            break
+    data = log.to_dict()
+    assert data["deal"]["boneyard"] == "draw"
+    page = browser_context(user=director).new_page()
+    page.goto(f"/matches/{match.pk}/moves/")
+    for seat in range(2):
+        page.locator(f"#deal-seats button[data-seat='{seat}']").tap()
+        for tile in data["deal"]["hands"][seat]:
+            page.locator(f"#deal-grid button[data-tile='{tile}']").tap()
+    page.locator("#deal-done").tap()
+    expect(page.locator("#move-draw")).to_be_visible()
+    for i, move in enumerate(data["moves"]):
+        _enter(page, move)
+        expect(page.locator("#move-list li")).to_have_count(i + 1)
+        expect(page.locator("#move-error")).to_be_hidden()
+    expect(page.locator("#done-step")).to_be_visible()
+    page.locator("#move-record").tap()
+    expect(page.locator("#move-status")).to_contain_text("Hand 1 recorded")
+    page.screenshot(path=artifacts_dir / "moves-07-draws.png", full_page=True)
+    assert Hand.objects.get(match=match).play_log == data
