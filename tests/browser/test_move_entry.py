@@ -246,7 +246,7 @@ def test_a_two_player_hand_with_draws_from_the_boneyard(
         )
         if any(m.kind.value == "draw" for m in log.moves):
             break
-    data = log.to_dict()
+    data: Any = log.to_dict()
     assert data["deal"]["boneyard"] == "draw"
     page = browser_context(user=director).new_page()
     page.goto(f"/matches/{match.pk}/moves/")
