@@ -361,6 +361,8 @@
     $("move-draw").hidden = deal.boneyard !== "draw";
     $("move-draw").classList.toggle("legal", canDraw);
     $("move-pass").hidden = posing;
+    var undoButton = $("move-undo");
+    undoButton.textContent = state.moves.length ? undoButton.dataset.msgUndo : undoButton.dataset.msgChangeDeal;
     renderEndChoice();
     renderDrawChoice();
     if (!state.pendingTile && !state.drawing) say(title);

@@ -129,6 +129,11 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     expect(error).to_contain_text("R11")
     expect(page.locator("#move-list li")).to_have_count(0)
     page.screenshot(path=artifacts_dir / "moves-02-forced-pose.png", full_page=True)
+    # Before the pose, the step back is to the deal (to correct a tile tapped to the wrong seat).
+    page.get_by_role("button", name="Change the deal").tap()
+    expect(page.locator("#deal-step")).to_be_visible()
+    page.locator("#deal-done").tap()
+    expect(page.locator("#turn-title")).to_contain_text("must pose 6-6")
 
     # 3. Every move of the hand, as the table played it.
     for i, move in enumerate(data["moves"]):
