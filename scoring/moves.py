@@ -34,7 +34,16 @@ from scoring.engine.tiles import tiles_from_mask
 from scoring.match_page import ruleset_of
 from scoring.models import Hand, Match
 from scoring.selectors import match_ruleset, match_state
-from tournament.context import Action, Role, actor_roles, require_actor
+from tournament.context import (
+    Action,
+    Principal,
+    RefereeActor,
+    Role,
+    TournamentContext,
+    actor_roles,
+    require,
+    require_actor,
+)
 from tournament.models import Table
 from tournament.services import action_log_record, tournament_version_bump
 
@@ -93,15 +102,17 @@ def move_entry_allowed(*, actor: Any, match: Match) -> bool:
 
 def _require_entry(actor: Any, match: Match) -> None:
     """The recording permission of :func:`scoring.services.hand_record`: the assigned
-    referee or a director, the tournament running (404 for a draft the caller may not see).
-    The feature flag only decides whether the page offers move-by-move entry: a play log is
-    accepted from any table through the API."""
+    referee or a director, the tournament running (404 for a draft the caller may not see),
+    from one read of the caller's roles. The feature flag only decides whether the page
+    offers move-by-move entry: a play log is accepted from any table through the API."""
     if actor is None or not getattr(actor, "is_authenticated", False):
         raise PermissionDeniedError("Sign in first.", code="not_authenticated", status=401)
-    require_actor(actor, match.tournament, Action.RECORD_HAND)
-    if Role.DIRECTOR not in actor_roles(actor, match.tournament_id) and (
-        match.referee_id != actor.pk
-    ):
+    principal = (
+        Principal(referee=actor) if isinstance(actor, RefereeActor) else Principal(user=actor)
+    )
+    ctx = TournamentContext(tournament=match.tournament, principal=principal)
+    require(ctx, Action.RECORD_HAND)
+    if not ctx.is_director and match.referee_id != actor.pk:
         raise PermissionDeniedError(
             "Only the referee assigned to this match or a director may do this.",
             code="not_match_referee",

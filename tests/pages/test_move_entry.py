@@ -184,6 +184,20 @@ def test_check_refuses_a_deal_with_a_tile_twice_naming_the_seat(setup: Setup) ->
     assert list(error["fields"]) == ["play_log.deal.hands[2]"]
 
 
+def test_a_check_costs_a_fixed_number_of_queries(
+    setup: Setup, django_assert_num_queries: Any
+) -> None:
+    """Every tap of the page is a check: the match, the caller's roles and the stored hands
+    (to know the next hand, R5-R10), whatever the number of moves."""
+    match = setup.match
+    log, _ = _hand(match)
+    api = _api(setup.referee)
+    for moves in (0, 5, len(log.moves)):
+        body = {**log.to_dict(), "moves": log.to_dict()["moves"][:moves]}  # type: ignore[index]
+        with django_assert_num_queries(3):
+            assert _check(api, match, body).status_code == 200
+
+
 def test_check_refuses_a_finished_match_naming_r33(setup: Setup) -> None:
     match = setup.match
     log, _ = _hand(match)
