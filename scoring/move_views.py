@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
 from scoring.engine import RuleViolation
+from scoring.engine.rules import Opening
 from scoring.error_messages import ERROR_MESSAGES
 from scoring.match_page import match_view, ruleset_of
 from scoring.models import Match, Seat
@@ -99,9 +100,15 @@ def match_moves(request: HttpRequest, match_id: int) -> HttpResponse:
     may_write = ctx.can(Action.RECORD_HAND)
     allowed = move_entry_allowed(actor=ctx.actor, match=match)
     try:
-        facts: dict[str, Any] = deal_facts(ruleset_of(match), match.n_players)
+        ruleset = ruleset_of(match)
+        facts: dict[str, Any] = deal_facts(ruleset, match.n_players)
     except RuleViolation:
         facts = {}
+    else:
+        # The first hand under lot_then_rotate: whoever won the lot poses it (R6).
+        facts["lot_choice"] = (
+            match.status == Match.Status.SCHEDULED and ruleset.opening is Opening.LOT_THEN_ROTATE
+        )
     slug = match.tournament.slug
     return render(
         request,

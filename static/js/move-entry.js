@@ -36,6 +36,7 @@
     position: null,     // the server's answer for those moves
     outcome: null,
     phase: "deal",      // deal | play | done | recorded
+    lotSeat: null,      // the first hand under lot_then_rotate: who won the lot (R6)
     pendingTile: null,  // a tile that fits both ends: waiting for the end
     drawing: false,     // a draw: waiting for the tile drawn
     key: null           // Idempotency-Key of the submission in flight
@@ -251,9 +252,17 @@
   }
   function submitMove(move) { return check(state.moves.concat([move]), move); }
 
+  // Whose tiles the play step shows: the seat to move, or before the first pose of a match
+  // under lot_then_rotate the seat the referee says won the lot (R6).
+  function actingSeat() {
+    var pos = state.position;
+    if (deal.lot_choice && !pos.ends && state.lotSeat !== null) return state.lotSeat;
+    return pos.turn;
+  }
+
   function tapHandTile(tile) {
     var pos = state.position;
-    var seat = pos.turn;
+    var seat = actingSeat();
     if (!pos.ends) { submitMove({ seat: seat, kind: "pose", tile: tile }); return; }
     var legal = legalFor(tile);
     var ends = legal.map(function (m) { return m.end; });
@@ -337,8 +346,23 @@
     var pos = state.position;
     renderBoard(pos);
     renderSeats(pos);
-    var seat = pos.turn;
+    var seat = actingSeat();
     var posing = !pos.ends;
+    var lot = $("lot-choice");
+    lot.textContent = "";
+    lot.hidden = !(deal.lot_choice && posing);
+    if (!lot.hidden) {
+      for (var s = 0; s < n; s++) {
+        var b = button(seatName(s), "seat-tab");
+        b.dataset.seat = s;
+        b.setAttribute("aria-pressed", s === seat ? "true" : "false");
+        b.addEventListener("click", function (ev) {
+          state.lotSeat = Number(ev.currentTarget.dataset.seat);
+          renderPlay(false);
+        });
+        lot.appendChild(b);
+      }
+    }
     var title = posing
       ? (pos.forced_tile ? fill(data.msgForced, { seat: seatName(seat), tile: pos.forced_tile })
                          : fill(data.msgPose, { seat: seatName(seat) }))
@@ -349,7 +373,7 @@
     pos.hands[seat].forEach(function (tile) {
       var b = button(tile, "tile");
       b.dataset.tile = tile;
-      var legal = legalFor(tile).length > 0;
+      var legal = (deal.lot_choice && posing) || legalFor(tile).length > 0;
       if (legal) {
         b.classList.add("legal");
         b.setAttribute("aria-label", tile + ", " + data.msgPlayable);

@@ -30,6 +30,7 @@ from tests.factories import (
     director_of,
     match_in_progress,
     referee_of,
+    scheduled_match,
 )
 from tournament.models import Table, Tournament
 from tournament.services import referee_token_issue
@@ -270,3 +271,38 @@ def test_a_two_player_hand_with_draws_from_the_boneyard(
     expect(page.locator("#move-status")).to_contain_text("Hand 1 recorded")
     page.screenshot(path=artifacts_dir / "moves-07-draws.png", full_page=True)
     assert Hand.objects.get(match=match).play_log == data
+
+
+@pytest.mark.browser
+def test_the_lot_winner_poses_the_first_hand_under_lot_then_rotate(
+    browser_context: Any, transactional_db: Any
+) -> None:
+    """``block``: 5 tiles each, the rest sleep (R2); hand 1 is posed freely by whoever won the
+    lot (R6): the referee picks that seat, and recording the hand starts the match with it."""
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="block"))  # type: ignore[no-untyped-call]
+    director = director_of(tournament)
+    match = scheduled_match(tournament)
+    ruleset = Ruleset.from_json(tournament.ruleset)
+    state = match_start(ruleset, 4, lot_winner=2)
+    log, _record = simulate_hand(ruleset, 4, state.next, random.Random(3), (BOTS["heuristic"],) * 4)
+    data: Any = log.to_dict()
+    page = browser_context(user=director).new_page()
+    page.goto(f"/matches/{match.pk}/moves/")
+    for seat in range(4):
+        page.locator(f"#deal-seats button[data-seat='{seat}']").tap()
+        for tile in data["deal"]["hands"][seat]:
+            page.locator(f"#deal-grid button[data-tile='{tile}']").tap()
+    page.locator("#deal-done").tap()
+    page.locator("#lot-choice button[data-seat='2']").tap()
+    expect(page.locator("#lot-choice button[data-seat='2']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    for i, move in enumerate(data["moves"]):
+        _enter(page, move)
+        expect(page.locator("#move-list li")).to_have_count(i + 1)
+        expect(page.locator("#move-error")).to_be_hidden()
+    expect(page.locator("#lot-choice")).to_be_hidden()
+    page.locator("#move-record").tap()
+    expect(page.locator("#move-status")).to_contain_text("Hand 1 recorded")
+    match.refresh_from_db()
+    assert (match.status, match.lot_winner) == (Match.Status.IN_PROGRESS, 2)

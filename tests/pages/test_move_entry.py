@@ -23,7 +23,7 @@ from scoring.engine.playlog import PlayLog
 from scoring.engine.record import HandRecord
 from scoring.engine.simulate import BOTS, simulate_hand
 from scoring.models import Hand, Match
-from tests.factories import TableFactory, UserFactory
+from tests.factories import TableFactory, UserFactory, director_of, scheduled_match
 from tests.pages.conftest import Setup, make_tournament
 from tournament.models import ActionLog, Tournament
 
@@ -220,6 +220,36 @@ def test_only_the_match_referee_or_a_director_may_check(setup: Setup) -> None:
     )
     assert anonymous.status_code == 401
     assert _check(_api(setup.director), match, data).status_code == 200
+
+
+def test_the_first_hand_under_lot_then_rotate_is_posed_by_the_lot_winner(
+    db: None,
+) -> None:
+    """A scheduled ``block`` match (lot_then_rotate, R6): whoever poses hand 1 won the lot;
+    the check and the record agree, and the match starts with that lot winner."""
+    tournament = make_tournament(ruleset_preset="block")
+    director = director_of(tournament)
+    match = scheduled_match(tournament)
+    ruleset = Ruleset.from_json(tournament.ruleset)
+    state = match_start(ruleset, 4, lot_winner=2)
+    log, record = simulate_hand(ruleset, 4, state.next, random.Random(3), (BOTS["heuristic"],) * 4)
+    assert record.poser == 2
+    api = _api(director)
+    r = _check(api, match, log.to_dict())
+    assert r.status_code == 200, r.content
+    assert r.json()["outcome"] == record.to_dict()
+    page = Client()
+    page.force_login(director)
+    html = page.get(f"/matches/{match.pk}/moves/").content.decode()
+    assert "&quot;lot_choice&quot;: true" in html
+    r = api.post(
+        f"/api/matches/{match.pk}/hands/",
+        data=json.dumps({"number": 1, "poser": 2, "play_log": log.to_dict()}),
+        content_type="application/json",
+    )
+    assert r.status_code == 201, r.content
+    match.refresh_from_db()
+    assert (match.status, match.lot_winner) == (Match.Status.IN_PROGRESS, 2)
 
 
 # -- recording through the one path, then the replay ------------------------------------------
