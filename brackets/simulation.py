@@ -24,6 +24,7 @@ from scoring.engine.match_state import MatchState
 from scoring.engine.simulate import BOTS, simulate_hand
 from scoring.models import Match
 from scoring.selectors import match_ruleset, match_state
+from tournament.models import Table
 
 CLIENT = scoring_services.ClientInfo(ip="127.0.0.1", user_agent="simulator")
 OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
@@ -45,6 +46,7 @@ class MatchBot:
     rng: random.Random
     bot: str = "heuristic"
     state: MatchState | None = None
+    feature: bool | None = None  # a feature table: hands are sent as play logs (issue 15)
 
     def start(self) -> None:
         """Start the match if it is scheduled (the lot for the lead from the seed, R6)."""
@@ -56,6 +58,11 @@ class MatchBot:
         if self.state is None:
             self.match.refresh_from_db()
             self.state = match_state(match=self.match)
+        if self.feature is None:
+            self.feature = bool(
+                self.match.table_id
+                and Table.objects.filter(pk=self.match.table_id, feature=True).exists()
+            )
 
     @property
     def over(self) -> bool:
@@ -69,9 +76,11 @@ class MatchBot:
             return False
         ruleset: Ruleset = match_ruleset(self.match)
         n = self.match.n_players
-        _, record = simulate_hand(ruleset, n, self.state.next, self.rng, (BOTS[self.bot],) * n)
+        log, record = simulate_hand(ruleset, n, self.state.next, self.rng, (BOTS[self.bot],) * n)
         payload = record.to_dict()
         payload.pop("sporting", None)
+        if self.feature:  # as the move-by-move page sends it: the log and its poser (R6)
+            payload = {"poser": record.poser, "play_log": log.to_dict()}
         number = self.state.hands + 1
         result = scoring_services.hand_record(
             match_id=self.match.pk,

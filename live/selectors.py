@@ -459,7 +459,13 @@ def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
     if match is None:
         return None
     table: MatchJSON = matches_json([match])[0]
-    hands = [
-        hand_json(h) for h in Hand.objects.filter(match_id=match.pk, void=False).order_by("number")
-    ]
-    return {"tournament_version": tournament.version, "match": table, "hands": hands}
+    rows = list(Hand.objects.filter(match_id=match.pk, void=False).order_by("number"))
+    hands = [hand_json(h) for h in rows]
+    # Hands entered move by move at a feature table have a replay (live/replay.py, issue 15).
+    replays = [h.number for h in rows if h.play_log is not None]
+    return {
+        "tournament_version": tournament.version,
+        "match": table,
+        "hands": hands,
+        "replays": replays,
+    }

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from live import views
+from live import replay, views
 
 app_name = "live"
 urlpatterns = [
@@ -13,6 +13,11 @@ urlpatterns = [
     path("live/<slug:slug>/bracket/", views.bracket, name="bracket"),
     path("live/<slug:slug>/players/<int:entry_id>/", views.player, name="player"),
     path("live/<slug:slug>/matches/<int:match_id>/", views.match, name="match"),
+    path(
+        "live/<slug:slug>/matches/<int:match_id>/hands/<int:number>/replay/",
+        replay.hand_replay_page,
+        name="hand-replay",
+    ),
     path("live/<slug:slug>/projector/", views.projector, name="projector"),
     re_path(
         r"^live/(?P<slug>[-a-zA-Z0-9_]+)/export/(?P<kind>[a-z]+)\.(?P<fmt>csv|json)$",

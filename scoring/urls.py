@@ -1,11 +1,12 @@
 from django.urls import path
 
-from scoring import views
+from scoring import move_views, views
 
 app_name = "scoring"
 urlpatterns = [
     path("matches/<int:match_id>/", views.match_referee, name="match-referee"),
     path("matches/<int:match_id>/panel/", views.match_panel, name="match-panel"),
+    path("matches/<int:match_id>/moves/", move_views.match_moves, name="match-moves"),
     path("referee/", views.referee_home, name="referee-home"),
     path(
         "director/tournaments/<slug:slug>/",

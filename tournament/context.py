@@ -191,6 +191,8 @@ ROUTES: dict[str, dict[str, Action]] = {
     "scoring-api:match-referee": {"POST": Action.DECIDE_MATCH},
     "scoring-api:hand-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.RECORD_HAND},
     "scoring-api:hand-void-last": {"POST": Action.UNDO_HAND},
+    "scoring-api:hand-check": {"POST": Action.RECORD_HAND},  # a dry run: writes nothing
+    "scoring-api:table-feature": {"POST": Action.MANAGE},
     "scoring-api:match-override": {"POST": Action.DECIDE_MATCH},
     "scoring-api:match-forfeit": {"POST": Action.DECIDE_MATCH},
     # brackets API: reads public (previews private), writes for directors
@@ -222,6 +224,7 @@ ROUTES: dict[str, dict[str, Action]] = {
     "tournament:referees": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE_REFEREES},
     "scoring:match-referee": {_R: Action.VIEW_MATCH},
     "scoring:match-panel": {_R: Action.VIEW_MATCH},
+    "scoring:match-moves": {_R: Action.VIEW_MATCH},
     "scoring:referee-home": {_R: Action.SIGN_IN},
     "scoring:director-dashboard": {_R: Action.VIEW_PRIVATE},
     "scoring:director-dashboard-rows": {_R: Action.VIEW_PRIVATE},

@@ -122,6 +122,9 @@ class Table(BaseModel):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField()
     label = models.CharField(max_length=60, blank=True)
+    # A feature table (streamed, projected): its referee may enter hands move by move and
+    # spectators get a replay of each (issue 15); the director turns it on.
+    feature = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament_id", "number"]

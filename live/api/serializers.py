@@ -285,3 +285,8 @@ class MatchDetailSerializer(serializers.Serializer[Any]):
     tournament_version = serializers.IntegerField()
     match = LiveMatchSerializer()
     hands = HandSerializer(many=True)
+    replays = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Numbers of the hands entered move by move: each has a public replay page, "
+        "/live/{slug}/matches/{match_id}/hands/{number}/replay/ (issue 15)",
+    )

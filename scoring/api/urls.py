@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.api import views
+from scoring.api import moves, views
 
 app_name = "scoring-api"
 urlpatterns = [
@@ -13,6 +13,12 @@ urlpatterns = [
         "matches/<int:match_id>/hands/void-last/",
         views.HandVoidLastApi.as_view(),
         name="hand-void-last",
+    ),
+    path("matches/<int:match_id>/hands/check/", moves.HandLogCheckApi.as_view(), name="hand-check"),
+    path(
+        "matches/<int:match_id>/feature-table/",
+        moves.TableFeatureApi.as_view(),
+        name="table-feature",
     ),
     path(
         "matches/<int:match_id>/override/", views.MatchOverrideApi.as_view(), name="match-override"

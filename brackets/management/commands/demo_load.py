@@ -39,6 +39,7 @@ from brackets import services as brackets_services
 from brackets.models import Round, RoundMatch, Stage
 from brackets.simulation import MatchBot, play_round, round_tables, table_seed
 from scoring.models import Match
+from scoring.moves import table_feature_set
 from tournament import services as tournament_services
 from tournament.models import RefereeToken, Tournament, TournamentRole
 
@@ -183,6 +184,9 @@ class Command(BaseCommand):
         )
         bs.stage_seed(stage=qualifying, actor=director, method="rating")
         first = bs.round_publish(stage=qualifying, actor=director, expected_number=1)
+        # Table 1 is the feature table: its hands go in move by move and spectators can replay
+        # them (issue 15).
+        table_feature_set(match_id=round_tables(first)[1].pk, actor=director, feature=True)
         play_round(first, base_seed=SEED)
         # The round's last match queues its advance after commit; run it now (idempotent: the
         # queued task finds it done) so round 2 is published inside this transaction.

@@ -1,0 +1,15 @@
+"""Tables get a ``feature`` flag: move-by-move entry and spectator replays (issue 15)."""
+
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tournament", "0002_referee_credentials_hashed")]
+
+    operations = [
+        migrations.AddField(
+            model_name="table",
+            name="feature",
+            field=models.BooleanField(default=False),
+        ),
+    ]
