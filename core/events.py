@@ -7,6 +7,11 @@ handler in its ``AppConfig.ready`` (``event.connect(handler, dispatch_uid=...)``
 
 Events (keyword arguments in brackets):
 
+``hand_recorded`` (match_id, tournament_id, hand_number, hand_id)
+    Emitted by ``scoring.services.hand_record`` for every newly recorded hand (not for an
+    idempotent replay, which wrote nothing). No handler yet: webhooks and further live
+    reactions hang off it. The live broadcast of the write itself goes through
+    ``core.broadcast`` (``scoring.services.notify``), not through this event.
 ``match_finished`` (match_id, tournament_id, end_reason)
     Emitted by ``scoring.services`` when a match becomes finished (last hand, forfeit,
     override). Handlers: brackets (enqueue the round check), ratings (enqueue the update).
@@ -40,6 +45,7 @@ from django.dispatch import Signal
 
 logger = logging.getLogger(__name__)
 
+hand_recorded = Signal()
 match_finished = Signal()
 match_reopened = Signal()
 round_published = Signal()

@@ -281,7 +281,7 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
 
 
 def _is_hand_store(sql: str) -> bool:
-    """The one statement that stores a hand (scoring.services._hand_store_statement)."""
+    """The one statement that stores a hand (scoring.services.hand_store.pipelined_statement)."""
     return sql.startswith("WITH t(version) AS (UPDATE") and 'INSERT INTO "scoring_hand"' in sql
 
 
