@@ -216,12 +216,13 @@ class HandStore:
         if hand.idempotency_key:
             hand.idempotent_response = stored
         if default_connection().vendor == "postgresql":
-            self._write_pipelined()
+            version = self._write_pipelined()
         else:
-            self._write_portable()
+            version = self._write_portable()
+        hand.tournament_version = version
         hand._state.adding = False
         hand._state.db = DEFAULT_DB_ALIAS
-        return _answer(stored, hand.pk, hand.tournament_version)
+        return _answer(stored, hand.pk, version)
 
     def _match_and_seats(self) -> tuple[tuple[str, list[Any]], tuple[str, list[Any]]]:
         match = self.match
@@ -230,7 +231,7 @@ class HandStore:
         )
         return match_update_sql(match, self.fields), seats
 
-    def _write_pipelined(self) -> None:
+    def _write_pipelined(self) -> int:
         """ONE statement: data-modifying CTEs each run exactly once, and the hand takes the
         bumped tournament version from the ``t`` CTE. In the outermost atomic block the
         COMMIT travels with it (``core.sql.execute_and_commit``)."""
@@ -249,15 +250,18 @@ class HandStore:
             row = cursor.fetchone()
         if row is None:  # the tournament is PROTECTed by the match's foreign key
             raise NotFoundError("Tournament not found.", code="not_found")
-        hand.pk, hand.tournament_version = int(row[0]), int(row[1])
+        hand.pk = int(row[0])
+        return int(row[1])
 
-    def _write_portable(self) -> None:
+    def _write_portable(self) -> int:
         """The same statements in order, in the caller's transaction."""
         hand, match = self.hand, self.match
-        hand.tournament_version = tournament_version_bump(tournament_id=match.tournament_id)
+        version = tournament_version_bump(tournament_id=match.tournament_id)
+        hand.tournament_version = version
         (match_sql, match_params), (seats_sql, seats_params) = self._match_and_seats()
         with connection.cursor() as cursor:
             cursor.execute(_HAND_INSERT.sql, _HAND_INSERT.params(hand))
             hand.pk = cursor.lastrowid
             cursor.execute(match_sql, match_params)
             cursor.execute(seats_sql, seats_params)
+        return version
