@@ -26,7 +26,7 @@ from django.utils import timezone
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from core.sql import column as sql_column
 from core.sql import table as sql_table
-from scoring.engine import InvalidRuleset, Ruleset
+from dominoes import InvalidRuleset, Ruleset
 from tournament.models import (
     ActionLog,
     Entry,
