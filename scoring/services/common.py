@@ -9,7 +9,7 @@ from typing import Any
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation
 from scoring.engine.match import MatchState
-from scoring.engine.match_state import state_to_json
+from scoring.engine.snapshot import state_to_json
 from scoring.models import Hand, Match
 from scoring.representations import next_hand_json
 from tournament.context import (

@@ -15,11 +15,11 @@ from core.exceptions import ApplicationError, ConflictError
 from scoring.engine import RuleViolation, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply
 from scoring.engine.match import match_start as engine_match_start
-from scoring.engine.match_state import InvalidSnapshot, state_from_json
 from scoring.engine.placing import placings_by_score
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import Opening
+from scoring.engine.snapshot import InvalidSnapshot, state_from_json
 from scoring.models import Hand, Match, Seat
 from scoring.representations import match_state_body
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset

@@ -530,7 +530,7 @@ def test_a_retired_or_unreadable_snapshot_falls_back_to_the_fold(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.engine.match_state import state_to_json
+    from scoring.engine.snapshot import state_to_json
 
     bodies = _simulated(match, 5)
     assert len(bodies) > 4
