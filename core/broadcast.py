@@ -7,11 +7,10 @@ anyway and clients re-fetch on a version gap (PITFALLS.md).
 
 Why a sender thread: ``async_to_sync(layer.group_send)`` called from a sync worker builds a new
 event loop per call, and channels-redis keeps its connection pools per loop, so every hand paid
-for a fresh Redis connection (about 15 ms per hand under load, measured by bench/bench_hands.py)
-and the request waited for it. With a Redis layer, events are handed to one long-lived event
-loop per process that owns the layer's connections; the request does not wait for delivery. The
-in-memory layer (embedded demo) is bound to the server's own loop, so it keeps
-``async_to_sync``, which runs the send on the server's loop.
+for a fresh Redis connection and the request waited for it. With a Redis layer, events are
+handed to one long-lived event loop per process that owns the layer's connections; the request
+does not wait for delivery. The in-memory layer (embedded demo) is bound to the server's own
+loop, so it keeps ``async_to_sync``, which runs the send on the server's loop.
 """
 
 from __future__ import annotations
@@ -52,11 +51,11 @@ class _SenderLoop:
     ``LIVE_BROADCAST_LINGER_MS`` for more events, then sends what queued up as one message
     per group (a batch when there are several), and keeps going while events keep coming.
 
-    Measured on the bench (bench/bench_hands.py, 50 referees on two cores): a ``group_send``
-    costs about 0.7 ms of CPU in channels-redis whatever it carries, concurrent ones 1.8 ms,
-    and waking the loop for every event costs more again; sent per hand, the broadcast was a
-    sixth of a recorded hand's CPU. Lingering a few tens of milliseconds, far below what a
-    spectator notices, folds a busy tournament's hands into a few sends per second.
+    Why: a ``group_send`` costs a fixed amount of CPU in channels-redis whatever it carries,
+    and waking the loop for every event costs more again, so one send per hand is a large
+    share of a recorded hand's CPU (bench/bench_hands.py). Lingering a few tens of
+    milliseconds, far below what a spectator notices, folds a busy tournament's hands into a
+    few sends per second.
     """
 
     def __init__(self) -> None:

@@ -7,17 +7,22 @@ handler in its ``AppConfig.ready`` (``event.connect(handler, dispatch_uid=...)``
 
 Events (keyword arguments in brackets):
 
+``hand_recorded`` (match_id, tournament_id, hand_number, hand_id)
+    Emitted by ``scoring.services.hand_record`` for every newly recorded hand (not for an
+    idempotent replay, which wrote nothing). Handler: notify (webhook outbox rows). The live
+    broadcast of the write itself goes through
+    ``core.broadcast`` (``scoring.services.notify``), not through this event.
 ``match_finished`` (match_id, tournament_id, end_reason)
     Emitted by ``scoring.services`` when a match becomes finished (last hand, forfeit,
-    override). Handlers: brackets (enqueue the round check), ratings (enqueue the update).
+    override). Handlers: brackets (enqueue the round check), ratings (enqueue the update),
+    notify (webhook outbox rows).
 ``match_reopened`` (match_id, tournament_id)
     Emitted by ``scoring.services`` when voiding the last hand reopens a finished match.
     Handlers: brackets (reopen the round), ratings (enqueue the update).
 ``round_published`` (round_id, stage_id, tournament_id)
     Emitted by ``brackets.services`` when a round is published. Handler: live (enqueue the
-    cache warm, PITFALLS.md: never release a round to a hall of phones with a cold cache).
-``hand_recorded`` (match_id, tournament_id, hand_number)
-    Emitted by ``scoring.services`` after a hand is recorded. Handler: notify (webhooks).
+    cache warm, PITFALLS.md: never release a round to a hall of phones with a cold cache);
+    notify (webhook outbox rows, the players' table e-mails).
 
 Guarantees: an event is dispatched only after the emitting transaction commits (never for a
 rolled-back write), in the emitting process. Every handler is called even if another one
@@ -42,10 +47,10 @@ from django.dispatch import Signal
 
 logger = logging.getLogger(__name__)
 
+hand_recorded = Signal()
 match_finished = Signal()
 match_reopened = Signal()
 round_published = Signal()
-hand_recorded = Signal()
 
 
 def dispatch(event: Signal, **kwargs: Any) -> None:

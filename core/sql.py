@@ -252,7 +252,7 @@ def execute_and_commit(cursor: CursorWrapper, sql: str, params: Sequence[Any]) -
     Row locks the statement takes are held only while the server executes and commits it,
     not across a network round trip and a wait for this process's GIL. That is what the hand
     store needs: every hand of a tournament bumps the tournament's version row, so those
-    locks queue referees behind one another (bench/bench_hands.py: 0.51 -> 0.53-0.54 of the floor).
+    locks queue referees behind one another (bench/bench_hands.py measures it).
 
     Returns True when it committed. The ``atomic`` block then ends as usual: Django's commit
     finds nothing to commit (psycopg skips ``COMMIT`` outside a transaction) and the

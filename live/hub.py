@@ -3,10 +3,9 @@
 Why not one channel per socket, the usual Channels way: channels-redis makes every consumer of
 a process wait on one shared receive lock, and every delivered message cancels the other
 waiters' pending acquisitions, each removed from the lock's queue in O(n): one event costs
-O(n^2) in the sockets of a process. Measured (bench/bench_live.py, one process): 1,000 sockets
-got a hand in 0.23 s (median), 2,000 in 2.2 s, and under a hand every half second the backlog
-outgrew the layer's 30 s expiry and half the events were dropped. With a hub the process has
-one waiter per group, and the fan-out is a loop over a set.
+O(n^2) in the sockets of a process: with a few thousand sockets the backlog outgrows the
+layer's expiry and events are dropped (bench/bench_live.py shows it). With a hub the process
+has one waiter per group, and the fan-out is a loop over a set.
 
 **One encoding, one write per socket.** Each hub has ONE fan-out task. For every event it
 builds the text frame once per language present among its sockets (:class:`OutFrame`: the
@@ -43,8 +42,8 @@ until the next hand. The tick also renews the group membership (channels-redis e
 A hub may instead ride on another hub of the process (a :class:`Source`): a match's hub takes
 its match's events from the tournament's hub, so recording a hand sends ONE group message (to
 the tournament group) instead of one per group, and the channel layer holds one subscription
-per process and tournament. Measured on bench/bench_hands.py, each ``group_send`` cost the
-web process about 0.4 ms of CPU per hand; the riding hub keeps its own tick.
+per process and tournament (each ``group_send`` costs the web process CPU on every hand); the
+riding hub keeps its own tick.
 """
 
 from __future__ import annotations

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin
 
-from scoring.engine import InvalidRuleset, Ruleset
-from scoring.engine.rules import PRESETS
+from dominoes import PRESETS, InvalidRuleset, Ruleset
 from tournament.models import (
     ActionLog,
     Entry,

@@ -4,10 +4,10 @@ they may do there (issue 12; docs/security.md).
 Every API view, director/referee/spectator page, websocket consumer and service decides access
 through this module:
 
-* :class:`Principal` - the caller, resolved once per request by
-  :func:`principal_from_request`: a site account (session or API login), a referee credential
-  (``Authorization: Token`` or a session opened from a referee link, which stores only the
-  credential's id and is re-checked on every request), or nobody.
+* :class:`Principal` - the caller (defined in :mod:`tournament.principal`), resolved once per
+  request by :func:`principal_from_request`: a site account (session or API login), a referee
+  credential (``Authorization: Token`` or a session opened from a referee link, which stores
+  only the credential's id and is re-checked on every request), or nobody.
 * :data:`PERMISSIONS` - the permission table, role x action. The code and the generated test
   (tests/security/test_permission_table.py) both read it; :data:`ROUTES` names the action of
   every route in ``config/urls.py`` (the test fails on a route without an entry).
@@ -24,28 +24,45 @@ no role outside its one tournament.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
 
 from core.api.versioning import RELEASES as API_VERSIONS
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
-from tournament.models import RefereeToken, Tournament, TournamentRole
+from tournament.models import Tournament
 
-SESSION_CREDENTIAL_KEY = "referee_credential_id"
+# The caller and its roles live in tournament.principal; re-exported: this is the one context.
+from tournament.principal import (
+    SESSION_CREDENTIAL_KEY as SESSION_CREDENTIAL_KEY,
+)
+from tournament.principal import (
+    Principal as Principal,
+)
+from tournament.principal import (
+    RefereeActor as RefereeActor,
+)
+from tournament.principal import (
+    Role as Role,
+)
+from tournament.principal import (
+    actor_roles as actor_roles,
+)
+from tournament.principal import (
+    credential_usable as credential_usable,
+)
+from tournament.principal import (
+    principal_from_request as principal_from_request,
+)
+from tournament.principal import (
+    session_referee as session_referee,
+)
+from tournament.principal import (
+    user_roles_in as user_roles_in,
+)
 
 Status = Tournament.Status
-
-
-class Role(enum.StrEnum):
-    """Who the caller is in one tournament (a caller may hold several: staff + director)."""
-
-    ANONYMOUS = "anonymous"
-    USER = "user"  # signed in, no role here (a spectator with an account)
-    REFEREE = "referee"  # a referee credential of THIS tournament (token or link session)
-    DIRECTOR = "director"  # a director of THIS tournament (superusers direct every one)
-    STAFF = "staff"  # site staff (is_staff or superuser)
 
 
 class Action(enum.StrEnum):
@@ -253,181 +270,6 @@ def route_actions(name: str) -> dict[str, Action] | None:
         return ROUTES[name]
     ns = name.split(":", 1)[0] if ":" in name else None
     return ROUTES.get(f"{ns}:*") if ns else None
-
-
-# -- the caller ---------------------------------------------------------------------------------
-
-
-class RefereeActor:
-    """What a referee credential acts as: the tournament-scoped referee identity, nothing more.
-
-    ``pk`` is the identity's user id (``Match.referee``, ``Hand.recorded_by``); it is never a
-    site session. No staff flag, no Django permission, one tournament.
-    """
-
-    is_authenticated = True
-    is_anonymous = False
-    is_active = True
-    is_staff = False
-    is_superuser = False
-
-    def __init__(self, *, user_id: int, tournament_id: int, credential_id: int | None = None):
-        self.pk = self.id = user_id
-        self.tournament_id = tournament_id
-        self.credential_id = credential_id
-
-    @classmethod
-    def of(cls, token: RefereeToken) -> RefereeActor:
-        return cls(
-            user_id=token.role.user_id,
-            tournament_id=token.role.tournament_id,
-            credential_id=token.pk,
-        )
-
-    def has_perm(self, perm: str, obj: Any = None) -> bool:
-        return False
-
-    def has_perms(self, perms: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_module_perms(self, app_label: str) -> bool:
-        return False
-
-    def get_username(self) -> str:
-        return f"referee-credential-{self.credential_id}"
-
-    def __str__(self) -> str:
-        return f"referee credential {self.credential_id}"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RefereeActor) and other.pk == self.pk
-
-    def __hash__(self) -> int:
-        return hash(("referee", self.pk))
-
-
-@dataclass
-class Principal:
-    """The caller of one request: a site account, a referee credential, or nobody."""
-
-    user: Any = None  # an authenticated site account (never a referee identity)
-    referee: RefereeActor | None = None
-    _roles: dict[int, frozenset[Role]] = field(default_factory=dict, repr=False)
-
-    @property
-    def actor(self) -> Any:
-        """What the services receive as ``actor``."""
-        if self.referee is not None:
-            return self.referee
-        return self.user
-
-    @property
-    def is_anonymous(self) -> bool:
-        return self.user is None and self.referee is None
-
-    def site_roles(self) -> frozenset[Role]:
-        """Roles that do not depend on a tournament."""
-        if self.referee is not None:
-            return frozenset()
-        if self.user is None:
-            return frozenset({Role.ANONYMOUS})
-        roles = {Role.USER}
-        if self.user.is_staff or self.user.is_superuser:
-            roles.add(Role.STAFF)
-        return frozenset(roles)
-
-    def roles_in(self, tournament_id: int) -> frozenset[Role]:
-        """The caller's roles in one tournament (one query for a site account, memoised)."""
-        if tournament_id in self._roles:
-            return self._roles[tournament_id]
-        roles = set(self.site_roles())
-        if self.referee is not None:
-            if self.referee.tournament_id == tournament_id:
-                roles.add(Role.REFEREE)
-            else:
-                roles.add(Role.ANONYMOUS)  # elsewhere a credential is nobody
-        elif self.user is not None:
-            roles |= user_roles_in(self.user, tournament_id)
-        frozen = frozenset(roles)
-        self._roles[tournament_id] = frozen
-        return frozen
-
-
-def user_roles_in(user: Any, tournament_id: int) -> set[Role]:
-    """An account's roles in a tournament from its role rows (one query; a superuser directs
-    every tournament). A REFEREE row is only ever held by a tournament-scoped referee identity
-    (inactive, no password: it never has a session), so for a signed-in account it is inert;
-    the services see it when a credential acts as that identity."""
-    if getattr(user, "is_superuser", False):
-        return {Role.DIRECTOR}
-    rows = TournamentRole.objects.filter(tournament_id=tournament_id, user_id=user.pk)
-    return {Role(r) for r in rows.values_list("role", flat=True)}
-
-
-def actor_roles(actor: Any, tournament_id: int) -> frozenset[Role]:
-    """The roles of a service's ``actor`` (a site account or a :class:`RefereeActor`)."""
-    if isinstance(actor, RefereeActor):
-        return Principal(referee=actor).roles_in(tournament_id)
-    if actor is None or not getattr(actor, "is_authenticated", False):
-        return frozenset({Role.ANONYMOUS})
-    return Principal(user=actor).roles_in(tournament_id)
-
-
-def principal_from_request(request: HttpRequest) -> Principal:
-    """The caller, once per request (cached on the request).
-
-    DRF puts a :class:`RefereeActor` in ``request.user`` for a credential (token or link
-    session); Django's session gives a site account; a session opened from a referee link holds
-    only the credential id, re-checked here on every request.
-    """
-    cached = getattr(request, "_principal", None)
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    user = getattr(request, "user", None)
-    if isinstance(user, RefereeActor):
-        principal = Principal(referee=user)
-    elif user is not None and user.is_authenticated:
-        principal = Principal(user=user)
-    else:
-        actor = session_referee(request)
-        principal = Principal(referee=actor) if actor is not None else Principal()
-    request._principal = principal  # type: ignore[attr-defined]
-    return principal
-
-
-def session_referee(request: HttpRequest) -> RefereeActor | None:
-    """The referee credential of a session opened from a link, re-checked now: revoked,
-    expired (tournament finished) or not running -> the session forgets it at once."""
-    session = getattr(request, "session", None)
-    if session is None:
-        return None
-    credential_id = session.get(SESSION_CREDENTIAL_KEY)
-    if credential_id is None:
-        return None
-    token = credential_usable(credential_id=credential_id)
-    if token is None:
-        session.pop(SESSION_CREDENTIAL_KEY, None)
-        return None
-    return RefereeActor.of(token)
-
-
-def credential_usable(*, credential_id: Any) -> RefereeToken | None:
-    """The credential with this id when it may still act: not revoked, its role standing, its
-    tournament running (one query)."""
-    try:
-        pk = int(credential_id)
-    except (TypeError, ValueError):
-        return None
-    return (
-        RefereeToken.objects.select_related("role")
-        .filter(
-            pk=pk,
-            revoked_at__isnull=True,
-            role__role=TournamentRole.Role.REFEREE,
-            role__tournament__status=Status.RUNNING,
-        )
-        .first()
-    )
 
 
 # -- the tournament context -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from core.exceptions import ApplicationError, NotFoundError
+from core.exceptions import ApplicationError
 from tournament.models import (
     ActionLog,
     Entry,
@@ -29,36 +29,6 @@ def _user_id(user: UserLike | None) -> int | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return int(getattr(user, "pk", 0) or 0) or None
-
-
-def user_roles(*, user: UserLike | None, tournament_id: int) -> set[str]:
-    """The roles ``user`` holds in the tournament (empty for anonymous users)."""
-    uid = _user_id(user)
-    if uid is None:
-        return set()
-    return set(
-        TournamentRole.objects.filter(tournament_id=tournament_id, user_id=uid).values_list(
-            "role", flat=True
-        )
-    )
-
-
-def user_is_director(*, user: UserLike | None, tournament_id: int) -> bool:
-    uid = _user_id(user)
-    if uid is None:
-        return False
-    return TournamentRole.objects.filter(
-        tournament_id=tournament_id, user_id=uid, role=TournamentRole.Role.DIRECTOR
-    ).exists()
-
-
-def user_is_referee(*, user: UserLike | None, tournament_id: int) -> bool:
-    uid = _user_id(user)
-    if uid is None:
-        return False
-    return TournamentRole.objects.filter(
-        tournament_id=tournament_id, user_id=uid, role=TournamentRole.Role.REFEREE
-    ).exists()
 
 
 def user_directs_any(*, user: UserLike | None) -> bool:
@@ -84,13 +54,6 @@ def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:
             ).values("tournament_id")
         )
     return qs.filter(visible)
-
-
-def tournament_get(*, slug: str) -> Tournament:
-    try:
-        return Tournament.objects.get(slug=slug)
-    except Tournament.DoesNotExist:
-        raise NotFoundError(f"No tournament {slug!r}.", code="not_found") from None
 
 
 def player_list(*, search: str | None = None) -> QuerySet[Player]:

@@ -22,7 +22,7 @@ logger = logging.getLogger("brackets")
 Actor = Any  # a user instance; ``None`` means the system (a task or the reconciliation)
 
 
-def check_director(actor: Actor, tournament_id: int) -> None:
+def require_director_or_system(actor: Actor, tournament_id: int) -> None:
     """403 unless ``actor`` directs the tournament. ``actor=None`` is the system itself."""
     if actor is None:
         return
@@ -57,7 +57,7 @@ def round_lock(round_id: int) -> Round:
         raise NotFoundError(f"No round {round_id}.", code="not_found") from None
 
 
-def log_action(
+def action_log_record_by_id(
     *,
     tournament_id: int,
     actor: Actor,
@@ -77,7 +77,7 @@ def log_action(
     )
 
 
-def notify_tournament(tournament_id: int) -> int:
+def tournament_notify(tournament_id: int) -> int:
     """Bump the tournament version (ETag / cache key) and tell its spectators after commit.
 
     Call it last in the transaction: the bump locks the tournament row until commit.

@@ -9,10 +9,10 @@ from django.db.models import Max
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services._common import (
     Actor,
-    check_director,
-    log_action,
-    notify_tournament,
+    action_log_record_by_id,
+    require_director_or_system,
     stage_lock,
+    tournament_notify,
 )
 from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
@@ -32,7 +32,7 @@ def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "
 
     The entry is checked in if it was not; it joins with the lowest seed and a record of 0.
     """
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     entry = Entry.objects.get(pk=entry.pk)  # fresh: status and check-in may have changed
     if stage.kind != Stage.Kind.QUALIFYING:
@@ -61,7 +61,7 @@ def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "
         entry_update(entry=entry, actor=actor, data={"checked_in": True})
     top = StageEntry.objects.filter(stage=stage).aggregate(s=Max("seed"))["s"] or 0
     se = StageEntry.objects.create(stage=stage, entry=entry, seed=top + 1, joined_round=joined)
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.add_entry",
@@ -69,7 +69,7 @@ def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "
         reason=reason,
         data={"entry_id": entry.pk, "joined_round": joined, "seed": se.seed},
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return se
 
 
@@ -85,7 +85,7 @@ def stage_entry_withdraw(
     the same table where the ruleset allows (``scoring.services.match_forfeit``), which joins
     the round. Later rounds are seated without them; they are placed after everyone else.
     """
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     if not reason or not reason.strip():
         raise ApplicationError(
             "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
@@ -143,7 +143,7 @@ def stage_entry_withdraw(
                 RoundMatch.objects.create(
                     round=current, match=result.continuation, table_number=table_number
                 )
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.disqualify" if disqualify else "stage.withdraw",
@@ -151,5 +151,5 @@ def stage_entry_withdraw(
         reason=reason,
         data={"entry_id": entry.pk, "forfeited_matches": forfeited},
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return se

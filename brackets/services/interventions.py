@@ -14,11 +14,11 @@ from brackets.engine import TimeCalledLine, time_called_placings, time_called_wi
 from brackets.models import Round, RoundMatch, StageEntry
 from brackets.services._common import (
     Actor,
-    check_director,
-    log_action,
-    notify_tournament,
+    action_log_record_by_id,
+    require_director_or_system,
     round_lock,
     stage_lock,
+    tournament_notify,
 )
 from brackets.services.store import continuation_links
 from core.exceptions import ApplicationError, PermissionDeniedError
@@ -30,7 +30,7 @@ from tournament.models import Entry
 @transaction.atomic
 def round_clock_start(*, round: Round, actor: Actor, minutes: int | None = None) -> Round:
     """Start (or restart) the round clock (T2); ``minutes`` overrides the stage's limit."""
-    check_director(actor, round.stage.tournament_id)
+    require_director_or_system(actor, round.stage.tournament_id)
     stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
@@ -51,7 +51,7 @@ def round_clock_start(*, round: Round, actor: Actor, minutes: int | None = None)
         )
     rnd.clock_started_at = timezone.now()
     rnd.save(update_fields=["time_limit", "clock_started_at", "updated_at"])
-    notify_tournament(round.stage.tournament_id)
+    tournament_notify(round.stage.tournament_id)
     return rnd
 
 
@@ -74,7 +74,7 @@ def round_call_time(
     """
     if actor is None:
         raise PermissionDeniedError("Calling time is a director's decision.", code="not_director")
-    check_director(actor, round.stage.tournament_id)
+    require_director_or_system(actor, round.stage.tournament_id)
     stage = stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
@@ -139,7 +139,7 @@ def round_call_time(
     Match.objects.filter(pk__in=open_ids).update(end_reason=Match.EndReason.TIME)
     rnd.time_called_at = timezone.now()
     rnd.save(update_fields=["time_called_at", "updated_at"])
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="round.call_time",
@@ -147,7 +147,7 @@ def round_call_time(
         reason=reason,
         data={"ended": decisions, "sudden_death": sorted(keep)},
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return open_ids
 
 
@@ -170,7 +170,7 @@ def round_seat_replace(
         raise ApplicationError(
             "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
         )
-    check_director(actor, round.stage.tournament_id)
+    require_director_or_system(actor, round.stage.tournament_id)
     stage = stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
@@ -229,7 +229,7 @@ def round_seat_replace(
         status=StageEntry.Status.WITHDRAWN, out_round=rnd.number, updated_at=timezone.now()
     )
     Match.objects.filter(pk=match.pk).update(version=match.version + 1)
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="round.replace_player",
@@ -237,5 +237,5 @@ def round_seat_replace(
         reason=reason,
         data={"match_id": match.pk, "seat": seat.seat, "out": out_entry_id, "in": in_entry_id},
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return seat

@@ -1,7 +1,7 @@
 """What comes next in a stage, computed from a loaded :class:`StageData` (no database).
 
 The manager half of Tabbycat's pattern: the services load a stage into plain dataclasses
-(:func:`brackets.selectors.stage_data`), :func:`plan_next` maps the stage settings to engine
+(:func:`brackets.selectors.stage_data`), :func:`next_step_plan` maps the stage settings to engine
 options, runs the engine and returns a :class:`NextStep`; the services store it. Because the
 plan is a pure function of the stored data and the recorded seeds, a preview shows exactly what
 a publish will store (as long as nothing changes in between).
@@ -103,7 +103,7 @@ def round_seed(data: StageData, number: int) -> int:
     return data.rng_seed * 1000 + number
 
 
-def plan_next(data: StageData) -> NextStep:
+def next_step_plan(data: StageData) -> NextStep:
     """The next step of a stage. Raises :class:`BracketError` when the engine cannot seat it."""
     if data.status == Stage.Status.FINISHED:
         return NextStep(FINISHED, f"{data.name} is finished.")

@@ -18,14 +18,14 @@ from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import DONE_STATUSES, StageData, stage_data, stage_data_for
 from brackets.services._common import (
     Actor,
+    action_log_record_by_id,
     bracket_error,
-    check_director,
-    log_action,
     logger,
-    notify_tournament,
     pause_for_tests,
+    require_director_or_system,
     round_lock,
     stage_lock,
+    tournament_notify,
 )
 from brackets.services.planning import (
     FINISH_STAGE,
@@ -33,17 +33,17 @@ from brackets.services.planning import (
     PUBLISH_ROUND,
     WAIT,
     NextStep,
-    plan_next,
+    next_step_plan,
 )
 from brackets.services.store import (
     RoundAlreadyPublishedError,
     continuation_links,
+    places_set,
     round_mark_advanced,
     round_mark_closed,
     round_store,
-    set_places,
     stage_finish,
-    sync_withdrawals,
+    withdrawals_sync,
 )
 from core.events import emit_on_commit, round_published
 from core.exceptions import ApplicationError, ConflictError
@@ -77,7 +77,7 @@ def _unfinished_tables(round_id: int) -> list[int]:
 
 def _plan(data: StageData) -> NextStep:
     try:
-        return plan_next(data)
+        return next_step_plan(data)
     except BracketError as exc:
         raise bracket_error(exc) from exc
 
@@ -94,13 +94,13 @@ def _close_if_complete(rnd: Round) -> bool:
 
 def _publish(stage: Stage, data: StageData, step: NextStep, *, actor: Actor) -> Round:
     """Store a PUBLISH_ROUND step: knockout losers' places, the round, the done-marker."""
-    sync_withdrawals(data)
-    set_places(
+    withdrawals_sync(data)
+    places_set(
         stage.pk, step.eliminated, status=StageEntry.Status.ELIMINATED, out_round=step.out_round
     )
     rnd = round_store(stage, step, actor=actor)
     round_mark_advanced(step.follows_round_id)
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="round.publish",
@@ -139,7 +139,7 @@ def round_preview(*, stage: Stage, actor: Actor) -> NextStep:
     A published round whose matches are all done is treated as closed, so the director can
     look at the next round before the task has closed this one.
     """
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     data = stage_data(stage_id=stage.pk)  # fresh: the caller's instance may be stale
     last = data.last_round
     if last is not None and last.status == Round.Status.PUBLISHED and last.complete:
@@ -157,7 +157,7 @@ def round_publish(*, stage: Stage, actor: Actor, expected_number: int | None = N
     ``stage_finished`` when there is no round to publish, and the engine's error (T1
     ``field_too_small``, T6 ``no_knockout_plan``...) when the field cannot be seated.
     """
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     last = stage.rounds.order_by("-number").first()
     if last is not None:
@@ -172,7 +172,7 @@ def round_publish(*, stage: Stage, actor: Actor, expected_number: int | None = N
             code="stale_preview",
         )
     rnd = _publish(stage, stage_data_for(stage), step, actor=actor)
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return rnd
 
 
@@ -182,7 +182,7 @@ def round_close(*, round: Round, actor: Actor) -> Round:
 
     409 ``round_incomplete`` naming the tables still playing: call time first (T3).
     """
-    check_director(actor, round.stage.tournament_id)
+    require_director_or_system(actor, round.stage.tournament_id)
     stage = stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status == Round.Status.CLOSED:
@@ -196,8 +196,10 @@ def round_close(*, round: Round, actor: Actor) -> Round:
             extra={"tables": open_tables},
         )
     round_mark_closed(rnd)
-    log_action(tournament_id=stage.tournament_id, actor=actor, verb="round.close", target=rnd)
-    notify_tournament(stage.tournament_id)
+    action_log_record_by_id(
+        tournament_id=stage.tournament_id, actor=actor, verb="round.close", target=rnd
+    )
+    tournament_notify(stage.tournament_id)
     return rnd
 
 
@@ -224,7 +226,7 @@ def round_advance(*, round_id: int, actor: Actor = None) -> AdvanceResult:
 @transaction.atomic
 def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
     stage = stage_lock(stage_id)
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     rnd = round_lock(round_id)
     if rnd.advanced_at is not None:
         return AdvanceResult(round_id, "already_done")
@@ -233,7 +235,7 @@ def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
         return AdvanceResult(round_id, "in_play")
     if actor is None and not stage.auto_advance:
         if closed_now:
-            notify_tournament(stage.tournament_id)
+            tournament_notify(stage.tournament_id)
         return AdvanceResult(round_id, "awaiting_director", message="round closed for review")
     try:
         with transaction.atomic():  # a bracket error keeps the close, drops the rest
@@ -250,16 +252,16 @@ def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
             raise
         Round.objects.filter(pk=rnd.pk).update(advance_error=exc.message[:2000])
         logger.warning("round %s could not advance: %s", rnd.pk, exc.message)
-        notify_tournament(stage.tournament_id)
+        tournament_notify(stage.tournament_id)
         return AdvanceResult(round_id, "error", message=exc.message)
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return result
 
 
 def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
     """What follows a closed round (locks held by the caller)."""
     data = stage_data_for(stage)
-    step = plan_next(data)
+    step = next_step_plan(data)
     if step.follows_round_id != rnd.pk:
         # Not the stage's last round (a later one exists): nothing follows it any more.
         round_mark_advanced(rnd.pk)
@@ -270,7 +272,7 @@ def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
     if step.action != FINISH_STAGE:
         raise _refuse(step)
     next_stage = stage_finish(stage, data, step)
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.finish",
@@ -285,7 +287,7 @@ def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
             message=step.message,
         )
     next_data = stage_data_for(next_stage)
-    first = plan_next(next_data)
+    first = next_step_plan(next_data)
     if first.action != PUBLISH_ROUND:
         raise _refuse(first)
     new = _publish(next_stage, next_data, first, actor=actor)

@@ -22,11 +22,11 @@ from brackets.engine import (
 from brackets.models import Stage, StageEntry
 from brackets.services._common import (
     Actor,
+    action_log_record_by_id,
     bracket_error,
-    check_director,
-    log_action,
-    notify_tournament,
+    require_director_or_system,
     stage_lock,
+    tournament_notify,
 )
 from brackets.services.planning import FINISH_STAGE
 from brackets.services.rounds import AdvanceResult, round_advance, round_preview
@@ -116,7 +116,7 @@ def stage_create(
     always the last one. ``rng_seed`` is recorded (random by default) so every seating of the
     stage replays (T8).
     """
-    check_director(actor, tournament.pk)
+    require_director_or_system(actor, tournament.pk)
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # number race
     _check_choices(kind, bye_policy, seat_order, seeding)
     previous = Stage.objects.filter(tournament=tournament).order_by("-number").first()
@@ -144,14 +144,14 @@ def stage_create(
     )
     _validate_config(stage, previous)
     stage.save()
-    log_action(
+    action_log_record_by_id(
         tournament_id=tournament.pk,
         actor=actor,
         verb="stage.create",
         target=stage,
         data={"number": stage.number, "kind": kind, "rng_seed": stage.rng_seed},
     )
-    notify_tournament(tournament.pk)
+    tournament_notify(tournament.pk)
     return stage
 
 
@@ -159,7 +159,7 @@ def stage_create(
 def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stage:
     """Change a stage's settings: name, auto-advance and time limit at any time; the format
     (rounds, cut, tables, byes, seat order) only before its first round is published."""
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     started = stage.rounds.exists() or stage.status == Stage.Status.FINISHED
     for key in data:
@@ -180,14 +180,14 @@ def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stag
     ).first()
     _validate_config(stage, previous)
     stage.save()
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.update",
         target=stage,
         data=dict(data.items()),
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return stage
 
 
@@ -231,7 +231,7 @@ def stage_seed(
     best first; without it the entries' own seeds), ``random`` (from ``rng_seed``, recorded;
     default the stage's seed). May be repeated until the first round is published.
     """
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     if stage.number != 1:
         raise ApplicationError(
@@ -280,14 +280,14 @@ def stage_seed(
     stage.seeding = method
     stage.status = Stage.Status.SEEDED
     stage.save(update_fields=["seeding", "status", "rng_seed", "updated_at"])
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.seed",
         target=stage,
         data={"method": method, "order": list(ordered), "rng_seed": stage.rng_seed},
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return stage
 
 
@@ -296,7 +296,7 @@ def stage_seed_reorder(
     *, stage: Stage, actor: Actor, order: Sequence[int], reason: str = ""
 ) -> Stage:
     """Set a new seed order (entry ids, best first) before the stage's first round (T8)."""
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     if stage.rounds.exists():
         raise ApplicationError("The stage has started.", code="stage_started")
@@ -315,7 +315,7 @@ def stage_seed_reorder(
         ),
         updated_at=timezone.now(),
     )
-    log_action(
+    action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.reorder",
@@ -323,7 +323,7 @@ def stage_seed_reorder(
         reason=reason,
         data={"before": current, "after": list(ordered)},
     )
-    notify_tournament(stage.tournament_id)
+    tournament_notify(stage.tournament_id)
     return stage
 
 
@@ -334,7 +334,7 @@ def stage_advance(*, stage: Stage, actor: Actor) -> AdvanceResult:
     otherwise 400 saying what comes next. The next stage's first round is published too if
     that stage auto-advances.
     """
-    check_director(actor, stage.tournament_id)
+    require_director_or_system(actor, stage.tournament_id)
     step = round_preview(stage=stage, actor=actor)
     if step.action != FINISH_STAGE or step.follows_round_id is None:
         raise ApplicationError(

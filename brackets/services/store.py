@@ -40,7 +40,7 @@ def _actor_id(actor: Actor) -> int | None:
     return int(actor.pk)
 
 
-def ensure_tables(tournament_id: int, numbers: Iterable[int]) -> dict[int, int]:
+def tables_ensure(tournament_id: int, numbers: Iterable[int]) -> dict[int, int]:
     """Table ids by number, creating missing venue tables in bulk (two queries)."""
     wanted = sorted(set(numbers))
     Table.objects.bulk_create(
@@ -99,7 +99,7 @@ def round_store(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
             code="round_already_published",
         ) from None
     tables: list[SeatedTable] = list(step.seating.tables)
-    table_ids = ensure_tables(stage.tournament_id, (t.number for t in tables))
+    table_ids = tables_ensure(stage.tournament_id, (t.number for t in tables))
     referees = referee_for_tables(stage.tournament_id)
     kind_label = dict(Round.Kind.choices)[step.round_kind]
     matches = [
@@ -154,7 +154,7 @@ def round_mark_advanced(round_id: int | None) -> None:
     )
 
 
-def set_places(
+def places_set(
     stage_id: int, places: Sequence[Placement], *, status: str, out_round: int | None
 ) -> None:
     """Give entrants their stage place and status in one UPDATE."""
@@ -171,7 +171,7 @@ def set_places(
     )
 
 
-def sync_withdrawals(data: StageData) -> None:
+def withdrawals_sync(data: StageData) -> None:
     """Entrants withdrawn from the tournament (tournament services, T7) are withdrawn here too."""
     gone = [e.entry_id for e in data.entrants if e.status == "active" and not e.active]
     if gone:
@@ -190,8 +190,8 @@ def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
     was the last stage; then the advancing players (if any) take places 1..n in order.
     """
     assert step.action == FINISH_STAGE
-    sync_withdrawals(data)
-    set_places(
+    withdrawals_sync(data)
+    places_set(
         stage.pk, step.eliminated, status=StageEntry.Status.ELIMINATED, out_round=step.out_round
     )
     next_stage = (
@@ -201,7 +201,7 @@ def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
     )
     if step.advanced:
         if next_stage is None:
-            set_places(
+            places_set(
                 stage.pk,
                 [Placement(p, i + 1) for i, p in enumerate(step.advanced)],
                 status=StageEntry.Status.ADVANCED,

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from brackets.models import Round, Stage
 from brackets.views.base import DirectorTournamentMixin
-from brackets.views.presenters import build_bracket, user_label
+from brackets.views.bracket import build_bracket
+from brackets.views.presenters import user_label
 from scoring.models import Match
 from tournament.models import ActionLog, Entry, Tournament
 from tournament.selectors import action_log_list

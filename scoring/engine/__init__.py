@@ -37,13 +37,10 @@ from scoring.engine.llave import is_llave
 from scoring.engine.match import match_apply, match_fold, match_start
 from scoring.engine.match_state import (
     HandScored,
-    InvalidSnapshot,
     MatchState,
     NextHand,
     PlayerStats,
     first_partner_after,
-    state_from_json,
-    state_to_json,
     team_name,
 )
 from scoring.engine.moves import End, Move, MoveKind, PoseRequirement
@@ -78,6 +75,7 @@ from scoring.engine.simulate import (
     simulate_hand,
     simulate_match,
 )
+from scoring.engine.snapshot import InvalidSnapshot, state_from_json, state_to_json
 from scoring.engine.tiles import ALL_TILES, DOUBLE_BLANK, DOUBLE_SIX, FULL_SET_MASK, Tile
 from scoring.engine.turns import apply
 

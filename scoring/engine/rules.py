@@ -1,575 +1,81 @@
-"""Rulesets: the options and presets of RULES.md section 1, and the deal sizes of R2.
-
-Glossary:
-    preset   -- a named, complete ruleset from the table in RULES.md section 1 (``wsod`` is the
-                default); a tournament picks one and may override single keys.
-    override -- one key of section 1 set to a value other than the preset's.
-    set      -- the tiles in use: the full double-six set, or the set without 0-0 for three
-                players in the standard deal (R2).
-    boneyard -- the tiles not dealt: ``none`` (everything dealt), ``sleeping`` (never used) or
-                ``draw`` (R16).
-
-A :class:`Ruleset` is an immutable value. It is validated when built, so every instance in
-circulation is a sensible combination; :meth:`Ruleset.validate_for_players` adds the checks
-that depend on the number of players at a table (R2).
-
-Decisions (where RULES.md section 1 leaves something open):
-    * Keys marked "-" in the preset table have no effect under that preset's scoring; the
-      stored ruleset still carries the ``wsod`` value for them (RULES.md section 1), so every
-      ruleset serialises the same keys and a preset whose ``scoring`` is overridden behaves
-      like ``wsod`` with the same overrides (``block`` therefore stores
-      ``replay_leader_loss = reset``).
-    * ``target = null`` means "the default for the scoring": 6 for ``six_love`` and
-      ``straight_six``, 100 for two players and 61 for three or four under ``pips`` (R41).
-    * ``boneyard = null`` means "per R2": nothing left over in the standard deal, ``sleeping``
-      when tiles are left over. Setting ``sleeping`` or ``draw`` with ``deal = standard`` is
-      rejected because the standard deal leaves no tile over (R2); ``none`` with a ``seven`` or
-      ``block`` deal is rejected because those deals always leave tiles over.
-    * Three players remove 0-0 only in the standard deal (9 each, R2); the ``seven`` deal for
-      three players uses the full set and leaves 7 tiles over.
-    * ``max_count`` (the §9 bound on a count) includes the tiles a player may draw from a
-      ``draw`` boneyard (R16), since a hand grows by drawing.
-    * ``seven`` with four players is rejected (R2 offers 7-each only to 2 and 3 players; with
-      four the standard deal already gives 7 each).
-    * ``pips`` scoring with ``llave != off`` is rejected: R24 adjusts the value of a
-      six-love/straight-six hand and pip scoring (R40) has no hand value to adjust.
-    * ``pips`` with ``opening = forced_six_six`` is accepted (R41): the first hand is forced,
-      a decided hand's winner poses the next hand (R7), and after a tied hand its poser poses
-      again, freely (R41; ``tie_opener`` is not consulted).
-    * ``sporting_allowed = true`` is a valid value (informal play, R11); the tournament layer,
-      not the engine, decides whether an event may use it.
-    * ``teams = partners`` is a valid value for any scoring; a table of other than 4 players
-      is refused by :meth:`Ruleset.validate_for_players` (R42). ``partner_credit`` is carried
-      by every ruleset and only read under ``teams = partners`` with ``pips`` (R45).
-      Under ``pips`` a partnership's default target is 100 (R45).
-    * ``tie_value_cap`` must be null or >= 1, ``playoff_value`` and ``target`` >= 1,
-      ``boneyard_reserve`` >= 0. Booleans are not accepted where an int is expected.
-"""
+"""Rulesets (RULES.md section 1); they live in :mod:`dominoes.options` and
+:mod:`dominoes.ruleset`, which the tournament layer imports without depending on the scoring
+app. Re-exported so ``scoring.engine.rules`` keeps working."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from enum import StrEnum
-from types import MappingProxyType
-from typing import Final
-
-from scoring.engine.errors import InvalidRuleset
-from scoring.engine.tiles import ALL_TILES, DOUBLE_BLANK, FULL_SET_MASK
-
-SECTION: Final = "§1"  # rule reference for ruleset errors (RULES.md section 1)
-
-
-class Scoring(StrEnum):
-    """How a match is scored (R25-R34 for ``six_love``/``straight_six``, R40-R41 for ``pips``)."""
-
-    SIX_LOVE = "six_love"
-    STRAIGHT_SIX = "straight_six"
-    PIPS = "pips"
-
-
-class ResetRule(StrEnum):
-    """When a six-love match resets (R31 ``all_scored``, R32 ``any_challenger``)."""
-
-    ALL_SCORED = "all_scored"
-    ANY_CHALLENGER = "any_challenger"
-
-
-class AllOnes(StrEnum):
-    """What all-ones scores cause (R31d): a plain reset or a play-off hand."""
-
-    RESET = "reset"
-    PLAYOFF = "playoff"
-
-
-class TieValue(StrEnum):
-    """Value of a replay after k tied hands (R26)."""
-
-    ESCALATE = "escalate"
-    FLAT2 = "flat2"
-    NONE = "none"
-
-
-class TieOpener(StrEnum):
-    """Who poses a replay (R10)."""
-
-    LEADER = "leader"
-    SIX_SIX_HOLDER = "six_six_holder"
-    PREVIOUS_OPENER = "previous_opener"
-
-
-class ReplayLeaderLoss(StrEnum):
-    """What happens when a unique leader loses a replay (R31a)."""
-
-    RESET = "reset"
-    AWARD = "award"
-
-
-class AfterResetOpener(StrEnum):
-    """Who poses after a reset (R8)."""
-
-    SIX_SIX_HOLDER = "six_six_holder"
-    HAND_WINNER = "hand_winner"
-
-
-class Llave(StrEnum):
-    """Bonus for a llave win (R24)."""
-
-    OFF = "off"
-    PLUS_ONE = "plus_one"
-    FLAT_TWO = "flat_two"
-
-
-class Opening(StrEnum):
-    """Who poses the first and later hands (R6)."""
-
-    FORCED_SIX_SIX = "forced_six_six"
-    LOT_THEN_ROTATE = "lot_then_rotate"
-
-
-class Teams(StrEnum):
-    """Individual play or two partnerships, AC (seats 0, 2) against BD (seats 1, 3) (R42)."""
-
-    NONE = "none"
-    PARTNERS = "partners"
-
-
-class PartnerCredit(StrEnum):
-    """What a winning partnership is credited under pip scoring (R45)."""
-
-    NET = "net"
-    OPPONENTS = "opponents"
-
-
-class DealKind(StrEnum):
-    """Deal sizes (R2).
-
-    ``standard``: 4 players 7 each, 3 players 9 each without 0-0, 2 players 14 each.
-    ``seven``: 7 each for 2 or 3 players, the rest per ``boneyard``.
-    ``block``: 7 each for 2 players, 5 each for 3 or 4; the rest per ``boneyard``.
-    """
-
-    STANDARD = "standard"
-    SEVEN = "seven"
-    BLOCK = "block"
-
-
-class Boneyard(StrEnum):
-    """The tiles not dealt (R2, R15, R16)."""
-
-    NONE = "none"
-    SLEEPING = "sleeping"
-    DRAW = "draw"
-
-
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
-PARTNERSHIP_PLAYERS: Final = 4  # R42
-
-_HAND_SIZES: Final[Mapping[DealKind, Mapping[int, int]]] = MappingProxyType(
-    {
-        DealKind.STANDARD: MappingProxyType({2: 14, 3: 9, 4: 7}),
-        DealKind.SEVEN: MappingProxyType({2: 7, 3: 7}),
-        DealKind.BLOCK: MappingProxyType({2: 7, 3: 5, 4: 5}),
-    }
+from dominoes.options import (
+    _BOOL_KEYS,
+    _ENUM_KEYS,
+    _HAND_SIZES,
+    _HEAVIEST_FIRST,
+    _INT_KEYS,
+    _NULLABLE_KEYS,
+    _SET_WITHOUT_BLANK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PARTNERSHIP_PLAYERS,
+    SECTION,
+    AfterResetOpener,
+    AllOnes,
+    Boneyard,
+    DealKind,
+    Llave,
+    Opening,
+    PartnerCredit,
+    ReplayLeaderLoss,
+    ResetRule,
+    Scoring,
+    Teams,
+    TieOpener,
+    TieValue,
+    _allowed,
+    _check_type,
+    _coerce,
+    _invalid,
 )
-_SET_WITHOUT_BLANK: Final = FULL_SET_MASK & ~DOUBLE_BLANK.mask
-_HEAVIEST_FIRST: Final = tuple(sorted(ALL_TILES, key=lambda t: t.pips, reverse=True))
-
-# Key -> (kind, enum class or None, nullable). Kind is "enum", "int" or "bool".
-_ENUM_KEYS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
-    {
-        "scoring": Scoring,
-        "reset_rule": ResetRule,
-        "all_ones": AllOnes,
-        "tie_value": TieValue,
-        "tie_opener": TieOpener,
-        "replay_leader_loss": ReplayLeaderLoss,
-        "after_reset_opener": AfterResetOpener,
-        "llave": Llave,
-        "opening": Opening,
-        "deal": DealKind,
-        "boneyard": Boneyard,
-        "teams": Teams,
-        "partner_credit": PartnerCredit,
-    }
-)
-_INT_KEYS: Final = frozenset({"target", "playoff_value", "tie_value_cap", "boneyard_reserve"})
-_BOOL_KEYS: Final = frozenset({"sporting_allowed", "draw_when_playable"})
-_NULLABLE_KEYS: Final = frozenset({"target", "tie_value_cap", "boneyard"})
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """One complete, validated set of the options in RULES.md section 1.
-
-    Build it with :meth:`from_preset` (a preset plus overrides) or :meth:`from_json`; the
-    constructor validates too and raises :class:`InvalidRuleset` naming the offending key.
-
-    >>> r = Ruleset.from_preset("wsod", {"tie_value": "flat2"})
-    >>> r.tie_value, r.target_for(4), r.hand_size(3)
-    (<TieValue.FLAT2: 'flat2'>, 6, 9)
-    """
-
-    preset: str
-    scoring: Scoring
-    target: int | None
-    reset_rule: ResetRule
-    all_ones: AllOnes
-    playoff_value: int
-    tie_value: TieValue
-    tie_value_cap: int | None
-    tie_opener: TieOpener
-    replay_leader_loss: ReplayLeaderLoss
-    after_reset_opener: AfterResetOpener
-    llave: Llave
-    sporting_allowed: bool
-    opening: Opening
-    deal: DealKind
-    boneyard: Boneyard | None
-    draw_when_playable: bool
-    boneyard_reserve: int
-    teams: Teams = Teams.NONE
-    partner_credit: PartnerCredit = PartnerCredit.NET
-
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            if f.name != "preset":
-                _check_type(f.name, getattr(self, f.name))
-        if not isinstance(self.preset, str) or not self.preset:
-            raise _invalid("bad_value", "preset", "preset must be a non-empty preset name.")
-        self._check_combinations()
-
-    # -- construction -------------------------------------------------------------------------
-
-    @classmethod
-    def from_preset(cls, name: str, overrides: Mapping[str, object] | None = None) -> Ruleset:
-        """The preset ``name`` with single keys overridden (RULES.md section 1).
-
-        Raises :class:`InvalidRuleset` for an unknown preset, an unknown key, a value of the
-        wrong type or outside the allowed values (the message lists them), or a nonsense
-        combination.
-        """
-        base = PRESETS.get(name) if isinstance(name, str) else None
-        if base is None:
-            raise _invalid(
-                "unknown_preset",
-                "preset",
-                f"Unknown preset {name!r}; choose one of {', '.join(PRESETS)} (§1).",
-            )
-        return base.with_overrides(overrides) if overrides else base
-
-    def with_overrides(self, overrides: Mapping[str, object]) -> Ruleset:
-        """A copy with the given keys changed; the preset name is kept (section 1)."""
-        if not overrides:
-            return self
-        changes: dict[str, object] = {}
-        for key, raw in overrides.items():
-            if key == "preset" or key not in _FIELD_NAMES:
-                raise _invalid(
-                    "unknown_key",
-                    str(key),
-                    f"Unknown ruleset key {key!r}; known keys: {', '.join(_OPTION_KEYS)} (§1).",
-                )
-            changes[key] = _coerce(key, raw)
-        return replace(self, **changes)  # type: ignore[arg-type]
-
-    def to_json(self) -> dict[str, object]:
-        """Every key as plain JSON values (enums as their string values)."""
-        out: dict[str, object] = {}
-        for name in _FIELD_NAMES:
-            value = getattr(self, name)
-            out[name] = value.value if isinstance(value, StrEnum) else value
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> Ruleset:
-        """Inverse of :meth:`to_json` (lossless). Missing keys take the named preset's value."""
-        if not isinstance(data, Mapping):
-            raise _invalid("bad_type", "ruleset", "A ruleset must be a JSON object (§1).")
-        preset = data.get("preset", DEFAULT_PRESET)
-        if not isinstance(preset, str):
-            raise _invalid("bad_type", "preset", "preset must be a string (§1).")
-        overrides = {k: v for k, v in data.items() if k != "preset"}
-        return cls.from_preset(preset, overrides)
-
-    def overrides(self) -> dict[str, object]:
-        """The keys (JSON values) that differ from the preset this ruleset was derived from."""
-        base = PRESETS.get(self.preset)
-        mine = self.to_json()
-        if base is None:
-            return {k: v for k, v in mine.items() if k != "preset"}
-        theirs = base.to_json()
-        return {k: v for k, v in mine.items() if k != "preset" and theirs[k] != v}
-
-    # -- per player count ---------------------------------------------------------------------
-
-    def validate_for_players(self, n_players: int) -> None:
-        """Reject a ruleset that cannot be played by ``n_players`` (R2, R16).
-
-        Raises :class:`InvalidRuleset` for a player count outside 2..4, a ``seven`` deal for 4
-        players, or a ``draw`` boneyard that holds no more than ``boneyard_reserve`` tiles.
-        """
-        self.hand_size(n_players)  # player count and deal (R2)
-        if self.teams is Teams.PARTNERS and n_players != PARTNERSHIP_PLAYERS:
-            raise InvalidRuleset(
-                code="partners_need_four",
-                rule="R42",
-                field="teams",
-                message=(
-                    "teams=partners needs exactly 4 players in two partnerships (AC against "
-                    f"BD), not {n_players} (R42)."
-                ),
-            )
-        left = self._left_over(n_players)
-        if self.boneyard_for(n_players) is Boneyard.DRAW and left <= self.boneyard_reserve:
-            raise InvalidRuleset(
-                code="empty_boneyard",
-                rule="R16",
-                field="boneyard_reserve",
-                message=(
-                    f"A draw boneyard of {left} tiles with boneyard_reserve="
-                    f"{self.boneyard_reserve} never allows a draw for {n_players} players (R16)."
-                ),
-            )
-
-    def target_for(self, n_players: int) -> int:
-        """The winning score (R30-R32; R41: 100 for two players, 61 for three or four; R45:
-        100 for partnerships)."""
-        if self.target is not None:
-            return self.target
-        if self.scoring is Scoring.PIPS:
-            return 100 if n_players == 2 or self.teams is Teams.PARTNERS else 61
-        return 6
-
-    def hand_size(self, n_players: int) -> int:
-        """Tiles dealt to each player (R2); :class:`InvalidRuleset` if the deal is impossible."""
-        if not (isinstance(n_players, int) and MIN_PLAYERS <= n_players <= MAX_PLAYERS):
-            raise InvalidRuleset(
-                code="bad_player_count",
-                rule="R2",
-                field="n_players",
-                message=f"A table seats 2, 3 or 4 players, not {n_players!r} (R2).",
-            )
-        size = _HAND_SIZES[self.deal].get(n_players)
-        if size is None:
-            raise InvalidRuleset(
-                code="impossible_deal",
-                rule="R2",
-                field="deal",
-                message=(
-                    f"deal={self.deal.value} is for 2 or 3 players; {n_players} players use "
-                    "deal=standard (7 each) (R2)."
-                ),
-            )
-        return size
-
-    def set_mask(self, n_players: int) -> int:
-        """Mask of the tiles in use: without 0-0 for 3 players in the standard deal (R2)."""
-        if self.deal is DealKind.STANDARD and n_players == 3:
-            return _SET_WITHOUT_BLANK
-        return FULL_SET_MASK
-
-    def deals_all_tiles(self, n_players: int) -> bool:
-        """True when every tile of the set in use is dealt (R2)."""
-        return self._left_over(n_players) == 0
-
-    def boneyard_for(self, n_players: int) -> Boneyard:
-        """Effective boneyard: ``none`` when everything is dealt, else the option (R2)."""
-        if self.deals_all_tiles(n_players):
-            return Boneyard.NONE
-        return self.boneyard if self.boneyard is not None else Boneyard.SLEEPING
-
-    def max_count(self, n_players: int) -> int:
-        """The heaviest possible hand for the deal (section 9).
-
-        That is the ``hand_size`` heaviest tiles of the set in use; with a ``draw`` boneyard a
-        hand can also grow by every tile that may be drawn (R16: all but ``boneyard_reserve``).
-        """
-        size = self.hand_size(n_players)
-        if self.boneyard_for(n_players) is Boneyard.DRAW:
-            size += max(0, self._left_over(n_players) - self.boneyard_reserve)
-        in_use = self.set_mask(n_players)
-        tiles = [t for t in _HEAVIEST_FIRST if in_use >> t.index & 1]
-        return sum(t.pips for t in tiles[:size])
-
-    # -- internals ----------------------------------------------------------------------------
-
-    def _left_over(self, n_players: int) -> int:
-        return self.set_mask(n_players).bit_count() - n_players * self.hand_size(n_players)
-
-    def _check_combinations(self) -> None:
-        if self.target is not None and self.target < 1:
-            raise _invalid("out_of_range", "target", f"target must be >= 1, not {self.target}.")
-        if self.playoff_value < 1:
-            raise _invalid(
-                "out_of_range",
-                "playoff_value",
-                f"playoff_value must be >= 1, not {self.playoff_value} (R26).",
-                rule="R26",
-            )
-        if self.tie_value_cap is not None and self.tie_value_cap < 1:
-            raise _invalid(
-                "out_of_range",
-                "tie_value_cap",
-                f"tie_value_cap must be null or >= 1, not {self.tie_value_cap} (R26).",
-                rule="R26",
-            )
-        if self.boneyard_reserve < 0:
-            raise _invalid(
-                "out_of_range",
-                "boneyard_reserve",
-                f"boneyard_reserve must be >= 0, not {self.boneyard_reserve} (R16).",
-                rule="R16",
-            )
-        if self.scoring is Scoring.PIPS and self.llave is not Llave.OFF:
-            raise _invalid(
-                "nonsense_combination",
-                "llave",
-                (
-                    f"llave={self.llave.value} adjusts a hand value (R24), but scoring=pips has "
-                    "no hand value (R40); use llave=off."
-                ),
-                rule="R24",
-            )
-        if self.deal is DealKind.STANDARD and self.boneyard in (Boneyard.SLEEPING, Boneyard.DRAW):
-            raise _invalid(
-                "nonsense_combination",
-                "boneyard",
-                (
-                    f"boneyard={self.boneyard.value} needs tiles left over, but deal=standard "
-                    "deals every tile (R2); use boneyard=null or a seven/block deal."
-                ),
-                rule="R2",
-            )
-        if self.deal is not DealKind.STANDARD and self.boneyard is Boneyard.NONE:
-            raise _invalid(
-                "nonsense_combination",
-                "boneyard",
-                (
-                    f"deal={self.deal.value} leaves tiles over (R2); choose boneyard=sleeping "
-                    "or draw (or null for sleeping)."
-                ),
-                rule="R2",
-            )
-
-
-def _invalid(code: str, field: str, message: str, *, rule: str = SECTION) -> InvalidRuleset:
-    return InvalidRuleset(code=code, rule=rule, field=field, message=message)
-
-
-def _allowed(key: str) -> str:
-    if key in _ENUM_KEYS:
-        values = ", ".join(m.value for m in _ENUM_KEYS[key])
-        return values + (", null" if key in _NULLABLE_KEYS else "")
-    if key in _BOOL_KEYS:
-        return "true, false"
-    return "an integer" + (" or null" if key in _NULLABLE_KEYS else "")
-
-
-def _coerce(key: str, raw: object) -> object:
-    """Turn a JSON-ish value into the field's type; InvalidRuleset listing allowed values."""
-    if raw is None:
-        if key in _NULLABLE_KEYS:
-            return None
-    elif key in _ENUM_KEYS:
-        enum_cls = _ENUM_KEYS[key]
-        if isinstance(raw, enum_cls):
-            return raw
-        if isinstance(raw, str):
-            try:
-                return enum_cls(raw)
-            except ValueError:
-                pass
-    elif key in _BOOL_KEYS:
-        if isinstance(raw, bool):
-            return raw
-    elif isinstance(raw, int) and not isinstance(raw, bool):
-        return raw
-    raise _invalid(
-        "bad_value",
-        key,
-        f"{key}={raw!r} is not allowed; allowed values: {_allowed(key)} (§1).",
-    )
-
-
-def _check_type(key: str, value: object) -> None:
-    if _coerce(key, value) is not value:
-        # An enum member passed as a plain string, for instance: construct through from_preset.
-        raise _invalid(
-            "bad_type",
-            key,
-            f"{key}={value!r} has the wrong type; allowed values: {_allowed(key)} (§1).",
-        )
-
-
-_FIELD_NAMES: Final = tuple(f.name for f in fields(Ruleset))
-_OPTION_KEYS: Final = tuple(n for n in _FIELD_NAMES if n != "preset")
-
-_WSOD: Final = Ruleset(
-    preset="wsod",
-    scoring=Scoring.SIX_LOVE,
-    target=6,
-    reset_rule=ResetRule.ALL_SCORED,
-    all_ones=AllOnes.RESET,
-    playoff_value=2,
-    tie_value=TieValue.ESCALATE,
-    tie_value_cap=None,
-    tie_opener=TieOpener.LEADER,
-    replay_leader_loss=ReplayLeaderLoss.RESET,
-    after_reset_opener=AfterResetOpener.SIX_SIX_HOLDER,
-    llave=Llave.OFF,
-    sporting_allowed=False,
-    opening=Opening.FORCED_SIX_SIX,
-    deal=DealKind.STANDARD,
-    boneyard=None,
-    draw_when_playable=False,
-    boneyard_reserve=0,
+from dominoes.ruleset import (
+    _FIELD_NAMES,
+    _OPTION_KEYS,
+    _WSOD,
+    DEFAULT_PRESET,
+    PRESETS,
+    Ruleset,
 )
 
-PRESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
-    {
-        "wsod": _WSOD,
-        "wsod_playoff": replace(_WSOD, preset="wsod_playoff", all_ones=AllOnes.PLAYOFF),
-        "straight_six": replace(
-            _WSOD,
-            preset="straight_six",
-            scoring=Scoring.STRAIGHT_SIX,
-            replay_leader_loss=ReplayLeaderLoss.AWARD,
-        ),
-        "jamaican": replace(
-            _WSOD,
-            preset="jamaican",
-            tie_value=TieValue.NONE,
-            tie_opener=TieOpener.SIX_SIX_HOLDER,
-            replay_leader_loss=ReplayLeaderLoss.AWARD,
-            llave=Llave.PLUS_ONE,
-        ),
-        "block": replace(
-            _WSOD,
-            preset="block",
-            scoring=Scoring.PIPS,
-            target=None,
-            tie_value=TieValue.NONE,
-            opening=Opening.LOT_THEN_ROTATE,
-            deal=DealKind.BLOCK,
-            boneyard=Boneyard.SLEEPING,
-        ),
-        "wsod_partners": replace(_WSOD, preset="wsod_partners", teams=Teams.PARTNERS),
-        "partnership_block": replace(
-            _WSOD,
-            preset="partnership_block",
-            scoring=Scoring.PIPS,
-            target=100,
-            tie_value=TieValue.NONE,
-            opening=Opening.LOT_THEN_ROTATE,
-            deal=DealKind.BLOCK,
-            boneyard=Boneyard.SLEEPING,
-            teams=Teams.PARTNERS,
-            partner_credit=PartnerCredit.NET,
-        ),
-    }
-)
-"""The presets of RULES.md section 1, by name."""
-
-DEFAULT_PRESET: Final = "wsod"
+__all__ = [
+    "DEFAULT_PRESET",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PARTNERSHIP_PLAYERS",
+    "PRESETS",
+    "SECTION",
+    "_BOOL_KEYS",
+    "_ENUM_KEYS",
+    "_FIELD_NAMES",
+    "_HAND_SIZES",
+    "_HEAVIEST_FIRST",
+    "_INT_KEYS",
+    "_NULLABLE_KEYS",
+    "_OPTION_KEYS",
+    "_SET_WITHOUT_BLANK",
+    "_WSOD",
+    "AfterResetOpener",
+    "AllOnes",
+    "Boneyard",
+    "DealKind",
+    "Llave",
+    "Opening",
+    "PartnerCredit",
+    "ReplayLeaderLoss",
+    "ResetRule",
+    "Ruleset",
+    "Scoring",
+    "Teams",
+    "TieOpener",
+    "TieValue",
+    "_allowed",
+    "_check_type",
+    "_coerce",
+    "_invalid",
+]

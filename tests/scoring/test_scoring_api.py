@@ -283,7 +283,7 @@ def test_stored_response_and_rows_equal_what_the_referee_was_told(
 
 
 def _is_hand_store(sql: str) -> bool:
-    """The one statement that stores a hand (scoring.services._hand_store_statement)."""
+    """The one statement that stores a hand (scoring.services.hand_store.pipelined_statement)."""
     return sql.startswith("WITH t(version) AS (UPDATE") and 'INSERT INTO "scoring_hand"' in sql
 
 
@@ -532,7 +532,7 @@ def test_a_retired_or_unreadable_snapshot_falls_back_to_the_fold(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.engine.match_state import state_to_json
+    from scoring.engine.snapshot import state_to_json
 
     bodies = _simulated(match, 5)
     assert len(bodies) > 4

@@ -385,7 +385,7 @@ def test_recording_broadcasts_after_commit_to_the_tournament_group(
     match: Match, referee: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[list[str], dict[str, Any]]] = []
-    monkeypatch.setattr(services, "broadcast_on_commit", lambda g, e: sent.append((g, e)))
+    monkeypatch.setattr(services.notify, "broadcast_on_commit", lambda g, e: sent.append((g, e)))
     result = record(match, referee, 1, forced(0, 1))
     assert sent == [
         (

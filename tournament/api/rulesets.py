@@ -1,10 +1,10 @@
 """The ruleset's OpenAPI schema, generated from the rules engine (RULES.md section 1, issue 20).
 
-Nothing here is hand-copied from RULES.md: the options, their types, their allowed values and
-the presets come from :mod:`scoring.engine.rules` (the ``Ruleset`` dataclass, its enums and its
-key tables), and the rule numbers from each enum's docstring ("R31", "R2"...). Only the lower
-bounds of the integer options are stated here (the engine checks them in code, not in data);
-``tests/core/test_api_contract_schema.py`` checks each bound against the engine.
+Nothing here is hand-copied from RULES.md: the options, their types, their allowed values and the
+presets come from :mod:`dominoes.options` and :mod:`dominoes.ruleset` (the ``Ruleset`` dataclass,
+its enums and its key tables), and the rule numbers from each enum's docstring ("R31", "R2"...).
+Only the lower bounds of the integer options are stated here (the engine checks them in code, not in
+data); ``tests/core/test_api_contract_schema.py`` checks each bound against the engine.
 
 * :data:`RULESET_SERIALIZER` — the effective ruleset (every key), one component ``Ruleset``
   whose enum options are components of their own (``RulesetScoringEnum``...);
@@ -22,10 +22,11 @@ from typing import Any, Final
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring.engine import rules
+from dominoes.options import _BOOL_KEYS, _ENUM_KEYS, _NULLABLE_KEYS
+from dominoes.ruleset import PRESETS, Ruleset
 
-PRESET_NAMES: Final = tuple(rules.PRESETS)
-# Lower bounds the engine enforces in code (scoring.engine.rules module docstring).
+PRESET_NAMES: Final = tuple(PRESETS)
+# Lower bounds the engine enforces in code (dominoes.options module docstring).
 INT_MINIMUMS: Final = {"target": 1, "playoff_value": 1, "tie_value_cap": 1, "boneyard_reserve": 0}
 _RULE = re.compile(r"\bR\d+[a-z]?\b")
 _INT_RULES: Final = {"target": "R41", "playoff_value": "R31d", "tie_value_cap": "R26"}
@@ -33,12 +34,12 @@ _BOOL_RULES: Final = {"sporting_allowed": "R11", "draw_when_playable": "R16"}
 
 
 def _option_field(name: str, *, partial: bool) -> serializers.Field[Any, Any, Any, Any]:
-    nullable = name in rules._NULLABLE_KEYS
+    nullable = name in _NULLABLE_KEYS
     common: dict[str, Any] = {"allow_null": nullable}
     if partial:
         common["required"] = False
-    if name in rules._ENUM_KEYS:
-        enum_cls = rules._ENUM_KEYS[name]
+    if name in _ENUM_KEYS:
+        enum_cls = _ENUM_KEYS[name]
         doc = inspect.cleandoc(enum_cls.__doc__ or "")
         help_text = doc if _RULE.search(doc) else f"{doc} (RULES.md §1)"
         if nullable:
@@ -46,7 +47,7 @@ def _option_field(name: str, *, partial: bool) -> serializers.Field[Any, Any, An
         return serializers.ChoiceField(
             choices=[m.value for m in enum_cls], help_text=help_text, **common
         )
-    if name in rules._BOOL_KEYS:
+    if name in _BOOL_KEYS:
         return serializers.BooleanField(
             help_text=f"{name.replace('_', ' ')} ({_BOOL_RULES.get(name, '§1')}; RULES.md §1)",
             **common,
@@ -65,7 +66,7 @@ def _serializer(name: str, *, partial: bool) -> type[serializers.Serializer[Any]
         attrs["preset"] = serializers.ChoiceField(
             choices=list(PRESET_NAMES), help_text="The preset this ruleset derives from (§1)"
         )
-    for f in fields(rules.Ruleset):
+    for f in fields(Ruleset):
         if f.name != "preset":
             attrs[f.name] = _option_field(f.name, partial=partial)
     doc = (

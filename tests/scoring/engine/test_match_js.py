@@ -30,10 +30,11 @@ import pytest
 
 from scoring.engine.errors import InvalidRecord
 from scoring.engine.match import match_apply, match_start
-from scoring.engine.match_state import HandScored, MatchState, state_to_json
+from scoring.engine.match_state import HandScored, MatchState
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import PRESETS, Ruleset, Teams
 from scoring.engine.simulate import simulate_match
+from scoring.engine.snapshot import state_to_json
 from scoring.engine.tiles import DOUBLE_SIX
 
 HERE = Path(__file__).parent

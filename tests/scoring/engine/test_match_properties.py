@@ -231,7 +231,7 @@ def test_state_snapshots_round_trip_and_fold_on(data: st.DataObject, table: Tabl
     service may keep the snapshot instead of folding every stored hand again."""
     import json
 
-    from scoring.engine.match_state import state_from_json, state_to_json
+    from scoring.engine.snapshot import state_from_json, state_to_json
 
     steps = play(data, table)
     start = match_start(table.ruleset, table.players, lot_winner=table.lot)
@@ -258,7 +258,7 @@ def test_state_snapshots_round_trip_and_fold_on(data: st.DataObject, table: Tabl
     ],
 )
 def test_a_foreign_or_broken_snapshot_is_refused(damage: dict[str, object]) -> None:
-    from scoring.engine.match_state import InvalidSnapshot, state_from_json, state_to_json
+    from scoring.engine.snapshot import InvalidSnapshot, state_from_json, state_to_json
 
     ruleset = Ruleset.from_preset("wsod")
     data = state_to_json(match_start(ruleset, 4))

@@ -14,18 +14,12 @@ from hypothesis import strategies as st
 from scoring.engine.__main__ import main
 from scoring.engine.errors import InvalidRecord, InvalidRuleset
 from scoring.engine.match import match_apply, match_fold, match_start
-from scoring.engine.match_state import (
-    HandScored,
-    InvalidSnapshot,
-    MatchState,
-    first_partner_after,
-    state_from_json,
-    state_to_json,
-)
+from scoring.engine.match_state import HandScored, MatchState, first_partner_after
 from scoring.engine.playlog import replay_play_log
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
 from scoring.engine.rules import PRESETS, Ruleset, Scoring
 from scoring.engine.simulate import simulate_match
+from scoring.engine.snapshot import InvalidSnapshot, state_from_json, state_to_json
 from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX
 
 WSOD_P = PRESETS["wsod_partners"]

@@ -1,0 +1,140 @@
+"""Read side of the tournament bracket (the director overview's stage-by-stage tree): plain
+frozen rows for the template, built in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from brackets.models import Round, Stage, StageEntry
+from brackets.selectors import StageData, stage_data_for, tournament_placings
+from brackets.views.presenters import SeatLine
+from scoring.match_page import SEAT_LETTERS
+from tournament.models import Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class BracketTable:
+    number: int
+    match_id: int
+    status: str
+    end_reason: str
+    seats: tuple[SeatLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRound:
+    id: int
+    number: int
+    kind: str
+    kind_label: str
+    status: str
+    tables: tuple[BracketTable, ...]
+    byes: tuple[str, ...]
+    going_on: int
+
+
+@dataclass(frozen=True, slots=True)
+class BracketStage:
+    id: int
+    number: int
+    name: str
+    kind: str
+    kind_label: str
+    status: str
+    status_label: str
+    entrants: int
+    rounds: tuple[BracketRound, ...]
+    advanced: tuple[str, ...] = ()
+    final: BracketRound | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    stages: tuple[BracketStage, ...]
+    placings: tuple[tuple[int, str], ...] = field(default=())
+
+    @property
+    def final(self) -> BracketRound | None:
+        for stage in reversed(self.stages):
+            if stage.final is not None:
+                return stage.final
+        return None
+
+
+def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> BracketStage:
+    by_entry = {e.entry_id: e for e in data.entrants}
+    kinds = dict(Round.Kind.choices)
+    advanced_ids = {e.entry_id for e in data.entrants if e.status == StageEntry.Status.ADVANCED}
+    rounds: list[BracketRound] = []
+    for i, rnd in enumerate(data.rounds):
+        later = {p for r in data.rounds[i + 1 :] for p in r.players()}
+        marks = rnd.kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
+        tables = []
+        for t in rnd.tables:
+            seats = tuple(
+                SeatLine(
+                    letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else "?",
+                    entry_id=s.entry_id,
+                    name=by_entry[s.entry_id].name if s.entry_id in by_entry else f"#{s.entry_id}",
+                    seed=by_entry[s.entry_id].seed if s.entry_id in by_entry else None,
+                    points=s.points,
+                    placing=s.placing,
+                    forfeited=s.forfeited,
+                    goes_on=marks and (s.entry_id in later or s.entry_id in advanced_ids),
+                )
+                for s in t.seats
+            )
+            tables.append(
+                BracketTable(
+                    number=t.table_number,
+                    match_id=t.match_id,
+                    status=t.status,
+                    end_reason=t.end_reason,
+                    seats=seats,
+                )
+            )
+        rounds.append(
+            BracketRound(
+                id=rnd.id,
+                number=rnd.number,
+                kind=rnd.kind,
+                kind_label=str(kinds.get(rnd.kind, rnd.kind)),
+                status=rnd.status,
+                tables=tuple(tables),
+                byes=tuple(by_entry[p].name for p in rnd.byes if p in by_entry),
+                going_on=sum(1 for t in tables for s in t.seats if s.goes_on),
+            )
+        )
+    # In advancement order: the next stage's seeds (or this stage's places after the last).
+    advanced = sorted(
+        (e for e in data.entrants if e.status == StageEntry.Status.ADVANCED),
+        key=lambda e: (next_seed.get(e.entry_id, 10**9), e.placing or 10**9, e.seed),
+    )
+    final = next((r for r in reversed(rounds) if r.kind == Round.Kind.FINAL), None)
+    return BracketStage(
+        id=stage.pk,
+        number=stage.number,
+        name=stage.name,
+        kind=stage.kind,
+        kind_label=stage.get_kind_display(),
+        status=stage.status,
+        status_label=stage.get_status_display(),
+        entrants=len(data.entrants),
+        rounds=tuple(rounds),
+        advanced=tuple(e.name for e in advanced),
+        final=final,
+    )
+
+
+def build_bracket(tournament: Tournament) -> Bracket:
+    """Stages, rounds, tables, who went on, the final table and the final places. Four
+    queries per stage and one for the places."""
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+    datas = [stage_data_for(s) for s in stages]
+    built: list[BracketStage] = []
+    for i, (stage, data) in enumerate(zip(stages, datas, strict=True)):
+        following = datas[i + 1] if i + 1 < len(datas) else None
+        next_seed = {e.entry_id: e.seed for e in following.entrants} if following else {}
+        built.append(_bracket_stage(stage, data, next_seed))
+    placings = tuple((p.place, p.name) for p in tournament_placings(tournament_id=tournament.pk))
+    return Bracket(stages=tuple(built), placings=placings)

@@ -1,0 +1,313 @@
+"""Corrections and director decisions: void the last hand, override a result, forfeit (T7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
+from scoring.engine import InvalidRuleset
+from scoring.engine.placing import placings_by_score, shared_placings_valid, sole_first
+from scoring.models import Hand, Match, Seat
+from scoring.representations import hand_recorded_body, match_state_body
+from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
+from scoring.services.common import (
+    _SNAPSHOT_FIELDS,
+    Actor,
+    ForfeitResult,
+    _freeze_ruleset,
+    _lock_match,
+    _require_director,
+    _require_reason,
+    _require_referee_or_director,
+    _snapshot,
+)
+from scoring.services.hand_store import seats_write
+from scoring.services.notify import _notify_after_commit
+from tournament.context import (
+    Action,
+)
+from tournament.services import (
+    action_log_record,
+    tournament_version_bump,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoidResult:
+    hand: Hand
+    match: Match
+    body: dict[str, Any]
+
+
+@transaction.atomic
+def hand_void_last(
+    *, match_id: int, actor: Actor, reason: str, expected_number: int | None = None
+) -> HandVoidResult:
+    """Undo the last live hand: it is voided with who / when / why, never deleted, and the
+    state is refolded from the remaining hands.
+
+    The assigned referee may undo while the match is in progress; a director may also undo
+    the hand that ended the match (the match is then in progress again and
+    ``match_reopened`` is sent). ``expected_number`` guards against undoing a hand someone
+    else recorded meanwhile (409). Matches ended by forfeit or override cannot be undone here.
+    """
+    reason = _require_reason(reason)
+    match = _lock_match(match_id)
+    is_director = _require_referee_or_director(actor, match, Action.UNDO_HAND)
+    if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
+        raise ApplicationError(
+            f"The match is {match.status}; there is nothing to undo.",
+            code="match_not_in_progress",
+        )
+    if match.status == Match.Status.FINISHED:
+        if match.end_reason != Match.EndReason.NORMAL:
+            raise ApplicationError(
+                f"The match ended by {match.end_reason}; hands cannot be undone.",
+                code="match_closed",
+            )
+        if not is_director:
+            raise PermissionDeniedError(
+                "The match is over: only a director may undo its last hand.",
+                code="not_director",
+            )
+    last = Hand.objects.filter(match=match, void=False).order_by("-number").first()
+    if last is None:
+        raise ApplicationError("No hand to undo.", code="no_hand", fields={"number": ["None."]})
+    if expected_number is not None and expected_number != last.number:
+        raise ConflictError(
+            f"The last hand is {last.number}, not {expected_number}.",
+            code="stale_hand_number",
+            fields={"number": [f"The last hand is {last.number}."]},
+            extra={"match": match_state_body(match)},
+        )
+    last.void = True
+    last.voided_by_id = actor.pk
+    last.voided_at = timezone.now()
+    last.void_reason = reason
+    last.save(update_fields=["void", "voided_by", "voided_at", "void_reason"])
+
+    reopened = match.status == Match.Status.FINISHED
+    records = match_hand_records(match_id=match.pk)
+    state, _, _ = match_fold_records(match, records)
+    _snapshot(match, state)
+    fields = list(_SNAPSHOT_FIELDS)
+    if reopened:
+        match.status = Match.Status.IN_PROGRESS
+        match.finished_at = None
+        match.end_reason = ""
+        fields += ["status", "finished_at", "end_reason"]
+    match.save(update_fields=fields)
+    seats_write(match_id=match.pk, n=match.n_players, state=state, placings=None)
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="hand.void",
+        target=last,
+        reason=reason,
+        data={"match_id": match.pk, "number": last.number, "reopened": reopened},
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    body = hand_recorded_body(hand=last, match=match, tournament_version=version)
+    _notify_after_commit(match, version, reopened=reopened)
+    return HandVoidResult(hand=last, match=match, body=body)
+
+
+# -- director decisions -------------------------------------------------------------------------
+
+
+def _director_match(match_id: int, actor: Actor) -> Match:
+    match = _lock_match(match_id)
+    _require_director(actor, match.tournament, Action.DECIDE_MATCH)
+    return match
+
+
+def _seat_rows(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).order_by("seat"))
+
+
+@transaction.atomic
+def match_result_override(
+    *,
+    match_id: int,
+    actor: Actor,
+    scores: Sequence[int],
+    reason: str,
+    placings: Sequence[int] | None = None,
+) -> Match:
+    """Set a match's result by director decision (recorded in the action log with before and
+    after). Placings default to the order of ``scores`` (players level share a place, T3) and
+    must be given when the top scores tie; a shared first place stores no winner (T3).
+    Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
+    reason = _require_reason(reason)
+    match = _director_match(match_id, actor)
+    if match.status == Match.Status.VOID:
+        raise ApplicationError("The match is void.", code="match_void")
+    n = match.n_players
+    if len(scores) != n or any(
+        isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
+    ):
+        raise ApplicationError(
+            f"scores must hold {n} integers >= 0, one per seat.",
+            code="bad_scores",
+            fields={"scores": [f"{n} integers >= 0."]},
+        )
+    if placings is None:
+        if sorted(scores)[-1] == sorted(scores)[-2]:
+            raise ApplicationError(
+                "The top scores tie: give placings.",
+                code="placings_required",
+                fields={"placings": ["Required when the top scores tie."]},
+            )
+        placings = placings_by_score(list(scores), [], [0] * n, None)
+    elif (
+        len(placings) != n
+        or any(isinstance(p, bool) or not isinstance(p, int) for p in placings)
+        or not shared_placings_valid(placings)
+    ):
+        raise ApplicationError(
+            f"placings must be the places 1..{n}, one per seat; players level share a place "
+            "and skip the places it covers (1, 1, 3, 4).",
+            code="bad_placings",
+            rule="T3",
+            fields={"placings": [f"Competition ranks 1..{n} (1, 2, 2, 4)."]},
+        )
+    seats = _seat_rows(match)
+    before = {
+        "status": match.status,
+        "end_reason": match.end_reason,
+        "scores": list(match.scores),
+        "placings": [s.placing for s in seats],
+    }
+    winner = sole_first(placings)  # None when first is shared: no match win (T3)
+    if match.started_at is None:
+        _freeze_ruleset(match)
+        match.started_at = timezone.now()
+    match.scores = list(scores)
+    match.winner_seat = winner
+    match.next_hand = None
+    match.status = Match.Status.FINISHED
+    match.end_reason = Match.EndReason.OVERRIDE
+    match.finished_at = match.finished_at or timezone.now()
+    match.engine_state = None  # no engine state stands behind an override
+    match.version += 1
+    match.save()
+    for seat in seats:
+        seat.points = scores[seat.seat]
+        seat.placing = placings[seat.seat]
+    Seat.objects.bulk_update(seats, ["points", "placing"])
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="match.override",
+        target=match,
+        reason=reason,
+        data={
+            "before": before,
+            "after": {"scores": list(scores), "placings": list(placings), "winner_seat": winner},
+        },
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version, finished=True)
+    return match
+
+
+@transaction.atomic
+def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> ForfeitResult:
+    """T7: record a no-show or disqualification at this table as a 0-6 loss.
+
+    The forfeiting seat gets placing last, 0 points and a six-love received; the match ends
+    (``end_reason = forfeit``). At a two-player table the opponent wins 6-0. At a larger table
+    the others play on without the forfeiting player in a new scheduled match (same table,
+    referee and play order) when the frozen ruleset allows that many players (R2); otherwise
+    the director reseats them. Recorded in the action log.
+    """
+    reason = _require_reason(reason)
+    match = _director_match(match_id, actor)
+    if match.status not in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS):
+        raise ApplicationError(
+            f"The match is {match.status}; only a scheduled or running match can be forfeited.",
+            code="match_not_open",
+        )
+    n = match.n_players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ApplicationError(
+            f"seat must be 0..{n - 1}.", code="unknown_seat", fields={"seat": ["Not a seat."]}
+        )
+    ruleset = _freeze_ruleset(match) if match.started_at is None else match_ruleset(match)
+    if match.started_at is None:
+        match.started_at = timezone.now()
+    seats = _seat_rows(match)
+    loser = seats[seat]
+    loser.forfeited = True
+    loser.points = 0
+    loser.placing = n
+    loser.six_love_received += 1
+    others = [s for s in seats if s.seat != seat]
+    continuation: Match | None = None
+    scores = list(match.scores) if match.scores else [0] * n
+    scores[seat] = 0
+    if n == 2:
+        winner = others[0]
+        winner.placing = 1
+        winner.points = max(winner.points, ruleset.target_for(2))
+        winner.six_love_given += 1
+        scores[winner.seat] = winner.points
+        match.winner_seat = winner.seat
+    else:
+        match.winner_seat = None
+        for s in others:
+            s.placing = None
+        try:
+            ruleset.validate_for_players(n - 1)
+            allowed = True
+        except InvalidRuleset:
+            allowed = False
+        if allowed:
+            continuation = Match.objects.create(
+                continues=match,
+                tournament_id=match.tournament_id,
+                table_id=match.table_id,
+                referee_id=match.referee_id,
+                label=f"{match.label or f'Match {match.pk}'} (continued, T7)"[:80],
+                n_players=n - 1,
+                scores=[0] * (n - 1),
+            )
+            Seat.objects.bulk_create(
+                [
+                    Seat(match=continuation, seat=i, entry_id=s.entry_id)
+                    for i, s in enumerate(others)
+                ]
+            )
+    Seat.objects.bulk_update(
+        seats, ["forfeited", "points", "placing", "six_love_received", "six_love_given"]
+    )
+    match.scores = scores
+    match.next_hand = None
+    match.status = Match.Status.FINISHED
+    match.end_reason = Match.EndReason.FORFEIT
+    match.finished_at = timezone.now()
+    match.engine_state = None  # the match ended outside the engine (T7)
+    match.version += 1
+    match.save()
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="match.forfeit",
+        target=match,
+        reason=reason,
+        data={
+            "seat": seat,
+            "entry_id": loser.entry_id,
+            "continuation_match_id": continuation.pk if continuation else None,
+        },
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version, finished=True)
+    if continuation is not None:
+        _notify_after_commit(continuation, version)
+    return ForfeitResult(match=match, continuation=continuation)

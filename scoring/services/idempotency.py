@@ -1,0 +1,100 @@
+"""Idempotent hand submissions: the request fingerprint, the stored answer and its replay,
+and the unique constraints that settle a race."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError
+
+from core.exceptions import ApplicationError
+from core.sql import Columns, prepared_cursor
+from core.sql import column as sql_column
+from core.sql import table as sql_table
+from scoring.models import Hand
+from scoring.services.common import Actor, HandRecordResult
+
+MAX_IDEMPOTENCY_KEY = 128
+
+
+def _fingerprint(match_id: int, expected_number: int, payload: Mapping[str, Any]) -> str:
+    canonical = json.dumps(
+        {"match": match_id, "number": expected_number, "payload": payload},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+_RACE_CONSTRAINTS = frozenset(
+    {
+        "hand_unique_number_live",
+        "hand_unique_user_idempotency_key",
+    }
+)
+
+
+def _violated_constraint(exc: IntegrityError) -> str | None:
+    diag = getattr(exc.__cause__, "diag", None)
+    return getattr(diag, "constraint_name", None)
+
+
+_IDEMPOTENT_COLUMNS: Columns[Hand] = Columns(
+    Hand, ["id", "tournament_version", "idempotency_fingerprint", "idempotent_response"]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredAnswer:
+    fingerprint: str
+    body: dict[str, Any]
+
+
+def _stored_answer(actor: Actor, key: str) -> _StoredAnswer | None:
+    """The answer sent for the hand ``actor`` recorded with ``key``, if any (one indexed
+    lookup: the unique (recorded_by, idempotency_key) constraint; precompiled, as retries are
+    frequent). The key's hand is found even if it was voided since."""
+    sql = (
+        f"SELECT {_IDEMPOTENT_COLUMNS.sql} FROM {sql_table(Hand)} "  # noqa: S608
+        f"WHERE {sql_column(Hand, 'recorded_by')} = %s "
+        f"AND {sql_column(Hand, 'idempotency_key')} = %s "
+        # Implies the partial index's predicate, so a prepared (generic) plan can use it.
+        f"AND {sql_column(Hand, 'idempotency_key')} <> ''"
+    )
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [actor.pk, key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    hand_id, tournament_version, fingerprint, response = _IDEMPOTENT_COLUMNS.values(row)
+    if not isinstance(response, dict):  # keyed before answers were kept on the hand
+        return None
+    return _StoredAnswer(
+        fingerprint=fingerprint, body=_answer(response, hand_id, tournament_version)
+    )
+
+
+def _replay(stored: _StoredAnswer, fingerprint: str) -> HandRecordResult:
+    if stored.fingerprint != fingerprint:
+        raise ApplicationError(
+            "This Idempotency-Key was already used for a different request.",
+            code="idempotency_key_reused",
+            status=422,
+            fields={"Idempotency-Key": ["Already used with another body; use a new key."]},
+        )
+    return HandRecordResult(status=201, body=stored.body, replayed=True)
+
+
+def _answer(stored: Mapping[str, Any], hand_id: int, tournament_version: int) -> dict[str, Any]:
+    """The 201 body of a recorded hand from the one stored with it (``Hand`` keeps it
+    without the hand's id and the tournament version, which are the row's own columns)."""
+    return {
+        **stored,
+        "hand": {**stored["hand"], "id": hand_id},
+        "tournament_version": tournament_version,
+    }

@@ -1,0 +1,176 @@
+"""The match lifecycle before hands: create, assign a referee, start."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.exceptions import ApplicationError
+from scoring.engine import RuleViolation
+from scoring.engine.match import match_start as engine_match_start
+from scoring.models import Match, Seat
+from scoring.services.common import (
+    _SNAPSHOT_FIELDS,
+    Actor,
+    _engine_error,
+    _freeze_ruleset,
+    _lock_match,
+    _require_director,
+    _require_referee_or_director,
+    _snapshot,
+)
+from scoring.services.notify import _notify_after_commit
+from tournament.context import (
+    Action,
+)
+from tournament.models import Entry, Table, Tournament, TournamentRole
+from tournament.services import (
+    action_log_record,
+    tournament_version_bump,
+)
+
+# -- match lifecycle ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    entries: Sequence[Entry],
+    table: Table | None = None,
+    referee: Actor | None = None,
+    label: str = "",
+    lot_winner: int = 0,
+) -> Match:
+    """A stand-alone match of 2-4 entries seated in the given play order (director only)."""
+    _require_director(actor, tournament, Action.MANAGE)
+    n = len(entries)
+    if not 2 <= n <= 4:
+        raise ApplicationError(
+            f"A table seats 2, 3 or 4 players, not {n} (R2).",
+            code="bad_player_count",
+            rule="R2",
+            fields={"entries": ["Give 2 to 4 entries in play order."]},
+        )
+    seen: set[int] = set()
+    for i, entry in enumerate(entries):
+        if entry.tournament_id != tournament.pk:
+            raise ApplicationError(
+                "That entry belongs to another tournament.",
+                code="entry_not_in_tournament",
+                fields={f"entries[{i}]": ["Not an entry of this tournament."]},
+            )
+        if entry.status != Entry.Status.ACTIVE:
+            raise ApplicationError(
+                f"{entry.player} is {entry.status}.",
+                code="entry_not_active",
+                fields={f"entries[{i}]": [f"Entry is {entry.status}."]},
+            )
+        if entry.pk in seen:
+            raise ApplicationError(
+                "A player cannot sit twice at one table.",
+                code="duplicate_entry",
+                fields={f"entries[{i}]": ["Duplicate."]},
+            )
+        seen.add(entry.pk)
+    if table is not None and table.tournament_id != tournament.pk:
+        raise ApplicationError(
+            "That table belongs to another tournament.",
+            code="table_not_in_tournament",
+            fields={"table": ["Not a table of this tournament."]},
+        )
+    _check_referee(tournament, referee)
+    if not 0 <= lot_winner < n:
+        raise ApplicationError(
+            f"lot_winner must be a seat 0..{n - 1} (R6).",
+            code="unknown_seat",
+            rule="R6",
+            fields={"lot_winner": ["Not a seat."]},
+        )
+    match = Match.objects.create(
+        tournament=tournament,
+        table=table,
+        referee=referee,
+        label=label,
+        n_players=n,
+        lot_winner=lot_winner,
+        scores=[0] * n,
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, seat=i, entry=entry) for i, entry in enumerate(entries)]
+    )
+    version = tournament_version_bump(tournament_id=tournament.pk)
+    _notify_after_commit(match, version)
+    return match
+
+
+def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
+    if referee is None:
+        return
+    if not TournamentRole.objects.filter(
+        tournament=tournament, user=referee, role=TournamentRole.Role.REFEREE
+    ).exists():
+        raise ApplicationError(
+            f"{referee} is not a referee of {tournament.name}.",
+            code="not_referee",
+            fields={"referee": ["Grant the referee role first."]},
+        )
+
+
+@transaction.atomic
+def match_assign_referee(*, match_id: int, actor: Actor, referee: Actor | None) -> Match:
+    """Assign (or clear) the referee of a match (director only; logged)."""
+    match = _lock_match(match_id)
+    _require_director(actor, match.tournament, Action.DECIDE_MATCH)
+    _check_referee(match.tournament, referee)
+    before = match.referee_id
+    match.referee = referee
+    match.version += 1
+    match.save(update_fields=["referee", "version", "updated_at"])
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb="match.assign_referee",
+        target=match,
+        data={"before": before, "after": referee.pk if referee is not None else None},
+    )
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version)
+    return match
+
+
+@transaction.atomic
+def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -> Match:
+    """Start a scheduled match: freeze the tournament's ruleset on it (RULES.md §1), check it
+    suits the player count (R2) and store the engine's opening state (R6).
+
+    The assigned referee or a director may start it.
+    """
+    match = _lock_match(match_id)
+    _require_referee_or_director(actor, match, Action.RECORD_HAND)
+    if match.status != Match.Status.SCHEDULED:
+        raise ApplicationError(
+            f"The match is {match.status}, not scheduled.", code="match_not_scheduled"
+        )
+    seats = Seat.objects.filter(match=match).count()
+    if seats != match.n_players:
+        raise ApplicationError(
+            f"The match has {seats} seats for {match.n_players} players.", code="seats_missing"
+        )
+    if lot_winner is not None:
+        match.lot_winner = lot_winner
+    ruleset = _freeze_ruleset(match)
+    try:
+        state = engine_match_start(ruleset, match.n_players, lot_winner=match.lot_winner)
+    except RuleViolation as exc:
+        raise _engine_error(exc) from exc
+    _snapshot(match, state)
+    match.status = Match.Status.IN_PROGRESS
+    match.started_at = timezone.now()
+    match.save(update_fields=[*_SNAPSHOT_FIELDS, "ruleset", "lot_winner", "status", "started_at"])
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    _notify_after_commit(match, version)
+    return match

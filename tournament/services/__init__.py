@@ -1,0 +1,89 @@
+"""Writes of the tournament app (HackSoft services: ``<entity>_<action>``, keyword-only, typed).
+
+Every service checks who may do it (a director manages their own tournaments only) and raises
+:class:`core.exceptions.ApplicationError` subclasses for expected failures. Director actions
+that change results or seating are written to :class:`ActionLog` in the same transaction.
+
+The modules, by topic: ``tournaments`` (create, update, lifecycle, version bump), ``people``
+(players and entries), ``roles`` (tables, roles, referees), ``credentials`` (referee keys),
+``common`` (permission helpers, effective ruleset, action log). Import from
+``tournament.services``: this package re-exports them.
+"""
+
+from tournament.services.common import (
+    User,
+    _ruleset_effective,
+    action_log_record,
+    require_director,
+)
+from tournament.services.credentials import (
+    KEY_SEPARATOR,
+    RefereeTokenInvalidError,
+    RefereeTokenThrottledError,
+    _failure_key,
+    credential_hash,
+    referee_token_issue,
+    referee_token_resolve,
+    referee_token_revoke,
+)
+from tournament.services.people import (
+    IDENTITY_FIELDS,
+    entry_create,
+    entry_disqualify,
+    entry_update,
+    entry_withdraw,
+    player_create,
+    player_update,
+)
+from tournament.services.roles import (
+    referee_create,
+    role_grant,
+    role_revoke,
+    table_create,
+)
+from tournament.services.tournaments import (
+    tournament_create,
+    tournament_create_allowed,
+    tournament_mark_finished,
+    tournament_mark_running,
+    tournament_reopen,
+    tournament_status_change,
+    tournament_update,
+    tournament_version_bump,
+    tournament_version_bump_sql,
+)
+
+__all__ = [
+    "IDENTITY_FIELDS",
+    "KEY_SEPARATOR",
+    "RefereeTokenInvalidError",
+    "RefereeTokenThrottledError",
+    "User",
+    "_failure_key",
+    "_ruleset_effective",
+    "action_log_record",
+    "credential_hash",
+    "entry_create",
+    "entry_disqualify",
+    "entry_update",
+    "entry_withdraw",
+    "player_create",
+    "player_update",
+    "referee_create",
+    "referee_token_issue",
+    "referee_token_resolve",
+    "referee_token_revoke",
+    "require_director",
+    "role_grant",
+    "role_revoke",
+    "table_create",
+    "tournament_create",
+    "tournament_create_allowed",
+    "tournament_mark_finished",
+    "tournament_mark_running",
+    "tournament_reopen",
+    "tournament_status_change",
+    "tournament_update",
+    "tournament_version_bump",
+    "tournament_version_bump_sql",
+]

@@ -1,0 +1,89 @@
+"""Shared pieces of the tournament services: the actor type, permission helpers, the
+effective ruleset and the action log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from core.exceptions import ApplicationError, PermissionDeniedError
+from dominoes import InvalidRuleset, Ruleset
+from tournament.models import (
+    ActionLog,
+    Tournament,
+)
+
+User = Any  # the project's user model instance (AbstractBaseUser); kept loose for mypy plugins
+
+
+# -- permission helpers -------------------------------------------------------------------------
+
+
+def _require_authenticated(actor: User) -> None:
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in first.", code="not_authenticated")
+
+
+def require_director(*, actor: User, tournament: Tournament, action: Any = None) -> None:
+    """Raise unless ``actor`` may take a director ``action`` (default MANAGE) in ``tournament``:
+    the permission table and the lifecycle gate of :mod:`tournament.context`."""
+    from tournament.context import Action, require_actor
+
+    require_actor(actor, tournament, action or Action.MANAGE)
+
+
+def _ruleset_effective(preset: str, overrides: Mapping[str, object] | None) -> dict[str, object]:
+    """The engine's effective ruleset as JSON; InvalidRuleset -> 400 naming the key (§1)."""
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ApplicationError(
+            "ruleset_overrides must be an object of ruleset keys (§1).",
+            code="bad_type",
+            rule="§1",
+            fields={"ruleset_overrides": ["Must be an object."]},
+        )
+    try:
+        return Ruleset.from_preset(preset, dict(overrides or {})).to_json()
+    except InvalidRuleset as exc:
+        field = "ruleset_preset" if exc.field == "preset" else f"ruleset_overrides.{exc.field}"
+        raise ApplicationError(
+            exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+        ) from exc
+
+
+def action_log_record(
+    *,
+    tournament: Tournament,
+    actor: User,
+    verb: str,
+    target: Any = None,
+    reason: str = "",
+    data: Mapping[str, Any] | None = None,
+) -> ActionLog:
+    """Append one entry to the tournament's action log (director actions, brackets' too)."""
+    target_type = target._meta.label_lower if target is not None else ""
+    target_id = str(target.pk) if target is not None else ""
+    return ActionLog.objects.create(
+        tournament=tournament,
+        actor_id=actor.pk if actor is not None and actor.is_authenticated else None,
+        verb=verb,
+        target_type=target_type,
+        target_id=target_id,
+        reason=reason,
+        # Dates, decimals, UUIDs... as JSON text (a tournament edit logs its starts_on).
+        data=json.loads(json.dumps(dict(data or {}), cls=DjangoJSONEncoder)),
+    )
+
+
+def _referee_actor_class() -> type:
+    from tournament.context import RefereeActor
+
+    return RefereeActor
+
+
+def _action(name: str) -> Any:
+    from tournament.context import Action
+
+    return Action[name]

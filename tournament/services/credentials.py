@@ -1,0 +1,172 @@
+"""Referee credentials: issue, revoke and resolve a key, with a per-address failure limit."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from core.exceptions import ApplicationError
+from tournament.models import (
+    RefereeToken,
+    Tournament,
+    TournamentRole,
+)
+from tournament.services.common import (
+    User,
+    _action,
+    action_log_record,
+    require_director,
+)
+
+
+class RefereeTokenInvalidError(ApplicationError):
+    """Unknown or revoked referee token (counted towards the per-address failure limit)."""
+
+    status_code = 401
+
+
+class RefereeTokenThrottledError(ApplicationError):
+    """Too many failed token lookups from one client address (PITFALLS.md)."""
+
+    status_code = 429
+
+
+# -- referee credentials --------------------------------------------------------------------------
+
+KEY_SEPARATOR = "."
+
+
+def credential_hash(key: str) -> str:
+    """SHA-256 of the whole key (hex): enough for a 192-bit random secret (no slow hash)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _new_key() -> tuple[str, str]:
+    prefix = secrets.token_urlsafe(9)  # 12 characters, not secret: the lookup
+    return prefix, f"{prefix}{KEY_SEPARATOR}{secrets.token_urlsafe(24)}"  # + 192 secret bits
+
+
+@transaction.atomic
+def referee_token_issue(
+    *, tournament: Tournament, actor: User, user: User, label: str = ""
+) -> RefereeToken:
+    """Issue a credential to a referee of ``tournament``.
+
+    The returned instance carries ``key`` (``<prefix>.<secret>``) for this one answer; only
+    its hash is stored. The key doubles as the private link ``/ref/#<key>`` (and its QR code).
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    role = TournamentRole.objects.filter(
+        tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
+    ).first()
+    if (
+        role is None
+        or getattr(user, "is_staff", False)
+        or getattr(user, "is_superuser", False)
+        or TournamentRole.objects.filter(user=user).exclude(pk=role.pk).exists()
+    ):  # a credential's identity is a referee of one tournament and nothing else
+        raise ApplicationError(
+            f"{user} is not a referee of {tournament.name}.",
+            code="not_referee",
+            fields={"user": ["Create a referee for this tournament first."]},
+        )
+    prefix, key = _new_key()
+    token = RefereeToken.objects.create(
+        role=role, prefix=prefix, key_hash=credential_hash(key), label=label, issued_by=actor
+    )
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="referee_token.issue",
+        target=token,
+        data={"user_id": user.pk, "prefix": prefix},
+    )
+    token.key = key  # type: ignore[attr-defined]  # shown once, never stored
+    return token
+
+
+@transaction.atomic
+def referee_token_revoke(*, token: RefereeToken, actor: User) -> RefereeToken:
+    """Revoke a credential at once (idempotent): the key and every session opened through its
+    link are refused from the next request on."""
+    tournament = token.role.tournament
+    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.revoked_by = actor
+        token.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
+        action_log_record(
+            tournament=tournament,
+            actor=actor,
+            verb="referee_token.revoke",
+            target=token,
+            data={"user_id": token.role.user_id},
+        )
+    return token
+
+
+def _failure_key(client_ip: str) -> str:
+    return f"referee-token-failures:{client_ip}"
+
+
+def _count_failure(client_ip: str) -> None:
+    """One more wrong key from this address; 429 once over the limit (fixed window)."""
+    limit = int(settings.REFEREE_TOKEN_MAX_FAILURES)
+    window = int(settings.REFEREE_TOKEN_FAILURE_WINDOW)
+    counter = _failure_key(client_ip)
+    cache.add(counter, 0, timeout=window)
+    try:
+        count = cache.incr(counter)
+    except ValueError:  # expired between add and incr
+        cache.add(counter, 1, timeout=window)
+        count = 1
+    if count > limit:
+        raise RefereeTokenThrottledError(
+            "Too many wrong referee keys from this address; try again later.",
+            code="throttled",
+        )
+
+
+def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
+    """The usable credential for ``key``, or an error.
+
+    A VALID key is always checked and accepted, whatever the address did before (one venue
+    behind one NAT must not lock its referees out). Only wrong keys count towards
+    ``REFEREE_TOKEN_MAX_FAILURES`` per ``REFEREE_TOKEN_FAILURE_WINDOW`` seconds per client
+    address, and only they get 429 once over it. The lookup is by the non-secret prefix; the
+    hash is compared with :func:`hmac.compare_digest`. Unknown and revoked keys answer the same
+    401; a valid key of a tournament that is not running gets its own 401 (and is no failure).
+    """
+    prefix = key.split(KEY_SEPARATOR, 1)[0] if isinstance(key, str) else ""
+    token = (
+        RefereeToken.objects.select_related("role__tournament")
+        .filter(prefix=prefix, role__role=TournamentRole.Role.REFEREE)
+        .first()
+        if isinstance(key, str) and KEY_SEPARATOR in key and 0 < len(key) <= 128 and prefix
+        else None
+    )
+    if (
+        token is None
+        or not hmac.compare_digest(token.key_hash, credential_hash(key))
+        or token.revoked_at is not None
+    ):
+        _count_failure(client_ip)
+        raise RefereeTokenInvalidError("Unknown or revoked referee key.", code="invalid_token")
+    if token.role.tournament.status != Tournament.Status.RUNNING:
+        raise RefereeTokenInvalidError(
+            f"{token.role.tournament.name} is {token.role.tournament.status}: referee keys "
+            "work only while it is running.",
+            code="tournament_not_running",
+        )
+    now = timezone.now()
+    # Write at most once a minute: the credential is read on every request of the referee.
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        RefereeToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token

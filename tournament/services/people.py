@@ -1,0 +1,214 @@
+"""Players and entries: create, update, withdraw, disqualify."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from core.exceptions import ApplicationError, PermissionDeniedError
+from tournament.models import (
+    Entry,
+    Player,
+    Tournament,
+    TournamentRole,
+)
+from tournament.selectors import user_directs_any
+from tournament.services.common import (
+    User,
+    _referee_actor_class,
+    _require_authenticated,
+    action_log_record,
+    require_director,
+)
+from tournament.services.tournaments import tournament_version_bump
+
+# -- players ------------------------------------------------------------------------------------
+
+
+def _require_player_manager(actor: User) -> None:
+    _require_authenticated(actor)
+    if isinstance(actor, _referee_actor_class()):
+        raise PermissionDeniedError(
+            "Referee credentials cannot manage players.", code="not_director"
+        )
+    if actor.is_staff or actor.is_superuser or user_directs_any(user=actor):
+        return
+    raise PermissionDeniedError("Only directors may manage players.", code="not_director")
+
+
+@transaction.atomic
+def player_create(
+    *,
+    actor: User,
+    name: str,
+    nickname: str = "",
+    country: str = "",
+    club: str = "",
+    rating: int | None = None,
+    user: User | None = None,
+) -> Player:
+    """Register a player (players are shared between tournaments); directors and staff."""
+    _require_player_manager(actor)
+    return Player.objects.create(
+        name=name,
+        nickname=nickname,
+        country=country.upper(),
+        club=club,
+        rating=rating,
+        user=user,
+    )
+
+
+IDENTITY_FIELDS = frozenset({"name", "nickname", "country", "club"})
+
+
+@transaction.atomic
+def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Player:
+    """Edit a player (players are shared between tournaments).
+
+    Identity fields (name, nickname, country, club) change the player in EVERY tournament, so
+    only staff or someone who directs every tournament the player has entered may change them
+    (issue 12 finding 5: adding a player to your own tournament gives no power over their
+    name elsewhere). The rating: staff or a director of a tournament the player entered. A
+    player not entered anywhere: staff or any director.
+    """
+    _require_authenticated(actor)
+    staff = bool(getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False))
+    if not staff:
+        if isinstance(actor, _referee_actor_class()):
+            raise PermissionDeniedError(
+                "Referee credentials cannot edit players.", code="not_director"
+            )
+        entered = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
+        directed = set(
+            TournamentRole.objects.filter(
+                user_id=actor.pk, role=TournamentRole.Role.DIRECTOR
+            ).values_list("tournament_id", flat=True)
+        )
+        if not entered:
+            allowed_edit = bool(directed)
+        elif IDENTITY_FIELDS & set(data):
+            allowed_edit = entered <= directed
+        else:
+            allowed_edit = bool(entered & directed)
+        if not allowed_edit:
+            raise PermissionDeniedError(
+                "Only staff or a director of every tournament this player has entered may "
+                "change their name, nickname, country or club.",
+                code="not_director_of_every_tournament",
+            )
+    allowed = {"name", "nickname", "country", "club", "rating"}
+    for key, value in data.items():
+        if key not in allowed:
+            raise ApplicationError(
+                f"{key} cannot be changed.", code="read_only", fields={key: ["Read-only."]}
+            )
+        setattr(player, key, value.upper() if key == "country" else value)
+    with transaction.atomic():
+        player.save()
+        # Live pages of every tournament the player entered show the name: their cached
+        # documents are keyed by the tournament version, so bump it.
+        Tournament.objects.filter(entries__player=player).update(version=F("version") + 1)
+    return player
+
+
+# -- entries ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def entry_create(
+    *, tournament: Tournament, actor: User, player: Player, seed: int | None = None
+) -> Entry:
+    """Enter ``player`` in ``tournament`` (unique per tournament; seed unique when given)."""
+    require_director(actor=actor, tournament=tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+    if Entry.objects.filter(tournament=tournament, player=player).exists():
+        raise ApplicationError(
+            f"{player} is already entered.",
+            code="already_entered",
+            fields={"player": ["Already entered in this tournament."]},
+        )
+    if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
+        raise ApplicationError(
+            f"Seed {seed} is taken.", code="seed_taken", fields={"seed": ["Taken."]}
+        )
+    try:
+        with transaction.atomic():
+            entry = Entry.objects.create(tournament=tournament, player=player, seed=seed)
+    except IntegrityError:  # a concurrent request won the race
+        raise ApplicationError(
+            f"{player} is already entered (or the seed is taken).", code="already_entered"
+        ) from None
+    tournament_version_bump(tournament_id=tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any]) -> Entry:
+    """Change an entry's seed or check-in."""
+    require_director(actor=actor, tournament=entry.tournament)
+    for key, value in data.items():
+        if key == "seed":
+            if (
+                value is not None
+                and Entry.objects.filter(tournament_id=entry.tournament_id, seed=value)
+                .exclude(pk=entry.pk)
+                .exists()
+            ):
+                raise ApplicationError(
+                    f"Seed {value} is taken.", code="seed_taken", fields={"seed": ["Taken."]}
+                )
+            entry.seed = value
+        elif key == "checked_in":
+            entry.checked_in = bool(value)
+            entry.checked_in_at = timezone.now() if value else None
+        else:
+            raise ApplicationError(
+                f"{key} cannot be changed here.", code="read_only", fields={key: ["Read-only."]}
+            )
+    entry.save()
+    tournament_version_bump(tournament_id=entry.tournament_id)
+    return entry
+
+
+def _entry_set_status(*, entry: Entry, actor: User, status: str, reason: str) -> Entry:
+    require_director(actor=actor, tournament=entry.tournament)
+    if not reason.strip():
+        raise ApplicationError(
+            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+        )
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.ACTIVE:
+        raise ApplicationError(f"The entry is already {entry.status}.", code="entry_not_active")
+    entry.status = status
+    entry.status_reason = reason
+    entry.save(update_fields=["status", "status_reason", "updated_at"])
+    action_log_record(
+        tournament=entry.tournament,
+        actor=actor,
+        verb=f"entry.{status}",
+        target=entry,
+        reason=reason,
+        data={"player_id": entry.player_id},
+    )
+    tournament_version_bump(tournament_id=entry.tournament_id)
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, actor: User, reason: str) -> Entry:
+    """Withdraw a player; their unfinished matches are the director's call (T7 forfeit)."""
+    return _entry_set_status(entry=entry, actor=actor, status=Entry.Status.WITHDRAWN, reason=reason)
+
+
+@transaction.atomic
+def entry_disqualify(*, entry: Entry, actor: User, reason: str) -> Entry:
+    """Disqualify a player (T7); forfeit their current match with ``match_forfeit``."""
+    return _entry_set_status(
+        entry=entry, actor=actor, status=Entry.Status.DISQUALIFIED, reason=reason
+    )

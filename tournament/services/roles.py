@@ -1,0 +1,138 @@
+"""Tables and roles: create tables, grant and revoke roles, create referees."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from core.exceptions import ApplicationError
+from tournament.models import (
+    Table,
+    Tournament,
+    TournamentRole,
+)
+from tournament.services.common import (
+    User,
+    _action,
+    action_log_record,
+    require_director,
+)
+from tournament.services.tournaments import tournament_version_bump
+
+# -- tables and roles ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_create(*, tournament: Tournament, actor: User, number: int, label: str = "") -> Table:
+    require_director(actor=actor, tournament=tournament)
+    if Table.objects.filter(tournament=tournament, number=number).exists():
+        raise ApplicationError(
+            f"Table {number} exists.", code="table_exists", fields={"number": ["Taken."]}
+        )
+    table = Table.objects.create(tournament=tournament, number=number, label=label)
+    tournament_version_bump(tournament_id=tournament.pk)
+    return table
+
+
+@transaction.atomic
+def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) -> TournamentRole:
+    """Make an EXISTING account a co-director of ``tournament`` (idempotent).
+
+    Only staff may do this (docs/security.md: a director cannot hand a role to an arbitrary
+    account, whose id is public). Staff and superuser accounts never get a tournament role
+    this way, and the referee role is never granted to an account: referees are
+    tournament-scoped identities created by :func:`referee_create`.
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("GRANT_ROLE"))
+    if role not in TournamentRole.Role.values:
+        raise ApplicationError(
+            f"Unknown role {role!r}.", code="bad_role", fields={"role": ["director or referee"]}
+        )
+    if role == TournamentRole.Role.REFEREE:
+        raise ApplicationError(
+            "The referee role is not given to an account: create a referee for this "
+            "tournament (POST referees/) and issue them a credential.",
+            code="referee_is_not_an_account",
+            fields={"role": ["Create a referee instead."]},
+        )
+    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        raise ApplicationError(
+            "Staff and superuser accounts are never given a tournament role.",
+            code="privileged_account",
+            fields={"user": ["A staff or superuser account."]},
+        )
+    if not getattr(user, "is_active", False):
+        raise ApplicationError(
+            "This account cannot sign in (a referee identity?).",
+            code="inactive_account",
+            fields={"user": ["Inactive account."]},
+        )
+    obj, created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    if created:
+        action_log_record(
+            tournament=tournament,
+            actor=actor,
+            verb="role.grant",
+            target=obj,
+            data={"user_id": user.pk, "role": role},
+        )
+    return obj
+
+
+@transaction.atomic
+def role_revoke(*, role: TournamentRole, actor: User) -> None:
+    """Remove a role (logged); its referee credentials are deleted with it."""
+    require_director(actor=actor, tournament=role.tournament, action=_action("MANAGE_REFEREES"))
+    if (
+        role.role == TournamentRole.Role.DIRECTOR
+        and TournamentRole.objects.filter(
+            tournament_id=role.tournament_id, role=TournamentRole.Role.DIRECTOR
+        ).count()
+        == 1
+    ):
+        raise ApplicationError("A tournament keeps at least one director.", code="last_director")
+    action_log_record(
+        tournament=role.tournament,
+        actor=actor,
+        verb="role.revoke",
+        target=role,
+        data={"user_id": role.user_id, "role": role.role},
+    )
+    role.delete()  # its credentials go with it (cascade): they stop working at once
+
+
+@transaction.atomic
+def referee_create(
+    *, tournament: Tournament, actor: User, username: str, display_name: str = ""
+) -> TournamentRole:
+    """Create a NEW tournament-scoped referee identity (docs/security.md).
+
+    It is a user row only so that ``Match.referee`` and ``Hand.recorded_by`` keep pointing at
+    a user (the hot-path SQL is unchanged): no password, not staff, **inactive** (Django never
+    signs it in), one referee role in this one tournament. It acts only through a credential
+    (:func:`referee_token_issue`).
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    user_model = get_user_model()
+    if user_model.objects.filter(username=username).exists():
+        raise ApplicationError(
+            f"The name {username!r} is taken; choose another.",
+            code="username_taken",
+            fields={"username": ["Taken."]},
+        )
+    user = user_model(
+        username=username, first_name=display_name[:150], is_active=False, is_staff=False
+    )
+    user.set_unusable_password()
+    user.save()
+    role = TournamentRole.objects.create(
+        tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
+    )
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="referee.create",
+        target=role,
+        data={"user_id": user.pk, "username": username},
+    )
+    return role

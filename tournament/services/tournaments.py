@@ -1,0 +1,285 @@
+"""Tournaments: create, update, the lifecycle (status changes, reopen) and the version bump."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.sql import column as sql_column
+from core.sql import table as sql_table
+from tournament.models import (
+    ActionLog,
+    Tournament,
+    TournamentRole,
+)
+from tournament.selectors import user_directs_any
+from tournament.services.common import (
+    User,
+    _action,
+    _referee_actor_class,
+    _require_authenticated,
+    _ruleset_effective,
+    action_log_record,
+    require_director,
+)
+
+# -- tournaments --------------------------------------------------------------------------------
+
+
+# Forward-only status order (draft -> registration -> running -> finished).
+_STATUS_ORDER = [s.value for s in Tournament.Status]
+
+
+@transaction.atomic
+def tournament_create_allowed(*, actor: Any) -> bool:
+    """Whether ``actor`` may create a tournament (``Action.CREATE_TOURNAMENT``): staff, users
+    with ``tournament.add_tournament``, or anyone who already directs a tournament; never a
+    referee credential."""
+    if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
+        return False
+    return bool(
+        actor.is_staff
+        or actor.has_perm("tournament.add_tournament")
+        or user_directs_any(user=actor)
+    )
+
+
+def tournament_create(
+    *,
+    actor: User,
+    name: str,
+    slug: str,
+    venue: str = "",
+    starts_on: date | None = None,
+    ends_on: date | None = None,
+    ruleset_preset: str = "wsod",
+    ruleset_overrides: Mapping[str, object] | None = None,
+) -> Tournament:
+    """Create a tournament in ``draft``; the creator becomes its director.
+
+    Who may create: staff, users with ``tournament.add_tournament``, or anyone who already
+    directs a tournament.
+    """
+    _require_authenticated(actor)
+    if not tournament_create_allowed(actor=actor):
+        raise PermissionDeniedError(
+            "Only staff or tournament directors may create tournaments.", code="not_director"
+        )
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ApplicationError(
+            f"The slug {slug!r} is taken.", code="slug_taken", fields={"slug": ["Taken."]}
+        )
+    _check_dates(starts_on, ends_on)
+    tournament = Tournament.objects.create(
+        name=name,
+        slug=slug,
+        venue=venue,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        ruleset_preset=ruleset_preset,
+        ruleset_overrides=dict(ruleset_overrides or {}),
+        ruleset=_ruleset_effective(ruleset_preset, ruleset_overrides),
+    )
+    TournamentRole.objects.create(
+        tournament=tournament, user=actor, role=TournamentRole.Role.DIRECTOR
+    )
+    return tournament
+
+
+def _check_dates(starts_on: date | None, ends_on: date | None) -> None:
+    if starts_on and ends_on and ends_on < starts_on:
+        raise ApplicationError(
+            "The tournament cannot end before it starts.",
+            code="bad_dates",
+            fields={"ends_on": ["Before starts_on."]},
+        )
+
+
+_UPDATABLE = frozenset(
+    {"name", "venue", "starts_on", "ends_on", "status", "ruleset_preset", "ruleset_overrides"}
+)
+
+
+@transaction.atomic
+def tournament_update(
+    *, tournament: Tournament, actor: User, data: Mapping[str, Any]
+) -> Tournament:
+    """Change a tournament's fields. Status only moves forward (draft → … → finished).
+
+    A ruleset change applies to matches started afterwards: started matches keep the ruleset
+    they froze (RULES.md §1). A finished tournament is read-only.
+    """
+    require_director(actor=actor, tournament=tournament)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    unknown = set(data) - _UPDATABLE
+    if unknown:
+        field = sorted(unknown)[0]
+        raise ApplicationError(
+            f"{field} cannot be changed.", code="read_only", fields={field: ["Read-only."]}
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ApplicationError(
+            "A finished tournament cannot be changed.", code="tournament_finished"
+        )
+    if "status" in data and data["status"] != tournament.status:
+        new = data["status"]
+        if new not in _STATUS_ORDER or _STATUS_ORDER.index(new) < _STATUS_ORDER.index(
+            tournament.status
+        ):
+            raise ApplicationError(
+                f"Status cannot go from {tournament.status} to {new}.",
+                code="bad_status_transition",
+                fields={"status": [f"Only forward from {tournament.status}."]},
+            )
+    preset = data.get("ruleset_preset", tournament.ruleset_preset)
+    overrides = data.get("ruleset_overrides", tournament.ruleset_overrides)
+    changed = []
+    if "ruleset_preset" in data or "ruleset_overrides" in data:
+        tournament.ruleset = _ruleset_effective(preset, overrides)
+        changed.append("ruleset")
+    for key, value in data.items():
+        setattr(tournament, key, value)
+        changed.append(key)
+    _check_dates(tournament.starts_on, tournament.ends_on)
+    tournament.save(update_fields=[*changed, "updated_at"])
+    if "status" in data or "ruleset" in changed:
+        action_log_record(
+            tournament=tournament,
+            actor=actor,
+            verb="tournament.update",
+            target=tournament,
+            data={k: v for k, v in data.items() if k != "name"},
+        )
+    tournament_version_bump(tournament_id=tournament.pk)
+    return tournament
+
+
+# -- lifecycle ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_status_change(
+    *, tournament: Tournament, actor: User, status: str, reason: str = ""
+) -> Tournament:
+    """Move a tournament forward (draft -> registration -> running -> finished), logged.
+
+    The system also moves it by itself: the first published round makes it running
+    (:func:`tournament_mark_running`), the final table's end makes it finished
+    (:func:`tournament_mark_finished`). Finished is read-only; see :func:`tournament_reopen`.
+    """
+    require_director(actor=actor, tournament=tournament, action=_action("CHANGE_STATUS"))
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if status not in _STATUS_ORDER or _STATUS_ORDER.index(status) <= _STATUS_ORDER.index(
+        locked.status
+    ):
+        raise ApplicationError(
+            f"Status cannot go from {locked.status} to {status}.",
+            code="bad_status_transition",
+            rule="lifecycle",
+            fields={"status": [f"Only forward from {locked.status}."]},
+        )
+    before = locked.status
+    locked.status = status
+    locked.save(update_fields=["status", "updated_at"])
+    action_log_record(
+        tournament=locked,
+        actor=actor,
+        verb="tournament.status",
+        target=locked,
+        reason=reason,
+        data={"before": before, "after": status},
+    )
+    tournament_version_bump(tournament_id=locked.pk)
+    return locked
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, actor: User, reason: str) -> Tournament:
+    """A director reopens a finished tournament (back to running) with a reason, logged."""
+    require_director(actor=actor, tournament=tournament, action=_action("REOPEN"))
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError(
+            "Give a reason to reopen a finished tournament.",
+            code="reason_required",
+            fields={"reason": ["Required."]},
+        )
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    locked.status = Tournament.Status.RUNNING
+    locked.save(update_fields=["status", "updated_at"])
+    action_log_record(
+        tournament=locked,
+        actor=actor,
+        verb="tournament.reopen",
+        target=locked,
+        reason=reason.strip(),
+        data={"before": Tournament.Status.FINISHED, "after": Tournament.Status.RUNNING},
+    )
+    tournament_version_bump(tournament_id=locked.pk)
+    return locked
+
+
+def _mark(tournament_id: int, status: str, before: list[str], verb: str) -> bool:
+    changed = Tournament.objects.filter(pk=tournament_id, status__in=before).update(
+        status=status, updated_at=timezone.now()
+    )
+    if changed:
+        ActionLog.objects.create(
+            tournament_id=tournament_id,
+            actor=None,
+            verb=verb,
+            target_type="tournament.tournament",
+            target_id=str(tournament_id),
+            data={"after": status, "by": "system"},
+        )
+    return bool(changed)
+
+
+def tournament_mark_running(*, tournament_id: int) -> bool:
+    """A round was published: a draft or registration tournament is running now (logged)."""
+    return _mark(
+        tournament_id,
+        Tournament.Status.RUNNING,
+        [Tournament.Status.DRAFT, Tournament.Status.REGISTRATION],
+        "tournament.running",
+    )
+
+
+def tournament_mark_finished(*, tournament_id: int) -> bool:
+    """The final table has played (champion decided): finished, read-only (logged)."""
+    return _mark(
+        tournament_id,
+        Tournament.Status.FINISHED,
+        [Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING],
+        "tournament.finished",
+    )
+
+
+def tournament_version_bump_sql() -> str:
+    """The statement of :func:`tournament_version_bump` (one parameter: the tournament id;
+    returns the new ``version``), for a caller that runs it inside a larger statement."""
+    table, version = sql_table(Tournament), sql_column(Tournament, "version")
+    return (
+        f"UPDATE {table} SET {version} = {version} + 1 "  # noqa: S608 (names from _meta)
+        f"WHERE {sql_column(Tournament, 'id')} = %s RETURNING {version}"
+    )
+
+
+def tournament_version_bump(*, tournament_id: int) -> int:
+    """``UPDATE ... SET version = version + 1 RETURNING version`` (one query, race-free).
+
+    Called at the END of every recording transaction so the row lock on the tournament is
+    held as briefly as possible; live pages use the version as ETag and cache key.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(tournament_version_bump_sql(), [tournament_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFoundError("No such tournament.", code="not_found")
+    return int(row[0])
