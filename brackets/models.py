@@ -85,6 +85,9 @@ class Stage(BaseModel):
     )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # T9: the stage seats partnerships (copied from the tournament's entry format when the
+    # stage is created or seeded), so loading a stage needs no extra query to know it.
+    pairs = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament_id", "number"]
