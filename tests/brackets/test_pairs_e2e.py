@@ -29,12 +29,13 @@ def round_tables(rnd: Round, pairs: dict[int, int]) -> list[tuple[int, int]]:
     out = []
     for link in RoundMatch.objects.filter(round=rnd).order_by("table_number"):
         seats = list(
-            Seat.objects.filter(match_id=link.match_id).order_by("seat").values_list(
-                "entry_id", flat=True
-            )
+            Seat.objects.filter(match_id=link.match_id)
+            .order_by("seat")
+            .values_list("entry_id", flat=True)
         )
         assert len(seats) == 4
-        assert pairs[seats[0]] == pairs[seats[2]] and pairs[seats[1]] == pairs[seats[3]]
+        assert pairs[seats[0]] == pairs[seats[2]]
+        assert pairs[seats[1]] == pairs[seats[3]]
         assert pairs[seats[0]] != pairs[seats[1]]
         out.append((pairs[seats[0]], pairs[seats[1]]))
     return out
@@ -48,7 +49,8 @@ def check_pairs_event(tournament: Tournament, n: int, cut: int) -> None:
     assert q.status == k.status == Stage.Status.FINISHED
     met: Counter[tuple[int, int]] = Counter()
     for rnd in q.rounds.filter(kind=Round.Kind.SWISS).order_by("number"):
-        assert rnd.status == Round.Status.CLOSED and rnd.advanced_at is not None
+        assert rnd.status == Round.Status.CLOSED
+        assert rnd.advanced_at is not None
         tables = round_tables(rnd, pairs)
         seated = [p for t in tables for p in t] + list({pairs[e] for e in rnd.byes})
         assert len(seated) == len(set(seated)) == n  # every partnership once (T9)
@@ -62,7 +64,7 @@ def check_pairs_event(tournament: Tournament, n: int, cut: int) -> None:
     assert len(ko_entries) == 2 * cut
     assert len({pairs[e.entry_id] for e in ko_entries}) == cut
     final = k.rounds.get(kind=Round.Kind.FINAL)
-    (ac, bd), = round_tables(final, pairs)
+    ((ac, bd),) = round_tables(final, pairs)
     match = Match.objects.get(round_link__round=final)
     assert match.status == Match.Status.FINISHED
     winner_pair = pairs[Seat.objects.get(match=match, placing=1).entry_id]
@@ -71,7 +73,8 @@ def check_pairs_event(tournament: Tournament, n: int, cut: int) -> None:
         e.entry_id: e.placing for e in StageEntry.objects.filter(stage=k, placing__isnull=False)
     }
     champions = [e for e, pl in places.items() if pl == 1]
-    assert {pairs[e] for e in champions} == {winner_pair} and len(champions) == 2
+    assert {pairs[e] for e in champions} == {winner_pair}
+    assert len(champions) == 2
     runner_up = {ac, bd} - {winner_pair}
     assert {pairs[e] for e, pl in places.items() if pl == 2} == runner_up
 
