@@ -20,182 +20,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from brackets.engine import (
     Advancement,
     BracketError,
-    ByePolicy,
     Placement,
     advance_cut,
     resolve_playoff,
 )
 from brackets.engine.pairs import (
-    Pair,
     PairHistory,
-    PairLine,
     PairSeating,
-    PairStandings,
-    pairs_standings,
     reseat_pairs,
     seat_pairs_knockout,
     seat_pairs_seeded,
 )
 from brackets.models import Round
-from brackets.selectors.pairs_data import PairInfo, PairsData
-from brackets.selectors.stage_data import STANDINGS_KINDS, RoundData, StageData, TableData
+from brackets.selectors.pairs import (
+    pair_standings_from_data,
+    pairs_of,
+    round_pairs,
+    stage_pairs,
+    table_sides,
+    table_winner,
+)
+from brackets.selectors.stage_data import RoundData, StageData
 from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND, NextStep
-from scoring.models import Match
-
-
-@dataclass(frozen=True, slots=True)
-class StagePair:
-    """A partnership in a stage: its seed (best of its players' stage seeds) and status."""
-
-    info: PairInfo
-    seed: int
-    active: bool
-
-    @property
-    def pair(self) -> Pair:
-        a, b = self.info.players
-        return Pair(
-            pair_id=self.info.pair_id,
-            players=(a, b),
-            clubs=(self.info.clubs[0] or None, self.info.clubs[1] or None),
-            rating=sum(r or 0 for r in self.info.ratings) / 2,
-        )
-
-
-def _pairs_data(data: StageData) -> PairsData:
-    assert data.pairs is not None
-    return data.pairs
-
-
-def stage_pairs(data: StageData) -> list[StagePair]:
-    """The stage's partnerships in seed order: those with a player among its entrants."""
-    pd = _pairs_data(data)
-    by_entry = {e.entry_id: e for e in data.entrants}
-    out: list[StagePair] = []
-    for info in pd.pairs:
-        mine = [by_entry[p] for p in info.players if p in by_entry]
-        if not mine:
-            continue
-        active = (
-            info.status == "active"
-            and len(info.players) == 2
-            and len(mine) == 2
-            and all(e.active for e in mine)
-        )
-        out.append(StagePair(info=info, seed=min(e.seed for e in mine), active=active))
-    out.sort(key=lambda p: (p.seed, p.info.pair_id))
-    return out
-
-
-def _sides(pd: PairsData, table: TableData) -> tuple[int, int] | None:
-    """(AC, BD) partnerships of a four-seat table (R42), ``None`` if it is not one."""
-    if len(table.seats) != 4:
-        return None
-    ac = pd.pair_of.get(table.seats[0].entry_id)
-    bd = pd.pair_of.get(table.seats[1].entry_id)
-    if ac is None or bd is None or ac == bd:
-        return None
-    return ac, bd
-
-
-def table_winner(pd: PairsData, table: TableData) -> int | None:
-    """The partnership that won a finished table: its best placing is better than the other's
-    (T4 over partnerships; a first place shared across partnerships is no win, T3). A
-    forfeited player loses for the partnership (T7)."""
-    sides = _sides(pd, table)
-    if sides is None or table.status != Match.Status.FINISHED:
-        return None
-    forfeited = {i % 2 for i, s in enumerate(table.seats) if s.forfeited}
-    if forfeited == {0}:
-        return sides[1]
-    if forfeited == {1}:
-        return sides[0]
-    if forfeited:
-        return None
-    best = [min((s.placing or 99) for i, s in enumerate(table.seats) if i % 2 == k) for k in (0, 1)]
-    if best[0] == best[1]:
-        return None
-    return sides[0] if best[0] < best[1] else sides[1]
-
-
-def round_lines(pd: PairsData, rnd: RoundData) -> list[PairLine]:
-    """The T10 lines of a round's finished tables: one per partnership per match."""
-    out: list[PairLine] = []
-    for t in rnd.tables:
-        sides = _sides(pd, t)
-        if sides is None or t.status != Match.Status.FINISHED:
-            continue
-        winner = table_winner(pd, t)
-        team = pd.team_lines.get(t.match_id)
-        for k in (0, 1):
-            mine = [s for i, s in enumerate(t.seats) if i % 2 == k]
-            theirs = [s for i, s in enumerate(t.seats) if i % 2 != k]
-            forfeit = any(s.forfeited for s in mine)
-            out.append(
-                PairLine(
-                    match_id=t.match_id,
-                    pair_id=sides[k],
-                    opponent_id=sides[1 - k],
-                    won=winner == sides[k],
-                    hands_won=0
-                    if forfeit
-                    else (team[k].hands_won if team else max(s.hands_won for s in mine)),
-                    points_for=0 if forfeit else max(0, max(s.points for s in mine)),
-                    points_against=max(0, max(s.points for s in theirs)),
-                    six_loves_given=0
-                    if forfeit
-                    else (team[k].six_loves_given if team else max(s.six_love_given for s in mine)),
-                    forfeit=forfeit,
-                )
-            )
-    return out
-
-
-def _round_pairs(pd: PairsData, rnd: RoundData) -> tuple[list[tuple[int, int]], list[int]]:
-    tables = [s for t in rnd.tables if (s := _sides(pd, t)) is not None]
-    byes = list(dict.fromkeys(pd.pair_of[p] for p in rnd.byes if p in pd.pair_of))
-    return tables, byes
-
-
-def pair_standings_from_data(
-    data: StageData,
-    *,
-    pairs: Sequence[int] | None = None,
-    pip_scoring: bool | None = None,
-) -> PairStandings:
-    """T10 standings of a loaded pairs stage over its qualifying and knockout rounds."""
-    pd = _pairs_data(data)
-    ids = [p.info.pair_id for p in stage_pairs(data)] if pairs is None else list(pairs)
-    lines: list[PairLine] = []
-    byes: list[int] = []
-    for r in data.rounds:
-        if r.kind not in STANDINGS_KINDS:
-            continue
-        keep = set(ids)
-        lines += [x for x in round_lines(pd, r) if x.pair_id in keep]
-        byes += [p for p in _round_pairs(pd, r)[1] if p in keep]
-    if pip_scoring is None:
-        # Points (pip scoring) are above the win-count scale: any line above 6 means pips.
-        pip_scoring = any(x.points_for > 6 or x.points_against > 6 for x in lines)
-    return pairs_standings(
-        lines, pairs=ids, byes=byes, bye_policy=ByePolicy(data.bye_policy), pip_scoring=pip_scoring
-    )
 
 
 def _members(data: StageData, pair_ids: Sequence[int]) -> tuple[int, ...]:
     """Both players of each partnership, partnership by partnership (stage entries)."""
-    pd = _pairs_data(data)
+    pd = pairs_of(data)
     entrants = {e.entry_id for e in data.entrants}
     return tuple(p for pid in pair_ids for p in pd.pair(pid).players if p in entrants)
 
 
 def _member_places(data: StageData, places: Sequence[Placement]) -> tuple[Placement, ...]:
-    pd = _pairs_data(data)
+    pd = pairs_of(data)
     entrants = {e.entry_id for e in data.entrants}
     return tuple(
         Placement(p, pl.place)
@@ -252,7 +113,7 @@ def _seed(data: StageData, number: int) -> int:
 
 
 def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
-    pd = _pairs_data(data)
+    pd = pairs_of(data)
     swiss = [r for r in data.rounds if r.kind == Round.Kind.SWISS]
     total = data.swiss_rounds or 1
     follows = last.id if last is not None else None
@@ -264,7 +125,7 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
             seating = seat_pairs_seeded([p.pair for p in active], round_number=number)
         else:
             standings = pair_standings_from_data(data)
-            history = PairHistory.from_rounds(_round_pairs(pd, r) for r in swiss)
+            history = PairHistory.from_rounds(round_pairs(pd, r) for r in swiss)
             seating = reseat_pairs(
                 [p.pair for p in active],
                 wins={r.pair_id: r.match_wins for r in standings.rows},
@@ -302,10 +163,10 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
 def _playoff_order(data: StageData, rnd: RoundData, level: Sequence[int]) -> list[int]:
     """Play-off result (T6 over partnerships): table winners, then the bye, then the others;
     within each, stage seed order."""
-    pd = _pairs_data(data)
+    pd = pairs_of(data)
     seed = {p.info.pair_id: p.seed for p in stage_pairs(data)}
     winners = {w for t in rnd.tables if (w := table_winner(pd, t)) is not None}
-    byes = set(_round_pairs(pd, rnd)[1])
+    byes = set(round_pairs(pd, rnd)[1])
     return sorted(level, key=lambda p: (0 if p in winners else 1 if p in byes else 2, seed[p]))
 
 
@@ -348,7 +209,7 @@ def _finish(
 
 
 def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
-    pd = _pairs_data(data)
+    pd = pairs_of(data)
     pairs = stage_pairs(data)
     seed_of = {p.info.pair_id: p.seed for p in pairs}
     active = {p.info.pair_id for p in pairs if p.active}
@@ -361,7 +222,7 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         table = last.tables[0] if last.tables else None
         if last.kind == Round.Kind.FINAL:
             winner = table_winner(pd, table) if table else None
-            sides = _sides(pd, table) if table else None
+            sides = table_sides(pd, table) if table else None
             if winner is None or sides is None:
                 raise _no_winner(last)
             loser = sides[1] if winner == sides[0] else sides[0]
@@ -371,7 +232,7 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         winners: list[int] = []
         losers: list[int] = []
         for t in last.tables:
-            sides = _sides(pd, t)
+            sides = table_sides(pd, t)
             if sides is None:
                 continue
             w = table_winner(pd, t)
@@ -379,7 +240,7 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
                 raise _no_winner(last, t.table_number)
             winners.append(w)
             losers += [p for p in sides if p != w]
-        winners += _round_pairs(pd, last)[1]  # the bye goes through (T1)
+        winners += round_pairs(pd, last)[1]  # the bye goes through (T1)
         survivors = sorted((p for p in winners if p in active), key=lambda p: seed_of[p])
         place = len(survivors) + 1  # losers of a round share the place after the survivors
         eliminated = tuple(Placement(p, place) for p in losers)
