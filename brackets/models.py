@@ -104,8 +104,12 @@ class Stage(BaseModel):
                 condition=~Q(kind="qualifying") | Q(swiss_rounds__gte=1),
                 name="stage_qualifying_rounds",
             ),
+            # A cut lets a table through: 3 players, or 2 partnerships in a pairs stage (T10).
             models.CheckConstraint(
-                condition=Q(cut_size__isnull=True) | Q(cut_size__gte=3), name="stage_cut_size"
+                condition=Q(cut_size__isnull=True)
+                | Q(cut_size__gte=3)
+                | Q(pairs=True, cut_size__gte=2),
+                name="stage_cut_size",
             ),
             models.CheckConstraint(
                 condition=Q(advance_per_table__in=[1, 2]), name="stage_advance_per_table"
