@@ -66,13 +66,13 @@ def _pair_names(match: Any) -> dict[int, str]:
         return {}
     from tournament.models import PartnershipMember
 
-    seats = dict(match.seats.values_list("seat", "entry_id"))
-    names = dict(
-        PartnershipMember.objects.filter(entry_id__in=[seats.get(0), seats.get(1)]).values_list(
+    seats: dict[int, int] = dict(match.seats.values_list("seat", "entry_id"))
+    names: dict[int, str] = dict(
+        PartnershipMember.objects.filter(entry_id__in=list(seats.values())).values_list(
             "entry_id", "partnership__name"
         )
     )
-    return {k: names.get(seats.get(k), "") or "" for k in (0, 1)}
+    return {k: names.get(seats.get(k, 0), "") or "" for k in (0, 1)}
 
 
 def partnership_result(sides: Sequence[SideView]) -> str:

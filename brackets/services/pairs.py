@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from brackets.engine import BracketError, seed_manual, seed_random
 from brackets.models import Stage, StageEntry
+from brackets.pairs_csv import PairsReport
 from brackets.services._common import (
     Actor,
     bracket_error,
@@ -28,6 +29,7 @@ from tournament.models import Entry, Partnership, PartnershipMember, Player, Tou
 from tournament.partnerships import (
     entry_for_partnership,
     is_partnership_ruleset,
+    partnership_register,
 )
 from tournament.services import action_log_record, require_director, tournament_version_bump
 
@@ -225,3 +227,45 @@ def partnership_substitute(
     tournament_version_bump(tournament_id=tournament.pk)
     notify_tournament(tournament.pk)
     return partnership
+
+
+@transaction.atomic
+def pairs_import_csv(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    report: PairsReport,
+    check_in: bool = False,
+    source: str = "",
+) -> list[Partnership]:
+    """Enter every player of a checked pairs CSV and register its partnerships, all or
+    nothing (T9). Refused (400 naming the file and rows) while the report has an error."""
+    from brackets.services.imports import players_import_csv
+
+    problems = report.all_errors
+    if problems:
+        raise ApplicationError(
+            f"{len(problems)} problem(s) in the file; nothing was imported (T9).",
+            code="bad_file",
+            rule="T9",
+            fields={"file": [str(e) for e in problems[:20]]},
+        )
+    rows = [r for _, a, b in report.pairs for r in (a, b)]
+    result = players_import_csv(
+        tournament=tournament, actor=actor, rows=rows, check_in=check_in, source=source
+    )
+    entries = dict(zip([r.row for r in rows], result.entry_ids, strict=True))
+    players = {
+        e.pk: e.player
+        for e in Entry.objects.filter(pk__in=result.entry_ids).select_related("player")
+    }
+    return [
+        partnership_register(
+            tournament=tournament,
+            actor=actor,
+            players=[players[entries[a.row]], players[entries[b.row]]],
+            name=label,
+            check_in=check_in,
+        )
+        for label, a, b in report.pairs
+    ]
