@@ -69,6 +69,7 @@ bench-engine: venv
 
 bench-brackets: venv
 	$(PY) bench/bench_brackets.py
+	$(PY) bench/bench_pairs.py
 
 # Publishing a 1,000-player round, and the next round after the last match ends (real Celery
 # worker); creates and uses its own database `bench_rounds` and Redis database 12.

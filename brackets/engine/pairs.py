@@ -127,6 +127,8 @@ class PairSwissOptions:
     wins_gap: int = 10
     window: int = 8
     """How far down the record order the greedy start looks for an opponent."""
+    table_window: int = 16
+    """Exchanges consider tables at most this many apart in record order (similar records)."""
 
 
 def _table(number: int, ac: Pair, bd: Pair, *, flip: bool) -> PairTable:
@@ -266,7 +268,7 @@ def reseat_pairs(
         improved = False
         passes += 1
         for i in range(len(matches)):
-            for k in range(i + 1, len(matches)):
+            for k in range(i + 1, min(len(matches), i + 1 + opts.table_window)):
                 a, b = matches[i]
                 c, d = matches[k]
                 now = cost(a, b) + cost(c, d)
