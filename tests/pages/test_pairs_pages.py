@@ -145,3 +145,37 @@ def test_referee_page_shows_partners_together_and_the_r43_wording(client: Client
     assert 'data-partners="1"' in html
     assert "R43" in html
     assert Round.objects.filter(stage=q).count() == 1
+
+
+def test_every_page_answers_after_a_substitute(client: Client) -> None:
+    """T11: the replaced player has match lines but is no longer an entrant; no page trips."""
+    from brackets.services.pairs import partnership_substitute
+    from tests.factories import PlayerFactory
+
+    t, d, pairs = make_pairs_tournament(4, status="registration")
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    decide_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    leaving = PartnershipMember.objects.get(partnership=pairs[0], slot=1).entry
+    partnership_substitute(
+        partnership=pairs[0], actor=d, leaving=leaving, player=PlayerFactory(), reason="ill"
+    )
+    r2 = services.round_publish(stage=q, actor=d)
+    client.force_login(d)
+    base = f"/director/tournaments/{t.slug}"
+    for path in (
+        f"{base}/stages/",
+        f"{base}/stages/{q.pk}/seeding/",
+        f"{base}/rounds/{r1.pk}/",
+        f"{base}/rounds/{r2.pk}/",
+        f"{base}/bracket/",
+        f"{base}/pairs/",
+        f"{base}/log/",
+        f"/live/{t.slug}/standings/",
+        f"/live/{t.slug}/players/{leaving.pk}/",
+        f"/api/tournaments/{t.slug}/stages/{q.pk}/standings/",
+        f"/api/tournaments/{t.slug}/stages/{q.pk}/pair-standings/",
+    ):
+        assert client.get(path).status_code == 200, path
