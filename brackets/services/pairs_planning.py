@@ -289,3 +289,25 @@ def _no_winner(rnd: RoundData, table: int | None = None) -> BracketError:
         message=f"Round {rnd.number}, {where} ended level: the director orders a "
         "sudden-death hand (T3) before the partnerships can go on (T10).",
     )
+
+
+def pairs_withdrawn_places(data: StageData) -> list[Placement]:
+    """Places for partnerships whose players are all withdrawn, after every other partnership
+    of the stage (T10 over T6/T7): who went further first, then seed; partners share it."""
+    pd = pairs_of(data)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    gone: list[tuple[int, int, int]] = []  # (-out_round, seed, pair)
+    placed = 0
+    for p in stage_pairs(data):
+        mine = [by_entry[x] for x in p.info.players if x in by_entry]
+        if mine and all(e.status == "withdrawn" and e.placing is None for e in mine):
+            gone.append((-(mine[0].out_round or 0), p.seed, p.info.pair_id))
+        else:
+            placed += 1
+    gone.sort()
+    return [
+        Placement(x, placed + i + 1)
+        for i, (_, _, pid) in enumerate(gone)
+        for x in pd.pair(pid).players
+        if x in by_entry
+    ]

@@ -231,3 +231,41 @@ def test_a_knockout_table_without_a_winner_waits_for_the_director() -> None:
     assert "T3" in exc.value.message
     assert Match.objects.get(pk=link.match_id).status == Match.Status.FINISHED
     assert Stage.objects.get(pk=k.pk).status != Stage.Status.FINISHED
+
+
+def test_a_withdrawn_partnership_sits_out_and_places_after_the_others() -> None:
+    from tournament.services import entry_withdraw
+
+    t, d, pairs = make_pairs_tournament(4)
+    q, k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    decide_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    gone = pairs[3]
+    for m in PartnershipMember.objects.filter(partnership=gone).select_related("entry"):
+        entry_withdraw(entry=m.entry, actor=d, reason="left the venue")
+    r2 = services.round_publish(stage=q, actor=d)
+    owner = pair_of(t)
+    assert RoundMatch.objects.filter(round=r2).count() == 1  # three partnerships: 1 table
+    seated = {
+        owner[e]
+        for e in Seat.objects.filter(match__round_link__round=r2).values_list("entry_id", flat=True)
+    }
+    assert gone.pk not in seated
+    assert gone.pk not in {owner[e] for e in r2.byes}
+    decide_round(r2, d)
+    services.round_close(round=r2, actor=d)
+    while services.round_preview(stage=q, actor=d).action == "publish_round":  # play-offs (T6)
+        po = services.round_publish(stage=q, actor=d)
+        decide_round(po, d)
+        services.round_close(round=po, actor=d)
+    services.stage_advance(stage=q, actor=d)
+    places = {
+        owner[e]: p
+        for e, p in StageEntry.objects.filter(stage=q, placing__isnull=False).values_list(
+            "entry_id", "placing"
+        )
+    }
+    assert places[gone.pk] == 4  # after the three partnerships still playing (T10, T7)
+    assert StageEntry.objects.filter(stage=k).count() == 4  # two partnerships go on
