@@ -162,9 +162,15 @@ def test_every_page_answers_after_a_substitute(client: Client) -> None:
     partnership_substitute(
         partnership=pairs[0], actor=d, leaving=leaving, player=PlayerFactory(), reason="ill"
     )
-    r2 = services.round_publish(stage=q, actor=d)
     client.force_login(d)
     base = f"/director/tournaments/{t.slug}"
+    preview = client.get(f"{base}/stages/{q.pk}/preview/")
+    assert preview.status_code == 200
+    api_preview = client.get(f"/api/tournaments/{t.slug}/stages/{q.pk}/preview/")
+    assert api_preview.status_code == 200
+    tables = api_preview.json()["tables"]
+    assert [len(x["seats"]) for x in tables] == [4, 4]  # two partnerships per table (T9)
+    r2 = services.round_publish(stage=q, actor=d)
     for path in (
         f"{base}/stages/",
         f"{base}/stages/{q.pk}/seeding/",
