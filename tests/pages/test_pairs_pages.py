@@ -65,6 +65,10 @@ def test_spectator_pages_and_live_api_show_partnerships(client: Client) -> None:
     for path in ("", "tables/", "bracket/", "projector/", "export/standings.csv"):
         response = client.get(f"/live/{t.slug}/{path}")
         assert response.status_code == 200, path
+    projector = client.get(f"/live/{t.slug}/projector/").content.decode()
+    assert "Partnership" in projector  # the standings slides name partnerships
+    spanish = client.get(f"/live/{t.slug}/standings/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Parejas clasificadas" in spanish  # T10 wording in Spanish
 
 
 def test_director_registers_a_partnership_on_the_pairs_page(client: Client) -> None:
