@@ -63,6 +63,17 @@ def check_pairs_event(tournament: Tournament, n: int, cut: int) -> None:
     ko_entries = list(StageEntry.objects.filter(stage=k).order_by("seed"))
     assert len(ko_entries) == 2 * cut
     assert len({pairs[e.entry_id] for e in ko_entries}) == cut
+    # Knockout (T10): each table's winner goes on; an odd field gives the top seed a bye
+    # (T9, T1): 6 partnerships -> 3 winners -> the top seed sits out, the other two play.
+    sizes = [
+        (RoundMatch.objects.filter(round=r).count(), len(r.byes) // 2)
+        for r in k.rounds.filter(kind=Round.Kind.KNOCKOUT).order_by("number")
+    ]
+    expected, field_ = [], cut
+    while field_ > 2:
+        expected.append((field_ // 2, field_ % 2))
+        field_ = field_ // 2 + field_ % 2
+    assert sizes == expected
     final = k.rounds.get(kind=Round.Kind.FINAL)
     ((ac, bd),) = round_tables(final, pairs)
     match = Match.objects.get(round_link__round=final)
