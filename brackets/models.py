@@ -85,6 +85,9 @@ class Stage(BaseModel):
     )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # T9: the stage seats partnerships (copied from the tournament's entry format when the
+    # stage is created or seeded), so loading a stage needs no extra query to know it.
+    pairs = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -101,8 +104,12 @@ class Stage(BaseModel):
                 condition=~Q(kind="qualifying") | Q(swiss_rounds__gte=1),
                 name="stage_qualifying_rounds",
             ),
+            # A cut lets a table through: 3 players, or 2 partnerships in a pairs stage (T10).
             models.CheckConstraint(
-                condition=Q(cut_size__isnull=True) | Q(cut_size__gte=3), name="stage_cut_size"
+                condition=Q(cut_size__isnull=True)
+                | Q(cut_size__gte=3)
+                | Q(pairs=True, cut_size__gte=2),
+                name="stage_cut_size",
             ),
             models.CheckConstraint(
                 condition=Q(advance_per_table__in=[1, 2]), name="stage_advance_per_table"

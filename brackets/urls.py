@@ -35,6 +35,12 @@ urlpatterns = [
     ),
     path(T + "entries/<int:entry_id>/check-in/", views.CheckInView.as_view(), name="check-in"),
     path(T + "players/import/", views.CsvImportView.as_view(), name="import"),
+    path(T + "pairs/", views.PairsView.as_view(), name="pairs"),  # T9
+    path(
+        T + "pairs/<int:pair_id>/substitute/",
+        views.PairSubstituteView.as_view(),
+        name="pair-substitute",
+    ),
     path(T + "rounds/<int:round_id>/", views.RoundProgressView.as_view(), name="round"),
     path(T + "rounds/<int:round_id>/clock/", views.RoundClockView.as_view(), name="clock"),
     path(

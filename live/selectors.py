@@ -186,6 +186,10 @@ def _outlooks(data: StageData, rows: Any) -> dict[int, str]:
 
 def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     """One stage's standings in T5 order with the tiebreak columns, cut line and outlook."""
+    if data.pairs is not None:  # T10: a pairs stage ranks partnerships
+        from live.pairs import pairs_stage_standings
+
+        return pairs_stage_standings(data, stage_json=_stage_json(stage))
     standings = standings_from_data(data)
     by_entry = {e.entry_id: e for e in data.entrants}
     outlook = _outlooks(data, standings.rows)

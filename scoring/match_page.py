@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
 from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.rules import Opening
+from scoring.partnership_view import SideView, partnership_sides
 from scoring.representations import next_hand_json
 
 SEAT_LETTERS = "ABCD"
@@ -100,6 +101,7 @@ class MatchView:
     target: int
     scoring_label: str
     last_event: str = ""  # the last hand's reset or tie, explained, shown above the next hand
+    sides: tuple[SideView, ...] = ()  # partnerships AC and BD under teams = partners (R42)
 
 
 def _tile_label(raw: object) -> str | None:
@@ -393,4 +395,5 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         target=ruleset.target_for(n),
         scoring_label=ruleset.scoring.value,
         last_event=last_event,
+        sides=partnership_sides(match, ruleset, names, scores),
     )

@@ -231,6 +231,12 @@ ROUTES: dict[str, dict[str, Action]] = {
     "brackets-api:round-call-time": {"POST": Action.MANAGE},
     "brackets-api:round-replace": {"POST": Action.MANAGE},
     "brackets-api:placings": {"GET": Action.VIEW_PUBLIC},
+    # pairs events (T9-T11)
+    "brackets-api:pair-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
+    "brackets-api:pair-substitute": {"POST": Action.MANAGE},
+    "brackets-api:entry-format": {"POST": Action.MANAGE},
+    "brackets-api:stage-pair-standings": {"GET": Action.VIEW_PUBLIC},
+    "brackets-api:pair-placings": {"GET": Action.VIEW_PUBLIC},
     # live API and pages: public (drafts invisible)
     "live-api:*": {_R: Action.VIEW_PUBLIC},
     "live:*": {_R: Action.VIEW_PUBLIC},

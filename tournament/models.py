@@ -53,6 +53,13 @@ class Tournament(BaseModel):
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    # T9: "pairs" enters partnerships of two players (tournament.partnership_models); only
+    # under a partnership ruleset (teams = partners), checked by tournament.partnerships.
+    entry_format = models.CharField(
+        max_length=12,
+        choices=[("individual", "Individual players"), ("pairs", "Partnerships (T9)")],
+        default="individual",
+    )
     ruleset_preset = models.CharField(max_length=32, default="wsod")
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     # Effective ruleset (engine Ruleset.to_json()), written by the services after validation.
@@ -235,3 +242,19 @@ class ActionLog(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.verb} {self.target_type}#{self.target_id}"
+
+
+# Partnerships live in their own module (T9, T11); imported here so Django registers them.
+from tournament.partnership_models import Partnership, PartnershipMember  # noqa: E402
+
+__all__ = [
+    "ActionLog",
+    "Entry",
+    "Partnership",
+    "PartnershipMember",
+    "Player",
+    "RefereeToken",
+    "Table",
+    "Tournament",
+    "TournamentRole",
+]

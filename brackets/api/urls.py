@@ -1,6 +1,6 @@
 from django.urls import path
 
-from brackets.api import views
+from brackets.api import pairs, views
 
 app_name = "brackets-api"
 
@@ -68,4 +68,18 @@ urlpatterns = [
         name="round-replace",
     ),
     path(f"{_T}/placings/", views.PlacingListApi.as_view(), name="placings"),
+    # Pairs events (T9-T11)
+    path(f"{_T}/partnerships/", pairs.PartnershipListApi.as_view(), name="pair-list"),
+    path(
+        f"{_T}/partnerships/<int:pair_id>/substitute/",
+        pairs.PartnershipSubstituteApi.as_view(),
+        name="pair-substitute",
+    ),
+    path(f"{_T}/entry-format/", pairs.EntryFormatApi.as_view(), name="entry-format"),
+    path(
+        f"{_T}/stages/<int:stage_id>/pair-standings/",
+        pairs.StagePairStandingsApi.as_view(),
+        name="stage-pair-standings",
+    ),
+    path(f"{_T}/pair-placings/", pairs.PairPlacingListApi.as_view(), name="pair-placings"),
 ]

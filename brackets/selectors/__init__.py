@@ -77,7 +77,12 @@ def standings_table(*, stage_id: int) -> list[StandingLine]:
     """Standings rows joined with entrant data (four queries)."""
     data = stage_data(stage_id=stage_id)
     by_entry = {e.entry_id: e for e in data.entrants}
-    return [StandingLine(row=r, entrant=by_entry[r.player_id]) for r in standings_from_data(data)]
+    # A player replaced in a partnership (T11) has match lines but is no longer an entrant.
+    return [
+        StandingLine(row=r, entrant=by_entry[r.player_id])
+        for r in standings_from_data(data)
+        if r.player_id in by_entry
+    ]
 
 
 def stage_list(*, tournament_id: int) -> QuerySet[Stage]:

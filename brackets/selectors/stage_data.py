@@ -21,6 +21,7 @@ from brackets.engine import (
     compute_standings,
 )
 from brackets.models import Round, Stage, StageEntry
+from brackets.selectors.pairs_data import PairsData, pairs_data_for
 from core.exceptions import NotFoundError
 from scoring.models import Match, Seat
 from tournament.models import Entry
@@ -149,6 +150,8 @@ class StageData:
     round_time_limit: int | None
     entrants: tuple[EntrantData, ...]
     rounds: tuple[RoundData, ...]
+    # A pairs stage (T9): its partnerships and their match statistics; None otherwise.
+    pairs: PairsData | None = None
 
     def entrant(self, entry_id: int) -> EntrantData:
         for e in self.entrants:
@@ -316,6 +319,11 @@ def stage_data_for(stage: Stage) -> StageData:
         round_time_limit=stage.round_time_limit,
         entrants=entrants,
         rounds=tuple(rounds),
+        pairs=(
+            pairs_data_for(tournament_id=stage.tournament_id, stage_id=stage.pk)
+            if stage.pairs
+            else None
+        ),
     )
 
 

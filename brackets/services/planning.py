@@ -40,6 +40,7 @@ from brackets.engine import (
     resolve_playoff,
     seat_seeded,
 )
+from brackets.engine.pairs import PairSeating
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors import (
     EntrantData,
@@ -80,7 +81,7 @@ class NextStep:
     follows_round_id: int | None = None
     round_number: int | None = None
     round_kind: str | None = None
-    seating: Seating | _PlayoffSeating | None = None
+    seating: Seating | _PlayoffSeating | PairSeating | None = None
     advancing: int | None = None
     playoff_players: tuple[int, ...] = ()
     rng_seed: int | None = None
@@ -116,6 +117,10 @@ def next_step_plan(data: StageData) -> NextStep:
             f"Round {last.number} is in play: it closes when its last match ends.",
             follows_round_id=None,
         )
+    if data.pairs is not None:  # T9: a pairs stage seats partnerships
+        from brackets.services.pairs_planning import plan_pairs_next
+
+        return plan_pairs_next(data)
     if data.kind == Stage.Kind.QUALIFYING:
         return _plan_qualifying(data, last)
     return _plan_knockout(data, last)

@@ -28,6 +28,7 @@ from brackets.services._common import (
     stage_lock,
     tournament_notify,
 )
+from brackets.services.pairs import stage_seed_pairs, validate_pairs_config
 from brackets.services.planning import FINISH_STAGE
 from brackets.services.rounds import AdvanceResult, round_advance, round_preview
 from core.exceptions import ApplicationError
@@ -68,6 +69,10 @@ def _validate_config(stage: Stage, previous: Stage | None) -> None:
 
     def bad(field: str, message: str, rule: str = "T6") -> ApplicationError:
         return ApplicationError(message, code="bad_stage", rule=rule, fields={field: [message]})
+
+    if stage.pairs:  # T10: the cut and the final count partnerships
+        validate_pairs_config(stage)
+        return
 
     if stage.kind == Stage.Kind.QUALIFYING and (stage.swiss_rounds or 0) < 1:
         raise bad("swiss_rounds", "A qualifying stage plays at least one round (T2).", "T2")
@@ -141,6 +146,7 @@ def stage_create(
         rng_seed=rng_seed if rng_seed is not None else secrets.randbelow(2**31),
         auto_advance=auto_advance,
         round_time_limit=round_time_limit,
+        pairs=tournament.entry_format == "pairs",  # T9
     )
     _validate_config(stage, previous)
     stage.save()
@@ -242,6 +248,11 @@ def stage_seed(
         raise ApplicationError("The stage has started.", code="stage_started")
     method = method or stage.seeding
     _check_choices(stage.kind, stage.bye_policy, stage.seat_order, method)
+    if Tournament.objects.filter(pk=stage.tournament_id, entry_format="pairs").exists():
+        # T9: a pairs event seeds partnerships.
+        return stage_seed_pairs(
+            stage=stage, actor=actor, method=method, order=order, rng_seed=rng_seed
+        )
     entries = list(
         Entry.objects.filter(
             tournament_id=stage.tournament_id, status=Entry.Status.ACTIVE, checked_in=True

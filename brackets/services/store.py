@@ -216,6 +216,10 @@ def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
     refreshed = _refreshed_withdrawals(data)
     placed = sum(1 for e in refreshed.entrants if e.status != StageEntry.Status.WITHDRAWN)
     withdrawn = withdrawn_places(refreshed, placed)
+    if data.pairs is not None:  # T10: places count partnerships, both partners share one
+        from brackets.services.pairs_planning import pairs_withdrawn_places
+
+        withdrawn = pairs_withdrawn_places(refreshed)
     if withdrawn:
         StageEntry.objects.filter(
             stage_id=stage.pk, entry_id__in=[w.player_id for w in withdrawn]

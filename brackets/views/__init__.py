@@ -7,6 +7,7 @@ Thin views (STYLE.md): each resolves the tournament through
 
 from brackets.views.matches import MatchActionView
 from brackets.views.overview import ActionLogView, BracketView
+from brackets.views.pairs import PairSubstituteView, PairsView
 from brackets.views.rounds import (
     RoundAdvanceView,
     RoundCallTimeView,
@@ -39,6 +40,8 @@ __all__ = [
     "CsvImportView",
     "LateEntryView",
     "MatchActionView",
+    "PairSubstituteView",
+    "PairsView",
     "ReorderView",
     "RoundAdvanceView",
     "RoundCallTimeView",

@@ -66,7 +66,8 @@ from scoring.engine.match_state import (
 )
 from scoring.engine.partners import step_partners
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
-from scoring.engine.rules import Llave, Ruleset, Scoring, TieOpener
+from scoring.engine.replay import Opener, replay_opener, replay_state
+from scoring.engine.rules import Llave, Ruleset, Scoring
 from scoring.engine.seats import seat_name
 from scoring.engine.tiles import DOUBLE_SIX
 from scoring.engine.validate import validate_record
@@ -357,70 +358,18 @@ def _step_tie(
     number: int,
     report: bool,
 ) -> tuple[MatchState, HandScored | None]:
-    """R27 (R40 under pip scoring): scores stand, k grows, the replay is posed per R10."""
-    k = state.tie_run + 1
+    """R27 (R40 under pip scoring): scores stand, k grows, the replay is posed per R10
+    (the shared step: :mod:`scoring.engine.replay`)."""
     # R28: the leader is fixed when the first tie of a run happens.
     leader = state.leader if state.tie_run > 0 else _unique_leader(state.scores)
-    playoff = state.playoff  # R27: the replay of a play-off is still a play-off
-    stats = list(state.stats)
-    for i in tied:
-        row = stats_row(stats[i])
-        stats[i] = _new_stats(*row[:4], row[4] + 1, *row[5:])
-    value_next = hand_value(ctx, k, playoff)
-    poser: int | None
-    if ctx.rotate:  # decision 2
-        poser, rule = (record.poser + 1) % state.n_players, "R6"
-        reason = ctx.rotate_reason[record.poser]
-    elif ctx.scoring is Scoring.PIPS:  # R41 with a forced opening: the tied hand's poser again
-        poser, rule = record.poser, "R41"
-        reason = ctx.pips_again_reason[record.poser]
-    elif ctx.tie_opener is TieOpener.LEADER:
-        poser, rule = leader, "R10"
-        reason = (
-            ctx.leader_reason[leader]
-            if leader is not None
-            else "replay with no unique leader: the holder of 6-6 poses (R10, R28)"
-        )
-    elif ctx.tie_opener is TieOpener.PREVIOUS_OPENER:
-        # Decision 3: "forced or free as before".
-        poser, rule = (None if state.next.forced else record.poser), "R10"
-        reason = (
-            "replay: the tied hand was a forced pose, so this one is too (R10)"
-            if poser is None
-            else ctx.again_reason[record.poser]
-        )
-    else:
-        poser, rule, reason = None, "R10", "replay: the holder of 6-6 poses (R10)"
-    forced = poser is None
-    nxt = _new_next(
-        number + 1,
-        poser,
-        forced,
-        DOUBLE_SIX if forced else None,
-        value_next,
-        True,
-        playoff,
-        k,
-        leader,
-        reason,
-        rule,
+    by_leader: Opener = (
+        (leader, "R10", ctx.leader_reason[leader])
+        if leader is not None
+        else (None, "R10", "replay with no unique leader: the holder of 6-6 poses (R10, R28)")
     )
-    new_state = _new_state(
-        state.ruleset,
-        state.n_players,
-        state.scores,
-        number,
-        nxt,
-        False,
-        None,
-        tuple(stats),
-        record.poser,
-        k,
-        leader,
-        playoff,
-        state.lot_winner,
-        None,
-        ctx,
+    opener = replay_opener(state, ctx, record, by_leader)
+    new_state = replay_state(
+        state, ctx, record, tied=tied, leader=leader, opener=opener, team_stats=None
     )
     if not report:
         return new_state, None
@@ -430,7 +379,16 @@ def _step_tie(
             f"leader {seat_name(leader)} (R28)" if leader is not None else "no leader (R28)"
         )
     scored = HandScored(
-        number, state.next.value, 0, None, tied, False, playoff, state.scores, False, tuple(notes)
+        number,
+        state.next.value,
+        0,
+        None,
+        tied,
+        False,
+        state.playoff,
+        state.scores,
+        False,
+        tuple(notes),
     )
     return new_state, scored
 

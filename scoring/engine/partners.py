@@ -47,7 +47,8 @@ from scoring.engine.match_state import (
     unchecked,
 )
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
-from scoring.engine.rules import Llave, Scoring, TieOpener
+from scoring.engine.replay import Opener, replay_opener, replay_state, with_tie
+from scoring.engine.rules import Llave, Scoring
 from scoring.engine.seats import seat_name
 from scoring.engine.tiles import DOUBLE_SIX
 
@@ -311,75 +312,33 @@ def _tie(
     number: int,
     report: bool,
 ) -> tuple[MatchState, HandScored | None]:
-    """R43 tie: scores stand, k grows (R27); the replay is posed per R10 with R44, R41 or R6."""
-    k = state.tie_run + 1
+    """R43 tie: scores stand, k grows (R27); the replay is posed per R10 with R44, R41 or R6
+    (the shared step: :mod:`scoring.engine.replay`)."""
     if state.tie_run > 0:
         leader = state.leader  # R28: fixed at the first tie of the run
     else:
         ac, bd = state.scores[0], state.scores[1]
         leader = None if ac == bd else (0 if ac > bd else 1)  # R28 over partnerships (R42)
-    playoff = state.playoff  # R27
-    stats = list(state.stats)
-    for i in tied:
-        row = stats_row(stats[i])
-        stats[i] = _new_stats(*row[:4], row[4] + 1, *row[5:])
+    by_leader: Opener = (
+        (None, "R10", "replay with no leading partnership: the holder of 6-6 poses (R10, R28)")
+        if leader is None
+        else (
+            first_partner_after(record.poser, leader),
+            "R44",
+            ctx.team_leader_reason[record.poser][leader],
+        )
+    )
+    poser, rule, reason = opener = replay_opener(state, ctx, record, by_leader)
     team_stats = state.team_stats
     assert team_stats is not None
-    new_team_stats = tuple(
-        _new_stats(*stats_row(t)[:4], t.ties + 1, *stats_row(t)[5:]) for t in team_stats
-    )
-    value_next = hand_value(ctx, k, playoff)
-    poser: int | None
-    if ctx.rotate:  # R6
-        poser, rule, reason = (record.poser + 1) % 4, "R6", ctx.rotate_reason[record.poser]
-    elif ctx.scoring is Scoring.PIPS:  # R41
-        poser, rule, reason = record.poser, "R41", ctx.pips_again_reason[record.poser]
-    elif ctx.tie_opener is TieOpener.LEADER:
-        if leader is None:
-            poser, rule = None, "R10"
-            reason = "replay with no leading partnership: the holder of 6-6 poses (R10, R28)"
-        else:
-            poser, rule = first_partner_after(record.poser, leader), "R44"
-            reason = ctx.team_leader_reason[record.poser][leader]
-    elif ctx.tie_opener is TieOpener.PREVIOUS_OPENER:
-        poser, rule = (None if state.next.forced else record.poser), "R10"
-        reason = (
-            "replay: the tied hand was a forced pose, so this one is too (R10)"
-            if poser is None
-            else ctx.again_reason[record.poser]
-        )
-    else:
-        poser, rule, reason = None, "R10", "replay: the holder of 6-6 poses (R10)"
-    forced = poser is None
-    nxt = _new_next(
-        number + 1,
-        poser,
-        forced,
-        DOUBLE_SIX if forced else None,
-        value_next,
-        True,
-        playoff,
-        k,
-        leader,
-        reason,
-        rule,
-    )
-    new_state = _new_state(
-        state.ruleset,
-        4,
-        state.scores,
-        number,
-        nxt,
-        False,
-        None,
-        tuple(stats),
-        record.poser,
-        k,
-        leader,
-        playoff,
-        state.lot_winner,
-        new_team_stats,
+    new_state = replay_state(
+        state,
         ctx,
+        record,
+        tied=tied,
+        leader=leader,
+        opener=opener,
+        team_stats=tuple(with_tie(t) for t in team_stats),  # one tie for both partnerships
     )
     if not report:
         return new_state, None
@@ -392,7 +351,16 @@ def _tie(
     if poser is not None and rule == "R44":
         notes.append(reason)
     scored = HandScored(
-        number, state.next.value, 0, None, tied, False, playoff, state.scores, False, tuple(notes)
+        number,
+        state.next.value,
+        0,
+        None,
+        tied,
+        False,
+        state.playoff,
+        state.scores,
+        False,
+        tuple(notes),
     )
     return new_state, scored
 

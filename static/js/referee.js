@@ -295,6 +295,27 @@
     var low = Math.min.apply(null, counts);
     var seats = [];
     counts.forEach(function (c, i) { if (c === low) seats.push(i); });
+    if (p.dataset.partners === "1") {
+      // R43: the lowest count wins for its partnership (seats A/C = AC, B/D = BD); shared
+      // only by two partners it still wins; shared across the partnerships it ties.
+      var sides = seats.map(function (s) { return s % 2; });
+      var one = sides.every(function (x) { return x === sides[0]; });
+      if (!one) {
+        out.textContent = fill(p.dataset.msgPartnersTie, {
+          names: seats.map(seatName).join(" & "), count: low
+        });
+        out.className = "block-result tie";
+        return;
+      }
+      var team = p.getAttribute("data-team-" + sides[0]);
+      out.textContent = seats.length === 1
+        ? fill(p.dataset.msgPartnersWin, { team: team, name: seatName(seats[0]), count: low })
+        : fill(p.dataset.msgPartnersShared, {
+          team: team, names: seats.map(seatName).join(" & "), count: low
+        });
+      out.className = "block-result ok";
+      return;
+    }
     if (seats.length === 1) {
       out.textContent = p.dataset.msgBlockWin.replace("%(name)s", seatName(seats[0])).replace("%(count)s", low);
       out.className = "block-result ok";
@@ -316,7 +337,11 @@
       msg = p.dataset.msgPoser;
     } else if (payload.end === "domino") {
       msg = payload.winner === null ? p.dataset.msgTapWinner
-        : p.dataset.msgSummaryDomino.replace("%(name)s", seatName(payload.winner));
+        : p.dataset.partners === "1"
+          ? fill(p.dataset.msgPartnersDomino, {
+            name: seatName(payload.winner), team: p.getAttribute("data-team-" + (payload.winner % 2))
+          })
+          : p.dataset.msgSummaryDomino.replace("%(name)s", seatName(payload.winner));
       if (payload.llave) msg += " — " + p.dataset.msgLlave;
     } else {
       msg = $("#block-result", p).textContent;

@@ -68,7 +68,15 @@ from tests.factories import (
     referee_of,
     scheduled_match,
 )
-from tournament.models import Entry, Player, RefereeToken, Table, Tournament, TournamentRole
+from tournament.models import (
+    Entry,
+    Partnership,
+    Player,
+    RefereeToken,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 from tournament.services import referee_token_issue, referee_token_revoke
 
 # ``API_FUZZ_DEEP=1`` for a longer local hunt: 200 examples per operation and schemathesis'
@@ -228,8 +236,10 @@ def build_world() -> World:
         "entry": ours,
         "number": [1, 2, 3],
     }
-    for name in ("in_entry_id", "out_entry_id"):
+    for name in ("in_entry_id", "out_entry_id", "leaving_entry_id"):
         known[name] = known["entry_id"]
+    # A partnership (T9) of another tournament: here it answers 404, never a 500.
+    known["pair_id"] = [Partnership.objects.create(tournament=other, number=1).pk]
     return World(
         tournament=tournament,
         director=director,

@@ -15,7 +15,7 @@ from scoring.engine import Ruleset
 from scoring.engine.match import match_fold
 from scoring.models import Hand, Match
 from scoring.selectors import match_hand_records
-from tournament.models import Entry, Player, RefereeToken, Table, Tournament
+from tournament.models import Entry, Partnership, Player, RefereeToken, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +34,17 @@ def test_demo_load_builds_a_live_championship_and_is_idempotent(client: Client) 
     assert Player.objects.exclude(club="").exclude(country="").filter(rating__gt=0).count() == 32
     assert Entry.objects.filter(tournament=tournament, checked_in=True).count() == 32
     assert Table.objects.filter(tournament=tournament).count() == 8
+
+    # The pairs event beside it (issue 17): the same players, eight partnerships (T9).
+    pairs = Tournament.objects.get(slug="demo-pairs")
+    assert pairs.entry_format == "pairs"
+    assert Partnership.objects.filter(tournament=pairs).count() == 8
+    assert Player.objects.count() == 32  # no new people: the demo's players pair up
+    pq = Stage.objects.get(tournament=pairs, number=1)
+    assert pq.pairs
+    assert Round.objects.get(stage=pq, number=1).status == Round.Status.CLOSED
+    assert Round.objects.get(stage=pq, number=2).status == Round.Status.PUBLISHED
+    assert client.get("/live/demo-pairs/standings/").status_code == 200
 
     # A qualifying stage with a cut line and a knockout stage to a final table (T6).
     qualifying, knockout = Stage.objects.filter(tournament=tournament).order_by("number")
@@ -76,7 +87,7 @@ def test_demo_load_builds_a_live_championship_and_is_idempotent(client: Client) 
     second = _run()
     assert "already exists" in second
     assert Hand.objects.count() == hands
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.count() == 2  # the individual and the pairs event
     # Only hashes are stored, so a second run prints freshly issued links (shown once).
     again = re.findall(r"/ref/#([A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{32})", second)
     assert len(again) == len(links)

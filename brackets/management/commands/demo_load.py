@@ -9,6 +9,10 @@
   tables 5-6 mid-match, table 7 started with no hand yet, table 8 ended by time (T3);
 * a knockout stage after it: two tables of four, the top two of each to a final table of four.
 
+Beside it, "Demo Pairs" (``brackets.demo_pairs``): eight partnerships of the same players under
+``wsod_partners``, a Swiss stage of partnerships cut to four, then the knockout to the final
+between two partnerships (T9, T10); round 2 is in play.
+
 Built only through the real services (``tournament.services``, ``brackets.services``,
 ``scoring.services.hand_record``) with hands played by the rules engine's simulator from fixed
 seeds (``brackets.simulation``), so the data obeys every rule the API enforces and a fresh load
@@ -36,6 +40,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from brackets import services as brackets_services
+from brackets.demo_pairs import PAIRS_SLUG, build_pairs_demo
 from brackets.models import Round, RoundMatch, Stage
 from brackets.simulation import MatchBot, play_round, round_tables, table_seed
 from scoring.models import Match
@@ -114,6 +119,7 @@ class Command(BaseCommand):
             logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
             with transaction.atomic():
                 tournament = self._build(director)
+                build_pairs_demo(director)  # the pairs event beside it (issue 17)
             elapsed = time.perf_counter() - started
             self.stdout.write(self.style.SUCCESS(f"Created {NAME!r} in {elapsed:.1f} s."))
         else:
@@ -229,6 +235,8 @@ class Command(BaseCommand):
             "Demo ready: a championship in progress (qualifying round 2 in play).",
             f"  Site:                {site}/",
             f"  Spectators:          {site}{reverse('live:home', args=[SLUG])}",
+            f"  Pairs event:         {site}{reverse('live:home', args=[PAIRS_SLUG])}"
+            " (partnerships, T9)",
             f"  Director dashboard:  {site}{reverse('scoring:director-dashboard', args=[SLUG])}"
             "  (user: director, password: director)",
             f"  Admin:               {site}{reverse('admin:index')}",

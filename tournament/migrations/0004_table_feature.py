@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournament", "0002_referee_credentials_hashed")]
+    dependencies = [("tournament", "0003_partnership_entries")]
 
     operations = [
         migrations.AddField(

@@ -1,0 +1,234 @@
+"""Reads of pairs events (T9, T10): a stage's partnerships, their match lines and standings,
+and the partnership places of a tournament, for the pairs planner, pages and the API."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from brackets.engine import ByePolicy
+from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
+from brackets.models import StageEntry
+from brackets.selectors.pairs_data import PairInfo, PairsData
+from brackets.selectors.stage_data import (
+    STANDINGS_KINDS,
+    RoundData,
+    StageData,
+    TableData,
+    stage_data,
+)
+from scoring.models import Match
+from tournament.models import PartnershipMember
+
+
+@dataclass(frozen=True, slots=True)
+class StagePair:
+    """A partnership in a stage: its seed (best of its players' stage seeds) and status."""
+
+    info: PairInfo
+    seed: int
+    active: bool
+
+    @property
+    def pair(self) -> Pair:
+        a, b = self.info.players
+        return Pair(
+            pair_id=self.info.pair_id,
+            players=(a, b),
+            clubs=(self.info.clubs[0] or None, self.info.clubs[1] or None),
+            rating=sum(r or 0 for r in self.info.ratings) / 2,
+        )
+
+
+def pairs_of(data: StageData) -> PairsData:
+    assert data.pairs is not None
+    return data.pairs
+
+
+def stage_pairs(data: StageData) -> list[StagePair]:
+    """The stage's partnerships in seed order: those with a player among its entrants."""
+    pd = pairs_of(data)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    out: list[StagePair] = []
+    for info in pd.pairs:
+        mine = [by_entry[p] for p in info.players if p in by_entry]
+        if not mine:
+            continue
+        active = (
+            info.status == "active"
+            and len(info.players) == 2
+            and len(mine) == 2
+            and all(e.active for e in mine)
+        )
+        out.append(StagePair(info=info, seed=min(e.seed for e in mine), active=active))
+    out.sort(key=lambda p: (p.seed, p.info.pair_id))
+    return out
+
+
+def table_sides(pd: PairsData, table: TableData) -> tuple[int, int] | None:
+    """(AC, BD) partnerships of a four-seat table (R42), ``None`` if it is not one."""
+    if len(table.seats) != 4:
+        return None
+    ac = pd.pair_of.get(table.seats[0].entry_id)
+    bd = pd.pair_of.get(table.seats[1].entry_id)
+    if ac is None or bd is None or ac == bd:
+        return None
+    return ac, bd
+
+
+def table_winner(pd: PairsData, table: TableData) -> int | None:
+    """The partnership that won a finished table: its best placing is better than the other's
+    (T4 over partnerships; a first place shared across partnerships is no win, T3). A
+    forfeited player loses for the partnership (T7)."""
+    sides = table_sides(pd, table)
+    if sides is None or table.status != Match.Status.FINISHED:
+        return None
+    forfeited = {i % 2 for i, s in enumerate(table.seats) if s.forfeited}
+    if forfeited == {0}:
+        return sides[1]
+    if forfeited == {1}:
+        return sides[0]
+    if forfeited:
+        return None
+    best = [min((s.placing or 99) for i, s in enumerate(table.seats) if i % 2 == k) for k in (0, 1)]
+    if best[0] == best[1]:
+        return None
+    return sides[0] if best[0] < best[1] else sides[1]
+
+
+def round_lines(pd: PairsData, rnd: RoundData) -> list[PairLine]:
+    """The T10 lines of a round's finished tables: one per partnership per match."""
+    out: list[PairLine] = []
+    for t in rnd.tables:
+        sides = table_sides(pd, t)
+        if sides is None or t.status != Match.Status.FINISHED:
+            continue
+        winner = table_winner(pd, t)
+        team = pd.team_lines.get(t.match_id)
+        for k in (0, 1):
+            mine = [s for i, s in enumerate(t.seats) if i % 2 == k]
+            theirs = [s for i, s in enumerate(t.seats) if i % 2 != k]
+            forfeit = any(s.forfeited for s in mine)
+            out.append(
+                PairLine(
+                    match_id=t.match_id,
+                    pair_id=sides[k],
+                    opponent_id=sides[1 - k],
+                    won=winner == sides[k],
+                    hands_won=0
+                    if forfeit
+                    else (team[k].hands_won if team else max(s.hands_won for s in mine)),
+                    points_for=0 if forfeit else max(0, max(s.points for s in mine)),
+                    points_against=max(0, max(s.points for s in theirs)),
+                    six_loves_given=0
+                    if forfeit
+                    else (team[k].six_loves_given if team else max(s.six_love_given for s in mine)),
+                    forfeit=forfeit,
+                )
+            )
+    return out
+
+
+def round_pairs(pd: PairsData, rnd: RoundData) -> tuple[list[tuple[int, int]], list[int]]:
+    tables = [s for t in rnd.tables if (s := table_sides(pd, t)) is not None]
+    byes = list(dict.fromkeys(pd.pair_of[p] for p in rnd.byes if p in pd.pair_of))
+    return tables, byes
+
+
+def pair_standings_from_data(
+    data: StageData,
+    *,
+    pairs: Sequence[int] | None = None,
+    pip_scoring: bool | None = None,
+) -> PairStandings:
+    """T10 standings of a loaded pairs stage over its qualifying and knockout rounds."""
+    pd = pairs_of(data)
+    ids = [p.info.pair_id for p in stage_pairs(data)] if pairs is None else list(pairs)
+    lines: list[PairLine] = []
+    byes: list[int] = []
+    for r in data.rounds:
+        if r.kind not in STANDINGS_KINDS:
+            continue
+        keep = set(ids)
+        lines += [x for x in round_lines(pd, r) if x.pair_id in keep]
+        byes += [p for p in round_pairs(pd, r)[1] if p in keep]
+    if pip_scoring is None:
+        # Points (pip scoring) are above the win-count scale: any line above 6 means pips.
+        pip_scoring = any(x.points_for > 6 or x.points_against > 6 for x in lines)
+    return pairs_standings(
+        lines, pairs=ids, byes=byes, bye_policy=ByePolicy(data.bye_policy), pip_scoring=pip_scoring
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PairStandingLine:
+    """A partnership's standings row with its players, seed and status (T10)."""
+
+    row: PairRow
+    pair: PairInfo
+    seed: int
+    active: bool
+
+    @property
+    def seed_number(self) -> int:
+        """The partnership's seed (1, 2, ...): its players hold stage seeds 2k-1 and 2k."""
+        return (self.seed + 1) // 2
+
+
+def pairs_standings_table(*, stage_id: int) -> list[PairStandingLine] | None:
+    """T10 standings of a pairs stage (six queries); ``None`` for an individual stage."""
+    data = stage_data(stage_id=stage_id)
+    if data.pairs is None:
+        return None
+    pairs = {p.info.pair_id: p for p in stage_pairs(data)}
+    standings = pair_standings_from_data(data, pairs=list(pairs))
+    return [
+        PairStandingLine(
+            row=r,
+            pair=pairs[r.pair_id].info,
+            seed=pairs[r.pair_id].seed,
+            active=pairs[r.pair_id].active,
+        )
+        for r in standings.rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class PairPlacing:
+    """A partnership's final place: the place its players hold in the deepest stage."""
+
+    partnership_id: int
+    place: int
+    stage_number: int
+    players: tuple[str, ...]
+
+
+def pairs_placings(*, tournament_id: int) -> list[PairPlacing]:
+    """Final places of partnerships, best first (two queries)."""
+    pair_of = dict(
+        PartnershipMember.objects.filter(partnership__tournament_id=tournament_id).values_list(
+            "entry_id", "partnership_id"
+        )
+    )
+    best: dict[int, tuple[int, int]] = {}
+    names: dict[int, dict[int, str]] = {}
+    for entry_id, place, number, name in (
+        StageEntry.objects.filter(stage__tournament_id=tournament_id, placing__isnull=False)
+        .order_by("stage__number")
+        .values_list("entry_id", "placing", "stage__number", "entry__player__name")
+    ):
+        pid = pair_of.get(entry_id)
+        if pid is None:
+            continue
+        if pid not in best or best[pid][1] < number:
+            best[pid] = (int(place or 0), number)
+            names[pid] = {}
+        if best[pid][1] == number:
+            names[pid][entry_id] = name
+    return sorted(
+        (
+            PairPlacing(pid, place, number, tuple(names[pid][e] for e in sorted(names[pid])))
+            for pid, (place, number) in best.items()
+        ),
+        key=lambda p: (p.place, p.partnership_id),
+    )

@@ -1,0 +1,271 @@
+"""Pairs-event services that need stages and rounds: seeding partnerships, substitutes (T11).
+
+Seeding (T8 over partnerships, T9): a pairs stage's entrants are still stage entries per
+player; partnership k (in seed order) gets seeds 2k-1 and 2k, slot order, so every reader of a
+stage sees both partners and the pairs planner reads a partnership's seed as its best one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from brackets.engine import BracketError, seed_manual, seed_random
+from brackets.models import Stage, StageEntry
+from brackets.pairs_csv import PairsReport
+from brackets.services._common import (
+    Actor,
+    action_log_record_by_id,
+    bracket_error,
+    tournament_notify,
+)
+from core.exceptions import ApplicationError, ConflictError
+from ratings.selectors import seeding_ratings
+from scoring.models import Match, Seat
+from tournament.models import Entry, Partnership, PartnershipMember, Player, Tournament
+from tournament.partnerships import (
+    entry_for_partnership,
+    is_partnership_ruleset,
+    partnership_register,
+)
+from tournament.services import action_log_record, require_director, tournament_version_bump
+
+
+def check_pairs_stage(stage: Stage, tournament: Tournament) -> None:
+    """A pairs stage needs a pairs event under a partnership ruleset (T9, R42)."""
+    if not is_partnership_ruleset(tournament.ruleset):
+        message = "A pairs event plays under a partnership ruleset (teams = partners, R42)."
+        raise ApplicationError(
+            message, code="not_partnership_ruleset", rule="T9", fields={"ruleset": [message]}
+        )
+
+
+def validate_pairs_config(stage: Stage) -> None:
+    """Stage settings over partnerships (T10): a cut lets at least two through (a final)."""
+    if stage.cut_size is not None and stage.cut_size < 2:
+        message = "A cut lets at least 2 partnerships through: the final (T10)."
+        raise ApplicationError(
+            message, code="bad_stage", rule="T10", fields={"cut_size": [message]}
+        )
+    if stage.kind == Stage.Kind.QUALIFYING and (stage.swiss_rounds or 0) < 1:
+        message = "A qualifying stage plays at least one round (T2)."
+        raise ApplicationError(
+            message, code="bad_stage", rule="T2", fields={"swiss_rounds": [message]}
+        )
+
+
+def stage_seed_pairs(
+    *,
+    stage: Stage,
+    actor: Actor,
+    method: str,
+    order: Sequence[int] | None = None,
+    rng_seed: int | None = None,
+) -> Stage:
+    """Seed stage 1 of a pairs event (caller holds the stage lock, inside its transaction).
+
+    The field is every active partnership whose two players are active and checked in.
+    ``method``: ``rating`` (the partners' mean seeding rating, T8), ``manual`` (``order`` =
+    partnership ids best first; default registration order), ``random`` (recorded seed).
+    """
+    tournament = Tournament.objects.get(pk=stage.tournament_id)
+    check_pairs_stage(stage, tournament)
+    members: dict[int, list[tuple[int, int, bool, str]]] = {}
+    for pid, entry_id, player_id, checked_in, status in (
+        PartnershipMember.objects.filter(
+            partnership__tournament_id=stage.tournament_id,
+            partnership__status=Partnership.Status.ACTIVE,
+            left_at__isnull=True,
+        )
+        .order_by("partnership__number", "slot")
+        .values_list(
+            "partnership_id", "entry_id", "entry__player_id", "entry__checked_in", "entry__status"
+        )
+    ):
+        members.setdefault(pid, []).append((entry_id, player_id, checked_in, status))
+    field_ = [
+        pid
+        for pid, ms in members.items()
+        if len(ms) == 2 and all(m[2] and m[3] == Entry.Status.ACTIVE for m in ms)
+    ]
+    try:
+        if method == Stage.Seeding.RATING:
+            ratings = seeding_ratings(player_ids=[m[1] for ms in members.values() for m in ms])
+            mean = {pid: sum(ratings.get(m[1], 0.0) for m in members[pid]) / 2 for pid in field_}
+            ordered = tuple(sorted(field_, key=lambda p: (-mean[p], field_.index(p))))
+        elif method == Stage.Seeding.MANUAL:
+            ordered = seed_manual(field_, list(order) if order is not None else field_)
+        elif method == Stage.Seeding.RANDOM:
+            if rng_seed is not None:
+                stage.rng_seed = rng_seed
+            ordered = seed_random(field_, stage.rng_seed)
+        else:
+            raise ApplicationError(
+                "The first stage is seeded by rating, manual order or random draw (T8).",
+                code="bad_choice",
+                fields={"method": ["rating, manual or random"]},
+            )
+    except BracketError as exc:
+        raise bracket_error(exc) from exc
+    if len(ordered) < 2:
+        message = f"{len(ordered)} partnership(s) checked in: a table seats two (T9)."
+        raise ApplicationError(
+            message, code="field_too_small", rule="T9", fields={"partnerships": [message]}
+        )
+    stage.entrants.all().delete()
+    StageEntry.objects.bulk_create(
+        [
+            StageEntry(stage=stage, entry_id=m[0], seed=2 * k + slot + 1)
+            for k, pid in enumerate(ordered)
+            for slot, m in enumerate(members[pid])
+        ]
+    )
+    stage.pairs = True
+    stage.seeding = method
+    stage.status = Stage.Status.SEEDED
+    stage.save(update_fields=["pairs", "seeding", "status", "rng_seed", "updated_at"])
+    action_log_record_by_id(
+        tournament_id=stage.tournament_id,
+        actor=actor,
+        verb="stage.seed",
+        target=stage,
+        data={"method": method, "partnerships": list(ordered), "rng_seed": stage.rng_seed},
+    )
+    tournament_notify(stage.tournament_id)
+    return stage
+
+
+def _in_play(partnership: Partnership) -> list[int]:
+    """Matches not done in which a current player of the partnership is seated."""
+    entries = PartnershipMember.objects.filter(
+        partnership=partnership, left_at__isnull=True
+    ).values_list("entry_id", flat=True)
+    return list(
+        Seat.objects.filter(
+            entry_id__in=list(entries),
+            match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+        ).values_list("match_id", flat=True)
+    )
+
+
+@transaction.atomic
+def partnership_substitute(
+    *,
+    partnership: Partnership,
+    actor: Any,
+    leaving: Entry,
+    player: Player,
+    reason: str,
+) -> Partnership:
+    """Replace one player of a partnership (T11: withdrawal or no-show), before a round.
+
+    Only while the partnership has no match scheduled or in play (T11: "before a round is
+    published"). The leaving player's membership ends (kept as history, so every match they
+    played still counts for the partnership: it keeps its record), the newcomer is entered,
+    checked in and takes the same slot, and takes the leaving player's place in every stage
+    not finished. The leaving entry is withdrawn with the reason. Logged in the action log.
+    """
+    tournament = partnership.tournament
+    require_director(actor=actor, tournament=tournament)
+    if not reason.strip():
+        raise ApplicationError(
+            "Give a reason (T11).",
+            code="reason_required",
+            rule="T11",
+            fields={"reason": ["Required."]},
+        )
+    partnership = Partnership.objects.select_for_update().get(pk=partnership.pk)
+    member = PartnershipMember.objects.filter(
+        partnership=partnership, entry_id=leaving.pk, left_at__isnull=True
+    ).first()
+    if member is None:
+        message = "That player does not play in this partnership now (T11)."
+        raise ApplicationError(
+            message, code="not_a_member", rule="T11", fields={"leaving": [message]}
+        )
+    matches = _in_play(partnership)
+    if matches:
+        raise ConflictError(
+            "The partnership is seated in a round in play: substitute before the next round "
+            "is published (T11).",
+            code="round_in_play",
+            rule="T11",
+            extra={"matches": matches},
+        )
+    newcomer = entry_for_partnership(
+        tournament=tournament, actor=actor, player=player, field="player", check_in=True
+    )
+    now = timezone.now()
+    PartnershipMember.objects.filter(pk=member.pk).update(left_at=now, updated_at=now)
+    PartnershipMember.objects.create(partnership=partnership, entry=newcomer, slot=member.slot)
+    moved = StageEntry.objects.filter(
+        entry_id=leaving.pk,
+        stage__tournament_id=tournament.pk,
+        stage__status__in=[Stage.Status.SEEDED, Stage.Status.RUNNING, Stage.Status.PENDING],
+    ).update(entry_id=newcomer.pk, updated_at=now)
+    Entry.objects.filter(pk=leaving.pk).update(
+        status=Entry.Status.WITHDRAWN,
+        status_reason=f"Replaced in {partnership} by {player} (T11): {reason.strip()}"[:2000],
+        updated_at=now,
+    )
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="partnership.substitute",
+        target=partnership,
+        reason=reason,
+        data={
+            "leaving_entry": leaving.pk,
+            "joining_entry": newcomer.pk,
+            "slot": member.slot,
+            "stage_entries_moved": moved,
+        },
+    )
+    tournament_version_bump(tournament_id=tournament.pk)
+    tournament_notify(tournament.pk)
+    return partnership
+
+
+@transaction.atomic
+def pairs_import_csv(
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    report: PairsReport,
+    check_in: bool = False,
+    source: str = "",
+) -> list[Partnership]:
+    """Enter every player of a checked pairs CSV and register its partnerships, all or
+    nothing (T9). Refused (400 naming the file and rows) while the report has an error."""
+    from brackets.services.imports import players_import_csv
+
+    problems = report.all_errors
+    if problems:
+        raise ApplicationError(
+            f"{len(problems)} problem(s) in the file; nothing was imported (T9).",
+            code="bad_file",
+            rule="T9",
+            fields={"file": [str(e) for e in problems[:20]]},
+        )
+    rows = [r for _, a, b in report.pairs for r in (a, b)]
+    result = players_import_csv(
+        tournament=tournament, actor=actor, rows=rows, check_in=check_in, source=source
+    )
+    entries = dict(zip([r.row for r in rows], result.entry_ids, strict=True))
+    players = {
+        e.pk: e.player
+        for e in Entry.objects.filter(pk__in=result.entry_ids).select_related("player")
+    }
+    return [
+        partnership_register(
+            tournament=tournament,
+            actor=actor,
+            players=[players[entries[a.row]], players[entries[b.row]]],
+            name=label,
+            check_in=check_in,
+        )
+        for label, a, b in report.pairs
+    ]

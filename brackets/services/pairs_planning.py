@@ -1,0 +1,313 @@
+"""What comes next in a pairs stage (T9, T10), computed from a loaded :class:`StageData`.
+
+The partnership twin of :mod:`brackets.services.planning`: :func:`next_step_plan` hands a stage with
+``pairs`` data to :func:`plan_pairs_next`, which returns the same :class:`NextStep` so the
+services store, close and advance pairs rounds exactly like individual ones (locks, the
+done-marker, the reconciliation sweep). What differs:
+
+* the unit is the partnership: seeds, records, byes and places are per partnership, and a
+  step's places and advancing list name both players of each partnership (stage entries are
+  per player, so the next stage is seeded partner by partner, in partnership order);
+* qualifying rounds seat two partnerships per table, partners opposite, round 1 by snake seed
+  order and later rounds Swiss-style (:func:`brackets.engine.pairs.reseat_pairs`);
+* the cut follows T6 over partnerships (T10), with play-off tables of two partnerships for
+  those level on the line; a knockout stage plays rounds of two partnerships per table where
+  the table's winner goes on (the top seed takes the bye of an odd field, T1) until two
+  partnerships are left, who play the final (T10).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from brackets.engine import (
+    Advancement,
+    BracketError,
+    Placement,
+    advance_cut,
+    resolve_playoff,
+)
+from brackets.engine.pairs import (
+    PairHistory,
+    PairSeating,
+    reseat_pairs,
+    seat_pairs_knockout,
+    seat_pairs_seeded,
+)
+from brackets.models import Round
+from brackets.selectors.pairs import (
+    pair_standings_from_data,
+    pairs_of,
+    round_pairs,
+    stage_pairs,
+    table_sides,
+    table_winner,
+)
+from brackets.selectors.stage_data import RoundData, StageData
+from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND, NextStep
+
+
+def _members(data: StageData, pair_ids: Sequence[int]) -> tuple[int, ...]:
+    """Both players of each partnership, partnership by partnership (stage entries)."""
+    pd = pairs_of(data)
+    entrants = {e.entry_id for e in data.entrants}
+    return tuple(p for pid in pair_ids for p in pd.pair(pid).players if p in entrants)
+
+
+def _member_places(data: StageData, places: Sequence[Placement]) -> tuple[Placement, ...]:
+    pd = pairs_of(data)
+    entrants = {e.entry_id for e in data.entrants}
+    return tuple(
+        Placement(p, pl.place)
+        for pl in places
+        for p in pd.pair(pl.player_id).players
+        if p in entrants
+    )
+
+
+def _step(
+    data: StageData,
+    *,
+    number: int,
+    kind: str,
+    seating: PairSeating,
+    message: str,
+    follows: int | None,
+    seed: int,
+    advancing: int | None = None,
+    playoff: tuple[int, ...] = (),
+    eliminated: tuple[Placement, ...] = (),
+    out_round: int | None = None,
+) -> NextStep:
+    return NextStep(
+        PUBLISH_ROUND,
+        message,
+        follows_round_id=follows,
+        round_number=number,
+        round_kind=kind,
+        seating=seating,
+        advancing=advancing,
+        playoff_players=_members(data, playoff),
+        rng_seed=seed,
+        eliminated=eliminated,
+        out_round=out_round,
+    )
+
+
+def plan_pairs_next(data: StageData) -> NextStep:
+    """The next step of a pairs stage that is seeded and has no round in play (T9, T10).
+
+    Returns a :class:`brackets.services.planning.NextStep`; raises :class:`BracketError`
+    when the field cannot be seated or a knockout table has no winner (T3: the director
+    orders a sudden-death hand).
+    """
+    last = data.last_round
+    if data.kind == "qualifying":
+        return _plan_qualifying(data, last)
+    return _plan_knockout(data, last)
+
+
+def _seed(data: StageData, number: int) -> int:
+    return data.rng_seed * 1000 + number
+
+
+def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
+    pd = pairs_of(data)
+    swiss = [r for r in data.rounds if r.kind == Round.Kind.SWISS]
+    total = data.swiss_rounds or 1
+    follows = last.id if last is not None else None
+    active = [p for p in stage_pairs(data) if p.active]
+    if len(swiss) < total:
+        number = len(data.rounds) + 1
+        seed = _seed(data, number)
+        if not swiss:
+            seating = seat_pairs_seeded([p.pair for p in active], round_number=number)
+        else:
+            standings = pair_standings_from_data(data)
+            history = PairHistory.from_rounds(round_pairs(pd, r) for r in swiss)
+            seating = reseat_pairs(
+                [p.pair for p in active],
+                wins={r.pair_id: r.match_wins for r in standings.rows},
+                hands={r.pair_id: r.hands_won for r in standings.rows},
+                history=history,
+                rng=random.Random(seed),
+                round_number=number,
+            )
+        return _step(
+            data,
+            number=number,
+            kind=Round.Kind.SWISS,
+            seating=seating,
+            message=f"Round {number} of {total}: {len(seating.tables)} tables of two "
+            f"partnerships, {len(seating.bye_pairs)} bye(s) (T9).",
+            follows=follows,
+            seed=seed,
+        )
+    assert last is not None
+    ids = [p.info.pair_id for p in active]
+    if not ids:
+        raise BracketError(
+            code="field_too_small", rule="T10", message="No partnership is left to advance (T10)."
+        )
+    standings = pair_standings_from_data(data, pairs=ids)
+    top = min(data.cut_size or len(ids), len(ids))
+    adv = advance_cut(standings.as_standings(), top)
+    if last.kind == Round.Kind.PLAYOFF and adv.playoff is not None:
+        adv = resolve_playoff(adv, _playoff_order(data, last, adv.playoff.players))
+    if adv.playoff is not None:
+        return _playoff_step(data, last, adv)
+    return _finish(data, last, adv.advanced, adv.eliminated, out_round=swiss[-1].number)
+
+
+def _playoff_order(data: StageData, rnd: RoundData, level: Sequence[int]) -> list[int]:
+    """Play-off result (T6 over partnerships): table winners, then the bye, then the others;
+    within each, stage seed order."""
+    pd = pairs_of(data)
+    seed = {p.info.pair_id: p.seed for p in stage_pairs(data)}
+    winners = {w for t in rnd.tables if (w := table_winner(pd, t)) is not None}
+    byes = set(round_pairs(pd, rnd)[1])
+    return sorted(level, key=lambda p: (0 if p in winners else 1 if p in byes else 2, seed[p]))
+
+
+def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextStep:
+    assert adv.playoff is not None
+    number = last.number + 1
+    by_id = {p.info.pair_id: p.pair for p in stage_pairs(data)}
+    seating = seat_pairs_seeded([by_id[p] for p in adv.playoff.players], round_number=number)
+    return _step(
+        data,
+        number=number,
+        kind=Round.Kind.PLAYOFF,
+        seating=seating,
+        message=f"Play-off (T6, T10): {len(adv.playoff.players)} partnerships level on the "
+        f"line play for {adv.playoff.spots} place(s).",
+        follows=last.id,
+        seed=_seed(data, number),
+        advancing=adv.playoff.spots,
+        playoff=adv.playoff.players,
+    )
+
+
+def _finish(
+    data: StageData,
+    last: RoundData,
+    advanced: Sequence[int],
+    eliminated: Sequence[Placement],
+    *,
+    out_round: int,
+) -> NextStep:
+    return NextStep(
+        FINISH_STAGE,
+        f"{data.name} is complete: {len(advanced)} partnership(s) go on, "
+        f"{len(eliminated)} are out (T10).",
+        follows_round_id=last.id,
+        eliminated=_member_places(data, eliminated),
+        out_round=out_round,
+        advanced=_members(data, advanced),
+    )
+
+
+def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
+    pd = pairs_of(data)
+    pairs = stage_pairs(data)
+    seed_of = {p.info.pair_id: p.seed for p in pairs}
+    active = {p.info.pair_id for p in pairs if p.active}
+    by_id = {p.info.pair_id: p.pair for p in pairs}
+    if last is None:
+        survivors = [p.info.pair_id for p in pairs if p.active]
+        eliminated: tuple[Placement, ...] = ()
+        number, follows, out = 1, None, None
+    else:
+        table = last.tables[0] if last.tables else None
+        if last.kind == Round.Kind.FINAL:
+            winner = table_winner(pd, table) if table else None
+            sides = table_sides(pd, table) if table else None
+            if winner is None or sides is None:
+                raise _no_winner(last)
+            loser = sides[1] if winner == sides[0] else sides[0]
+            return _finish(
+                data, last, (), (Placement(winner, 1), Placement(loser, 2)), out_round=last.number
+            )
+        winners: list[int] = []
+        losers: list[int] = []
+        for t in last.tables:
+            sides = table_sides(pd, t)
+            if sides is None:
+                continue
+            w = table_winner(pd, t)
+            if w is None:
+                raise _no_winner(last, t.table_number)
+            winners.append(w)
+            losers += [p for p in sides if p != w]
+        winners += round_pairs(pd, last)[1]  # the bye goes through (T1)
+        survivors = sorted((p for p in winners if p in active), key=lambda p: seed_of[p])
+        place = len(survivors) + 1  # losers of a round share the place after the survivors
+        eliminated = tuple(Placement(p, place) for p in losers)
+        number, follows, out = last.number + 1, last.id, last.number
+    if len(survivors) < 2:
+        raise BracketError(
+            code="field_too_small",
+            rule="T10",
+            message=f"{len(survivors)} partnership(s) left: a final needs two (T10).",
+        )
+    field_ = [by_id[p] for p in survivors]
+    if len(survivors) == 2:
+        return _step(
+            data,
+            number=number,
+            kind=Round.Kind.FINAL,
+            seating=seat_pairs_seeded(field_, round_number=number),
+            message="The final: one match between the top two partnerships (T10).",
+            follows=follows,
+            seed=_seed(data, number),
+            eliminated=_member_places(data, eliminated),
+            out_round=out,
+        )
+    seating = seat_pairs_knockout(field_, round_number=number)
+    going_on = len(seating.tables) + len(seating.bye_pairs)
+    return _step(
+        data,
+        number=number,
+        kind=Round.Kind.KNOCKOUT,
+        seating=seating,
+        message=f"Knockout round of {len(survivors)} partnerships: {len(seating.tables)} "
+        f"tables, each table's winner goes on ({going_on} partnerships, T10).",
+        follows=follows,
+        seed=_seed(data, number),
+        advancing=going_on,
+        eliminated=_member_places(data, eliminated),
+        out_round=out,
+    )
+
+
+def _no_winner(rnd: RoundData, table: int | None = None) -> BracketError:
+    where = f"table {table}" if table is not None else "the final"
+    return BracketError(
+        code="no_winner",
+        rule="T3",
+        message=f"Round {rnd.number}, {where} ended level: the director orders a "
+        "sudden-death hand (T3) before the partnerships can go on (T10).",
+    )
+
+
+def pairs_withdrawn_places(data: StageData) -> list[Placement]:
+    """Places for partnerships whose players are all withdrawn, after every other partnership
+    of the stage (T10 over T6/T7): who went further first, then seed; partners share it."""
+    pd = pairs_of(data)
+    by_entry = {e.entry_id: e for e in data.entrants}
+    gone: list[tuple[int, int, int]] = []  # (-out_round, seed, pair)
+    placed = 0
+    for p in stage_pairs(data):
+        mine = [by_entry[x] for x in p.info.players if x in by_entry]
+        if mine and all(e.status == "withdrawn" and e.placing is None for e in mine):
+            gone.append((-(mine[0].out_round or 0), p.seed, p.info.pair_id))
+        else:
+            placed += 1
+    gone.sort()
+    return [
+        Placement(x, placed + i + 1)
+        for i, (_, _, pid) in enumerate(gone)
+        for x in pd.pair(pid).players
+        if x in by_entry
+    ]

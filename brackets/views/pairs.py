@@ -1,0 +1,203 @@
+"""``pairs/``: the director's page of a pairs event (T9, T11).
+
+Make the event a pairs event (under a partnership ruleset), register a partnership (two
+players, new or already registered), import partnerships from a CSV (the players file plus a
+``pair`` column), see every partnership with its players, and substitute a player (T11).
+Every POST calls one service; the page shows its error naming the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from brackets.csv_import import player_key
+from brackets.pairs_csv import parse_pairs_csv
+from brackets.services.pairs import pairs_import_csv, partnership_substitute
+from brackets.views.base import DirectorTournamentMixin
+from tournament.models import Entry, Partnership, Player
+from tournament.partnerships import (
+    is_partnership_ruleset,
+    partnership_list,
+    partnership_register,
+    tournament_entry_format_set,
+)
+from tournament.services import player_create
+
+
+class PairRegisterForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Partnership name (optional)"), max_length=120, required=False
+    )
+    player_a = forms.CharField(label=gettext_lazy("First player"), max_length=120)
+    club_a = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    player_b = forms.CharField(label=gettext_lazy("Second player"), max_length=120)
+    club_b = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    check_in = forms.BooleanField(label=gettext_lazy("Check both in"), required=False, initial=True)
+
+
+class PairSubstituteForm(forms.Form):
+    leaving = forms.IntegerField(label=gettext_lazy("Player leaving"))
+    player = forms.CharField(label=gettext_lazy("Substitute"), max_length=120)
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason (T11)"), max_length=500)
+
+
+class PairsCsvForm(forms.Form):
+    csv_text = forms.CharField(
+        label=gettext_lazy("CSV: the players columns plus a 'pair' column"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        max_length=2 * 1024 * 1024,
+    )
+    check_in = forms.BooleanField(label=gettext_lazy("Check everyone in"), required=False)
+
+
+def _player(actor: Any, tournament_id: int, name: str, club: str) -> Player:
+    """The player entered here with that name and club, else a known player, else a new one."""
+    key = player_key(name, club)
+    for entry in Entry.objects.filter(tournament_id=tournament_id).select_related("player"):
+        if player_key(entry.player.name, entry.player.club) == key:
+            return entry.player
+    known = [
+        p
+        for p in Player.objects.filter(name__iexact=name.strip())
+        if player_key(p.name, p.club) == key
+    ]
+    if len(known) == 1:
+        return known[0]
+    return player_create(actor=actor, name=name.strip(), club=club.strip())
+
+
+class PairsView(DirectorTournamentMixin):
+    nav = "pairs"
+
+    def context(self, **extra: Any) -> dict[str, Any]:
+        return self.base_context(
+            pairs=partnership_list(tournament_id=self.tournament.pk),
+            is_pairs=self.tournament.entry_format == "pairs",
+            partnership_ruleset=is_partnership_ruleset(self.tournament.ruleset),
+            register_form=extra.pop("register_form", None) or PairRegisterForm(),
+            csv_form=extra.pop("csv_form", None) or PairsCsvForm(),
+            **extra,
+        )
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        return render(request, "brackets/pairs.html", self.context())
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        action = request.POST.get("action", "")
+        here = reverse("brackets:pairs", args=[self.tournament.slug])
+        if action == "format":
+            self.run(
+                lambda: tournament_entry_format_set(
+                    tournament=self.tournament, actor=request.user, entry_format="pairs"
+                ),
+                success=_("This is now a pairs event (T9)."),
+            )
+            return self.back(here)
+        if action == "register":
+            form = PairRegisterForm(request.POST)
+            if not form.is_valid():
+                return render(
+                    request, "brackets/pairs.html", self.context(register_form=form), status=400
+                )
+            d = form.cleaned_data
+
+            def register() -> Partnership:
+                a = _player(request.user, self.tournament.pk, d["player_a"], d["club_a"])
+                b = _player(request.user, self.tournament.pk, d["player_b"], d["club_b"])
+                return partnership_register(
+                    tournament=self.tournament,
+                    actor=request.user,
+                    players=[a, b],
+                    name=d["name"],
+                    check_in=d["check_in"],
+                )
+
+            done = self.run(
+                register, success=lambda p: _("Partnership %(n)s registered.") % {"n": p.number}
+            )
+            if done is None:
+                return render(
+                    request, "brackets/pairs.html", self.context(register_form=form), status=400
+                )
+            return self.back(here)
+        if action == "import":
+            csv_form = PairsCsvForm(request.POST)
+            if not csv_form.is_valid():
+                return render(
+                    request, "brackets/pairs.html", self.context(csv_form=csv_form), status=400
+                )
+            entered = tuple(
+                player_key(n, c)
+                for n, c in Entry.objects.filter(tournament=self.tournament).values_list(
+                    "player__name", "player__club"
+                )
+            )
+            report = parse_pairs_csv(csv_form.cleaned_data["csv_text"], entered=entered)
+            if report.all_errors:
+                return render(
+                    request,
+                    "brackets/pairs.html",
+                    self.context(csv_form=csv_form, csv_errors=report.all_errors),
+                    status=400,
+                )
+            imported = self.run(
+                lambda: pairs_import_csv(
+                    tournament=self.tournament,
+                    actor=request.user,
+                    report=report,
+                    check_in=csv_form.cleaned_data["check_in"],
+                ),
+                success=lambda ps: _("%(n)s partnerships imported.") % {"n": len(ps)},
+            )
+            if imported is None:
+                return render(
+                    request, "brackets/pairs.html", self.context(csv_form=csv_form), status=400
+                )
+            return self.back(here)
+        raise Http404("Unknown action.")
+
+
+class PairSubstituteView(DirectorTournamentMixin):
+    """``pairs/<id>/substitute/``: replace one player of a partnership (T11)."""
+
+    nav = "pairs"
+
+    def post(self, request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+        partnership = (
+            Partnership.objects.select_related("tournament")
+            .filter(pk=pair_id, tournament=self.tournament)
+            .first()
+        )
+        if partnership is None:
+            raise Http404("No such partnership in this tournament.")
+        here = reverse("brackets:pairs", args=[self.tournament.slug])
+        form = PairSubstituteForm(request.POST)
+        if not form.is_valid():
+            from django.contrib import messages
+
+            messages.error(
+                request,
+                _("Choose the player leaving, name the substitute and give a reason (T11)."),
+            )
+            return self.back(here)
+        d = form.cleaned_data
+        leaving = self.get_entry(d["leaving"])
+        self.run(
+            lambda: partnership_substitute(
+                partnership=partnership,
+                actor=request.user,
+                leaving=leaving,
+                player=_player(request.user, self.tournament.pk, d["player"], d["club"]),
+                reason=d["reason"],
+            ),
+            success=_("Substitute recorded; the partnership keeps its record (T11)."),
+        )
+        return self.back(here)

@@ -1,0 +1,111 @@
+"""Spectator standings of a pairs stage (T10): partnerships with their players.
+
+The same document shape as an individual stage's standings (``live.selectors``), with
+``pairs: true`` and one row per partnership: ``pair_id``, ``name`` (the partnership's name or
+its players), ``players`` (entry id, name, club), and T10's third key as ``third`` with
+``third_key`` saying which it is (``points_difference`` under pip scoring, ``six_loves_given``
+otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brackets.models import Round, Stage
+from brackets.selectors.pairs import (
+    pair_standings_from_data,
+    pairs_of,
+    stage_pairs,
+    table_sides,
+    table_winner,
+)
+from brackets.selectors.stage_data import StageData
+from scoring.models import Match
+
+JSON = dict[str, Any]
+
+
+def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
+    """One pairs stage's standings in T10 order, the cut line and the final's result."""
+    pairs = {p.info.pair_id: p for p in stage_pairs(data)}
+    standings = pair_standings_from_data(data, pairs=list(pairs))
+    names = {e.entry_id: (e.name, e.club) for e in data.entrants}
+    cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
+    rows: list[JSON] = []
+    tie_groups: list[list[int]] = []
+    group_of: dict[int, int] = {}
+    for i, row in enumerate(standings.rows):
+        info = pairs[row.pair_id].info
+        tie_group = None
+        if row.tied_with:
+            tie_group = group_of.get(row.pair_id)
+            if tie_group is None:
+                tie_group = len(tie_groups)
+                members = sorted({row.pair_id, *row.tied_with})
+                tie_groups.append(members)
+                group_of.update(dict.fromkeys(members, tie_group))
+        rows.append(
+            {
+                "rank": row.rank,
+                "pair_id": row.pair_id,
+                "name": info.label,
+                "players": [
+                    {"entry_id": p, "name": names.get(p, (n, ""))[0], "club": c}
+                    for p, n, c in zip(info.players, info.names, info.clubs, strict=False)
+                ],
+                "seed": (pairs[row.pair_id].seed + 1) // 2,
+                "played": row.played,
+                "byes": row.byes,
+                "match_wins": row.match_wins,
+                "hands_won": row.hands_won,
+                "third": row.third,
+                "points_for": row.points_for,
+                "points_against": row.points_against,
+                "six_loves_given": row.six_loves_given,
+                "head_to_head": row.head_to_head,
+                "decided_by": row.decided_by.value,
+                "tie_group": tie_group,
+                "active": pairs[row.pair_id].active,
+                "above_cut": None if cut is None else i < cut,
+                "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
+            }
+        )
+    return {
+        "stage": stage_json,
+        "pairs": True,
+        "third_key": "points_difference" if standings.pip_scoring else "six_loves_given",
+        "rounds_published": len(data.rounds),
+        "rounds_complete": sum(1 for r in data.rounds if r.complete),
+        "cut": cut,
+        "rows": rows,
+        "tie_groups": tie_groups,
+        "final_table": _final(data),
+        "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
+    }
+
+
+def _final(data: StageData) -> list[JSON] | None:
+    """The final's result, champion partnership first (T10), once it is finished."""
+    pd = pairs_of(data)
+    for r in reversed(data.rounds):
+        if r.kind != Round.Kind.FINAL:
+            continue
+        for t in r.tables:
+            sides = table_sides(pd, t)
+            if sides is None or t.status != Match.Status.FINISHED:
+                continue
+            winner = table_winner(pd, t)
+            order = sorted(sides, key=lambda p: p != winner)
+            points = {
+                sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)
+            }
+            return [
+                {
+                    "place": (1 if p == winner else 2) if winner is not None else None,
+                    "pair_id": p,
+                    "name": pd.pair(p).label,
+                    "points": points[p],
+                }
+                for p in order
+            ]
+    return None
