@@ -178,7 +178,7 @@ def _send_observed(groups: list[str], event: dict[str, Any]) -> None:
     from core.observability import BROADCAST_LATENCY
 
     started = time.perf_counter()
-    logger.info("live event %s queued for %d groups", event.get("type"), len(groups))
+    logger.debug("live event %s queued for %d groups", event.get("type"), len(groups))
     pending = group_send_now(groups, event)
     if pending is None:
         BROADCAST_LATENCY.observe(time.perf_counter() - started)
