@@ -573,7 +573,7 @@
       }
       return folded ? state : null;
     } catch (err) {
-      return null; // e.g. partnerships (R42): the server's word only
+      return null; // a ruleset the reducer refuses: the server's word only
     }
   }
 
