@@ -107,6 +107,19 @@ class TournamentForm(forms.Form):
     ends_on = forms.DateField(
         required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
     )
+    confirmation = forms.ChoiceField(
+        required=False,
+        label=_("Confirmation at the table"),
+        choices=[
+            ("off", _("Off: the referee's record is final")),
+            ("match_end", _("At match end: every player confirms the result")),
+            ("every_hand", _("Every hand: every player confirms each hand")),
+        ],
+        help_text=_(
+            "Players confirm on the referee's phone (tap their name, PIN if issued); a disputed "
+            "result waits in the dispute queue. Applies to matches started after saving."
+        ),
+    )
     ruleset_preset = forms.ChoiceField(
         label=_("Ruleset preset"),
         help_text=_("A complete ruleset from RULES.md §1; override single keys below."),

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from live import views
+from live import table_join, views
 
 app_name = "live"
 urlpatterns = [
@@ -14,6 +14,8 @@ urlpatterns = [
     path("live/<slug:slug>/players/<int:entry_id>/", views.player, name="player"),
     path("live/<slug:slug>/matches/<int:match_id>/", views.match, name="match"),
     path("live/<slug:slug>/projector/", views.projector, name="projector"),
+    # The table QR (issue 15): a stable address per physical table.
+    path("t/<slug:slug>/table/<int:number>/", table_join.table_join, name="table-join"),
     re_path(
         r"^live/(?P<slug>[-a-zA-Z0-9_]+)/export/(?P<kind>[a-z]+)\.(?P<fmt>csv|json)$",
         views.export,

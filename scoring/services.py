@@ -35,6 +35,7 @@ from core.exceptions import ApplicationError, ConflictError, NotFoundError, Perm
 from core.sql import Columns, Insert, default_connection, execute_and_commit, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
+from scoring import confirmation as table_confirmation
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply
 from scoring.engine.match import match_start as engine_match_start
@@ -650,6 +651,7 @@ def _freeze_ruleset(match: Match) -> Ruleset:
     except InvalidRuleset as exc:
         raise _engine_error(exc, prefix="ruleset") from exc
     match.ruleset = ruleset.to_json()
+    table_confirmation.confirmation_freeze(match, tournament)  # issue 15: frozen like the rules
     return ruleset
 
 
@@ -681,7 +683,12 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     _snapshot(match, state)
     match.status = Match.Status.IN_PROGRESS
     match.started_at = timezone.now()
-    match.save(update_fields=[*_SNAPSHOT_FIELDS, "ruleset", "lot_winner", "status", "started_at"])
+    match.save(
+        update_fields=[
+            *_SNAPSHOT_FIELDS,
+            *("ruleset", "confirmation", "lot_winner", "status", "started_at"),
+        ]
+    )
     version = tournament_version_bump(tournament_id=match.tournament_id)
     _notify_after_commit(match, version)
     return match
@@ -726,7 +733,7 @@ def _start_with_first_hand(match: Match, payload: Mapping[str, Any]) -> list[str
     _snapshot(match, state)
     match.status = Match.Status.IN_PROGRESS
     match.started_at = timezone.now()
-    return ["ruleset", "lot_winner", "status", "started_at"]
+    return ["ruleset", "confirmation", "lot_winner", "status", "started_at"]
 
 
 # -- hands ----------------------------------------------------------------------------------------
@@ -1007,6 +1014,7 @@ def _hand_record_locked(
 ) -> HandRecordResult:
     match, _ = _lock_match_for_recording(match_id, actor)
     try:
+        table_confirmation.confirmation_gate_record(match)  # issue 15: held or disputed
         started = _start_with_first_hand(match, payload)
         history, record, log, new_state, scored = _hand_checked(match, expected_number, payload)
     except ApplicationError:
@@ -1043,9 +1051,10 @@ def _hand_record_locked(
         idempotency_key=key,
         idempotency_fingerprint=fingerprint,
     )
-    finished = new_state.over
+    # Issue 15: under confirmation at the table the match waits instead of finishing.
+    finished, held = table_confirmation.confirmation_after_hand(match, over=new_state.over)
     _snapshot(match, new_state)
-    fields = [*_SNAPSHOT_FIELDS, *started]
+    fields = [*_SNAPSHOT_FIELDS, *started, *held]
     placings: list[int] | None = None
     if finished:
         assert history is not None  # _hand_checked folds the stored hands for the last hand
@@ -1087,6 +1096,7 @@ def hand_void_last(
     reason = _require_reason(reason)
     match = _lock_match(match_id)
     is_director = _require_referee_or_director(actor, match, Action.UNDO_HAND)
+    table_confirmation.confirmation_gate_undo(match)  # issue 15: a dispute freezes it
     if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
         raise ApplicationError(
             f"The match is {match.status}; there is nothing to undo.",
@@ -1123,7 +1133,7 @@ def hand_void_last(
     records = match_hand_records(match_id=match.pk)
     state, _, _ = match_fold_records(match, records)
     _snapshot(match, state)
-    fields = list(_SNAPSHOT_FIELDS)
+    fields = [*_SNAPSHOT_FIELDS, *table_confirmation.confirmation_reset(match)]
     if reopened:
         match.status = Match.Status.IN_PROGRESS
         match.finished_at = None

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import views
+from scoring import dispute_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -16,5 +16,10 @@ urlpatterns = [
         "director/tournaments/<slug:slug>/rows/",
         views.director_dashboard_rows,
         name="director-dashboard-rows",
+    ),
+    path(
+        "director/tournaments/<slug:slug>/disputes/",
+        dispute_views.dispute_queue,
+        name="dispute-queue",
     ),
 ]
