@@ -88,7 +88,8 @@ def test_match_end_holds_the_result_until_every_player_confirms(
         _record(match, referee, 6, LAST_BLOCK)
     match.refresh_from_db()
     # The last hand is stored, but the match is not final: no placings, no event.
-    assert match.hands_count == 6 and match.winner_seat == 0
+    assert match.hands_count == 6
+    assert match.winner_seat == 0
     assert match.status == Match.Status.IN_PROGRESS
     assert match.confirmation_hold == "result"
     assert not Seat.objects.filter(match=match, placing__isnull=False).exists()
@@ -107,7 +108,8 @@ def test_match_end_holds_the_result_until_every_player_confirms(
     assert finished_events == []
     # A repeated tap records once.
     again = confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0)
-    assert again.replayed and again.confirmed_seats == (0, 1, 2)
+    assert again.replayed
+    assert again.confirmed_seats == (0, 1, 2)
     with django_capture_on_commit_callbacks(execute=True):
         last = confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=3)
     assert last.finished
@@ -116,7 +118,8 @@ def test_match_end_holds_the_result_until_every_player_confirms(
     assert match.end_reason == Match.EndReason.NORMAL
     assert match.confirmation_hold == ""
     placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
-    assert placings[0] == 1 and all(placings[s] is not None for s in range(4))
+    assert placings[0] == 1
+    assert all(placings[s] is not None for s in range(4))
     assert finished_events == [match.pk]
     assert HandConfirmation.objects.filter(hand__match=match).count() == 4
     # After the release a retry still answers, and nothing more happens.
@@ -145,7 +148,8 @@ def test_every_hand_blocks_the_next_hand_until_the_last_is_confirmed() -> None:
     # The referee may undo an unconfirmed hand: its pending confirmation goes with it.
     hand_void_last(match_id=match.pk, actor=referee, reason="wrong winner", expected_number=2)
     match.refresh_from_db()
-    assert match.confirmation_hold == "" and match.hands_count == 1
+    assert match.confirmation_hold == ""
+    assert match.hands_count == 1
 
 
 def test_off_is_the_referees_word() -> None:
@@ -160,13 +164,17 @@ def test_off_is_the_referees_word() -> None:
 
 
 def test_pins_are_hashed_and_confirm_only_their_own_seat() -> None:
-    t, director, match, referee = _setup("every_hand")
+    _t, director, match, referee = _setup("every_hand")
     seats = {s.seat: s.entry for s in Seat.objects.filter(match=match).select_related("entry")}
     entry, pin = entry_check_in(entry=seats[1], actor=director, issue_pin=True)
     _, other_pin = entry_check_in(entry=seats[2], actor=director, issue_pin=True)
-    assert pin is not None and len(pin) == 4 and pin.isdigit()
+    assert pin is not None
+    assert len(pin) == 4
+    assert pin.isdigit()
     stored = Entry.objects.get(pk=entry.pk)
-    assert stored.checked_in and stored.pin_hash and pin not in stored.pin_hash
+    assert stored.checked_in
+    assert stored.pin_hash
+    assert pin not in stored.pin_hash
     assert ActionLog.objects.filter(verb="entry.pin_issue", target_id=str(entry.pk)).exists()
     _record(match, referee, 1, FIRST)
     with pytest.raises(PermissionDeniedError) as missing:
@@ -215,7 +223,8 @@ def test_only_this_matchs_referee_or_a_director_confirms() -> None:
     ):
         with pytest.raises(PermissionDeniedError):
             call()
-    assert not HandConfirmation.objects.exists() and not ResultDispute.objects.exists()
+    assert not HandConfirmation.objects.exists()
+    assert not ResultDispute.objects.exists()
     confirmation.hand_confirm(match_id=match.pk, actor=director, number=1, seat=0)
     # Only a director resolves.
     with pytest.raises(PermissionDeniedError):
@@ -279,9 +288,11 @@ def test_a_disputed_block_count_freezes_the_match_until_the_director_corrects_it
     assert live.counts == CLAIMED_BLOCK["counts"]
     assert Hand.objects.get(match=match, number=6, void=True).counts == LAST_BLOCK["counts"]
     dispute.refresh_from_db()
-    assert dispute.status == "corrected" and dispute.reason == "C counted 2, seen"
+    assert dispute.status == "corrected"
+    assert dispute.reason == "C counted 2, seen"
     log = ActionLog.objects.get(verb="result.dispute.correct")
-    assert log.reason == "C counted 2, seen" and log.data["claimed"]["counts"] == [2, 14, 12, 9]
+    assert log.reason == "C counted 2, seen"
+    assert log.data["claimed"]["counts"] == [2, 14, 12, 9]
     assert confirmation.disputes_for(tournament=t) == []
     assert finished_events == [match.pk]
 
@@ -300,13 +311,14 @@ def test_upholding_a_dispute_finishes_the_match(
             match_id=match.pk, actor=director, decision="uphold", reason="the referee saw it"
         )
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.winner_seat == 0
+    assert match.status == Match.Status.FINISHED
+    assert match.winner_seat == 0
     assert finished_events == [match.pk]
     assert ActionLog.objects.filter(verb="result.dispute.uphold").exists()
 
 
 def test_api_confirm_and_dispute_with_the_referee_credential(client: Client) -> None:
-    t, director, match, referee = _setup("every_hand")
+    t, director, match, _referee = _setup("every_hand")
     token = tournament_services.referee_token_issue(
         tournament=t, actor=director, user=match.referee
     )
@@ -324,21 +336,24 @@ def test_api_confirm_and_dispute_with_the_referee_credential(client: Client) -> 
         content_type="application/json",
         **auth,
     )
-    assert r.status_code == 409 and r.json()["error"]["code"] == "confirmation_pending"
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "confirmation_pending"
     r = client.post(
         f"/api/matches/{match.pk}/confirmations/",
         {"number": 1, "seat": 9},
         content_type="application/json",
         **auth,
     )
-    assert r.status_code == 400 and "seat" in r.json()["error"]["fields"]
+    assert r.status_code == 400
+    assert "seat" in r.json()["error"]["fields"]
     r = client.post(
         f"/api/matches/{match.pk}/confirmations/",
         {"number": 1, "seat": 0},
         content_type="application/json",
         **auth,
     )
-    assert r.status_code == 200 and r.json()["confirmed_seats"] == [0]
+    assert r.status_code == 200
+    assert r.json()["confirmed_seats"] == [0]
     r = client.post(
         f"/api/matches/{match.pk}/disputes/",
         {"number": 1, "seat": 1, "claimed": {**FIRST, "winner": 1, "poser": 1}},
@@ -353,7 +368,8 @@ def test_api_confirm_and_dispute_with_the_referee_credential(client: Client) -> 
     listed = client.get(f"/api/tournaments/{t.slug}/disputes/").json()["results"]
     assert [d["match_id"] for d in listed] == [match.pk]
     page = client.get(f"/director/tournaments/{t.slug}/disputes/")
-    assert page.status_code == 200 and f'id="dispute-{listed[0]["id"]}"' in page.content.decode()
+    assert page.status_code == 200
+    assert f'id="dispute-{listed[0]["id"]}"' in page.content.decode()
     r = client.post(
         f"/director/tournaments/{t.slug}/disputes/",
         {"match_id": match.pk, "decision": "uphold", "reason": ""},
@@ -376,14 +392,18 @@ def test_check_in_api_issues_a_pin_once(client: Client) -> None:
     client.force_login(director)
     url = f"/api/tournaments/{t.slug}/entries/{entry.pk}/check-in/"
     r = client.post(url, {"pin": "yes"}, content_type="application/json")
-    assert r.status_code == 400 and "pin" in r.json()["error"]["fields"]
+    assert r.status_code == 400
+    assert "pin" in r.json()["error"]["fields"]
     r = client.post(url, {"pin": True}, content_type="application/json")
     body = r.json()
-    assert r.status_code == 200 and body["checked_in"] and body["has_pin"]
+    assert r.status_code == 200
+    assert body["checked_in"]
+    assert body["has_pin"]
     assert len(body["pin"]) == 4
     assert body["pin"] not in Entry.objects.get(pk=entry.pk).pin_hash
     r = client.post(url, {}, content_type="application/json")
-    assert r.json()["pin"] is None and r.json()["has_pin"]
+    assert r.json()["pin"] is None
+    assert r.json()["has_pin"]
 
 
 def test_the_director_sets_confirmation_on_the_edit_page(client: Client) -> None:
