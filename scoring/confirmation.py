@@ -238,6 +238,17 @@ def _finish(match: Match) -> None:
     match.confirmation_hold = HOLD_NONE
 
 
+def _bump(match: Match) -> list[str]:
+    """Bump the match version; the engine snapshot of the hands stays current (a confirmation
+    changes no score), so the next hand and the offline preview keep using it."""
+    stored = match.engine_state
+    match.version += 1
+    if isinstance(stored, dict) and stored.get("match_version") == match.version - 1:
+        match.engine_state = {**stored, "match_version": match.version}
+        return ["version", "engine_state", "updated_at"]
+    return ["version", "updated_at"]
+
+
 def _release(match: Match) -> bool:
     """Release what the match waited for; True when that finished it."""
     finishing = match.confirmation_hold == HOLD_RESULT
@@ -245,16 +256,11 @@ def _release(match: Match) -> bool:
         _finish(match)
     else:
         match.confirmation_hold = HOLD_NONE
-    match.version += 1
+    bumped = _bump(match)
     match.save(
         update_fields=[
-            "confirmation_hold",
-            "status",
-            "finished_at",
-            "end_reason",
-            "winner_seat",
-            "version",
-            "updated_at",
+            *("confirmation_hold", "status", "finished_at", "end_reason", "winner_seat"),
+            *bumped,
         ]
     )
     return finishing
@@ -303,8 +309,7 @@ def hand_confirm(
     if len(done) >= match.n_players:
         finished = _release(match)
     else:
-        match.version += 1
-        match.save(update_fields=["version", "updated_at"])
+        match.save(update_fields=_bump(match))
     _announce(match, finished=finished)
     return ConfirmationResult(match, tuple(sorted(done)), finished, False)
 
@@ -381,8 +386,7 @@ def hand_dispute(
     )
     dispute_data = {"hold_before": match.confirmation_hold}
     match.confirmation_hold = HOLD_DISPUTED
-    match.version += 1
-    match.save(update_fields=["confirmation_hold", "version", "updated_at"])
+    match.save(update_fields=["confirmation_hold", *_bump(match)])
     action_log_record(
         tournament=match.tournament,
         actor=None,
