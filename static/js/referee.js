@@ -400,8 +400,10 @@
         var fresh = holder.querySelector("#match-panel");
         if (!fresh) return;
         if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
+        var dispute = disputeState(); // a player typing their version keeps it
         panel().replaceWith(fresh);
         initPanel();
+        restoreDispute(dispute);
         if (flash) confirmInView(flash, fresh.dataset.lastNumber);
       })
       .catch(function () {
@@ -759,6 +761,32 @@
       var last = JSON.parse(confirmBox().dataset.lastHand || "null");
       return last && last.number === number ? last : null;
     } catch (e) { return null; }
+  }
+
+  function disputeState() {
+    var box = confirmBox();
+    var details = box && $("#dispute", box);
+    if (!details || !details.open) return null;
+    var state = { radios: [], values: {} };
+    $all("#dispute-form input", box).forEach(function (el) {
+      if (el.type === "radio") { if (el.checked) state.radios.push([el.name, el.value]); }
+      else state.values[el.id] = el.value;
+    });
+    return state;
+  }
+
+  function restoreDispute(state) {
+    var box = confirmBox();
+    if (!state || !box || $("#dispute", box).hidden) return;
+    $("#dispute", box).open = true;
+    state.radios.forEach(function (nv) {
+      var el = $('input[name="' + nv[0] + '"][value="' + nv[1] + '"]', box);
+      if (el) el.checked = true;
+    });
+    Object.keys(state.values).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && box.contains(el)) el.value = state.values[id];
+    });
   }
 
   function queueTap(kind, payload) {

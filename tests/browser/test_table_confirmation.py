@@ -1,0 +1,132 @@
+"""Confirmation at the table in a real browser (issue 15, "Done when"): a disputed block count
+reaches the director's queue, and resolving it finalises the match and advances the bracket.
+
+A four-player event under ``confirmation = match_end``, a two-round Swiss qualifying (auto
+advance). Hands 1-5 are recorded through the API; the referee records the last hand, a block,
+on their phone: the match is not final. Three players tap their names; the fourth disputes the
+block count with their version. The director's dispute queue shows both versions; the director
+replaces the recorded hand with the player's, with a reason: the match is finished, the action
+log holds the reason, and round 2 is published.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from brackets import services as brackets
+from brackets.models import Round, RoundMatch
+from scoring.models import Hand, Match, ResultDispute
+from scoring.services import hand_record, match_assign_referee
+from tests.brackets.conftest import make_tournament
+from tests.browser.conftest import DESKTOP
+from tournament import services as tournament_services
+from tournament.models import ActionLog
+
+FIRST = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 0}
+NEXT = {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 0}
+RECORDED = [3, 10, 12, 9]  # the block the referee records: A wins it and the match (R31c)
+CLAIMED = [2, 14, 12, 9]  # the count C's player says was right
+
+
+@pytest.fixture
+def event(transactional_db: Any) -> dict[str, Any]:
+    tournament, director = make_tournament(4, confirmation="match_end")
+    stage = brackets.stage_create(
+        tournament=tournament,
+        actor=director,
+        name="Qualifying",
+        kind="qualifying",
+        rng_seed=7,
+        swiss_rounds=2,
+        cut_size=4,
+    )
+    brackets.stage_seed(stage=stage, actor=director, method="rating")
+    rnd = brackets.round_publish(stage=stage, actor=director, expected_number=1)
+    match = RoundMatch.objects.get(round=rnd).match
+    role = tournament_services.referee_create(tournament=tournament, actor=director, username="t7")
+    token = tournament_services.referee_token_issue(
+        tournament=tournament, actor=director, user=role.user
+    )
+    match_assign_referee(match_id=match.pk, actor=director, referee=role.user)
+    for number in range(1, 6):
+        hand_record(
+            match_id=match.pk,
+            actor=director,
+            expected_number=number,
+            payload=FIRST if number == 1 else NEXT,
+        )
+    return {"t": tournament, "director": director, "match": match, "key": token.key, "stage": stage}  # type: ignore[attr-defined]
+
+
+@pytest.mark.browser
+def test_a_disputed_block_count_is_resolved_by_the_director(
+    browser_context: Any, event: dict[str, Any], artifacts_dir: Any
+) -> None:
+    match: Match = event["match"]
+    phone = browser_context().new_page()
+    phone.goto(f"/ref/#{event['key']}")
+    phone.wait_for_url(f"**/matches/{match.pk}/")
+
+    # The referee records the last hand: a block A wins (R20).
+    expect(phone.locator("#match-panel")).to_have_attribute("data-number", "6")
+    phone.locator("#hand-form input[name='poser'][value='0'] + span").tap()
+    phone.select_option("#pose-tile", "5-4")
+    phone.locator("#hand-form input[name='end'][value='block'] + span").tap()
+    for seat, count in enumerate(RECORDED):
+        phone.fill(f"#count-{seat}", str(count))
+    phone.locator("#confirm-hand").tap()
+
+    # The result waits for the players: not final.
+    expect(phone.locator("#submit-status")).to_contain_text("Hand 6 recorded", timeout=15_000)
+    box = phone.locator("#table-confirm")
+    expect(box).to_be_visible(timeout=15_000)
+    expect(box.locator("#table-confirm-title")).to_contain_text("ended the match")
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+    assert match.confirmation_hold == "result"
+    assert not Round.objects.filter(stage=event["stage"], number=2).exists()
+
+    for seat in (0, 1, 3):
+        box.locator(f"[data-confirm-seat='{seat}']").tap()
+        expect(box.locator(f"[data-confirm-seat='{seat}']")).to_have_attribute(
+            "aria-pressed", "true", timeout=15_000
+        )
+    # C's player disputes the count.
+    box.locator("#dispute-open").tap()
+    box.locator("#dispute-form input[name='dispute_seat'][value='2'] + span").tap()
+    for seat, count in enumerate(CLAIMED):
+        box.locator(f"#dispute-count-{seat}").fill(str(count))
+    box.locator("#dispute-note").fill("A had 2, not 3")
+    box.locator("#dispute-submit").tap()
+    expect(phone.locator("#table-frozen")).to_contain_text("disputed", timeout=15_000)
+    phone.screenshot(path=artifacts_dir / "referee-dispute.png", full_page=True)
+    match.refresh_from_db()
+    assert match.confirmation_hold == "disputed"
+    assert match.status == Match.Status.IN_PROGRESS
+    assert ResultDispute.objects.filter(match=match, status="open").count() == 1
+
+    # The director's dispute queue: both versions, resolved with a reason.
+    desk = browser_context(viewport=DESKTOP, user=event["director"]).new_page()
+    desk.goto(f"/director/tournaments/{event['t'].slug}/disputes/")
+    card = desk.locator("section.dispute")
+    expect(card).to_have_count(1)
+    expect(card.locator(".version-recorded .counts")).to_have_text("3 · 10 · 12 · 9")
+    expect(card.locator(".version-claimed .counts")).to_have_text("2 · 14 · 12 · 9")
+    desk.screenshot(path=artifacts_dir / "director-dispute-queue.png", full_page=True)
+    card.locator("input[name='reason']").fill("Counted again with both players: 2")
+    card.get_by_role("button", name="Replace it with the player's version").click()
+    expect(desk.locator("#no-disputes")).to_be_visible()
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.confirmation_hold == ""
+    assert Hand.objects.get(match=match, number=6, void=False).counts == CLAIMED
+    log = ActionLog.objects.get(verb="result.dispute.correct")
+    assert log.reason == "Counted again with both players: 2"
+    # Finished: the bracket advanced (auto advance publishes round 2).
+    second = Round.objects.filter(stage=event["stage"], number=2).first()
+    assert second is not None
+    assert second.status == Round.Status.PUBLISHED
