@@ -717,6 +717,8 @@
     if (!box) return;
     var wait = awaiting(entries, state);
     var form = $("#hand-form", panel());
+    var undo = $("#undo", panel());
+    if (undo) undo.hidden = !!(wait && wait.disputed); // a dispute freezes the match
     box.hidden = !wait;
     if (form) form.hidden = !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
     if (!wait) return;
@@ -733,6 +735,7 @@
     frozen.hidden = !wait.disputed;
     frozen.textContent = wait.disputed ? fill(box.dataset.msgFrozen, { number: wait.number }) : "";
     $("#dispute", box).hidden = wait.disputed;
+    $("#confirm-pin", box).closest(".field").hidden = wait.disputed;
     $("#table-confirm-hint", box).hidden = wait.disputed;
     if (!wait.disputed && !$("#dispute", box).open) prefillDispute(entries, wait.number);
   }
