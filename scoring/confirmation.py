@@ -282,9 +282,13 @@ def hand_confirm(
     entry = _seat_entry(match, seat)
     seat_no = int(seat)
     done = set(HandConfirmation.objects.filter(hand=hand).values_list("seat", flat=True))
-    if match.confirmation_hold == HOLD_DISPUTED:
+    if match.confirmation_hold == HOLD_DISPUTED and match.status == Match.Status.IN_PROGRESS:
         confirmation_gate_record(match)
-    if match.confirmation_hold not in (HOLD_HAND, HOLD_RESULT):
+    # A match a director decided meanwhile (override, forfeit) waits for nobody.
+    if match.status != Match.Status.IN_PROGRESS or match.confirmation_hold not in (
+        HOLD_HAND,
+        HOLD_RESULT,
+    ):
         if seat_no in done:  # a retry after the hand was released: the same answer
             return ConfirmationResult(match, tuple(sorted(done)), False, True)
         raise ApplicationError(
@@ -353,14 +357,17 @@ def hand_dispute(
     ``match_end``: any hand of the held result. A repeated submission records once."""
     match = _lock(match_id)
     _require_table(actor, match)
-    if match.confirmation_hold == HOLD_DISPUTED:
+    if match.confirmation_hold == HOLD_DISPUTED and match.status == Match.Status.IN_PROGRESS:
         existing = ResultDispute.objects.filter(
             match=match, status=ResultDispute.Status.OPEN
         ).first()
         if existing is not None and existing.seat == seat and existing.hand.number == number:
             return existing  # a retry of the same dispute
         confirmation_gate_record(match)
-    if match.confirmation_hold not in (HOLD_HAND, HOLD_RESULT):
+    if match.status != Match.Status.IN_PROGRESS or match.confirmation_hold not in (
+        HOLD_HAND,
+        HOLD_RESULT,
+    ):
         raise ApplicationError(
             "Nothing awaits confirmation at this match: there is nothing to dispute.",
             code="nothing_to_confirm",
@@ -455,6 +462,15 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
         )
     hold = _hold_before(dispute)
     number = dispute.hand.number
+    decided = match.status != Match.Status.IN_PROGRESS  # an override or forfeit since
+    if decision == "correct" and decided:
+        raise ApplicationError(
+            f"The match is {match.status} by a director's decision: uphold to close the "
+            "dispute, or reopen the match first.",
+            code="match_decided",
+            rule=RULE,
+            status=409,
+        )
     if decision == "correct" and number != match.hands_count:
         raise ApplicationError(
             f"Only the last hand can be replaced here; hand {number} is not the last "
@@ -471,7 +487,10 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     dispute.reason = reason
     dispute.save(update_fields=["status", "resolved_by", "resolved_at", "reason"])
     finished = False
-    if decision == "uphold":
+    if decided:
+        match.confirmation_hold = HOLD_NONE  # the decision stands; nothing to release
+        match.save(update_fields=["confirmation_hold", *_bump(match)])
+    elif decision == "uphold":
         match.confirmation_hold = hold
         finished = _release(match)
     else:

@@ -412,3 +412,35 @@ def test_the_director_sets_confirmation_on_the_edit_page(client: Client) -> None
     page = client.get(f"/director/tournaments/{t.slug}/settings/")
     assert page.status_code == 200
     assert 'name="confirmation"' in page.content.decode()
+
+
+def test_a_match_decided_by_the_director_meanwhile_waits_for_nobody() -> None:
+    """An override while the result is disputed: the decision stands; the dispute can only be
+    closed (upheld), and the override's placings are not recomputed."""
+    from scoring.services import match_result_override
+
+    t, director, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    confirmation.hand_dispute(
+        match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
+    )
+    match_result_override(
+        match_id=match.pk, actor=director, scores=[6, 0, 1, 0], reason="director saw it"
+    )
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    with pytest.raises(ApplicationError) as decided:
+        confirmation.dispute_resolve(
+            match_id=match.pk, actor=director, decision="correct", reason="late"
+        )
+    assert decided.value.code == "match_decided"
+    confirmation.dispute_resolve(match_id=match.pk, actor=director, decision="uphold", reason="ok")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.OVERRIDE
+    assert match.confirmation_hold == ""
+    assert dict(Seat.objects.filter(match=match).values_list("seat", "placing")) == placings
+    assert confirmation.disputes_for(tournament=t) == []
+    with pytest.raises(ApplicationError) as nothing:
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0)
+    assert nothing.value.code == "nothing_to_confirm"
