@@ -15,9 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.schema import error_response
-from core.exceptions import ApplicationError
 from scoring import confirmation
-from scoring.models import ResultDispute
 from tournament.api.base import ApiView, TournamentScopedMixin
 
 ERRORS = {
@@ -26,29 +24,10 @@ ERRORS = {
     404: error_response(404, "No such match, hand or seat"),
     409: error_response(409, "Nothing awaits confirmation, or the match is frozen by a dispute"),
 }
-
-
-def _body(request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise ApplicationError(
-            "The body must be a JSON object.",
-            code="malformed",
-            fields={"non_field_errors": ["Expected a JSON object."]},
-        )
-    return dict(request.data)
-
-
-def _pin(body: dict[str, Any]) -> str | None:
-    pin = body.get("pin")
-    if pin is None or pin == "":
-        return None
-    if not isinstance(pin, str):
-        raise ApplicationError(
-            "pin must be the player's 4 digits as a string.",
-            code="malformed",
-            fields={"pin": ["4 digits."]},
-        )
-    return pin
+LIST_ERRORS = {
+    403: error_response(403, "Only this tournament's directors read the dispute queue"),
+    404: error_response(404, "No such tournament"),
+}
 
 
 def _match_body(match: Any, seats: Any = None) -> dict[str, Any]:
@@ -84,31 +63,53 @@ def dispute_json(row: confirmation.DisputeRow) -> dict[str, Any]:
     }
 
 
-_CONFIRM = inline_serializer(
-    "ConfirmInput",
-    {
-        "number": serializers.IntegerField(help_text="The hand confirmed (the last one)."),
-        "seat": serializers.IntegerField(help_text="The confirming player's seat."),
-        "pin": serializers.CharField(required=False, help_text="The player's PIN, if any."),
-    },
-)
-_DISPUTE = inline_serializer(
-    "DisputeInput",
-    {
-        "number": serializers.IntegerField(),
-        "seat": serializers.IntegerField(),
-        "pin": serializers.CharField(required=False),
-        "claimed": serializers.DictField(help_text="The player's version: an outcome record."),
-        "note": serializers.CharField(required=False),
-    },
-)
-_RESOLVE = inline_serializer(
-    "DisputeResolveInput",
-    {
-        "decision": serializers.ChoiceField(choices=list(confirmation.RESOLUTIONS)),
-        "reason": serializers.CharField(),
-    },
-)
+MAX_TEXT = 2000
+NUMBER_MAX = 1_000_000
+
+
+class ConfirmInput(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField(
+        help_text="The hand confirmed (the last).", min_value=1, max_value=NUMBER_MAX
+    )
+    seat = serializers.IntegerField(
+        help_text="The confirming player's seat.", min_value=0, max_value=3
+    )
+    pin = serializers.RegexField(
+        r"^[0-9]{4}$",
+        max_length=4,
+        required=False,
+        allow_blank=True,
+        help_text="The player's 4-digit PIN, if they have one.",
+    )
+
+
+class ClaimedHand(serializers.Serializer[dict[str, Any]]):
+    """The player's version of the hand: an outcome record (RULES.md section 9)."""
+
+    poser = serializers.IntegerField(min_value=0, max_value=3)
+    pose_tile = serializers.CharField(max_length=3)
+    end = serializers.ChoiceField(choices=["domino", "block"])
+    winner = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+    counts = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=200),
+        required=False,
+        allow_null=True,
+        min_length=2,
+        max_length=4,
+    )
+    llave = serializers.BooleanField(required=False)
+
+
+class DisputeInput(ConfirmInput):
+    claimed = ClaimedHand()
+    note = serializers.CharField(required=False, allow_blank=True, max_length=MAX_TEXT)
+
+
+class DisputeResolveInput(serializers.Serializer[dict[str, Any]]):
+    decision = serializers.ChoiceField(choices=list(confirmation.RESOLUTIONS))
+    reason = serializers.CharField(max_length=MAX_TEXT)
+
+
 _STATE = inline_serializer(
     "ConfirmationState",
     {
@@ -125,41 +126,44 @@ _STATE = inline_serializer(
 
 class HandConfirmApi(ApiView):
     @extend_schema(
-        request=_CONFIRM,
+        request=ConfirmInput,
         responses={200: _STATE, 429: error_response(429, "PIN locked"), **ERRORS},
         tags=["hands"],
         description="A seated player confirms the last hand (tap the name; PIN if issued).",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        body = _body(request)
+        data = ConfirmInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
         result = confirmation.hand_confirm(
             match_id=match_id,
             actor=request.user,
-            number=body.get("number"),
-            seat=body.get("seat"),
-            pin=_pin(body),
+            number=v["number"],
+            seat=v["seat"],
+            pin=v.get("pin") or None,
         )
         return Response(_match_body(result.match, result.confirmed_seats))
 
 
 class HandDisputeApi(ApiView):
     @extend_schema(
-        request=_DISPUTE,
+        request=DisputeInput,
         responses={201: _STATE, **ERRORS},
         tags=["hands"],
         description="A seated player disputes a recorded hand with their version of it.",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        body = _body(request)
-        note = body.get("note", "")
+        data = DisputeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
         dispute = confirmation.hand_dispute(
             match_id=match_id,
             actor=request.user,
-            number=body.get("number"),
-            seat=body.get("seat"),
-            claimed=body.get("claimed"),
-            note=note if isinstance(note, str) else "",
-            pin=_pin(body),
+            number=v["number"],
+            seat=v["seat"],
+            claimed=dict(v["claimed"]),
+            note=v.get("note", ""),
+            pin=v.get("pin") or None,
         )
         out = _match_body(dispute.match)
         out["dispute_id"] = dispute.pk
@@ -168,18 +172,19 @@ class HandDisputeApi(ApiView):
 
 class DisputeResolveApi(ApiView):
     @extend_schema(
-        request=_RESOLVE,
+        request=DisputeResolveInput,
         responses={200: _STATE, **ERRORS},
         tags=["matches"],
         description="A director resolves the match's open dispute (reason in the action log).",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        body = _body(request)
+        data = DisputeResolveInput(data=request.data)
+        data.is_valid(raise_exception=True)
         dispute = confirmation.dispute_resolve(
             match_id=match_id,
             actor=request.user,
-            decision=body.get("decision"),
-            reason=body.get("reason"),
+            decision=data.validated_data["decision"],
+            reason=data.validated_data["reason"],
         )
         match = type(dispute.match).objects.get(pk=dispute.match_id)
         return Response(_match_body(match))
@@ -187,7 +192,10 @@ class DisputeResolveApi(ApiView):
 
 class DisputeListApi(TournamentScopedMixin):
     @extend_schema(
-        responses={200: inline_serializer("DisputeList", {"results": serializers.ListField()})},
+        responses={
+            200: inline_serializer("DisputeList", {"results": serializers.ListField()}),
+            **LIST_ERRORS,
+        },
         tags=["matches"],
         description="The dispute queue: open disputes (all with ?all=1), both versions each.",
     )
@@ -198,10 +206,4 @@ class DisputeListApi(TournamentScopedMixin):
         return Response({"results": [dispute_json(r) for r in rows]})
 
 
-__all__ = [
-    "DisputeListApi",
-    "DisputeResolveApi",
-    "HandConfirmApi",
-    "HandDisputeApi",
-    "ResultDispute",
-]
+__all__ = ["DisputeListApi", "DisputeResolveApi", "HandConfirmApi", "HandDisputeApi"]
