@@ -36,7 +36,7 @@ CHOICE_LABELS = (
     gettext_noop("Manual order"),
     gettext_noop("Normal"),
     gettext_noop("Off: the referee's record is final"),
-    gettext_noop("Open"),
+    gettext_noop("Open: the match is frozen"),
     gettext_noop("Pending (no entrants yet)"),
     gettext_noop("Play-off table (T6)"),
     gettext_noop("Published (in play)"),

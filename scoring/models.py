@@ -313,7 +313,7 @@ class ResultDispute(models.Model):
     replaces it), with a reason in the action log."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
+        OPEN = "open", "Open: the match is frozen"
         UPHELD = "upheld", "Upheld: the recorded version stands"
         CORRECTED = "corrected", "Corrected: the player's version replaces it"
 

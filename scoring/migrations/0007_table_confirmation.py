@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
                 ('seat', models.PositiveSmallIntegerField()),
                 ('claimed', models.JSONField()),
                 ('note', models.TextField(blank=True)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('upheld', 'Upheld: the recorded version stands'), ('corrected', "Corrected: the player's version replaces it")], default='open', max_length=12)),
+                ('status', models.CharField(choices=[('open', 'Open: the match is frozen'), ('upheld', 'Upheld: the recorded version stands'), ('corrected', "Corrected: the player's version replaces it")], default='open', max_length=12)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('resolved_at', models.DateTimeField(blank=True, null=True)),
                 ('reason', models.TextField(blank=True)),

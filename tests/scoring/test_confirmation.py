@@ -367,6 +367,8 @@ def test_api_confirm_and_dispute_with_the_referee_credential(client: Client) -> 
     client.force_login(director)
     listed = client.get(f"/api/tournaments/{t.slug}/disputes/").json()["results"]
     assert [d["match_id"] for d in listed] == [match.pk]
+    dashboard = client.get(f"/director/tournaments/{t.slug}/").content.decode()
+    assert "Disputed: in the dispute queue" in dashboard
     page = client.get(f"/director/tournaments/{t.slug}/disputes/")
     assert page.status_code == 200
     assert f'id="dispute-{listed[0]["id"]}"' in page.content.decode()
