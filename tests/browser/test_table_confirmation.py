@@ -18,10 +18,11 @@ from playwright.sync_api import expect
 
 from brackets import services as brackets
 from brackets.models import Round, RoundMatch
-from scoring.models import Hand, Match, ResultDispute
+from scoring.models import Hand, HandConfirmation, Match, ResultDispute
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
 from tests.browser.conftest import DESKTOP
+from tests.factories import scheduled_match
 from tournament import services as tournament_services
 from tournament.models import ActionLog
 
@@ -130,3 +131,68 @@ def test_a_disputed_block_count_is_resolved_by_the_director(
     second = Round.objects.filter(stage=event["stage"], number=2).first()
     assert second is not None
     assert second.status == Round.Status.PUBLISHED
+
+
+@pytest.fixture
+def every_hand(transactional_db: Any) -> dict[str, Any]:
+    tournament, director = make_tournament(4, confirmation="every_hand")
+    match = scheduled_match(tournament)
+    role = tournament_services.referee_create(tournament=tournament, actor=director, username="t8")
+    token = tournament_services.referee_token_issue(
+        tournament=tournament, actor=director, user=role.user
+    )
+    match_assign_referee(match_id=match.pk, actor=director, referee=role.user)
+    return {"match": match, "key": token.key}  # type: ignore[attr-defined]
+
+
+def _tap_hand(page: Any, payload: dict[str, Any], number: int) -> None:
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
+    page.locator(f"#hand-form input[name='poser'][value='{payload['poser']}'] + span").tap()
+    page.select_option("#pose-tile", payload["pose_tile"])
+    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
+    page.locator(f"#hand-form input[name='winner'][value='{payload['winner']}'] + span").tap()
+    page.locator("#confirm-hand").tap()
+
+
+@pytest.mark.browser
+def test_confirmations_queue_offline_with_the_hands(
+    browser_context: Any, every_hand: dict[str, Any]
+) -> None:
+    """Every hand, offline: the players' taps wait on the phone after their hand; the next hand
+    is offered only once everyone tapped; online, hands and taps are stored in order, once."""
+    match: Match = every_hand["match"]
+    context = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{every_hand['key']}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    page.wait_for_function(
+        "async () => !!navigator.serviceWorker.controller"
+        " && !!(await caches.match(location.pathname))",
+        polling=200,
+    )
+    page.reload()
+    context.set_offline(True)
+    _tap_hand(page, FIRST, 1)
+    box = page.locator("#table-confirm")
+    expect(box).to_be_visible()
+    expect(page.locator("#hand-form")).to_be_hidden()  # hand 2 waits for the players
+    for seat in range(4):
+        box.locator(f"[data-confirm-seat='{seat}']").tap()
+        expect(box.locator(f"[data-confirm-seat='{seat}']")).to_be_disabled()
+    expect(box).to_be_hidden()
+    _tap_hand(page, NEXT, 2)
+    expect(page.locator("#queue-list li")).to_have_count(6)  # hand 1, four taps, hand 2
+    page.reload()  # still offline: the worker serves the page, the queue is kept
+    expect(page.locator("#queue-list li")).to_have_count(6)
+    assert not Hand.objects.filter(match=match).exists()
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
+    match.refresh_from_db()
+    assert list(
+        Hand.objects.filter(match=match).order_by("number").values_list("number", flat=True)
+    ) == [1, 2]
+    assert HandConfirmation.objects.filter(hand__match=match, hand__number=1).count() == 4
+    assert match.confirmation_hold == "hand"  # hand 2 now waits for its taps
+    expect(page.locator("#table-confirm")).to_be_visible()
