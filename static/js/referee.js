@@ -400,10 +400,8 @@
         var fresh = holder.querySelector("#match-panel");
         if (!fresh) return;
         if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
-        var dispute = disputeState(); // a player typing their version keeps it
         panel().replaceWith(fresh);
         initPanel();
-        restoreDispute(dispute);
         if (flash) confirmInView(flash, fresh.dataset.lastNumber);
       })
       .catch(function () {
@@ -623,7 +621,16 @@
       });
       var refused = entries.filter(function (e) { return e.status === "refused"; })[0];
       $("#queue-resolve", box).hidden = !refused;
+      var renumber = $("#queue-renumber", box);
+      var discard = $("#queue-discard", box);
+      if (discard && !discard.dataset.hand) discard.dataset.hand = discard.textContent;
       if (refused) {
+        // A refused tap or dispute (a wrong PIN...) is only discarded: the player taps again.
+        if (renumber) renumber.hidden = !isHand(refused);
+        if (discard) {
+          discard.textContent = isHand(refused) ? discard.dataset.hand
+            : (root.dataset.msgDiscardTap || discard.dataset.hand);
+        }
         $("#queue-problem", box).textContent = "#" + refused.number + ": " +
           ((refused.error && refused.error.message) || root.dataset.msgConflict);
       }
@@ -677,12 +684,14 @@
     if (e.kind === "dispute") return disputeUrl;
     return handsUrl;
   }
-  function confirmBox() { return $("#table-confirm", panel()); }
+  // The block is outside the panel (it survives panel refreshes); the panel carries its data.
+  function confirmBox() { return document.getElementById("table-confirm"); }
+  function confirmData() { return $("#table-confirm-data", panel()); }
 
   // What the table waits for: {number, tapped, disputed, result} or null.
   function awaiting(entries, state) {
-    var box = confirmBox();
-    if (!box) return null;
+    var box = confirmData();
+    if (!box || !confirmBox()) return null;
     var mode = box.dataset.mode;
     var hands = entries.filter(function (e) { return isHand(e) && e.status !== "refused"; });
     var lastHand = hands.length ? hands[hands.length - 1] : null;
@@ -716,6 +725,7 @@
     var box = confirmBox();
     if (!box) return;
     var wait = awaiting(entries, state);
+    if (!confirmData()) wait = null; // the match no longer waits for anyone (finished, void)
     var form = $("#hand-form", panel());
     var undo = $("#undo", panel());
     if (undo) undo.hidden = !!(wait && wait.disputed); // a dispute freezes the match
@@ -737,7 +747,12 @@
     $("#dispute", box).hidden = wait.disputed;
     $("#confirm-pin", box).closest(".field").hidden = wait.disputed;
     $("#table-confirm-hint", box).hidden = wait.disputed;
-    if (!wait.disputed && !$("#dispute", box).open) prefillDispute(entries, wait.number);
+    // Prefilled once per recorded version: what a player typed is never overwritten.
+    var version = wait.number + ":" + JSON.stringify(recordedVersion(entries, wait.number));
+    if (!wait.disputed && !$("#dispute", box).open && box.dataset.prefilled !== version) {
+      prefillDispute(entries, wait.number);
+      box.dataset.prefilled = version;
+    }
   }
 
   // The dispute form starts from the recorded version (the player changes what they dispute).
@@ -761,35 +776,10 @@
     var queued = (entries || []).filter(function (e) { return isHand(e) && e.number === number; })[0];
     if (queued) return queued.payload;
     try {
-      var last = JSON.parse(confirmBox().dataset.lastHand || "null");
+      var data = confirmData();
+      var last = data ? JSON.parse(data.dataset.lastHand || "null") : null;
       return last && last.number === number ? last : null;
     } catch (e) { return null; }
-  }
-
-  function disputeState() {
-    var box = confirmBox();
-    var details = box && $("#dispute", box);
-    if (!details || !details.open) return null;
-    var state = { radios: [], values: {} };
-    $all("#dispute-form input", box).forEach(function (el) {
-      if (el.type === "radio") { if (el.checked) state.radios.push([el.name, el.value]); }
-      else state.values[el.id] = el.value;
-    });
-    return state;
-  }
-
-  function restoreDispute(state) {
-    var box = confirmBox();
-    if (!state || !box || $("#dispute", box).hidden) return;
-    $("#dispute", box).open = true;
-    state.radios.forEach(function (nv) {
-      var el = $('input[name="' + nv[0] + '"][value="' + nv[1] + '"]', box);
-      if (el) el.checked = true;
-    });
-    Object.keys(state.values).forEach(function (id) {
-      var el = document.getElementById(id);
-      if (el && box.contains(el)) el.value = state.values[id];
-    });
   }
 
   function queueTap(kind, payload) {

@@ -18,18 +18,21 @@ from playwright.sync_api import expect
 
 from brackets import services as brackets
 from brackets.models import Round, RoundMatch
-from scoring.models import Hand, HandConfirmation, Match, ResultDispute
+from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
 from tests.browser.conftest import DESKTOP
-from tests.factories import scheduled_match
+from tests.factories import director_of, scheduled_match
 from tournament import services as tournament_services
 from tournament.models import ActionLog
+from tournament.pins import entry_check_in
 
 FIRST = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 0}
 NEXT = {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 0}
 RECORDED = [3, 10, 12, 9]  # the block the referee records: A wins it and the match (R31c)
 CLAIMED = [2, 14, 12, 9]  # the count C's player says was right
+# Entries of the phone's queue not answered yet.
+WAITING = "#queue-list li[data-status='queued'], #queue-list li[data-status='sent']"
 
 
 @pytest.fixture
@@ -103,6 +106,9 @@ def test_a_disputed_block_count_is_resolved_by_the_director(
     box.locator("#dispute-note").fill("A had 2, not 3")
     box.locator("#dispute-submit").tap()
     expect(phone.locator("#table-frozen")).to_contain_text("disputed", timeout=15_000)
+    # Stored once the phone's queue is empty (taps and the dispute are sent in order).
+    expect(phone.locator("#queue-list li[data-kind='dispute']")).to_have_count(1)
+    expect(phone.locator(WAITING)).to_have_count(0, timeout=15_000)
     phone.screenshot(path=artifacts_dir / "referee-dispute.png", full_page=True)
     match.refresh_from_db()
     assert match.confirmation_hold == "disputed"
@@ -196,3 +202,40 @@ def test_confirmations_queue_offline_with_the_hands(
     assert HandConfirmation.objects.filter(hand__match=match, hand__number=1).count() == 4
     assert match.confirmation_hold == "hand"  # hand 2 now waits for its taps
     expect(page.locator("#table-confirm")).to_be_visible()
+
+
+@pytest.mark.browser
+def test_a_wrong_pin_is_refused_and_the_player_taps_again(
+    browser_context: Any, every_hand: dict[str, Any]
+) -> None:
+    match: Match = every_hand["match"]
+    seat = Seat.objects.select_related("entry__tournament").get(match=match, seat=1)
+    director = director_of(seat.entry.tournament)
+    _, pin = entry_check_in(entry=seat.entry, actor=director, issue_pin=True)
+    assert pin is not None
+    wrong = f"{(int(pin) + 1) % 10000:04d}"
+    page = browser_context().new_page()
+    page.goto(f"/ref/#{every_hand['key']}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    _tap_hand(page, FIRST, 1)
+    box = page.locator("#table-confirm")
+    expect(box).to_be_visible(timeout=15_000)
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
+    box.locator("#confirm-pin").fill(wrong)
+    box.locator("[data-confirm-seat='1']").tap()
+    refused = page.locator("#queue-list li[data-kind='confirm']")
+    expect(refused).to_have_attribute("data-status", "refused", timeout=15_000)
+    expect(refused).to_contain_text("Wrong PIN")
+    expect(page.locator("#queue-renumber")).to_be_hidden()
+    expect(page.locator("#queue-discard")).to_contain_text("the player taps again")
+    assert not HandConfirmation.objects.filter(hand__match=match).exists()
+    page.locator("#queue-discard").tap()
+    expect(box.locator("[data-confirm-seat='1']")).to_be_enabled(timeout=15_000)
+    box.locator("#confirm-pin").fill(pin)
+    box.locator("[data-confirm-seat='1']").tap()
+    expect(box.locator("[data-confirm-seat='1']")).to_have_attribute(
+        "aria-pressed", "true", timeout=15_000
+    )
+    expect(page.locator(WAITING)).to_have_count(0, timeout=15_000)
+    confirmed = HandConfirmation.objects.get(hand__match=match, seat=1)
+    assert confirmed.with_pin
