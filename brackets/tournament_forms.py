@@ -111,13 +111,15 @@ class TournamentForm(forms.Form):
         required=False,
         label=_("Confirmation at the table"),
         choices=[
-            ("off", _("Off: the referee's record is final")),
-            ("match_end", _("At match end: every player confirms the result")),
-            ("every_hand", _("Every hand: every player confirms each hand")),
+            ("off", _("Off")),
+            ("match_end", _("At match end")),
+            ("every_hand", _("Every hand")),
         ],
         help_text=_(
-            "Players confirm on the referee's phone (tap their name, PIN if issued); a disputed "
-            "result waits in the dispute queue. Applies to matches started after saving."
+            "Off: the referee's record is final. At match end: every player confirms the "
+            "result. Every hand: every player confirms each hand. Players tap their name on "
+            "the referee's phone (PIN if issued); a disputed result waits in the dispute "
+            "queue. Applies to matches started after saving."
         ),
     )
     ruleset_preset = forms.ChoiceField(
