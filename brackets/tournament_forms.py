@@ -107,6 +107,21 @@ class TournamentForm(forms.Form):
     ends_on = forms.DateField(
         required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
     )
+    confirmation = forms.ChoiceField(
+        required=False,
+        label=_("Confirmation at the table"),
+        choices=[
+            ("off", _("Off")),
+            ("match_end", _("At match end")),
+            ("every_hand", _("Every hand")),
+        ],
+        help_text=_(
+            "Off: the referee's record is final. At match end: every player confirms the "
+            "result. Every hand: every player confirms each hand. Players tap their name on "
+            "the referee's phone (PIN if issued); a disputed result waits in the dispute "
+            "queue. Applies to matches started after saving."
+        ),
+    )
     ruleset_preset = forms.ChoiceField(
         label=_("Ruleset preset"),
         help_text=_("A complete ruleset from RULES.md §1; override single keys below."),

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from live import replay, views
+from live import replay, table_join, views
 
 app_name = "live"
 urlpatterns = [
@@ -19,6 +19,8 @@ urlpatterns = [
         name="hand-replay",
     ),
     path("live/<slug:slug>/projector/", views.projector, name="projector"),
+    # The table QR (issue 15): a stable address per physical table.
+    path("t/<slug:slug>/table/<int:number>/", table_join.table_join, name="table-join"),
     re_path(
         r"^live/(?P<slug>[-a-zA-Z0-9_]+)/export/(?P<kind>[a-z]+)\.(?P<fmt>csv|json)$",
         views.export,

@@ -309,7 +309,9 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     over = match.status == "finished"
     nh_data = match.next_hand or {}
     next_view = describe_next_hand(nh_data, labels) if (nh_data and not over) else None
-    if next_view is None and not over and match.status != "void":
+    # (A match whose last hand waits for the players' confirmation has no next hand and is not
+    # over yet: nothing to record, issue 15.)
+    if next_view is None and not over and match.status != "void" and not match.hands_count:
         # Not started: the first hand starts the match (scoring.services), as the engine
         # would open it; under lot_then_rotate any seat may pose (the lot winner, R6).
         first: dict[str, Any] = {

@@ -72,6 +72,14 @@ class Match(BaseModel):
         editable=False,
     )
 
+    # Confirmation at the table (scoring/confirmation.py): the tournament's setting, frozen
+    # when the match starts, and what the match waits for. ``hold``: "" nothing; "hand" the
+    # last hand awaits every player's confirmation (no further hand until then); "result"
+    # the hand that ended the match awaits it (the match is not finished: no standings, no
+    # advancement); "disputed" a player disputed it (frozen until a director resolves it).
+    confirmation = models.CharField(max_length=12, blank=True, default="", db_default="")
+    confirmation_hold = models.CharField(max_length=12, blank=True, default="", db_default="")
+
     # Snapshot of the folded state, rewritten in the recording transaction.
     scores = models.JSONField(default=list, blank=True)
     hands_count = models.PositiveIntegerField(default=0)
@@ -102,6 +110,10 @@ class Match(BaseModel):
             models.CheckConstraint(
                 condition=Q(status__in=["scheduled", "in_progress", "finished", "void"]),
                 name="match_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmation_hold__in=["", "hand", "result", "disputed"]),
+                name="match_confirmation_hold_valid",
             ),
             models.CheckConstraint(
                 condition=Q(status="scheduled") | Q(started_at__isnull=False) | Q(status="void"),
@@ -268,3 +280,75 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} of match {self.match_id}{' (void)' if self.void else ''}"
+
+
+class HandConfirmation(models.Model):
+    """One seated player's confirmation of a recorded hand (issue 15): tapped on the referee's
+    phone, with the player's PIN when they have one. One per hand and seat."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.PositiveSmallIntegerField()
+    # The referee credential's identity (or director) on whose phone it was tapped.
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    with_pin = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["hand_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="handconfirmation_unique_seat"),
+            models.CheckConstraint(condition=Q(seat__lt=MAX_SEATS), name="handconfirmation_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} confirmed hand {self.hand_id}"
+
+
+class ResultDispute(models.Model):
+    """A player's dispute of a recorded hand: the referee's version is the hand, the player's
+    is ``claimed`` (an outcome record, RULES.md section 9). The match is frozen until a
+    director resolves it: ``upheld`` (the record stands) or ``corrected`` (the claimed version
+    replaces it), with a reason in the action log."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open: the match is frozen"
+        UPHELD = "upheld", "Upheld: the recorded version stands"
+        CORRECTED = "corrected", "Corrected: the player's version replaces it"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    seat = models.PositiveSmallIntegerField()
+    claimed = models.JSONField()
+    note = models.TextField(blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            # One open dispute per match: the match is frozen while it is open.
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(status="open"), name="resultdispute_one_open"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "upheld", "corrected"]),
+                name="resultdispute_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="open") | (Q(resolved_at__isnull=False) & ~Q(reason="")),
+                name="resultdispute_resolved_has_when_and_why",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute of hand {self.hand_id} by seat {self.seat} ({self.status})"

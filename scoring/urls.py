@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import move_views, views
+from scoring import dispute_views, move_views, views
 
 app_name = "scoring"
 urlpatterns = [
@@ -17,5 +17,10 @@ urlpatterns = [
         "director/tournaments/<slug:slug>/rows/",
         views.director_dashboard_rows,
         name="director-dashboard-rows",
+    ),
+    path(
+        "director/tournaments/<slug:slug>/disputes/",
+        dispute_views.dispute_queue,
+        name="dispute-queue",
     ),
 ]

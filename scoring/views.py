@@ -32,6 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
+from scoring.confirmation_page import confirmation_panel
 from scoring.error_messages import error_messages_json
 from scoring.match_page import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.models import Hand, Match, Seat
@@ -119,6 +120,8 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.NORMAL
     )
     return {
+        # Confirmation at the table (issue 15): the players' block of the panel.
+        "table_confirm": confirmation_panel(match, view, hands, may_write=may_write),
         "match": match,
         "view": view,
         "seat_letters": SEAT_LETTERS,

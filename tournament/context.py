@@ -212,6 +212,15 @@ ROUTES: dict[str, dict[str, Action]] = {
     "scoring-api:table-feature": {"POST": Action.MANAGE},
     "scoring-api:match-override": {"POST": Action.DECIDE_MATCH},
     "scoring-api:match-forfeit": {"POST": Action.DECIDE_MATCH},
+    # confirmation at the table (issue 15): players confirm on the referee's phone
+    "scoring-api:hand-confirm": {"POST": Action.RECORD_HAND},
+    "scoring-api:hand-dispute": {"POST": Action.RECORD_HAND},
+    "scoring-api:dispute-resolve": {"POST": Action.DECIDE_MATCH},
+    "scoring-api:dispute-list": {"GET": Action.VIEW_PRIVATE},
+    "scoring:dispute-queue": {"GET": Action.VIEW_PRIVATE, "POST": Action.DECIDE_MATCH},
+    "tournament-api:entry-check-in": {"POST": Action.MANAGE},
+    # the table QR (issue 15): public; a referee's session is sent on to its own match
+    "live:table-join": {_R: Action.VIEW_PUBLIC},
     # brackets API: reads public (previews private), writes for directors
     "brackets-api:stage-list": {"GET": Action.VIEW_PUBLIC, "POST": Action.MANAGE},
     "brackets-api:stage": {"GET": Action.VIEW_PUBLIC, "PATCH": Action.MANAGE},

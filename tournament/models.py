@@ -64,6 +64,17 @@ class Tournament(BaseModel):
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     # Effective ruleset (engine Ruleset.to_json()), written by the services after validation.
     ruleset = models.JSONField(default=dict, blank=True)
+
+    class Confirmation(models.TextChoices):
+        # Who confirms a result at the table (issue 15; scoring/confirmation.py).
+        OFF = "off", "Off: the referee's record is final"
+        MATCH_END = "match_end", "At match end: every player confirms the result"
+        EVERY_HAND = "every_hand", "Every hand: every player confirms each hand"
+
+    # Confirmation at the table; each match freezes it when it starts, like its ruleset.
+    confirmation = models.CharField(
+        max_length=12, choices=Confirmation.choices, default="off", db_default="off"
+    )
     # Bumped with UPDATE ... SET version = version + 1 at the end of every recording
     # transaction: the live pages use it as ETag and cache key (PITFALLS.md).
     version = models.BigIntegerField(default=0)
@@ -74,6 +85,10 @@ class Tournament(BaseModel):
             models.CheckConstraint(
                 condition=Q(status__in=["draft", "registration", "running", "finished"]),
                 name="tournament_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmation__in=["off", "match_end", "every_hand"]),
+                name="tournament_confirmation_valid",
             ),
             models.CheckConstraint(
                 condition=Q(starts_on__isnull=True)
@@ -102,6 +117,9 @@ class Entry(BaseModel):
     checked_in_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.TextField(blank=True)
+    # The player's optional 4-digit PIN for confirming results at the table (issued at
+    # check-in, shown once; Django's password hasher). Empty: tapping the name is enough.
+    pin_hash = models.CharField(max_length=128, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["tournament_id", "seed", "id"]

@@ -13,7 +13,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
-from django.utils.safestring import SafeString
 from django.views.decorators.cache import never_cache
 
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
@@ -37,6 +36,7 @@ from tournament.api.serializers import referee_link
 from tournament.models import RefereeToken
 from tournament.qr import qr_svg
 from tournament.services import referee_token_issue
+from tournament.table_qr import table_url
 
 SHEET_TOKEN_LABEL = "table sheets"
 
@@ -261,11 +261,12 @@ class RoundRefereeView(DirectorTournamentMixin):
 class RoundSheetsView(DirectorTournamentMixin):
     """``rounds/<id>/sheets/``: one printable sheet per table (page break between them).
 
-    Each sheet shows the table's seats in play order and its referee. A referee credential is
-    stored only as a hash, so a QR code of the referee's private link can be printed only in
-    the answer that issues it: the page's button POSTs to ``sheets/links/``, which issues a
-    fresh credential to every referee of the round and answers with the sheets and their QR
-    codes (never cached). Earlier credentials keep working until a director revokes them.
+    Each sheet shows the table's seats in play order, its referee and the table's QR code
+    (issue 15): one stable address per physical table, which sends the referee assigned to the
+    table's current match to its referee page and everyone else to the public live view. The
+    sheet never carries a credential. Referees sign in once with their own link: the button
+    POSTs to ``sheets/links/``, which issues a fresh credential to every referee of the round
+    and lists the links once, on screen only (never printed, never cached).
     """
 
     nav = "stages"
@@ -277,22 +278,30 @@ class RoundSheetsView(DirectorTournamentMixin):
 def render_sheets(
     view: DirectorTournamentMixin, rnd: Round, *, keys: dict[int, str]
 ) -> HttpResponse:
-    """The sheets of ``rnd``; ``keys`` (referee user id -> key just issued) draw QR codes."""
+    """The sheets of ``rnd``. Each carries its TABLE's QR code (issue 15: a stable, non-secret
+    address, ``live.table_join``), never a credential; ``keys`` (referee user id -> key just
+    issued) are listed once on the screen for the director, outside the printed sheets."""
     matches = [m for m in round_matches(rnd) if not m.continuation]
     referee_ids = {m.referee_id for m in matches if m.referee_id is not None}
     sheets: list[dict[str, Any]] = []
-    codes: dict[str, SafeString] = {}  # one referee serves many tables: draw each code once
+    issued: list[dict[str, Any]] = []
     for m in matches:
-        key = keys.get(m.referee_id) if m.referee_id is not None else None
-        link = referee_link(key) if key else ""
+        address = view.request.build_absolute_uri(
+            table_url(slug=view.tournament.slug, number=m.table_number)
+        )
         sheets.append(
             {
                 "match": m,
                 "order": " → ".join(s.letter for s in m.seats),
-                "link": link,
-                "qr": codes.setdefault(link, qr_svg(link)) if link else "",
+                "table_url": address,
+                "qr": qr_svg(address),
             }
         )
+        key = keys.get(m.referee_id) if m.referee_id is not None else None
+        if key:
+            issued.append(
+                {"table": m.table_number, "referee": m.referee, "link": referee_link(key)}
+            )
     response = render(
         view.request,
         "brackets/sheets.html",
@@ -301,6 +310,7 @@ def render_sheets(
             stage=rnd.stage,
             kind_label=rnd.get_kind_display(),
             sheets=sheets,
+            issued=issued,
             missing_links=len(referee_ids - set(keys)),
             no_referee=sum(1 for m in matches if m.referee_id is None),
         ),

@@ -96,6 +96,7 @@ class TournamentEditView(DirectorTournamentMixin):
             "starts_on": t.starts_on,
             "ends_on": t.ends_on,
             "ruleset_preset": t.ruleset_preset,
+            "confirmation": t.confirmation,
             **TournamentForm.initial_overrides(t.ruleset_overrides or {}),
         }
 
@@ -109,8 +110,10 @@ class TournamentEditView(DirectorTournamentMixin):
             d = form.cleaned_data
             t = self.tournament
             data: dict[str, Any] = {}
-            for key in ("name", "venue", "starts_on", "ends_on", "ruleset_preset"):
+            for key in ("name", "venue", "starts_on", "ends_on", "ruleset_preset", "confirmation"):
                 value = d.get(key) if key != "venue" else (d.get("venue") or "")
+                if key == "confirmation":
+                    value = value or "off"  # issue 15: confirmation at the table
                 if value != getattr(t, key):
                     data[key] = value
             if form.overrides() != (t.ruleset_overrides or {}):

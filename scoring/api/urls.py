@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.api import moves, views
+from scoring.api import confirmation_views, moves, views
 
 app_name = "scoring-api"
 urlpatterns = [
@@ -24,4 +24,25 @@ urlpatterns = [
         "matches/<int:match_id>/override/", views.MatchOverrideApi.as_view(), name="match-override"
     ),
     path("matches/<int:match_id>/forfeit/", views.MatchForfeitApi.as_view(), name="match-forfeit"),
+    # Confirmation at the table (issue 15).
+    path(
+        "matches/<int:match_id>/confirmations/",
+        confirmation_views.HandConfirmApi.as_view(),
+        name="hand-confirm",
+    ),
+    path(
+        "matches/<int:match_id>/disputes/",
+        confirmation_views.HandDisputeApi.as_view(),
+        name="hand-dispute",
+    ),
+    path(
+        "matches/<int:match_id>/disputes/resolve/",
+        confirmation_views.DisputeResolveApi.as_view(),
+        name="dispute-resolve",
+    ),
+    path(
+        "tournaments/<slug:slug>/disputes/",
+        confirmation_views.DisputeListApi.as_view(),
+        name="dispute-list",
+    ),
 ]

@@ -12,6 +12,7 @@ from scoring.engine.match import MatchState
 from scoring.engine.snapshot import state_to_json
 from scoring.models import Hand, Match
 from scoring.representations import next_hand_json
+from scoring.services.confirmation_gates import confirmation_freeze
 from tournament.context import (
     PERMISSIONS,
     Action,
@@ -154,4 +155,5 @@ def _freeze_ruleset(match: Match) -> Ruleset:
     except InvalidRuleset as exc:
         raise _engine_error(exc, prefix="ruleset") from exc
     match.ruleset = ruleset.to_json()
+    confirmation_freeze(match, tournament)  # issue 15: frozen like the rules
     return ruleset

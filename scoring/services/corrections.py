@@ -26,6 +26,7 @@ from scoring.services.common import (
     _require_referee_or_director,
     _snapshot,
 )
+from scoring.services.confirmation_gates import confirmation_gate_undo, confirmation_reset
 from scoring.services.hand_store import seats_write
 from scoring.services.notify import _notify_after_commit
 from tournament.context import (
@@ -59,6 +60,7 @@ def hand_void_last(
     reason = _require_reason(reason)
     match = _lock_match(match_id)
     is_director = _require_referee_or_director(actor, match, Action.UNDO_HAND)
+    confirmation_gate_undo(match)  # issue 15: a dispute freezes it
     if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
         raise ApplicationError(
             f"The match is {match.status}; there is nothing to undo.",
@@ -95,7 +97,7 @@ def hand_void_last(
     records = match_hand_records(match_id=match.pk)
     state, _, _ = match_fold_records(match, records)
     _snapshot(match, state)
-    fields = list(_SNAPSHOT_FIELDS)
+    fields = [*_SNAPSHOT_FIELDS, *confirmation_reset(match)]
     if reopened:
         match.status = Match.Status.IN_PROGRESS
         match.finished_at = None

@@ -33,6 +33,7 @@ from scoring.services.common import (
     _require_authenticated,
     _snapshot,
 )
+from scoring.services.confirmation_gates import confirmation_after_hand, confirmation_gate_record
 from scoring.services.hand_store import HandStore
 from scoring.services.idempotency import (
     _RACE_CONSTRAINTS,
@@ -143,7 +144,7 @@ def _start_with_first_hand(match: Match, payload: Mapping[str, Any]) -> list[str
     _snapshot(match, state)
     match.status = Match.Status.IN_PROGRESS
     match.started_at = timezone.now()
-    return ["ruleset", "lot_winner", "status", "started_at"]
+    return ["ruleset", "confirmation", "lot_winner", "status", "started_at"]
 
 
 # -- hands ----------------------------------------------------------------------------------------
@@ -315,6 +316,7 @@ def _hand_record_locked(
 ) -> HandRecordResult:
     match, _ = _lock_match_for_recording(match_id, actor)
     try:
+        confirmation_gate_record(match)  # issue 15: held or disputed
         started = _start_with_first_hand(match, payload)
         history, record, log, new_state, scored = _hand_checked(match, expected_number, payload)
     except ApplicationError:
@@ -351,9 +353,10 @@ def _hand_record_locked(
         idempotency_key=key,
         idempotency_fingerprint=fingerprint,
     )
-    finished = new_state.over
+    # Issue 15: under confirmation at the table the match waits instead of finishing.
+    finished, held = confirmation_after_hand(match, over=new_state.over)
     _snapshot(match, new_state)
-    fields = [*_SNAPSHOT_FIELDS, *started]
+    fields = [*_SNAPSHOT_FIELDS, *started, *held]
     placings: list[int] | None = None
     if finished:
         assert history is not None  # _hand_checked folds the stored hands for the last hand

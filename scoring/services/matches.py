@@ -170,7 +170,12 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     _snapshot(match, state)
     match.status = Match.Status.IN_PROGRESS
     match.started_at = timezone.now()
-    match.save(update_fields=[*_SNAPSHOT_FIELDS, "ruleset", "lot_winner", "status", "started_at"])
+    match.save(
+        update_fields=[
+            *_SNAPSHOT_FIELDS,
+            *("ruleset", "confirmation", "lot_winner", "status", "started_at"),
+        ]
+    )
     version = tournament_version_bump(tournament_id=match.tournament_id)
     _notify_after_commit(match, version)
     return match

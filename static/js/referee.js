@@ -21,6 +21,8 @@
   var matchId = root.dataset.matchId;
   var handsUrl = root.dataset.handsUrl;
   var voidUrl = root.dataset.voidUrl;
+  var confirmUrl = root.dataset.confirmUrl;
+  var disputeUrl = root.dataset.disputeUrl;
   var panelUrl = root.dataset.panelUrl;
   var csrfToken = root.dataset.csrfToken;
   var storageKey = "ct-pending-" + matchId;
@@ -585,6 +587,7 @@
     try {
       var state = snap.state;
       var folded = 0;
+      entries = entries.filter(isHand);
       for (var i = 0; i < entries.length; i++) {
         var e = entries[i];
         if (e.number <= state.hands) continue; // already in the snapshot
@@ -598,7 +601,7 @@
       }
       return folded ? state : null;
     } catch (err) {
-      return null; // e.g. partnerships (R42): the server's word only
+      return null; // a ruleset the reducer refuses: the server's word only
     }
   }
 
@@ -612,7 +615,8 @@
       queueReady = true;
       var p = panel();
       var snap = snapshot();
-      var base = snap && snap.state ? snap.state.hands : Number(p.dataset.number || 1) - 1;
+      var base = Math.max(snap && snap.state ? snap.state.hands : Number(p.dataset.number || 1) - 1,
+        Number(p.dataset.lastNumber || 0));
       // Confirmed hands that the panel already shows are done.
       var stale = entries.filter(function (e) { return e.status === "confirmed" && e.number <= base; });
       entries = entries.filter(function (e) { return stale.indexOf(e) === -1; });
@@ -628,7 +632,10 @@
         li.className = "queue-" + e.status;
         li.dataset.number = e.number;
         li.dataset.status = e.status;
-        li.textContent = "#" + e.number + " — " + stateLabel(e.status);
+        li.dataset.kind = e.kind || "hand";
+        li.textContent = isHand(e) ? "#" + e.number + " — " + stateLabel(e.status)
+          : fill(e.kind === "dispute" ? root.dataset.msgQueueDispute : root.dataset.msgQueueTap,
+            { seat: seatName(e.payload.seat), number: e.number }) + " — " + stateLabel(e.status);
         if (e.error) {
           var why = document.createElement("span");
           why.className = "queue-error";
@@ -639,13 +646,23 @@
       });
       var refused = entries.filter(function (e) { return e.status === "refused"; })[0];
       $("#queue-resolve", box).hidden = !refused;
+      var renumber = $("#queue-renumber", box);
+      var discard = $("#queue-discard", box);
+      if (discard && !discard.dataset.hand) discard.dataset.hand = discard.textContent;
       if (refused) {
+        // A refused tap or dispute (a wrong PIN...) is only discarded: the player taps again.
+        if (renumber) renumber.hidden = !isHand(refused);
+        if (discard) {
+          discard.textContent = isHand(refused) ? discard.dataset.hand
+            : (root.dataset.msgDiscardTap || discard.dataset.hand);
+        }
         $("#queue-problem", box).textContent = "#" + refused.number + ": " +
           ((refused.error && refused.error.message) || root.dataset.msgConflict);
       }
-      // The next hand's number and what the table does next, from the queue.
-      var open = entries.filter(function (e) { return e.status !== "confirmed"; });
-      var last = entries.length ? entries[entries.length - 1] : null;
+      // The next hand's number and what the table does next, from the queue (hands only).
+      var handEntries = entries.filter(isHand);
+      var open = handEntries.filter(function (e) { return e.status !== "confirmed"; });
+      var last = handEntries.length ? handEntries[handEntries.length - 1] : null;
       var state = preview(entries);
       var next = $("#offline-next", box);
       if (state && !state.over) {
@@ -661,6 +678,7 @@
       } else {
         next.textContent = "";
       }
+      tableConfirm(entries, state);
       if (open.length && last && !refused && formHolds === null) {
         var number = state ? state.next.number : last.number + 1;
         p.dataset.number = String(number);
@@ -675,6 +693,164 @@
         }
       }
       return entries;
+    });
+  }
+
+  // -- confirmation at the table (issue 15) ------------------------------------------------------
+  //
+  // Under the tournament's confirmation setting each seated player taps their name on this
+  // phone after a hand is recorded (PIN first if they have one), or disputes it. Taps and
+  // disputes are queue entries like the hands, after the hand they confirm, so they are sent
+  // in order and survive a reload or a closed browser too.
+
+  function isHand(e) { return !e.kind || e.kind === "hand"; }
+  function entryUrl(e) {
+    if (e.kind === "confirm") return confirmUrl;
+    if (e.kind === "dispute") return disputeUrl;
+    return handsUrl;
+  }
+  // The block is outside the panel (it survives panel refreshes); the panel carries its data.
+  function confirmBox() { return document.getElementById("table-confirm"); }
+  function confirmData() { return $("#table-confirm-data", panel()); }
+
+  // What the table waits for: {number, tapped, disputed, result} or null.
+  function awaiting(entries, state) {
+    var box = confirmData();
+    if (!box || !confirmBox()) return null;
+    var mode = box.dataset.mode;
+    var hands = entries.filter(function (e) { return isHand(e) && e.status !== "refused"; });
+    var lastHand = hands.length ? hands[hands.length - 1] : null;
+    var number;
+    var tapped = {};
+    var disputed = false;
+    var result = false;
+    if (lastHand && lastHand.number > Number(box.dataset.number || 0)) {
+      number = lastHand.number; // a hand the server has not stored yet (offline)
+      result = !!(state && state.over);
+      if (mode === "match_end" && !result) return null;
+    } else if (box.dataset.hold) {
+      number = Number(box.dataset.number);
+      disputed = box.dataset.hold === "disputed";
+      result = box.dataset.hold === "result";
+      JSON.parse(box.dataset.confirmedSeats || "[]").forEach(function (seat) { tapped[seat] = true; });
+    } else {
+      return null;
+    }
+    entries.forEach(function (e) {
+      if (e.number !== number || e.status === "refused") return;
+      if (e.kind === "confirm") tapped[e.payload.seat] = true;
+      if (e.kind === "dispute") disputed = true;
+    });
+    var count = Object.keys(tapped).length;
+    if (!disputed && count >= Number(box.dataset.seats)) return null;
+    return { number: number, tapped: tapped, disputed: disputed, result: result, mode: mode };
+  }
+
+  function tableConfirm(entries, state) {
+    var box = confirmBox();
+    if (!box) return;
+    var wait = awaiting(entries, state);
+    if (!confirmData()) wait = null; // the match no longer waits for anyone (finished, void)
+    var form = $("#hand-form", panel());
+    var undo = $("#undo", panel());
+    if (undo) undo.hidden = !!(wait && wait.disputed); // a dispute freezes the match
+    box.hidden = !wait;
+    if (form) form.hidden = !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
+    if (!wait) return;
+    box.dataset.waitNumber = String(wait.number);
+    $("#table-confirm-title", box).textContent = fill(
+      wait.result ? box.dataset.msgResult : box.dataset.msgTitle, { number: wait.number });
+    $all("[data-confirm-seat]", box).forEach(function (b) {
+      var done = !!wait.tapped[b.dataset.confirmSeat];
+      b.setAttribute("aria-pressed", done ? "true" : "false");
+      b.classList.toggle("is-confirmed", done);
+      b.disabled = done || wait.disputed;
+    });
+    var frozen = $("#table-frozen", box);
+    frozen.hidden = !wait.disputed;
+    frozen.textContent = wait.disputed ? fill(box.dataset.msgFrozen, { number: wait.number }) : "";
+    $("#dispute", box).hidden = wait.disputed;
+    $("#confirm-pin", box).closest(".field").hidden = wait.disputed;
+    $("#table-confirm-hint", box).hidden = wait.disputed;
+    // Prefilled once per recorded version: what a player typed is never overwritten.
+    var version = wait.number + ":" + JSON.stringify(recordedVersion(entries, wait.number));
+    if (!wait.disputed && !$("#dispute", box).open && box.dataset.prefilled !== version) {
+      prefillDispute(entries, wait.number);
+      box.dataset.prefilled = version;
+    }
+  }
+
+  // The dispute form starts from the recorded version (the player changes what they dispute).
+  function prefillDispute(entries, number) {
+    var box = confirmBox();
+    var recorded = recordedVersion(entries, number);
+    if (!recorded) return;
+    var end = $('input[name="dispute_end"][value="' + recorded.end + '"]', box);
+    if (end) end.checked = true;
+    if (recorded.winner !== null && recorded.winner !== undefined) {
+      var w = $('input[name="dispute_winner"][value="' + recorded.winner + '"]', box);
+      if (w) w.checked = true;
+    }
+    $all("input[data-dispute-count]", box).forEach(function (el) {
+      var c = recorded.counts ? recorded.counts[Number(el.dataset.disputeCount)] : null;
+      el.value = c === null || c === undefined ? "" : String(c);
+    });
+  }
+
+  function recordedVersion(entries, number) {
+    var queued = (entries || []).filter(function (e) { return isHand(e) && e.number === number; })[0];
+    if (queued) return queued.payload;
+    try {
+      var data = confirmData();
+      var last = data ? JSON.parse(data.dataset.lastHand || "null") : null;
+      return last && last.number === number ? last : null;
+    } catch (e) { return null; }
+  }
+
+  function queueTap(kind, payload) {
+    var entry = { match: matchId, kind: kind, key: uuid4(), number: payload.number, payload: payload,
+      status: "queued", error: null };
+    return queue.add(entry).then(function () { return showQueue(false); }).then(drain);
+  }
+
+  function tapSeat(button) {
+    var box = confirmBox();
+    var pinEl = $("#confirm-pin", box);
+    var pin = pinEl.value.trim();
+    pinEl.value = "";
+    var payload = { number: Number(box.dataset.waitNumber), seat: Number(button.dataset.confirmSeat) };
+    if (pin) payload.pin = pin;
+    button.disabled = true;
+    queueTap("confirm", payload);
+  }
+
+  function submitDispute() {
+    var box = confirmBox();
+    var seat = $('input[name="dispute_seat"]:checked', box);
+    var error = $("#dispute-error", box);
+    if (!seat) { error.textContent = box.dataset.msgPickSeat; error.hidden = false; return; }
+    error.hidden = true;
+    var number = Number(box.dataset.waitNumber);
+    return queue.all().then(function (entries) {
+      var recorded = recordedVersion(entries, number) || {};
+      var end = ($('input[name="dispute_end"]:checked', box) || {}).value || "block";
+      var w = $('input[name="dispute_winner"]:checked', box);
+      var counts = $all("input[data-dispute-count]", box).map(function (el) {
+        return el.value.trim() === "" ? null : Number(el.value);
+      });
+      var claimed = { poser: recorded.poser, pose_tile: recorded.pose_tile, end: end,
+        winner: end === "domino" && w ? Number(w.value) : null,
+        counts: end === "block" || counts.some(function (c) { return c !== null; }) ? counts : null,
+        llave: false };
+      if (end === "domino" && claimed.counts && claimed.counts.some(function (c) { return c === null; })) {
+        claimed.counts = null;
+      }
+      var payload = { number: number, seat: Number(seat.value), claimed: claimed,
+        note: $("#dispute-note", box).value.trim() };
+      var pin = $("#confirm-pin", box).value.trim();
+      if (pin) payload.pin = pin;
+      $("#dispute", box).open = false;
+      return queueTap("dispute", payload);
     });
   }
 
@@ -696,14 +872,15 @@
         e.status = "sent";
         return queue.put(e).then(function () { return showQueue(false); }).then(function () {
           // Online, a lost answer is retried at once with the same key; offline, it waits.
-          return navigator.onLine === false ? send(handsUrl, e.payload, e.key)
-            : sendWithRetry(handsUrl, e.payload, e.key, 0);
+          var url = entryUrl(e);
+          return navigator.onLine === false ? send(url, e.payload, e.key)
+            : sendWithRetry(url, e.payload, e.key, 0);
         }).then(function (res) {
           if (res.status >= 200 && res.status < 300) {
             e.status = "confirmed";
             e.error = null;
             sentAny = true;
-            lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
+            if (isHand(e)) lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
             if (formHolds === e.key) formHolds = null;
             return queue.put(e).then(step);
           }
@@ -775,6 +952,13 @@
       open.forEach(function (e, i) { if (idx === -1 && e.status === "refused") idx = i; });
       if (idx === -1) return null;
       var refused = open[idx];
+      if (!isHand(refused)) {
+        // A refused tap or dispute (a wrong PIN, a frozen match): drop it; the hands stand.
+        return queue.remove(refused.id)
+          .then(function () { return refreshPanel(null, true); })
+          .then(function () { return showQueue(false); })
+          .then(drain);
+      }
       return window.fetch(panelUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
         .then(function (res) { return res.ok ? res.text() : null; }, function () { return null; })
         .then(function (html) {
@@ -788,8 +972,17 @@
           if (number === null) number = refused.number; // offline: keep the numbering
           var rest = open.slice(idx + (discard ? 1 : 0));
           var work = discard ? [queue.remove(refused.id)] : [];
-          rest.forEach(function (e, i) {
-            e.number = number + i;
+          var renumbered = {};
+          var h = 0;
+          rest.forEach(function (e) {
+            if (isHand(e)) {
+              renumbered[e.number] = number + h;
+              e.number = number + h;
+              h += 1;
+            } else {
+              // A tap follows its hand (none of them was stored either).
+              e.number = renumbered[e.number] !== undefined ? renumbered[e.number] : e.number;
+            }
             e.payload.number = e.number;
             e.key = uuid4();
             e.status = "queued";
@@ -846,6 +1039,7 @@
     if ($("#hand-form", p)) updateEnd();
     showPendingBanner();
     if (queueReady) showQueue(false);
+    else tableConfirm([], null); // before the queue is read (or without IndexedDB)
   }
 
   document.addEventListener("change", function (ev) {
@@ -867,11 +1061,13 @@
   document.addEventListener("submit", function (ev) {
     if (ev.target.id === "hand-form") { ev.preventDefault(); submitHand(); }
     if (ev.target.id === "void-form") { ev.preventDefault(); submitVoid(); }
+    if (ev.target.id === "dispute-form") { ev.preventDefault(); submitDispute(); }
   });
   document.addEventListener("click", function (ev) {
     var t = ev.target.closest ? ev.target.closest("button") : null;
     if (!t) return;
     if (t.id === "pending-retry") { ev.preventDefault(); submitPending(); }
+    if (t.dataset && t.dataset.confirmSeat !== undefined) { ev.preventDefault(); tapSeat(t); }
     if (t.id === "pending-discard") {
       ev.preventDefault();
       pending = null;

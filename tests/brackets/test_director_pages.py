@@ -605,7 +605,11 @@ def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:
 # -- table sheets -----------------------------------------------------------------------------
 
 
-def test_sheets_issue_fresh_referee_links_shown_once(setup: dict[str, Any]) -> None:
+def test_sheets_carry_table_qr_codes_and_issued_links_only_on_screen(
+    setup: dict[str, Any],
+) -> None:
+    """Issue 15: every printed sheet carries its TABLE's QR (a stable, non-secret address),
+    never a credential; links issued from the page are listed once, outside the sheets."""
     rnd = published(setup)
     client, slug = setup["client"], setup["t"].slug
     page = client.get(url("sheets", slug, rnd.pk))
@@ -613,16 +617,25 @@ def test_sheets_issue_fresh_referee_links_shown_once(setup: dict[str, Any]) -> N
     text = page.content.decode()
     assert "2 referees of this round have no link on these sheets" in text
     assert text.count('class="sheet"') == 3
-    assert '<svg class="qr"' not in text  # keys are hashed: a link is shown only when issued
+    assert text.count('<svg class="qr"') == 3  # one table QR per sheet, before any link
+    for n in (1, 2, 3):
+        sheet = text.split(f'data-table="{n}"')[1].split("</article>")[0]
+        assert f"/t/{slug}/table/{n}/" in sheet
+    assert "/ref/#" not in text
     response = client.post(url("sheet-links", slug, rnd.pk))
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     text = response.content.decode()
     assert "Issued 2 referee link(s)" in text
     assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 2
-    assert text.count('<svg class="qr"') == 3
+    assert text.count('<svg class="qr"') == 3  # still the tables' codes only
+    sheets = "".join(
+        part.split("</article>")[0] for part in text.split('<article class="sheet"')[1:]
+    )
+    on_screen = text.split('id="issued-links"')[1].split("</section>")[0]
     for token in RefereeToken.objects.filter(role__tournament=setup["t"]):
-        assert f"/ref/#{token.prefix}." in text
+        assert f"/ref/#{token.prefix}." in on_screen
+        assert token.prefix not in sheets  # never on a printed sheet
     assert "have no link on these sheets" not in text
     # Printing again issues fresh links (the earlier ones keep working until revoked).
     client.post(url("sheet-links", slug, rnd.pk))

@@ -127,7 +127,8 @@ def test_director_seeds_previews_publishes(
     for name in previewed[0]:
         expect(dashboard).to_contain_text(name)
 
-    # Table sheets: issue the referees' links, then one sheet per table with a QR code.
+    # Table sheets: one sheet per table with the TABLE's QR code (issue 15); referees' links
+    # issued here are listed once on screen, never on a printed sheet.
     page.goto(f"/director/tournaments/{slug}/rounds/{rnd.pk}/sheets/")
     page.locator("#issue-links").click()
     expect(page.locator(".messages")).to_contain_text("Issued 2 referee link(s)")
@@ -139,7 +140,9 @@ def test_director_seeds_previews_publishes(
         role__user_id=rnd.round_matches.get(table_number=1).match.referee_id
     ).latest("created_at")
     # Shown once, in the fragment (never in a path that reaches a log); only the hash is kept.
-    expect(sheets.nth(0).locator(".sheet-link")).to_contain_text(f"/ref/#{token.prefix}.")
+    expect(page.locator("#issued-links")).to_contain_text(f"/ref/#{token.prefix}.")
+    expect(sheets.nth(0).locator(".sheet-link")).to_contain_text(f"/t/{slug}/table/1/")
+    expect(sheets.nth(0)).not_to_contain_text(token.prefix)
     page.emulate_media(media="print")
     expect(page.locator(".director-nav")).to_be_hidden()
     page.screenshot(path=str(artifacts_dir / "director_sheets_print.png"), full_page=True)

@@ -3,7 +3,8 @@
 With the browser context offline the referee records 5 hands: each waits in the ordered
 IndexedDB queue with its Idempotency-Key and expected number, and the page shows the next poser
 and the scores from the JS reducer. The page is reloaded while still offline (the service
-worker serves it), then the connection returns: all 5 hands are stored exactly once, in order.
+worker serves it), then closed and opened again in a new page (the queue lives in IndexedDB),
+and then the connection returns: all 5 hands are stored exactly once, in order.
 Then a second phone records hand 6 first (an API call) while this phone holds hands 6 and 7
 offline: going online, hand 6 is refused with the 409, hand 7 waits behind it, and after the
 referee discards their hand 6, hand 7 is stored; nothing is lost.
@@ -114,6 +115,15 @@ def test_five_hands_offline_then_a_conflict(
 
     # A reload while offline: the worker serves the page, the queue is still there.
     page.reload()
+    expect(page.locator("#queue-list li")).to_have_count(5)
+    expect(page.locator("#queue-list li[data-status='queued']")).to_have_count(5)
+    assert _stored(match) == []
+
+    # The page is closed and opened again (a new tab, still offline): nothing is lost.
+    url = page.url
+    page.close()
+    page = context.new_page()
+    page.goto(url)
     expect(page.locator("#queue-list li")).to_have_count(5)
     expect(page.locator("#queue-list li[data-status='queued']")).to_have_count(5)
     assert _stored(match) == []

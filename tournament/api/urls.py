@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournament.api import views
+from tournament.api.checkin import EntryCheckInApi  # issue 15: table PINs
 
 app_name = "tournament-api"
 urlpatterns = [
@@ -26,6 +27,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/entries/<int:entry_id>/",
         views.EntryDetailApi.as_view(),
         name="entry",
+    ),
+    path(
+        "tournaments/<slug:slug>/entries/<int:entry_id>/check-in/",
+        EntryCheckInApi.as_view(),
+        name="entry-check-in",
     ),
     path(
         "tournaments/<slug:slug>/entries/<int:entry_id>/withdraw/",

@@ -101,7 +101,10 @@ def _check_dates(starts_on: date | None, ends_on: date | None) -> None:
 
 
 _UPDATABLE = frozenset(
-    {"name", "venue", "starts_on", "ends_on", "status", "ruleset_preset", "ruleset_overrides"}
+    {
+        *("name", "venue", "starts_on", "ends_on", "status", "ruleset_preset"),
+        *("ruleset_overrides", "confirmation"),  # confirmation at the table (issue 15)
+    }
 )
 
 
@@ -147,7 +150,7 @@ def tournament_update(
         changed.append(key)
     _check_dates(tournament.starts_on, tournament.ends_on)
     tournament.save(update_fields=[*changed, "updated_at"])
-    if "status" in data or "ruleset" in changed:
+    if "status" in data or "ruleset" in changed or "confirmation" in data:
         action_log_record(
             tournament=tournament,
             actor=actor,

@@ -2,14 +2,14 @@
 
 Two checks, both through ``node`` running ``js/fold_runner.mjs``:
 
-- the golden match file (``golden/matches.md``, the one ``test_match_golden.py`` reads): every
-  row's expected pose, value, scores, resets, play-offs, six-loves, leaders and noted rules
-  (R5-R10, R25-R35, R40-R41) must hold for the JS states as they do for Python's;
-- a differential test: at least 10,000 random valid outcome sequences across every individual
-  preset and 2, 3 and 4 players, built from hands the engine's simulator played
-  (:mod:`scoring.engine.simulate`), must fold to the same state, hand by hand, in both.
-
-Partnerships (R42-R46) are not folded by the JS reducer yet; it must refuse them clearly.
+- the golden match files (``golden/matches.md``, the one ``test_match_golden.py`` reads, and
+  ``golden/partners.md``, the one ``test_partners_golden.py`` reads): every row's expected pose,
+  value, scores, resets, play-offs, six-loves, leaders and noted rules (R5-R10, R25-R35,
+  R40-R46) must hold for the JS states as they do for Python's, notes included;
+- a differential test: at least 10,000 random valid outcome sequences across every preset
+  (2, 3 and 4 players; the partnership presets at their 4 players, R42), built from hands the
+  engine's simulator played (:mod:`scoring.engine.simulate`), must fold to the same state,
+  hand by hand, in both.
 Skipped (with the reason) only when ``node`` is not installed; ``.ci/run`` installs it.
 """
 
@@ -46,9 +46,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _golden_module() -> Any:
-    """The golden file's own loader (test_match_golden.py), so both tests read one file."""
-    spec = importlib.util.spec_from_file_location("_golden_matches", HERE / "test_match_golden.py")
+def _golden_module(name: str = "test_match_golden") -> Any:
+    """A golden file's own loader (its test module), so both tests read one file."""
+    spec = importlib.util.spec_from_file_location(f"_golden_{name}", HERE / f"{name}.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -88,6 +88,7 @@ def scored_json(scored: HandScored, *, notes: bool = False) -> dict[str, Any]:
 # -- the golden match file --------------------------------------------------------------------
 
 GOLDEN = _golden_module()
+PARTNERS_GOLDEN = _golden_module("test_partners_golden")
 
 
 def test_golden_matches(tmp_path: Path) -> None:
@@ -192,6 +193,7 @@ def _check_after(
 SEQUENCES = 10_000
 MAX_HANDS = 30
 INDIVIDUAL = [name for name, r in PRESETS.items() if r.teams is Teams.NONE]
+PARTNERSHIPS = [name for name, r in PRESETS.items() if r.teams is Teams.PARTNERS]
 
 
 def _pool(ruleset: Ruleset, n: int, seed: int) -> list[HandRecord]:
@@ -210,6 +212,7 @@ def random_sequences(rng: random.Random) -> Iterator[tuple[Ruleset, int, int, li
     validation (section 9) keeps only valid records.
     """
     combos = [(PRESETS[p], n) for p in INDIVIDUAL for n in (2, 3, 4)]
+    combos += [(PRESETS[p], 4) for p in PARTNERSHIPS]  # R42: partnerships are four players
     pools = {(r.preset, n): _pool(r, n, i) for i, (r, n) in enumerate(combos)}
     for i in range(SEQUENCES):
         ruleset, n = combos[i % len(combos)]
@@ -237,7 +240,7 @@ def random_sequences(rng: random.Random) -> Iterator[tuple[Ruleset, int, int, li
 
 
 def test_differential_random_sequences(tmp_path: Path) -> None:
-    """≥ 10,000 random sequences, all individual presets, 2/3/4 players: JS == Python."""
+    """≥ 10,000 random sequences, every preset (partnerships too), 2/3/4 players: JS == Python."""
     rng = random.Random(20261201)
     sequences = list(random_sequences(rng))
     assert len(sequences) >= 10_000
@@ -246,7 +249,7 @@ def test_differential_random_sequences(tmp_path: Path) -> None:
         for r, n, lot, records in sequences
     ]
     results = run_js(cases, tmp_path)
-    hands = resets = ties = overs = 0
+    hands = resets = ties = overs = partner_hands = partner_ties = 0
     for (ruleset, n, lot, records), js_hands in zip(sequences, results, strict=True):
         assert isinstance(js_hands, list), js_hands
         assert len(js_hands) == len(records)
@@ -262,19 +265,51 @@ def test_differential_random_sequences(tmp_path: Path) -> None:
             resets += scored.reset
             ties += bool(scored.tied)
             overs += scored.match_over
+            if ruleset.teams is Teams.PARTNERS:
+                partner_hands += 1
+                partner_ties += bool(scored.tied)
     # The sequences reach what the reducer must get right: resets, ties and match ends.
     counted = (hands, resets, ties, overs)
     assert hands > 50_000, counted
     assert resets > 500, counted
     assert ties > 500, counted
     assert overs > 2_000, counted
+    # ... and the partnership fold (R42-R46) is exercised, ties (R43) included.
+    assert partner_hands > 5_000, (partner_hands, partner_ties)
+    assert partner_ties > 100, (partner_hands, partner_ties)
 
 
-@pytest.mark.parametrize("preset", [p for p, r in PRESETS.items() if r.teams is Teams.PARTNERS])
-def test_partnerships_are_refused(preset: str, tmp_path: Path) -> None:
-    """The JS reducer does not fold partnerships (R42) yet: it says so instead of guessing."""
+def test_partnership_golden_matches(tmp_path: Path) -> None:
+    """Every partnership golden sequence (R42-R46, X9-X11) folds in JS exactly as in Python,
+    notes included; Python's own checks of each row are test_partners_golden.py's."""
+    sequences = PARTNERS_GOLDEN.SEQUENCES
+    assert len(sequences) >= 5
+    cases = [
+        {
+            "ruleset": seq.ruleset().to_json(),
+            "n": 4,
+            "lot": seq.lot,
+            "records": [r.to_dict() for r in seq.records()],
+        }
+        for seq in sequences
+    ]
+    results = run_js(cases, tmp_path, notes=True)
+    for seq, hands in zip(sequences, results, strict=True):
+        assert isinstance(hands, list), f"{seq.name}: {hands}"
+        state = match_start(seq.ruleset(), 4, lot_winner=seq.lot)
+        for record, (js_state, js_scored) in zip(seq.records(), hands, strict=True):
+            state, scored = match_apply(state, record)
+            where = f"{seq.name}, hand {state.hands} (JS)"
+            assert js_state == state_to_json(state), where
+            assert js_scored == scored_json(scored, notes=True), where
+            assert "team_stats" in js_state, where
+
+
+def test_partnership_needs_four_players(tmp_path: Path) -> None:
+    """A partnership match is four players (R42): the JS reducer refuses three, naming R42."""
     (result,) = run_js(
-        [{"ruleset": PRESETS[preset].to_json(), "n": 4, "lot": 0, "records": []}], tmp_path
+        [{"ruleset": PRESETS[PARTNERSHIPS[0]].to_json(), "n": 3, "lot": 0, "records": []}],
+        tmp_path,
     )
-    assert result == {"error": result["error"], "rule": "R42"}
-    assert "partners" in result["error"]
+    assert result["rule"] == "R42"
+    assert "4 players" in result["error"]

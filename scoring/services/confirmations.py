@@ -1,0 +1,465 @@
+"""Confirmation at the table (issue 15): players confirm what the referee recorded.
+
+A tournament chooses (``Tournament.confirmation``, frozen on each match when it starts):
+
+* ``off`` - the referee's record is final (the behaviour before issue 15);
+* ``match_end`` - when the hand that ends the match is recorded, every seated player confirms
+  the result on the referee's phone (taps their name; types their PIN if they have one);
+* ``every_hand`` - every player confirms each hand before the next one may be recorded.
+
+While a match waits (``Match.confirmation_hold``) it is NOT finished: its status stays
+``in_progress``, no placings, no ``match_finished`` event, so no standings and no bracket
+advancement count it. A player may dispute instead: the disputed hand keeps the referee's
+version, the dispute carries the player's (an outcome record, RULES.md section 9), and the
+match is frozen (no hand, no undo, no confirmation) until a director resolves it from the
+dispute queue: *uphold* (the record stands) or *correct* (the player's version replaces the
+last hand, through the ordinary void and record services), with a reason in the action log.
+Resolving counts as confirmation: a match whose result was disputed is final once resolved.
+
+The recording path pays nothing for this: :func:`confirmation_gate_record` and
+:func:`confirmation_after_hand` read and write columns of the locked match row only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.broadcast import broadcast_on_commit
+from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
+from scoring.engine import RuleViolation
+from scoring.engine.match import match_apply
+from scoring.engine.placing import placings_by_score
+from scoring.engine.record import HandRecord
+from scoring.events import match_update_event
+from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
+from scoring.selectors import match_fold_records, match_hand_records
+from scoring.services.confirmation_gates import (
+    HOLD_DISPUTED,
+    HOLD_HAND,
+    HOLD_NONE,
+    HOLD_RESULT,
+    RULE,
+    Actor,
+    confirmation_gate_record,
+)
+from scoring.services.corrections import hand_void_last
+from scoring.services.hands import hand_record
+from scoring.services.notify import match_finished_announce
+from tournament.context import PERMISSIONS, Action, RefereeActor, Role, actor_roles, require_status
+from tournament.groups import tournament_group
+from tournament.models import Entry
+from tournament.pins import pin_check
+from tournament.services import action_log_record, require_director, tournament_version_bump
+
+# -- services ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationResult:
+    match: Match
+    confirmed_seats: tuple[int, ...]
+    finished: bool
+    replayed: bool
+
+
+def _lock(match_id: int) -> Match:
+    try:
+        return (
+            Match.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("tournament")
+            .get(pk=match_id)
+        )
+    except Match.DoesNotExist:
+        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+
+
+def _require_table(actor: Actor, match: Match) -> None:
+    """The match's assigned referee (its credential: on its own match only) or a director,
+    while the tournament runs - the RECORD_HAND row of the one permission table."""
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        raise PermissionDeniedError("Sign in first.", code="not_authenticated", status=401)
+    roles = actor_roles(actor, match.tournament_id)
+    is_director = Role.DIRECTOR in roles and not isinstance(actor, RefereeActor)
+    assigned = Role.REFEREE in roles and match.referee_id == actor.pk
+    effective = ({Role.DIRECTOR} if is_director else set()) | (
+        {Role.REFEREE} if assigned else set()
+    )
+    if not effective & PERMISSIONS[Action.RECORD_HAND]:
+        raise PermissionDeniedError(
+            "Only the referee assigned to this match or a director may do this.",
+            code="not_match_referee",
+        )
+    require_status(match.tournament, Action.RECORD_HAND)
+
+
+def _int_field(raw: Any, name: str, low: int, high: int) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise ApplicationError(
+            f"{name} must be an integer {low}..{high}.",
+            code="malformed",
+            fields={name: [f"An integer {low}..{high} is required."]},
+        )
+    return raw
+
+
+def _last_hand(match: Match, number: Any) -> Hand:
+    """The live hand ``number``; it must be the last one (409 with the current number)."""
+    number = _int_field(number, "number", 1, 10**6)
+    if number != match.hands_count:
+        raise ConflictError(
+            f"Hand {number} is not the last hand: the match has {match.hands_count} hands.",
+            code="stale_hand_number",
+            fields={"number": [f"The last hand is {match.hands_count}."]},
+        )
+    hand = Hand.objects.filter(match=match, number=number, void=False).first()
+    if hand is None:
+        raise NotFoundError(f"No hand {number}.", code="not_found")
+    return hand
+
+
+def _seat_entry(match: Match, seat: Any) -> Entry:
+    seat = _int_field(seat, "seat", 0, match.n_players - 1)
+    row = Seat.objects.select_related("entry").filter(match=match, seat=seat).first()
+    if row is None:
+        raise NotFoundError(f"No seat {seat}.", code="not_found")
+    return row.entry
+
+
+def _announce(match: Match, *, finished: bool) -> None:
+    """Bump the versions and, after commit, broadcast (and announce a finished match)."""
+    version = tournament_version_bump(tournament_id=match.tournament_id)
+    broadcast_on_commit(
+        [tournament_group(match.tournament_id)],
+        match_update_event(
+            match_id=match.pk,
+            tournament_id=match.tournament_id,
+            version=match.version,
+            tournament_version=version,
+        ),
+    )
+    if finished:
+        transaction.on_commit(lambda: match_finished_announce(match_id=match.pk), robust=True)
+
+
+def _finish(match: Match) -> None:
+    """The held result is confirmed (or resolved): finish the match as the recording path
+    would have (T3/T4 placings from the fold of its hands). The caller holds the lock."""
+    state, _, history = match_fold_records(match, match_hand_records(match_id=match.pk))
+    if not state.over:  # nothing to finish (cannot happen while a result is held)
+        match.confirmation_hold = HOLD_NONE
+        return
+    placings = placings_by_score(
+        state.scores, history, [s.hands_won for s in state.stats], state.winner
+    )
+    for seat, placing in enumerate(placings):
+        Seat.objects.filter(match=match, seat=seat).update(placing=placing)
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.end_reason = Match.EndReason.NORMAL
+    match.winner_seat = state.winner
+    match.confirmation_hold = HOLD_NONE
+
+
+def _bump(match: Match) -> list[str]:
+    """Bump the match version; the engine snapshot of the hands stays current (a confirmation
+    changes no score), so the next hand and the offline preview keep using it."""
+    stored = match.engine_state
+    match.version += 1
+    if isinstance(stored, dict) and stored.get("match_version") == match.version - 1:
+        match.engine_state = {**stored, "match_version": match.version}
+        return ["version", "engine_state", "updated_at"]
+    return ["version", "updated_at"]
+
+
+def _release(match: Match) -> bool:
+    """Release what the match waited for; True when that finished it."""
+    finishing = match.confirmation_hold == HOLD_RESULT
+    if finishing:
+        _finish(match)
+    else:
+        match.confirmation_hold = HOLD_NONE
+    bumped = _bump(match)
+    match.save(
+        update_fields=[
+            *("confirmation_hold", "status", "finished_at", "end_reason", "winner_seat"),
+            *bumped,
+        ]
+    )
+    return finishing
+
+
+@transaction.atomic
+def hand_confirm(
+    *, match_id: int, actor: Actor, number: Any, seat: Any, pin: str | None = None
+) -> ConfirmationResult:
+    """A seated player confirms the last hand (and, when it ended the match, the result).
+
+    Repeated confirmations record once. When every seat has confirmed, the match is
+    released: the next hand may be recorded (``every_hand``), or the match finishes
+    (``match_finished`` after commit). 409 when nothing waits or the match is frozen.
+    """
+    match = _lock(match_id)
+    _require_table(actor, match)
+    hand = _last_hand(match, number)
+    entry = _seat_entry(match, seat)
+    seat_no = int(seat)
+    done = set(HandConfirmation.objects.filter(hand=hand).values_list("seat", flat=True))
+    if match.confirmation_hold == HOLD_DISPUTED and match.status == Match.Status.IN_PROGRESS:
+        confirmation_gate_record(match)
+    # A match a director decided meanwhile (override, forfeit) waits for nobody.
+    if match.status != Match.Status.IN_PROGRESS or match.confirmation_hold not in (
+        HOLD_HAND,
+        HOLD_RESULT,
+    ):
+        if seat_no in done:  # a retry after the hand was released: the same answer
+            return ConfirmationResult(match, tuple(sorted(done)), False, True)
+        raise ApplicationError(
+            "Nothing awaits confirmation at this match.",
+            code="nothing_to_confirm",
+            rule=RULE,
+            status=409,
+        )
+    if seat_no in done:
+        return ConfirmationResult(match, tuple(sorted(done)), False, True)
+    with_pin = pin_check(entry, pin, seat_no)
+    try:
+        with transaction.atomic():
+            HandConfirmation.objects.create(
+                hand=hand, seat=seat_no, recorded_by_id=actor.pk, with_pin=with_pin
+            )
+    except IntegrityError:  # the same tap arrived twice at once
+        done.add(seat_no)
+        return ConfirmationResult(match, tuple(sorted(done)), False, True)
+    done.add(seat_no)
+    finished = False
+    if len(done) >= match.n_players:
+        finished = _release(match)
+    else:
+        match.save(update_fields=_bump(match))
+    _announce(match, finished=finished)
+    return ConfirmationResult(match, tuple(sorted(done)), finished, False)
+
+
+def _claimed_record(match: Match, number: int, claimed: Any) -> HandRecord:
+    """The player's version of hand ``number``, checked by the engine against the state
+    before that hand (section 9): 400 naming the field and rule when invalid."""
+    if not isinstance(claimed, Mapping):
+        raise ApplicationError(
+            "claimed must be the player's version of the hand: an outcome record (§9).",
+            code="malformed",
+            rule="§9",
+            fields={"claimed": ["An object is required."]},
+        )
+    try:
+        record = HandRecord.from_dict(dict(claimed))
+        records = match_hand_records(match_id=match.pk)[: number - 1]
+        before, _, _ = match_fold_records(match, records)
+        match_apply(before, record)
+    except RuleViolation as exc:
+        field = f"claimed.{exc.field}" if exc.field else "claimed"
+        raise ApplicationError(
+            exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+        ) from exc
+    return record
+
+
+@transaction.atomic
+def hand_dispute(
+    *,
+    match_id: int,
+    actor: Actor,
+    number: Any,
+    seat: Any,
+    claimed: Any,
+    note: str = "",
+    pin: str | None = None,
+) -> ResultDispute:
+    """A seated player disputes a recorded hand with their version of it. The match is
+    frozen until a director resolves it. ``every_hand``: the hand awaiting confirmation;
+    ``match_end``: any hand of the held result. A repeated submission records once."""
+    match = _lock(match_id)
+    _require_table(actor, match)
+    if match.confirmation_hold == HOLD_DISPUTED and match.status == Match.Status.IN_PROGRESS:
+        existing = ResultDispute.objects.filter(
+            match=match, status=ResultDispute.Status.OPEN
+        ).first()
+        if existing is not None and existing.seat == seat and existing.hand.number == number:
+            return existing  # a retry of the same dispute
+        confirmation_gate_record(match)
+    if match.status != Match.Status.IN_PROGRESS or match.confirmation_hold not in (
+        HOLD_HAND,
+        HOLD_RESULT,
+    ):
+        raise ApplicationError(
+            "Nothing awaits confirmation at this match: there is nothing to dispute.",
+            code="nothing_to_confirm",
+            rule=RULE,
+            status=409,
+        )
+    n = _int_field(number, "number", 1, max(1, match.hands_count))
+    if match.confirmation_hold == HOLD_HAND and n != match.hands_count:
+        _last_hand(match, n)  # 409: only the hand awaiting confirmation
+    hand = Hand.objects.filter(match=match, number=n, void=False).first()
+    if hand is None:
+        raise NotFoundError(f"No hand {n}.", code="not_found")
+    entry = _seat_entry(match, seat)
+    pin_check(entry, pin, int(seat))
+    record = _claimed_record(match, n, claimed)
+    dispute = ResultDispute.objects.create(
+        match=match,
+        hand=hand,
+        seat=int(seat),
+        claimed=record.to_dict(),
+        note=str(note or "")[:2000],
+        recorded_by_id=actor.pk,
+    )
+    dispute_data = {"hold_before": match.confirmation_hold}
+    match.confirmation_hold = HOLD_DISPUTED
+    match.save(update_fields=["confirmation_hold", *_bump(match)])
+    action_log_record(
+        tournament=match.tournament,
+        actor=None,
+        verb="result.dispute",
+        target=dispute,
+        data={"match_id": match.pk, "number": n, "seat": int(seat), **dispute_data},
+    )
+    _announce(match, finished=False)
+    return dispute
+
+
+def _hold_before(dispute: ResultDispute) -> str:
+    """What the match waited for when the dispute froze it (from the action log's entry),
+    or, failing that, from the hand: the hand that ended the match held the result."""
+    from tournament.models import ActionLog
+
+    row = (
+        ActionLog.objects.filter(
+            verb="result.dispute",
+            target_type=ResultDispute._meta.label_lower,
+            target_id=str(dispute.pk),
+        )
+        .values_list("data", flat=True)
+        .first()
+    )
+    if isinstance(row, dict) and row.get("hold_before") in (HOLD_HAND, HOLD_RESULT):
+        return str(row["hold_before"])
+    return HOLD_RESULT if dispute.match.winner_seat is not None else HOLD_HAND
+
+
+RESOLUTIONS = ("uphold", "correct")
+
+
+@transaction.atomic
+def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) -> ResultDispute:
+    """A director resolves the match's open dispute, with a reason in the action log.
+
+    ``uphold``: the recorded version stands; ``correct``: the player's version replaces the
+    disputed hand (it must be the last live hand: voided with the reason, the claimed
+    version recorded by the director). Either way the resolution counts as every player's
+    confirmation: the match moves on, or finishes and advances.
+    """
+    match = _lock(match_id)
+    require_director(actor=actor, tournament=match.tournament, action=Action.DECIDE_MATCH)
+    if decision not in RESOLUTIONS:
+        raise ApplicationError(
+            "decision must be 'uphold' or 'correct'.",
+            code="malformed",
+            fields={"decision": ["One of: uphold, correct."]},
+        )
+    if not isinstance(reason, str) or not reason.strip():
+        raise ApplicationError(
+            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+        )
+    reason = reason.strip()
+    dispute = (
+        ResultDispute.objects.select_related("hand", "match")
+        .filter(match=match, status=ResultDispute.Status.OPEN)
+        .first()
+    )
+    if dispute is None:
+        raise ApplicationError(
+            "This match has no open dispute.", code="no_open_dispute", rule=RULE, status=409
+        )
+    hold = _hold_before(dispute)
+    number = dispute.hand.number
+    decided = match.status != Match.Status.IN_PROGRESS  # an override or forfeit since
+    if decision == "correct" and decided:
+        raise ApplicationError(
+            f"The match is {match.status} by a director's decision: uphold to close the "
+            "dispute, or reopen the match first.",
+            code="match_decided",
+            rule=RULE,
+            status=409,
+        )
+    if decision == "correct" and number != match.hands_count:
+        raise ApplicationError(
+            f"Only the last hand can be replaced here; hand {number} is not the last "
+            f"({match.hands_count}). Uphold, or undo hands and record them again.",
+            code="not_last_hand",
+            rule=RULE,
+            fields={"decision": ["Only the last hand can be corrected."]},
+        )
+    dispute.status = (
+        ResultDispute.Status.CORRECTED if decision == "correct" else ResultDispute.Status.UPHELD
+    )
+    dispute.resolved_by_id = actor.pk
+    dispute.resolved_at = timezone.now()
+    dispute.reason = reason
+    dispute.save(update_fields=["status", "resolved_by", "resolved_at", "reason"])
+    finished = False
+    if decided:
+        match.confirmation_hold = HOLD_NONE  # the decision stands; nothing to release
+        match.save(update_fields=["confirmation_hold", *_bump(match)])
+    elif decision == "uphold":
+        match.confirmation_hold = hold
+        finished = _release(match)
+    else:
+        match.confirmation_hold = HOLD_NONE
+        match.save(update_fields=["confirmation_hold", "updated_at"])
+        hand_void_last(
+            match_id=match.pk, actor=actor, reason=f"dispute: {reason}", expected_number=number
+        )
+        hand_record(
+            match_id=match.pk,
+            actor=actor,
+            expected_number=number,
+            payload=dispute.claimed,
+            idempotency_key=f"dispute-{dispute.pk}",
+        )
+        match = _lock(match_id)  # as the record left it
+        if match.confirmation_hold in (HOLD_HAND, HOLD_RESULT):
+            finished = _release(match)  # the director's resolution is the confirmation
+    action_log_record(
+        tournament=match.tournament,
+        actor=actor,
+        verb=f"result.dispute.{decision}",
+        target=dispute,
+        reason=reason,
+        data={
+            "match_id": match.pk,
+            "number": number,
+            "seat": dispute.seat,
+            "recorded": _hand_version(dispute.hand),
+            "claimed": dispute.claimed,
+            "finished": finished,
+        },
+    )
+    _announce(match, finished=finished)
+    return dispute
+
+
+def _hand_version(hand: Hand) -> dict[str, Any]:
+    """The referee's version of a hand as an outcome record (the dispute's other side)."""
+    return {
+        "poser": hand.poser,
+        "pose_tile": hand.pose_tile,
+        "end": hand.end,
+        "winner": hand.winner if hand.end == Hand.End.DOMINO else None,
+        "counts": hand.counts,
+        "llave": hand.llave,
+    }

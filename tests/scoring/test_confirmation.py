@@ -1,0 +1,448 @@
+"""Confirmation at the table (issue 15; scoring/confirmation.py): the setting, players'
+confirmations and PINs, disputes frozen until a director resolves them, and the rule that a
+match is not final - no placings, no ``match_finished`` - until confirmed or resolved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from core import events
+from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
+from scoring import confirmation
+from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
+from scoring.services import hand_record, hand_void_last
+from tests.factories import TournamentFactory, director_of, match_in_progress
+from tournament import services as tournament_services
+from tournament.context import RefereeActor
+from tournament.models import ActionLog, Entry, Tournament
+from tournament.pins import PIN_MAX_FAILURES, entry_check_in
+
+pytestmark = pytest.mark.django_db
+
+FIRST = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 0}
+NEXT = {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 0}
+# R31c: seat 0 reaches 6 with everyone else on love; the sixth hand is a block A wins (R20).
+LAST_BLOCK = {"poser": 0, "pose_tile": "5-4", "end": "block", "counts": [3, 10, 12, 9]}
+# The player says the counts were otherwise (A still holds the lowest: the match still ends).
+CLAIMED_BLOCK = {"poser": 0, "pose_tile": "5-4", "end": "block", "counts": [2, 14, 12, 9]}
+
+
+@pytest.fixture
+def finished_events(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    seen: list[int] = []
+    original = events.dispatch
+
+    def record(event: Any, **kwargs: Any) -> None:
+        if event is events.match_finished:
+            seen.append(kwargs["match_id"])
+        original(event, **kwargs)
+
+    monkeypatch.setattr(events, "dispatch", record)
+    return seen
+
+
+def _setup(mode: str) -> tuple[Tournament, Any, Match, RefereeActor]:
+    t = TournamentFactory(confirmation=mode)
+    director = director_of(t)
+    role = tournament_services.referee_create(tournament=t, actor=director, username=f"r-{t.pk}")
+    token = tournament_services.referee_token_issue(tournament=t, actor=director, user=role.user)
+    match = match_in_progress(t, referee=role.user)
+    return t, director, match, RefereeActor.of(token)
+
+
+def _record(match: Match, actor: Any, number: int, payload: dict[str, Any]) -> Any:
+    return hand_record(match_id=match.pk, actor=actor, expected_number=number, payload=payload)
+
+
+def _play_to_last(match: Match, referee: RefereeActor, *, confirm_each: bool = False) -> None:
+    """Hands 1-5 (seat 0 dominoes), confirming each under ``every_hand``."""
+    for number in range(1, 6):
+        _record(match, referee, number, FIRST if number == 1 else NEXT)
+        if confirm_each:
+            for seat in range(4):
+                confirmation.hand_confirm(
+                    match_id=match.pk, actor=referee, number=number, seat=seat
+                )
+
+
+def test_the_setting_is_frozen_when_the_match_starts() -> None:
+    _, _, match, _ = _setup("match_end")
+    assert match.confirmation == "match_end"
+    Tournament.objects.filter(pk=match.tournament_id).update(confirmation="off")
+    match.refresh_from_db()
+    assert match.confirmation == "match_end"  # like the ruleset (RULES.md section 1)
+    _, _, off_match, _ = _setup("off")
+    assert off_match.confirmation == ""
+
+
+def test_match_end_holds_the_result_until_every_player_confirms(
+    django_capture_on_commit_callbacks: Any, finished_events: list[int]
+) -> None:
+    _, _, match, referee = _setup("match_end")
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_to_last(match, referee)
+        _record(match, referee, 6, LAST_BLOCK)
+    match.refresh_from_db()
+    # The last hand is stored, but the match is not final: no placings, no event.
+    assert match.hands_count == 6
+    assert match.winner_seat == 0
+    assert match.status == Match.Status.IN_PROGRESS
+    assert match.confirmation_hold == "result"
+    assert not Seat.objects.filter(match=match, placing__isnull=False).exists()
+    assert finished_events == []
+    # No further hand: the engine says the match is over (R33).
+    with pytest.raises(ApplicationError) as over:
+        _record(match, referee, 7, NEXT)
+    assert over.value.rule == "R33"
+
+    for seat in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            result = confirmation.hand_confirm(
+                match_id=match.pk, actor=referee, number=6, seat=seat
+            )
+        assert not result.finished
+    assert finished_events == []
+    # A repeated tap records once.
+    again = confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0)
+    assert again.replayed
+    assert again.confirmed_seats == (0, 1, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        last = confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=3)
+    assert last.finished
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.NORMAL
+    assert match.confirmation_hold == ""
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    assert placings[0] == 1
+    assert all(placings[s] is not None for s in range(4))
+    assert finished_events == [match.pk]
+    assert HandConfirmation.objects.filter(hand__match=match).count() == 4
+    # After the release a retry still answers, and nothing more happens.
+    late = confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=3)
+    assert late.replayed
+    assert finished_events == [match.pk]
+
+
+def test_every_hand_blocks_the_next_hand_until_the_last_is_confirmed() -> None:
+    _, _, match, referee = _setup("every_hand")
+    _record(match, referee, 1, FIRST)
+    match.refresh_from_db()
+    assert match.confirmation_hold == "hand"
+    with pytest.raises(ApplicationError) as pending:
+        _record(match, referee, 2, NEXT)
+    assert pending.value.code == "confirmation_pending"
+    assert pending.value.status_code == 409
+    assert Hand.objects.filter(match=match).count() == 1
+    with pytest.raises(ConflictError):  # only the last hand is confirmed
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=2, seat=0)
+    for seat in range(4):
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=seat)
+    match.refresh_from_db()
+    assert match.confirmation_hold == ""
+    _record(match, referee, 2, NEXT)
+    # The referee may undo an unconfirmed hand: its pending confirmation goes with it.
+    hand_void_last(match_id=match.pk, actor=referee, reason="wrong winner", expected_number=2)
+    match.refresh_from_db()
+    assert match.confirmation_hold == ""
+    assert match.hands_count == 1
+
+
+def test_off_is_the_referees_word() -> None:
+    _, _, match, referee = _setup("off")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    with pytest.raises(ApplicationError) as nothing:
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0)
+    assert nothing.value.code == "nothing_to_confirm"
+
+
+def test_pins_are_hashed_and_confirm_only_their_own_seat() -> None:
+    _t, director, match, referee = _setup("every_hand")
+    seats = {s.seat: s.entry for s in Seat.objects.filter(match=match).select_related("entry")}
+    entry, pin = entry_check_in(entry=seats[1], actor=director, issue_pin=True)
+    _, other_pin = entry_check_in(entry=seats[2], actor=director, issue_pin=True)
+    assert pin is not None
+    assert len(pin) == 4
+    assert pin.isdigit()
+    stored = Entry.objects.get(pk=entry.pk)
+    assert stored.checked_in
+    assert stored.pin_hash
+    assert pin not in stored.pin_hash
+    assert ActionLog.objects.filter(verb="entry.pin_issue", target_id=str(entry.pk)).exists()
+    _record(match, referee, 1, FIRST)
+    with pytest.raises(PermissionDeniedError) as missing:
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=1)
+    assert missing.value.code == "pin_required"
+    if other_pin != pin:  # another player's PIN never confirms this seat
+        with pytest.raises(PermissionDeniedError) as wrong:
+            confirmation.hand_confirm(
+                match_id=match.pk, actor=referee, number=1, seat=1, pin=other_pin
+            )
+        assert wrong.value.code == "bad_pin"
+    ok = confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=1, pin=pin)
+    assert ok.confirmed_seats == (1,)
+    assert HandConfirmation.objects.get(hand__match=match, seat=1).with_pin
+    # A seat without a PIN: tapping the name is enough.
+    confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=0)
+
+
+def test_wrong_pins_lock_the_pin() -> None:
+    _, director, match, referee = _setup("every_hand")
+    seat = Seat.objects.select_related("entry").get(match=match, seat=3)
+    _, pin = entry_check_in(entry=seat.entry, actor=director, issue_pin=True)
+    assert pin is not None
+    wrong = f"{(int(pin) + 1) % 10000:04d}"
+    _record(match, referee, 1, FIRST)
+    for _ in range(PIN_MAX_FAILURES):
+        with pytest.raises(PermissionDeniedError):
+            confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=3, pin=wrong)
+    with pytest.raises(ApplicationError) as locked:
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=3, pin=pin)
+    assert locked.value.status_code == 429
+    cache.clear()
+
+
+def test_only_this_matchs_referee_or_a_director_confirms() -> None:
+    t, director, match, referee = _setup("every_hand")
+    role = tournament_services.referee_create(tournament=t, actor=director, username="other-r")
+    token = tournament_services.referee_token_issue(tournament=t, actor=director, user=role.user)
+    other = RefereeActor.of(token)
+    _record(match, referee, 1, FIRST)
+    for call in (
+        lambda: confirmation.hand_confirm(match_id=match.pk, actor=other, number=1, seat=0),
+        lambda: confirmation.hand_dispute(
+            match_id=match.pk, actor=other, number=1, seat=0, claimed=FIRST
+        ),
+    ):
+        with pytest.raises(PermissionDeniedError):
+            call()
+    assert not HandConfirmation.objects.exists()
+    assert not ResultDispute.objects.exists()
+    confirmation.hand_confirm(match_id=match.pk, actor=director, number=1, seat=0)
+    # Only a director resolves.
+    with pytest.raises(PermissionDeniedError):
+        confirmation.dispute_resolve(
+            match_id=match.pk, actor=referee, decision="uphold", reason="x"
+        )
+
+
+def test_a_disputed_block_count_freezes_the_match_until_the_director_corrects_it(
+    django_capture_on_commit_callbacks: Any, finished_events: list[int]
+) -> None:
+    t, director, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    # An invalid version is refused naming the field; nothing is written.
+    with pytest.raises(ApplicationError) as bad:
+        confirmation.hand_dispute(
+            match_id=match.pk,
+            actor=referee,
+            number=6,
+            seat=2,
+            claimed={**CLAIMED_BLOCK, "counts": [1, 2, 3]},  # 3 counts for 4 seats (§9)
+        )
+    assert any(f.startswith("claimed") for f in bad.value.fields or {})
+    assert not ResultDispute.objects.exists()
+
+    dispute = confirmation.hand_dispute(
+        match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK, note="I had 2"
+    )
+    again = confirmation.hand_dispute(
+        match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
+    )
+    assert again.pk == dispute.pk  # a retry records once
+    match.refresh_from_db()
+    assert match.confirmation_hold == "disputed"
+    # Frozen: no confirmation, no hand, no undo.
+    for call in (
+        lambda: confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0),
+        lambda: _record(match, referee, 7, NEXT),
+        lambda: hand_void_last(match_id=match.pk, actor=director, reason="x"),
+    ):
+        with pytest.raises(ApplicationError) as frozen:
+            call()
+        assert frozen.value.code == "result_disputed"
+    # The queue shows both versions.
+    (row,) = confirmation.disputes_for(tournament=t)
+    assert row.recorded["counts"] == LAST_BLOCK["counts"]
+    assert row.claimed["counts"] == CLAIMED_BLOCK["counts"]
+    with pytest.raises(ApplicationError):
+        confirmation.dispute_resolve(
+            match_id=match.pk, actor=director, decision="correct", reason=""
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.dispute_resolve(
+            match_id=match.pk, actor=director, decision="correct", reason="C counted 2, seen"
+        )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.winner_seat == 0
+    live = Hand.objects.get(match=match, number=6, void=False)
+    assert live.counts == CLAIMED_BLOCK["counts"]
+    assert Hand.objects.get(match=match, number=6, void=True).counts == LAST_BLOCK["counts"]
+    dispute.refresh_from_db()
+    assert dispute.status == "corrected"
+    assert dispute.reason == "C counted 2, seen"
+    log = ActionLog.objects.get(verb="result.dispute.correct")
+    assert log.reason == "C counted 2, seen"
+    assert log.data["claimed"]["counts"] == [2, 14, 12, 9]
+    assert confirmation.disputes_for(tournament=t) == []
+    assert finished_events == [match.pk]
+
+
+def test_upholding_a_dispute_finishes_the_match(
+    django_capture_on_commit_callbacks: Any, finished_events: list[int]
+) -> None:
+    _, director, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    confirmation.hand_dispute(
+        match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.dispute_resolve(
+            match_id=match.pk, actor=director, decision="uphold", reason="the referee saw it"
+        )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.winner_seat == 0
+    assert finished_events == [match.pk]
+    assert ActionLog.objects.filter(verb="result.dispute.uphold").exists()
+
+
+def test_api_confirm_and_dispute_with_the_referee_credential(client: Client) -> None:
+    t, director, match, _referee = _setup("every_hand")
+    token = tournament_services.referee_token_issue(
+        tournament=t, actor=director, user=match.referee
+    )
+    auth = {"HTTP_AUTHORIZATION": f"Token {token.key}"}  # type: ignore[attr-defined]
+    r = client.post(
+        f"/api/matches/{match.pk}/hands/",
+        {"number": 1, **FIRST},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 201, r.content
+    r = client.post(
+        f"/api/matches/{match.pk}/hands/",
+        {"number": 2, **NEXT},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "confirmation_pending"
+    r = client.post(
+        f"/api/matches/{match.pk}/confirmations/",
+        {"number": 1, "seat": 9},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 400
+    assert "seat" in r.json()["error"]["fields"]
+    r = client.post(
+        f"/api/matches/{match.pk}/confirmations/",
+        {"number": 1, "seat": 0},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 200
+    assert r.json()["confirmed_seats"] == [0]
+    r = client.post(
+        f"/api/matches/{match.pk}/disputes/",
+        {"number": 1, "seat": 1, "claimed": {**FIRST, "winner": 1, "poser": 1}},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 201, r.content
+    assert r.json()["hold"] == "disputed"
+    # The director's queue lists it; a referee credential may not read it.
+    assert client.get(f"/api/tournaments/{t.slug}/disputes/", **auth).status_code == 403
+    client.force_login(director)
+    listed = client.get(f"/api/tournaments/{t.slug}/disputes/").json()["results"]
+    assert [d["match_id"] for d in listed] == [match.pk]
+    dashboard = client.get(f"/director/tournaments/{t.slug}/").content.decode()
+    assert "Disputed: in the dispute queue" in dashboard
+    page = client.get(f"/director/tournaments/{t.slug}/disputes/")
+    assert page.status_code == 200
+    assert f'id="dispute-{listed[0]["id"]}"' in page.content.decode()
+    r = client.post(
+        f"/director/tournaments/{t.slug}/disputes/",
+        {"match_id": match.pk, "decision": "uphold", "reason": ""},
+    )
+    assert r.status_code == 400  # a reason is required
+    r = client.post(
+        f"/director/tournaments/{t.slug}/disputes/",
+        {"match_id": match.pk, "decision": "uphold", "reason": "B did not domino"},
+    )
+    assert r.status_code == 302
+    match.refresh_from_db()
+    assert match.confirmation_hold == ""
+
+
+def test_check_in_api_issues_a_pin_once(client: Client) -> None:
+    t = TournamentFactory()
+    director = director_of(t)
+    match = match_in_progress(t)
+    entry = Seat.objects.filter(match=match).first().entry  # type: ignore[union-attr]
+    client.force_login(director)
+    url = f"/api/tournaments/{t.slug}/entries/{entry.pk}/check-in/"
+    r = client.post(url, {"pin": "yes"}, content_type="application/json")
+    assert r.status_code == 400
+    assert "pin" in r.json()["error"]["fields"]
+    r = client.post(url, {"pin": True}, content_type="application/json")
+    body = r.json()
+    assert r.status_code == 200
+    assert body["checked_in"]
+    assert body["has_pin"]
+    assert len(body["pin"]) == 4
+    assert body["pin"] not in Entry.objects.get(pk=entry.pk).pin_hash
+    r = client.post(url, {}, content_type="application/json")
+    assert r.json()["pin"] is None
+    assert r.json()["has_pin"]
+
+
+def test_the_director_sets_confirmation_on_the_edit_page(client: Client) -> None:
+    t = TournamentFactory()
+    client.force_login(director_of(t))
+    page = client.get(f"/director/tournaments/{t.slug}/settings/")
+    assert page.status_code == 200
+    assert 'name="confirmation"' in page.content.decode()
+
+
+def test_a_match_decided_by_the_director_meanwhile_waits_for_nobody() -> None:
+    """An override while the result is disputed: the decision stands; the dispute can only be
+    closed (upheld), and the override's placings are not recomputed."""
+    from scoring.services import match_result_override
+
+    t, director, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    confirmation.hand_dispute(
+        match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
+    )
+    match_result_override(
+        match_id=match.pk, actor=director, scores=[6, 0, 1, 0], reason="director saw it"
+    )
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    with pytest.raises(ApplicationError) as decided:
+        confirmation.dispute_resolve(
+            match_id=match.pk, actor=director, decision="correct", reason="late"
+        )
+    assert decided.value.code == "match_decided"
+    confirmation.dispute_resolve(match_id=match.pk, actor=director, decision="uphold", reason="ok")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.OVERRIDE
+    assert match.confirmation_hold == ""
+    assert dict(Seat.objects.filter(match=match).values_list("seat", "placing")) == placings
+    assert confirmation.disputes_for(tournament=t) == []
+    with pytest.raises(ApplicationError) as nothing:
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0)
+    assert nothing.value.code == "nothing_to_confirm"
