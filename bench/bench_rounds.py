@@ -59,7 +59,10 @@ def bench_env() -> dict[str, str]:
     }
 
 
-def start_worker() -> subprocess.Popen[bytes]:
+def start_worker(log: str | None = None) -> subprocess.Popen[bytes]:
+    """A Celery worker as production runs it; ``log``: its INFO log goes to that file (each
+    task's received / succeeded-in lines, to see where an advance's time goes)."""
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the worker owns it)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -72,12 +75,12 @@ def start_worker() -> subprocess.Popen[bytes]:
             "--concurrency=2",
             "--without-gossip",
             "--without-mingle",
-            "--loglevel=WARNING",
+            f"--loglevel={'INFO' if log else 'WARNING'}",
         ],
         cwd=BASE,
-        env={**os.environ, **bench_env()},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        env={**os.environ, **bench_env(), **({"LOG_LEVEL": "INFO"} if log else {})},
+        stdout=out,
+        stderr=out,
     )
     from config.celery_app import app
 
@@ -196,6 +199,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--worker-log", default=None, help="write the worker's INFO log here")
     args = parser.parse_args()
 
     os.environ.update(bench_env())
@@ -240,7 +244,7 @@ def main() -> int:
         )
 
     # -- advance: last match ends -> next round published by the worker ---------------------
-    worker = start_worker()
+    worker = start_worker(args.worker_log)
     advance: list[float] = []
     try:
         _, director, stage = build_tournament(args.players, "adv", auto_advance=True)
@@ -251,7 +255,7 @@ def main() -> int:
             rnd = Round.objects.get(stage=stage, number=rnd.number + 1)
             print(
                 f"  advance {k + 1}/{args.repeats}: round {rnd.number - 1} -> {rnd.number} "
-                f"in {seconds:.2f} s",
+                f"in {seconds:.2f} s (ended {time.strftime('%H:%M:%S')})",
                 flush=True,
             )
     finally:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -196,6 +197,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=120)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=100)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Advancing a round (the next round for the whole hall) has a queue of its own, so it never
+# waits behind a backlog of cache warms and e-mails in the default one (bench/bench_rounds.py:
+# the first advance after a worker started waited 8 s behind the warms of earlier rounds).
+# Every worker consumes both (no -Q needed); the broker is polled over both in turn, so a
+# round check waits for one free worker child at most, not for the backlog.
+CELERY_TASK_QUEUES = (Queue("rounds"), Queue("celery"))
+CELERY_TASK_ROUTES = {
+    "brackets.round_check": {"queue": "rounds"},
+    "brackets.rounds_reconcile": {"queue": "rounds"},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Above the longest task (time limit 120 s), and restored quickly after a worker dies.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
