@@ -258,7 +258,7 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
     url = ctx["urls"][kind]
     crowd = Crowd(url, size, args.client_procs, base, ctx["tmp"])
     connect = crowd.wait_ready()
-    time.sleep(1.0)
+    time.sleep(args.settle)
     pid = ctx["pids"][kind]
     cpu0 = cpu_seconds(pid)
     starts: dict[int, float] = {}
@@ -491,6 +491,13 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--hands", type=int, default=5)
     parser.add_argument("--hand-gap", type=float, default=1.0)
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=1.0,
+        help="seconds between the crowd connected and the first hand (the project's hubs "
+        "freeze what is alive 2 s after a burst of connections, live.hub.Freezer)",
+    )
     parser.add_argument("--client-procs", type=int, default=4)
     parser.add_argument("--started", type=int, default=60)
     parser.add_argument("--seed", type=int, default=11)
