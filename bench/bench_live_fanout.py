@@ -276,11 +276,13 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
     if kind == "floor":
         starts = {int(v): t for v, t in json.loads(ctx["stamps"].read_text())[-args.hands :]}
     latencies: list[float] = []
+    per_hand: list[int] = []  # each hand's p50 in ms: is one hand (a cold path) the p99?
     missing = 0
     for version, began in starts.items():
         got = arrivals.get(version, [])
         missing += connect["connected"] - len(got)
         latencies.extend(t - began for t in got)
+        per_hand.append(round(pct([t - began for t in got], 0.5) * 1000) if got else -1)
     return {
         **connect,
         "p50": pct(latencies, 0.5),
@@ -289,6 +291,7 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
         "cpu_per_hand_ms": cpu / args.hands * 1000,
         "load": load,
         "rss_mb": rss_mb(pid),
+        "per_hand_p50_ms": per_hand,
     }
 
 
