@@ -9,10 +9,12 @@ floor: a minimal ``websockets`` server in one Python process (uvloop) that sends
 ``match.update`` frame (the project's own text for that hand) to the same number of clients
 with ``broadcast``; latency = arrival - the moment it starts sending. Clients are spread over
 several processes (``--client-procs``), each on its own 127.0.0.x source address, with
-``ulimit -n`` raised. Each trial connects the crowd to one server, sends ``--hands`` hands
-``--hand-gap`` s apart, then closes; project and floor trials alternate, ``--trials`` times,
-so both see the same machine. Reported: the median over trials and the range, the 1-minute
-load average of each trial, connect errors, missing frames, server CPU per hand.
+``ulimit -n`` raised. Each trial connects the crowd to one server, waits ``--settle`` s (3: past
+the project's post-connect freeze, so the figure is a connected crowd's fan-out; with 1 the
+second hand meets that freeze), sends ``--hands`` hands ``--hand-gap`` s apart, then closes;
+project and floor trials alternate, ``--trials`` times, so both see the same machine. Reported:
+the median over trials and the range, the 1-minute load average of each trial, connect errors,
+missing frames, server CPU per hand, and each hand's p50 per trial.
 
 Standings. ``--players`` entries (5,000), three Swiss rounds finished: an uncached build of the
 standings body (``live.selectors.standings`` + ``json.dumps``, what a new version costs) vs a
@@ -497,9 +499,11 @@ def main() -> int:
     parser.add_argument(
         "--settle",
         type=float,
-        default=1.0,
-        help="seconds between the crowd connected and the first hand (the project's hubs "
-        "freeze what is alive 2 s after a burst of connections, live.hub.Freezer)",
+        default=3.0,
+        help="seconds between the crowd connected and the first hand: the fan-out of a "
+        "connected crowd, after the project's hubs froze what is alive (live.hub.Freezer, 2 s "
+        "after a burst of connections, with a full collection once enough sockets left); 1.0 "
+        "puts the second hand on that freeze",
     )
     parser.add_argument("--client-procs", type=int, default=4)
     parser.add_argument("--started", type=int, default=60)
