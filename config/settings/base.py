@@ -413,9 +413,10 @@ REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=3
 # header is ignored and REMOTE_ADDR is the client (talking to the app directly cannot spoof
 # it); 1 behind the shipped nginx. docs/security.md.
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
-# Live pushes: a web process gathers the events of this many milliseconds into one channel
-# layer message per group (core.broadcast): far below what a spectator notices, and a busy
-# tournament's hands cost a few sends per second instead of one each.
+# Live pushes: a web process sends the first event of a quiet spell at once and gathers what
+# follows within this many milliseconds into one channel layer message per group
+# (core.broadcast): far below what a spectator notices, and a busy tournament's hands cost a few
+# sends per second instead of one each.
 LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)
 # Live bodies (immutable per tournament version) each process keeps after reading them from the
 # shared cache, in MB (live.cache.LocalBodies); 0 turns the local copies off.
