@@ -244,7 +244,7 @@ def start_server(
     if worker_class == "gthread":
         # As deploy/scripts/start-web.sh: WSGI threads (websockets have their own process).
         app, klass = "config.wsgi:application", "gthread"
-        extra = ["--threads", os.environ.get("WEB_THREADS", "4")]
+        extra += ["--threads", os.environ.get("WEB_THREADS", "4")]
     elif worker_class == "uvicorn":
         app, klass = "config.asgi:application", "uvicorn_worker.UvicornWorker"
     else:
