@@ -99,6 +99,12 @@ bench-live-churn: venv
 # Every benchmark above (engine, brackets, hands, live, standings, players) in a quick mode, one
 # table with floors, ratios, goals, pass/fail and the load average, also written to
 # bench/RESULTS.md. Options: BENCH_ARGS="--full" or "--only engine,standings".
+# Anonymous standings through nginx's proxy cache (deploy/nginx) vs straight to Django, same
+# run; needs nginx. Own database `bench_nginx`, Redis database 14.
+.PHONY: bench-nginx
+bench-nginx: venv
+	$(PY) bench/bench_nginx_cache.py $(BENCH_ARGS)
+
 .PHONY: bench-all
 bench-all: venv
 	$(PY) bench/bench_all.py $(BENCH_ARGS)

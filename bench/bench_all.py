@@ -1,11 +1,12 @@
 """Every benchmark in a quick mode, one table (``make bench-all``).
 
-Runs the engine (fold; play and validation), brackets, hands, live fan-out, standings and
-players benchmarks one after another, each as its own process with ``BENCH_RESULTS`` set
-(bench/results.py), so each appends one line per judged figure: the figure, its floor measured
-in the same run, their ratio, the goal, pass/fail and the 1-minute load average. Prints one
-table and writes it to bench/RESULTS.md with the date and the load, which is where the
-README's figures come from. Each benchmark's own output goes to a log file (listed at the end).
+Runs the engine (fold; play and validation), brackets, hands, live fan-out, standings,
+players, rounds (a real Celery worker) and nginx-cache benchmarks one after another, each as its
+own process with ``BENCH_RESULTS`` set (bench/results.py), so each appends one line per judged
+figure: the figure, its floor measured in the same run, their ratio, the goal, pass/fail and the
+1-minute load average. Prints one table and writes it to bench/RESULTS.md with the date and the
+load, which is where the README's figures come from. Each benchmark's own output goes to a log
+file (listed at the end).
 
 Quick mode keeps every benchmark's floor and its >= 3 alternating trials but shortens what each
 trial does (fewer hands, 1,000 sockets only, shorter phases); ``--full`` runs the defaults.
@@ -41,6 +42,8 @@ BENCHES: list[tuple[str, str, list[str], list[str]]] = [
     ),
     ("standings", "bench_live_fanout.py", ["--skip-fanout", "--trials", "3"], ["--skip-fanout"]),
     ("players", "bench_players.py", ["--repeats", "3"], []),
+    ("rounds", "bench_rounds.py", ["--repeats", "3"], []),
+    ("nginx", "bench_nginx_cache.py", ["--players", "200", "--seconds", "2"], []),
 ]
 
 

@@ -235,14 +235,16 @@ def build_data(n_clients: int, matches_per_client: int, seed: int) -> list[dict[
 
 
 def start_server(
-    port: int, workers: int, worker_class: str, conn_max_age: int
+    port: int, workers: int, worker_class: str, conn_max_age: int, access_log: str | None = None
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, **bench_env(port), "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
     extra: list[str] = []
+    if access_log:  # production's JSON access lines, with the server-side duration_ms
+        extra += ["--config", "python:config.gunicorn", "--access-logfile", access_log]
     if worker_class == "gthread":
         # As deploy/scripts/start-web.sh: WSGI threads (websockets have their own process).
         app, klass = "config.wsgi:application", "gthread"
-        extra = ["--threads", os.environ.get("WEB_THREADS", "4")]
+        extra += ["--threads", os.environ.get("WEB_THREADS", "4")]
     elif worker_class == "uvicorn":
         app, klass = "config.asgi:application", "uvicorn_worker.UvicornWorker"
     else:
@@ -628,11 +630,44 @@ async def load(
         results[f"floor-{i}"], results[f"hands-{i}"] = floor, hands
     if args.paced_rate is None:
         args.paced_rate = round(max(1.0, results["hands"].rate / 2), 1)
+    if args.access_log:
+        args.access_log_offset = os.path.getsize(args.access_log)
     results["paced"] = await run_phase(clients, submit_one, args.seconds, rate=args.paced_rate)
     idle = sum(1 for c in clients if c.next_hand() is None)
     if idle:
         print(f"note: {idle} clients ran out of matches before the end (raise --matches)")
     return results, clients
+
+
+def print_server_side(path: str, offset: int, paced: Stats) -> None:
+    """The paced phase's hand POSTs as the app timed them (gunicorn's access log, from the
+    worker thread taking the request to the response written) next to what the clients saw:
+    the difference is waiting for a worker thread, the CPU and the loopback."""
+    import json
+
+    durations: list[float] = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        f.seek(offset)
+        for line in f:
+            try:
+                row = json.loads(line[line.index("{") :])
+            except ValueError:
+                continue
+            if row.get("method") == "POST" and "/hands/" in str(row.get("path")):
+                durations.append(float(row["duration_ms"]))
+    if not durations:
+        print("   server side: no access lines for the paced phase")
+        return
+    durations.sort()
+
+    def q(p: float) -> float:
+        return durations[min(len(durations) - 1, int(p * len(durations)))]
+
+    print(
+        f"   paced, server side ({len(durations)} hand POSTs): p50 {q(0.5):.0f} ms, "
+        f"p99 {q(0.99):.0f} ms, max {durations[-1]:.0f} ms; client side p50 "
+        f"{paced.pct(0.5):.0f} ms, p99 {paced.pct(0.99):.0f} ms"
+    )
 
 
 def print_cpu(phases: dict[str, Stats]) -> None:
@@ -682,6 +717,12 @@ def main() -> int:
         help="DATABASE_CONN_MAX_AGE when the pool is off (default: 0 for uvicorn, else 60)",
     )
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--access-log",
+        default=None,
+        help="the app's access log (JSON, server-side duration) goes here; the paced phase's "
+        "server-side p50/p99 is printed next to the client's (where paced latency goes)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
@@ -706,7 +747,9 @@ def main() -> int:
         # PostgreSQL's 100 connections ("too many clients"). Django's advice for ASGI is
         # CONN_MAX_AGE = 0 (or a pool); WSGI workers keep one connection each.
         args.conn_max_age = 0 if args.worker_class == "uvicorn" else 60
-    server = start_server(args.port, args.workers, args.worker_class, args.conn_max_age)
+    server = start_server(
+        args.port, args.workers, args.worker_class, args.conn_max_age, args.access_log
+    )
     try:
         results, clients = asyncio.run(load(args, plans))
     finally:
@@ -747,6 +790,8 @@ def main() -> int:
     print(_row("floor (3 round trips)", floor, "req/s"))
     print(_row("hands, closed loop", hands))
     print(_row(f"hands, offered {args.paced_rate:g}/s", paced))
+    if args.access_log:
+        print_server_side(args.access_log, getattr(args, "access_log_offset", 0), paced)
     print()
     print_cpu({"floor": floor, "hands": hands})
     print()

@@ -9,10 +9,12 @@ floor: a minimal ``websockets`` server in one Python process (uvloop) that sends
 ``match.update`` frame (the project's own text for that hand) to the same number of clients
 with ``broadcast``; latency = arrival - the moment it starts sending. Clients are spread over
 several processes (``--client-procs``), each on its own 127.0.0.x source address, with
-``ulimit -n`` raised. Each trial connects the crowd to one server, sends ``--hands`` hands
-``--hand-gap`` s apart, then closes; project and floor trials alternate, ``--trials`` times,
-so both see the same machine. Reported: the median over trials and the range, the 1-minute
-load average of each trial, connect errors, missing frames, server CPU per hand.
+``ulimit -n`` raised. Each trial connects the crowd to one server, waits ``--settle`` s (3: past
+the project's post-connect freeze, so the figure is a connected crowd's fan-out; with 1 the
+second hand meets that freeze), sends ``--hands`` hands ``--hand-gap`` s apart, then closes;
+project and floor trials alternate, ``--trials`` times, so both see the same machine. Reported:
+the median over trials and the range, the 1-minute load average of each trial, connect errors,
+missing frames, server CPU per hand, and each hand's p50 per trial.
 
 Standings. ``--players`` entries (5,000), three Swiss rounds finished: an uncached build of the
 standings body (``live.selectors.standings`` + ``json.dumps``, what a new version costs) vs a
@@ -258,7 +260,7 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
     url = ctx["urls"][kind]
     crowd = Crowd(url, size, args.client_procs, base, ctx["tmp"])
     connect = crowd.wait_ready()
-    time.sleep(1.0)
+    time.sleep(args.settle)
     pid = ctx["pids"][kind]
     cpu0 = cpu_seconds(pid)
     starts: dict[int, float] = {}
@@ -276,11 +278,13 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
     if kind == "floor":
         starts = {int(v): t for v, t in json.loads(ctx["stamps"].read_text())[-args.hands :]}
     latencies: list[float] = []
+    per_hand: list[int] = []  # each hand's p50 in ms: is one hand (a cold path) the p99?
     missing = 0
     for version, began in starts.items():
         got = arrivals.get(version, [])
         missing += connect["connected"] - len(got)
         latencies.extend(t - began for t in got)
+        per_hand.append(round(pct([t - began for t in got], 0.5) * 1000) if got else -1)
     return {
         **connect,
         "p50": pct(latencies, 0.5),
@@ -289,6 +293,7 @@ def trial(kind: str, ctx: dict[str, Any], size: int, base: int) -> dict[str, Any
         "cpu_per_hand_ms": cpu / args.hands * 1000,
         "load": load,
         "rss_mb": rss_mb(pid),
+        "per_hand_p50_ms": per_hand,
     }
 
 
@@ -491,6 +496,15 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--hands", type=int, default=5)
     parser.add_argument("--hand-gap", type=float, default=1.0)
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=3.0,
+        help="seconds between the crowd connected and the first hand: the fan-out of a "
+        "connected crowd, after the project's hubs froze what is alive (live.hub.Freezer, 2 s "
+        "after a burst of connections, with a full collection once enough sockets left); 1.0 "
+        "puts the second hand on that freeze",
+    )
     parser.add_argument("--client-procs", type=int, default=4)
     parser.add_argument("--started", type=int, default=60)
     parser.add_argument("--seed", type=int, default=11)

@@ -47,15 +47,19 @@ class _SenderLoop:
     """One daemon thread per process running an event loop dedicated to group sends.
 
     Request threads queue events per group (a lock and an append: they never wait for
-    Redis). The first event of a quiet spell schedules ONE drain on the loop, which lingers
-    ``LIVE_BROADCAST_LINGER_MS`` for more events, then sends what queued up as one message
-    per group (a batch when there are several), and keeps going while events keep coming.
+    Redis). The first event of a quiet spell schedules ONE drain on the loop, which sends it at
+    once. Whatever queues up in the ``LIVE_BROADCAST_LINGER_MS`` after a send leaves together
+    at the end of that window, as one message per group (a batch when there are several), and
+    so on while events keep coming: at most one send per group per window, and a lone event
+    never waits. Events of a group leave in the order they were queued, and every queued event
+    is sent (a failing channel layer is logged, not retried: clients catch up by version).
 
     Why: a ``group_send`` costs a fixed amount of CPU in channels-redis whatever it carries,
     and waking the loop for every event costs more again, so one send per hand is a large
-    share of a recorded hand's CPU (bench/bench_hands.py). Lingering a few tens of
-    milliseconds, far below what a spectator notices, folds a busy tournament's hands into a
-    few sends per second.
+    share of a recorded hand's CPU (bench/bench_hands.py). Coalescing a burst over a few tens
+    of milliseconds, far below what a spectator notices, folds a busy tournament's hands into a
+    few sends per second, while a quiet tournament's hand reaches spectators without the wait
+    (bench/bench_live_fanout.py measures it against a floor that does not linger).
     """
 
     def __init__(self) -> None:
@@ -66,6 +70,9 @@ class _SenderLoop:
         self._pending: dict[str, list[dict[str, Any]]] = {}
         self._waiters: list[Future[None]] = []
         self._scheduled = False
+        # Loop time before which the next send waits (the end of the last send's window);
+        # only the drain task touches it.
+        self._next_send = 0.0
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -76,6 +83,7 @@ class _SenderLoop:
                 thread.start()
                 self._loop, self._pid = loop, os.getpid()
                 self._pending, self._waiters, self._scheduled = {}, [], False
+                self._next_send = 0.0
             return self._loop
 
     def submit(self, groups: list[str], event: dict[str, Any]) -> Future[None]:
@@ -109,15 +117,21 @@ class _SenderLoop:
             raise
 
     async def _send_pending(self, linger: float) -> bool:
-        """Linger, then send what queued up; False (and unscheduled) when nothing had."""
-        if linger:
-            await asyncio.sleep(linger)
+        """Wait for the end of the last send's window (not at all after a quiet spell), then
+        send what queued up; False (and unscheduled) when nothing had."""
+        loop = asyncio.get_running_loop()
+        wait = self._next_send - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
         with self._lock:
             batch, self._pending = self._pending, {}
             waiters, self._waiters = self._waiters, []
             if not batch and not waiters:
                 self._scheduled = False
                 return False
+        # The window opens when this send starts: events queued during it and up to
+        # ``linger`` after wait for the next pass, which then sends them together.
+        self._next_send = loop.time() + linger
         layer = get_channel_layer()
         error: BaseException | None = None
         for group, events in batch.items():

@@ -416,7 +416,8 @@ class Freezer:
             self._baseline = self._sockets
         gc.freeze()
         self.freezes += 1
-        logger.debug("live hubs: %d objects frozen", gc.get_freeze_count())
+        if logger.isEnabledFor(logging.DEBUG):  # counting walks every frozen object
+            logger.debug("live hubs: %d objects frozen", gc.get_freeze_count())
 
 
 class Hubs:

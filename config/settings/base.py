@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -196,6 +197,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=120)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=100)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Advancing a round (the next round for the whole hall) has a queue of its own, so it never
+# waits behind a backlog of cache warms and e-mails in the default one (bench/bench_rounds.py:
+# the first advance after a worker started waited 8 s behind the warms of earlier rounds).
+# Every worker consumes both (no -Q needed); the broker is polled over both in turn, so a
+# round check waits for one free worker child at most, not for the backlog.
+CELERY_TASK_QUEUES = (Queue("rounds"), Queue("celery"))
+CELERY_TASK_ROUTES = {
+    "brackets.round_check": {"queue": "rounds"},
+    "brackets.rounds_reconcile": {"queue": "rounds"},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Above the longest task (time limit 120 s), and restored quickly after a worker dies.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
@@ -402,9 +413,10 @@ REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=3
 # header is ignored and REMOTE_ADDR is the client (talking to the app directly cannot spoof
 # it); 1 behind the shipped nginx. docs/security.md.
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
-# Live pushes: a web process gathers the events of this many milliseconds into one channel
-# layer message per group (core.broadcast): far below what a spectator notices, and a busy
-# tournament's hands cost a few sends per second instead of one each.
+# Live pushes: a web process sends the first event of a quiet spell at once and gathers what
+# follows within this many milliseconds into one channel layer message per group
+# (core.broadcast): far below what a spectator notices, and a busy tournament's hands cost a few
+# sends per second instead of one each.
 LIVE_BROADCAST_LINGER_MS = env.int("LIVE_BROADCAST_LINGER_MS", default=50)
 # Live bodies (immutable per tournament version) each process keeps after reading them from the
 # shared cache, in MB (live.cache.LocalBodies); 0 turns the local copies off.

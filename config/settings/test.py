@@ -45,7 +45,7 @@ WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 
 # Live pushes leave at once, so a test that acts and then reads a socket sees exactly the
-# events of its action; tests/core/test_infrastructure.py covers the production linger.
+# events of its action; tests/core/test_infrastructure.py covers the production window.
 LIVE_BROADCAST_LINGER_MS = 0
 
 # The webhook tests' receiver runs on loopback (notify/transport.py refuses it otherwise);

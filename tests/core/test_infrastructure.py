@@ -209,18 +209,20 @@ def test_concurrent_broadcasts_all_arrive_in_order_batched_per_group() -> None:
         assert [e["version"] for e in own_events] == list(range(1, 26))
 
 
-def test_the_sender_lingers_and_sends_a_burst_as_one_message(
+def test_the_sender_sends_a_lone_event_at_once_and_coalesces_what_follows(
     settings: Any,
 ) -> None:
-    """LIVE_BROADCAST_LINGER_MS (production: 50): the first event of a quiet spell waits that
-    long for company, so a burst from request threads leaves as ONE message per group, and
-    nothing is lost or reordered. On the real Redis layer."""
+    """LIVE_BROADCAST_LINGER_MS (production: 50): the first event of a quiet spell leaves at
+    once; a burst from request threads within the window after it leaves as ONE message per
+    group when the window ends (at most one send per window); nothing is lost or reordered;
+    after a quiet spell the next event again leaves at once. On the real Redis layer."""
     import threading
     import time
 
     from core import broadcast
 
-    settings.LIVE_BROADCAST_LINGER_MS = 200
+    linger = 0.6
+    settings.LIVE_BROADCAST_LINGER_MS = int(linger * 1000)
     layer = get_channel_layer()
     group = f"test-{uuid.uuid4().hex[:8]}"
 
@@ -230,8 +232,12 @@ def test_the_sender_lingers_and_sends_a_burst_as_one_message(
         return channel
 
     channel = async_to_sync(subscribe)()
-    futures: list[Any] = []
+
     started = time.monotonic()
+    broadcast.group_send_now([group], {"type": "t", "i": 0, "n": -1}).result(timeout=10)
+    assert time.monotonic() - started < linger  # a lone event does not wait the window
+
+    futures: list[Any] = []
 
     def referee(i: int) -> None:
         for n in range(5):
@@ -244,7 +250,7 @@ def test_the_sender_lingers_and_sends_a_burst_as_one_message(
         t.join()
     for f in futures:
         f.result(timeout=10)
-    assert time.monotonic() - started >= 0.2  # it lingered
+    assert time.monotonic() - started >= linger  # the burst waited for the window to end
 
     async def receive_all() -> list[dict[str, Any]]:
         messages = []
@@ -254,18 +260,23 @@ def test_the_sender_lingers_and_sends_a_burst_as_one_message(
             except TimeoutError:
                 return messages
 
-    def one_more() -> None:
+    def quiet_then_one_more() -> float:
+        time.sleep(linger)  # the window after the burst's send passes with nothing to send
+        sent = time.monotonic()
         broadcast.group_send_now([group], {"type": "t", "i": 9, "n": 0}).result(timeout=10)
+        return time.monotonic() - sent
 
-    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        burst = await receive_all()
-        await sync_to_async(one_more)()  # quiet again: a new drain, a message of its own
-        return burst, await receive_all()
+    async def scenario() -> tuple[list[dict[str, Any]], float, list[dict[str, Any]]]:
+        first_and_burst = await receive_all()
+        took = await sync_to_async(quiet_then_one_more)()
+        return first_and_burst, took, await receive_all()
 
-    burst, later = async_to_sync(scenario)()
-    assert len(burst) == 1
-    events = broadcast.unbatch(burst[0])
+    first_and_burst, took, later = async_to_sync(scenario)()
+    assert len(first_and_burst) == 2  # the lone event, then the burst as one message
+    assert broadcast.unbatch(first_and_burst[0]) == [{"type": "t", "i": 0, "n": -1}]
+    events = broadcast.unbatch(first_and_burst[1])
     assert len(events) == 20
     for i in range(4):
         assert [e["n"] for e in events if e["i"] == i] == list(range(5))
+    assert took < linger  # quiet again: it left at once, a message of its own
     assert [broadcast.unbatch(m) for m in later] == [[{"type": "t", "i": 9, "n": 0}]]
