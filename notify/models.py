@@ -102,9 +102,25 @@ class PlayerContact(BaseModel):
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="contact")
     email = models.EmailField()
+    # The language of the player's e-mails (a code of settings.LANGUAGES); blank: the
+    # tournament's default (MailSettings), else the site's.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.email}"
+
+
+class MailSettings(BaseModel):
+    """A tournament's e-mail defaults: the language of the round e-mails of players whose own
+    language is not known (blank: the site's ``LANGUAGE_CODE``)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="mail_settings"
+    )
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.language or '-'}"
 
 
 class RoundEmail(models.Model):

@@ -420,9 +420,19 @@ def outbox_backfill(*, hours: float | None = None) -> int:
 # -- players' e-mail addresses --------------------------------------------------------------
 
 
-def contacts_update(*, tournament: Tournament, actor: Any, emails: dict[int, str]) -> int:
-    """Set (or clear, with an empty string) the e-mail of players entered in ``tournament``.
-    Every address is validated first: a bad one changes nothing. Returns how many changed."""
+def contacts_update(
+    *,
+    tournament: Tournament,
+    actor: Any,
+    emails: dict[int, str],
+    languages: dict[int, str] | None = None,
+    default_language: str | None = None,
+) -> int:
+    """Set (or clear, with an empty string) the e-mail of players entered in ``tournament``,
+    and the language of their e-mails (``languages``: a code of ``settings.LANGUAGES`` or ""
+    for the tournament's default; kept with the address) and the tournament's default
+    language (``default_language``; "" for the site's). Everything is validated first: a bad
+    value changes nothing. Returns how many changed."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
@@ -445,25 +455,47 @@ def contacts_update(*, tournament: Tournament, actor: Any, emails: dict[int, str
                 validate_email(email)
             except ValidationError:
                 errors[f"email-{pid}"] = [f"{email!r} is not an e-mail address."]
+    codes = {code for code, _name in settings.LANGUAGES}
+    languages = {pid: code.strip() for pid, code in (languages or {}).items()}
+    for pid, code in languages.items():
+        if code and code not in codes:
+            errors[f"language-{pid}"] = [f"{code!r} is not a language of this site."]
+    if default_language and default_language not in codes:
+        errors["default_language"] = [f"{default_language!r} is not a language of this site."]
     if errors:
         raise ApplicationError(
             "No address was saved: " + "; ".join(v[0] for v in errors.values()),
             code="invalid_email",
             fields=errors,
         )
-    current = dict(
-        PlayerContact.objects.filter(player_id__in=list(emails)).values_list("player_id", "email")
-    )
+    current = {
+        pid: (email, language)
+        for pid, email, language in PlayerContact.objects.filter(
+            player_id__in=list(emails)
+        ).values_list("player_id", "email", "language")
+    }
     changed = 0
     with transaction.atomic():
         for pid, email in emails.items():
-            if current.get(pid, "") == email:
+            before = current.get(pid, ("", ""))
+            language = languages.get(pid, before[1]) if email else ""
+            if before == (email, language) or (not email and not before[0]):
                 continue
             changed += 1
             if email:
-                PlayerContact.objects.update_or_create(player_id=pid, defaults={"email": email})
+                PlayerContact.objects.update_or_create(
+                    player_id=pid, defaults={"email": email, "language": language}
+                )
             else:
                 PlayerContact.objects.filter(player_id=pid).delete()
+        if default_language is not None:
+            from notify.models import MailSettings
+
+            row, _created = MailSettings.objects.get_or_create(tournament=tournament)
+            if row.language != default_language:
+                row.language = default_language
+                row.save(update_fields=["language", "updated_at"])
+                changed += 1
         if changed:
             action_log_record(
                 tournament=tournament,
