@@ -23,6 +23,8 @@ class WebhookEvent(models.TextChoices):
     ROUND_PUBLISHED = "round_published", "Round published"
     MATCH_FINISHED = "match_finished", "Match finished"
     HAND_RECORDED = "hand_recorded", "Hand recorded"
+    # Sent on demand by the director's "Send a test event" button; no endpoint subscribes to it.
+    PING = "ping", "Test event (ping)"
 
 
 class WebhookEndpoint(BaseModel):

@@ -37,7 +37,8 @@ from tournament.services import action_log_record
 
 logger = logging.getLogger(__name__)
 
-EVENTS = [e.value for e in WebhookEvent]
+# The events an endpoint subscribes to (``ping`` is sent on demand only, to one endpoint).
+EVENTS = [e.value for e in WebhookEvent if e != WebhookEvent.PING]
 MAX_ENDPOINTS = 10
 
 
@@ -189,6 +190,19 @@ def deliveries_write(
     if built is None:
         return []
     key, data = built
+    return _rows_write(endpoints, tournament_id=tournament_id, event=event, key=key, data=data)
+
+
+def _rows_write(
+    endpoints: list[WebhookEndpoint],
+    *,
+    tournament_id: int,
+    event: str,
+    key: str,
+    data: dict[str, Any],
+) -> list[uuid.UUID]:
+    """One outbox row per endpoint (none where the event key is already there), each sent
+    after commit: the one signed delivery path of every event."""
     slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     now = timezone.now()
     written: list[uuid.UUID] = []
@@ -217,6 +231,54 @@ def deliveries_write(
     for delivery_id in written:
         transaction.on_commit(partial(enqueue, delivery_id), robust=True)
     return written
+
+
+def endpoint_ping(
+    *, tournament: Tournament, actor: Any, endpoint_id: int, key: str
+) -> WebhookDelivery | None:
+    """Send a test event (``ping``) to one active endpoint through the outbox: signed, retried
+    and logged like every other delivery. ``key`` names the request (the page's form carries
+    one): a repeated submission writes one row (``None`` the second time)."""
+    require_actor(actor, tournament, Action.MANAGE)
+    key = (key or "").strip()
+    if not key or len(key) > 64:
+        raise ApplicationError(
+            "Reload the page and press the button again (the request has no key).",
+            code="invalid_ping",
+            fields={"key": ["1 to 64 characters."]},
+        )
+    with transaction.atomic():
+        endpoint = WebhookEndpoint.objects.filter(tournament=tournament, pk=endpoint_id).first()
+        if endpoint is None:
+            raise NotFoundError("No such webhook in this tournament.", code="not_found")
+        if not endpoint.active:
+            raise ApplicationError(
+                "This webhook is disabled: nothing is sent to it.",
+                code="webhook_disabled",
+                status=409,
+                fields={"endpoint_id": ["Disabled."]},
+            )
+        data = {
+            "endpoint": {"id": endpoint.pk, "events": list(endpoint.events)},
+            "message": "A test event sent from the director's webhooks page.",
+        }
+        written = _rows_write(
+            [endpoint],
+            tournament_id=tournament.pk,
+            event=WebhookEvent.PING,
+            key=f"ping:{key}",
+            data=data,
+        )
+        if not written:
+            return None
+        action_log_record(
+            tournament=tournament,
+            actor=actor,
+            verb="webhook.ping",
+            target=endpoint,
+            data={"url": endpoint.url, "delivery": str(written[0])},
+        )
+    return WebhookDelivery.objects.get(pk=written[0])
 
 
 def enqueue(delivery_id: uuid.UUID | str, *, countdown: float | None = None) -> None:

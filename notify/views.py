@@ -3,6 +3,7 @@ once), the delivery log, and the players' e-mail addresses for round notificatio
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -48,7 +49,8 @@ class WebhooksView(DirectorTournamentMixin):
             endpoints=endpoints,
             page=page,
             deliveries=list(page.object_list),
-            event_choices=WebhookEvent.choices,
+            event_choices=[c for c in WebhookEvent.choices if c[0] != WebhookEvent.PING],
+            ping_key=uuid.uuid4().hex,
             status_choices=WebhookDelivery.Status.choices,
             endpoint_filter=endpoint_filter,
             status_filter=status_filter,
@@ -98,6 +100,30 @@ class WebhookDisableView(DirectorTournamentMixin):
                 tournament=self.tournament, actor=request.user, endpoint_id=endpoint_id
             ),
             success="Webhook disabled.",
+        )
+        return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
+
+
+class WebhookPingView(DirectorTournamentMixin):
+    """``webhooks/<endpoint_id>/ping/`` (POST): send a ``ping`` test event through the outbox;
+    it appears in the delivery log like any other. The form's ``key`` makes a double submit
+    send once."""
+
+    nav = "webhooks"
+
+    def post(self, request: HttpRequest, slug: str, endpoint_id: int) -> HttpResponse:
+        self.run(
+            lambda: services.endpoint_ping(
+                tournament=self.tournament,
+                actor=request.user,
+                endpoint_id=endpoint_id,
+                key=str(request.POST.get("key", "")),
+            ),
+            success=lambda d: (
+                "Test event queued: its delivery is in the log below."
+                if d is not None
+                else "That test event was already sent."
+            ),
         )
         return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
 
