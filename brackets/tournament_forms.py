@@ -247,7 +247,8 @@ class TournamentForm(forms.Form):
         data["ruleset"] = ruleset
         # T9, the rule tournament.partnerships applies: a pairs event plays a partnership
         # ruleset. Checked here against the ruleset being saved (the service checks it again).
-        if data.get("entry_format") == PAIRS and ruleset and not is_partnership_ruleset(ruleset):
+        entry_format = data.get("entry_format") or self.initial.get("entry_format")
+        if entry_format == PAIRS and ruleset and not is_partnership_ruleset(ruleset):
             self.add_error(
                 "entry_format",
                 _("A pairs event needs a partnership ruleset (teams = partners, R42, T9)."),

@@ -88,6 +88,21 @@ def test_a_pairs_event_cannot_leave_its_partnership_ruleset(director_client: Any
     assert (t.ruleset_preset, t.entry_format) == ("wsod_partners", "pairs")
 
 
+def test_a_form_without_the_field_keeps_the_pairs_rule(director_client: Any) -> None:
+    """An older form (no entry_format field): the event stays pairs, so the ruleset must
+    stay a partnership one."""
+    t = TournamentFactory(status="registration", ruleset_preset="wsod_partners")
+    tournament_entry_format_set(tournament=t, actor=director_of(t), entry_format="pairs")
+    t.refresh_from_db()
+    data = _form(t, ruleset_preset="wsod")
+    del data["entry_format"]
+    r = director_client(t).post(f"/director/tournaments/{t.slug}/settings/", data)
+    assert r.status_code == 400
+    assert "T9" in r.context["form"].errors["entry_format"][0]
+    t.refresh_from_db()
+    assert t.ruleset_preset == "wsod_partners"
+
+
 def test_back_to_individual_with_another_ruleset_in_one_save(director_client: Any) -> None:
     t = TournamentFactory(status="registration", ruleset_preset="wsod_partners")
     tournament_entry_format_set(tournament=t, actor=director_of(t), entry_format="pairs")
