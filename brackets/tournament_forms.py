@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import InvalidRuleset, Ruleset
 from scoring.engine import rules as engine_rules
+from tournament.partnerships import INDIVIDUAL, PAIRS, is_partnership_ruleset
 
 PRESET = ""  # the value of "no override" in every override field
 NULL = "null"  # the value of an explicit null in a choice field
@@ -122,6 +123,16 @@ class TournamentForm(forms.Form):
             "queue. Applies to matches started after saving."
         ),
     )
+    entry_format = forms.ChoiceField(
+        required=False,
+        label=_("Entry format"),
+        choices=[(INDIVIDUAL, _("Individual players")), (PAIRS, _("Pairs (partnerships)"))],
+        help_text=_(
+            "Pairs: every entry is a partnership of two players, registered on the "
+            "Partnerships page; needs a partnership ruleset (teams = partners, R42, T9). "
+            "Cannot change once matches have been played."
+        ),
+    )
     ruleset_preset = forms.ChoiceField(
         label=_("Ruleset preset"),
         help_text=_("A complete ruleset from RULES.md §1; override single keys below."),
@@ -135,6 +146,8 @@ class TournamentForm(forms.Form):
         field.choices = [(name, name) for name in presets]
         if editing:
             del self.fields["slug"]  # links already printed keep working
+        else:
+            del self.fields["entry_format"]  # set on the Settings page once created (T9)
         for key in option_keys():
             self._add_override(key, presets)
 
@@ -232,6 +245,14 @@ class TournamentForm(forms.Form):
         if error is not None:
             self.add_engine_error(error)
         data["ruleset"] = ruleset
+        # T9, the rule tournament.partnerships applies: a pairs event plays a partnership
+        # ruleset. Checked here against the ruleset being saved (the service checks it again).
+        entry_format = data.get("entry_format") or self.initial.get("entry_format")
+        if entry_format == PAIRS and ruleset and not is_partnership_ruleset(ruleset):
+            self.add_error(
+                "entry_format",
+                _("A pairs event needs a partnership ruleset (teams = partners, R42, T9)."),
+            )
         return data
 
     def add_engine_error(self, error: InvalidRuleset) -> None:

@@ -23,6 +23,10 @@ LABELS: dict[str, dict[str, Promise]] = {
         "finished": pgettext_lazy("match", "Finished"),
         "void": pgettext_lazy("match", "Void"),
     },
+    "confirmation_hold": {
+        "awaiting": _("Awaiting confirmation"),
+        "disputed": _("Result disputed: with the director"),
+    },
     "end_reason": {
         "normal": _("played out"),
         "time": _("time called (T3)"),

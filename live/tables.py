@@ -25,6 +25,10 @@ from scoring.models import Hand, Match, Seat
 
 MatchJSON = dict[str, Any]
 
+# What spectators see of ``Match.confirmation_hold`` (issue 15): a hand or a result waiting for
+# the players' confirmation, or a result disputed and with the director; null otherwise.
+CONFIRMATION_HOLDS = {"hand": "awaiting", "result": "awaiting", "disputed": "disputed"}
+
 
 def _next_hand_json(next_hand: Any) -> dict[str, Any] | None:
     """The part of the engine's ``NextHand`` a spectator sees (R26: value, replay, play-off)."""
@@ -98,6 +102,7 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         "hands_count": match.hands_count,
         "winner_seat": match.winner_seat,
         "end_reason": match.end_reason,
+        "confirmation_hold": CONFIRMATION_HOLDS.get(match.confirmation_hold),
         "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,
         "last_hand": None if last_hand is None else hand_json(last_hand),
         "seats": seat_rows,

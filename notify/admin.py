@@ -31,5 +31,5 @@ class WebhookDeliveryAdmin(_Admin):
 
 @admin.register(PlayerContact)
 class PlayerContactAdmin(_Admin):
-    list_display = ("player", "email")
+    list_display = ("player", "email", "language")
     raw_id_fields = ("player",)

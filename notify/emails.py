@@ -5,6 +5,10 @@ the webhooks & notifications page, or by staff in the admin), else the e-mail of
 account linked to the player. Django's mail backends send it (``EMAIL_*`` settings: SMTP in
 production, the console backend in local development, locmem in most tests).
 
+Each e-mail is written in the player's language: their ``PlayerContact.language``, else the
+tournament's default (``MailSettings.language``, set on the same page), else the site's
+``LANGUAGE_CODE``.
+
 Each (round, player) is recorded in ``RoundEmail`` before sending and marked sent after, so a
 repeated event or a retried task mails a player once; a failed send stays unsent and the
 task's retry sends the rest.
@@ -19,10 +23,11 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, pgettext
 
 from brackets.models import Round, RoundMatch
-from notify.models import PlayerContact, RoundEmail
+from notify.models import MailSettings, PlayerContact, RoundEmail
 from scoring.models import Seat
 
 logger = logging.getLogger(__name__)
@@ -45,6 +50,69 @@ def player_emails(player_ids: list[int]) -> dict[int, str]:
     return out
 
 
+def player_languages(player_ids: list[int], *, tournament_id: int) -> dict[int, str]:
+    """The language of each player's e-mail: their contact's, else the tournament's default,
+    else the site's (two queries)."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    default = (
+        MailSettings.objects.filter(tournament_id=tournament_id)
+        .values_list("language", flat=True)
+        .first()
+    )
+    default = default if default in codes else settings.LANGUAGE_CODE
+    own = dict(
+        PlayerContact.objects.filter(player_id__in=player_ids)
+        .exclude(language="")
+        .values_list("player_id", "language")
+    )
+    return {pid: own[pid] if own.get(pid) in codes else default for pid in player_ids}
+
+
+def _round_message(
+    *,
+    player: str,
+    tournament: str,
+    stage: str,
+    round_name: str,
+    table: int,
+    seat: int,
+    others: list[str],
+    live_url: str,
+) -> tuple[str, str]:
+    """Subject and body in the active language."""
+    parts = {
+        "name": player,
+        "tournament": tournament,
+        "stage": stage,
+        "round": round_name,
+        "table": table,
+        "seat": seat,
+        "others": ", ".join(others),
+        "url": live_url,
+    }
+    if others:
+        where = pgettext(
+            "round e-mail",
+            "%(tournament)s, %(stage)s, %(round)s: you play at table %(table)s, seat %(seat)s, "
+            "with %(others)s.",
+        )
+    else:
+        where = pgettext(
+            "round e-mail",
+            "%(tournament)s, %(stage)s, %(round)s: you play at table %(table)s, seat %(seat)s.",
+        )
+    body = (
+        pgettext("round e-mail", "Hello %(name)s,") % parts
+        + "\n\n"
+        + where % parts
+        + "\n\n"
+        + pgettext("round e-mail", "All tables: %(url)s") % parts
+        + "\n"
+    )
+    subject = pgettext("round e-mail", "%(tournament)s: table %(table)s in %(round)s") % parts
+    return subject, body
+
+
 def round_emails_send(*, round_id: int) -> dict[str, int]:
     rnd = Round.objects.select_related("stage__tournament").filter(pk=round_id).first()
     if rnd is None:
@@ -60,7 +128,7 @@ def round_emails_send(*, round_id: int) -> dict[str, int]:
     for s in seats:
         by_match.setdefault(s["match_id"], []).append(s["entry__player__name"])
     addresses = player_emails([s["entry__player_id"] for s in seats])
-    round_name = rnd.get_kind_display() if rnd.kind == Round.Kind.FINAL else f"round {rnd.number}"
+    languages = player_languages(list(addresses), tournament_id=tournament.pk)
     live_url = urljoin(settings.SITE_URL, reverse("live:tables", args=[tournament.slug]))
     sent = skipped = failed = 0
     connection = get_connection(fail_silently=False)
@@ -80,16 +148,24 @@ def round_emails_send(*, round_id: int) -> dict[str, int]:
                 skipped += 1
                 continue
             others = [n for n in by_match[s["match_id"]] if n != s["entry__player__name"]]
-            table = links[s["match_id"]]
-            body = (
-                f"Hello {s['entry__player__name']},\n\n"
-                f"{tournament.name}, {rnd.stage.name}, {round_name}: you play at table {table}, "
-                f"seat {s['seat'] + 1}"
-                + (f", with {', '.join(others)}" if others else "")
-                + f".\n\nAll tables: {live_url}\n"
-            )
+            with translation.override(languages.get(pid, settings.LANGUAGE_CODE)):
+                round_name = (
+                    gettext("Final table")
+                    if rnd.kind == Round.Kind.FINAL
+                    else pgettext("round e-mail", "round %(number)s") % {"number": rnd.number}
+                )
+                subject, body = _round_message(
+                    player=s["entry__player__name"],
+                    tournament=tournament.name,
+                    stage=rnd.stage.name,
+                    round_name=round_name,
+                    table=links[s["match_id"]],
+                    seat=s["seat"] + 1,
+                    others=others,
+                    live_url=live_url,
+                )
             message = EmailMessage(
-                subject=f"{tournament.name}: table {table} in {round_name}",
+                subject=subject,
                 body=body,
                 from_email=settings.DEFAULT_FROM_EMAIL,
                 to=[email],

@@ -23,6 +23,8 @@ class WebhookEvent(models.TextChoices):
     ROUND_PUBLISHED = "round_published", "Round published"
     MATCH_FINISHED = "match_finished", "Match finished"
     HAND_RECORDED = "hand_recorded", "Hand recorded"
+    # Sent on demand by the director's "Send a test event" button; no endpoint subscribes to it.
+    PING = "ping", "Test event (ping)"
 
 
 class WebhookEndpoint(BaseModel):
@@ -102,9 +104,25 @@ class PlayerContact(BaseModel):
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="contact")
     email = models.EmailField()
+    # The language of the player's e-mails (a code of settings.LANGUAGES); blank: the
+    # tournament's default (MailSettings), else the site's.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.email}"
+
+
+class MailSettings(BaseModel):
+    """A tournament's e-mail defaults: the language of the round e-mails of players whose own
+    language is not known (blank: the site's ``LANGUAGE_CODE``)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="mail_settings"
+    )
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.language or '-'}"
 
 
 class RoundEmail(models.Model):

@@ -37,7 +37,8 @@ from tournament.services import action_log_record
 
 logger = logging.getLogger(__name__)
 
-EVENTS = [e.value for e in WebhookEvent]
+# The events an endpoint subscribes to (``ping`` is sent on demand only, to one endpoint).
+EVENTS = [e.value for e in WebhookEvent if e != WebhookEvent.PING]
 MAX_ENDPOINTS = 10
 
 
@@ -189,6 +190,19 @@ def deliveries_write(
     if built is None:
         return []
     key, data = built
+    return _rows_write(endpoints, tournament_id=tournament_id, event=event, key=key, data=data)
+
+
+def _rows_write(
+    endpoints: list[WebhookEndpoint],
+    *,
+    tournament_id: int,
+    event: str,
+    key: str,
+    data: dict[str, Any],
+) -> list[uuid.UUID]:
+    """One outbox row per endpoint (none where the event key is already there), each sent
+    after commit: the one signed delivery path of every event."""
     slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     now = timezone.now()
     written: list[uuid.UUID] = []
@@ -217,6 +231,54 @@ def deliveries_write(
     for delivery_id in written:
         transaction.on_commit(partial(enqueue, delivery_id), robust=True)
     return written
+
+
+def endpoint_ping(
+    *, tournament: Tournament, actor: Any, endpoint_id: int, key: str
+) -> WebhookDelivery | None:
+    """Send a test event (``ping``) to one active endpoint through the outbox: signed, retried
+    and logged like every other delivery. ``key`` names the request (the page's form carries
+    one): a repeated submission writes one row (``None`` the second time)."""
+    require_actor(actor, tournament, Action.MANAGE)
+    key = (key or "").strip()
+    if not key or len(key) > 64:
+        raise ApplicationError(
+            "Reload the page and press the button again (the request has no key).",
+            code="invalid_ping",
+            fields={"key": ["1 to 64 characters."]},
+        )
+    with transaction.atomic():
+        endpoint = WebhookEndpoint.objects.filter(tournament=tournament, pk=endpoint_id).first()
+        if endpoint is None:
+            raise NotFoundError("No such webhook in this tournament.", code="not_found")
+        if not endpoint.active:
+            raise ApplicationError(
+                "This webhook is disabled: nothing is sent to it.",
+                code="webhook_disabled",
+                status=409,
+                fields={"endpoint_id": ["Disabled."]},
+            )
+        data = {
+            "endpoint": {"id": endpoint.pk, "events": list(endpoint.events)},
+            "message": "A test event sent from the director's webhooks page.",
+        }
+        written = _rows_write(
+            [endpoint],
+            tournament_id=tournament.pk,
+            event=WebhookEvent.PING,
+            key=f"ping:{key}",
+            data=data,
+        )
+        if not written:
+            return None
+        action_log_record(
+            tournament=tournament,
+            actor=actor,
+            verb="webhook.ping",
+            target=endpoint,
+            data={"url": endpoint.url, "delivery": str(written[0])},
+        )
+    return WebhookDelivery.objects.get(pk=written[0])
 
 
 def enqueue(delivery_id: uuid.UUID | str, *, countdown: float | None = None) -> None:
@@ -420,9 +482,19 @@ def outbox_backfill(*, hours: float | None = None) -> int:
 # -- players' e-mail addresses --------------------------------------------------------------
 
 
-def contacts_update(*, tournament: Tournament, actor: Any, emails: dict[int, str]) -> int:
-    """Set (or clear, with an empty string) the e-mail of players entered in ``tournament``.
-    Every address is validated first: a bad one changes nothing. Returns how many changed."""
+def contacts_update(
+    *,
+    tournament: Tournament,
+    actor: Any,
+    emails: dict[int, str],
+    languages: dict[int, str] | None = None,
+    default_language: str | None = None,
+) -> int:
+    """Set (or clear, with an empty string) the e-mail of players entered in ``tournament``,
+    and the language of their e-mails (``languages``: a code of ``settings.LANGUAGES`` or ""
+    for the tournament's default; kept with the address) and the tournament's default
+    language (``default_language``; "" for the site's). Everything is validated first: a bad
+    value changes nothing. Returns how many changed."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
@@ -445,25 +517,47 @@ def contacts_update(*, tournament: Tournament, actor: Any, emails: dict[int, str
                 validate_email(email)
             except ValidationError:
                 errors[f"email-{pid}"] = [f"{email!r} is not an e-mail address."]
+    codes = {code for code, _name in settings.LANGUAGES}
+    languages = {pid: code.strip() for pid, code in (languages or {}).items()}
+    for pid, code in languages.items():
+        if code and code not in codes:
+            errors[f"language-{pid}"] = [f"{code!r} is not a language of this site."]
+    if default_language and default_language not in codes:
+        errors["default_language"] = [f"{default_language!r} is not a language of this site."]
     if errors:
         raise ApplicationError(
             "No address was saved: " + "; ".join(v[0] for v in errors.values()),
             code="invalid_email",
             fields=errors,
         )
-    current = dict(
-        PlayerContact.objects.filter(player_id__in=list(emails)).values_list("player_id", "email")
-    )
+    current = {
+        pid: (email, language)
+        for pid, email, language in PlayerContact.objects.filter(
+            player_id__in=list(emails)
+        ).values_list("player_id", "email", "language")
+    }
     changed = 0
     with transaction.atomic():
         for pid, email in emails.items():
-            if current.get(pid, "") == email:
+            before = current.get(pid, ("", ""))
+            language = languages.get(pid, before[1]) if email else ""
+            if before == (email, language) or (not email and not before[0]):
                 continue
             changed += 1
             if email:
-                PlayerContact.objects.update_or_create(player_id=pid, defaults={"email": email})
+                PlayerContact.objects.update_or_create(
+                    player_id=pid, defaults={"email": email, "language": language}
+                )
             else:
                 PlayerContact.objects.filter(player_id=pid).delete()
+        if default_language is not None:
+            from notify.models import MailSettings
+
+            row, _created = MailSettings.objects.get_or_create(tournament=tournament)
+            if row.language != default_language:
+                row.language = default_language
+                row.save(update_fields=["language", "updated_at"])
+                changed += 1
         if changed:
             action_log_record(
                 tournament=tournament,

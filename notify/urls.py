@@ -15,5 +15,10 @@ urlpatterns = [
         views.WebhookDisableView.as_view(),
         name="webhook-disable",
     ),
+    path(
+        T + "webhooks/<int:endpoint_id>/ping/",
+        views.WebhookPingView.as_view(),
+        name="webhook-ping",
+    ),
     path(T + "notifications/emails/", views.PlayerEmailsView.as_view(), name="emails"),
 ]

@@ -3,8 +3,10 @@ once), the delivery log, and the players' e-mail addresses for round notificatio
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -13,7 +15,13 @@ from django.urls import reverse
 from brackets.views.base import DirectorTournamentMixin
 from notify import services
 from notify.emails import player_emails
-from notify.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from notify.models import (
+    MailSettings,
+    PlayerContact,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 from notify.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
 from tournament.models import Entry
 
@@ -41,7 +49,8 @@ class WebhooksView(DirectorTournamentMixin):
             endpoints=endpoints,
             page=page,
             deliveries=list(page.object_list),
-            event_choices=WebhookEvent.choices,
+            event_choices=[c for c in WebhookEvent.choices if c[0] != WebhookEvent.PING],
+            ping_key=uuid.uuid4().hex,
             status_choices=WebhookDelivery.Status.choices,
             endpoint_filter=endpoint_filter,
             status_filter=status_filter,
@@ -95,6 +104,30 @@ class WebhookDisableView(DirectorTournamentMixin):
         return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
 
 
+class WebhookPingView(DirectorTournamentMixin):
+    """``webhooks/<endpoint_id>/ping/`` (POST): send a ``ping`` test event through the outbox;
+    it appears in the delivery log like any other. The form's ``key`` makes a double submit
+    send once."""
+
+    nav = "webhooks"
+
+    def post(self, request: HttpRequest, slug: str, endpoint_id: int) -> HttpResponse:
+        self.run(
+            lambda: services.endpoint_ping(
+                tournament=self.tournament,
+                actor=request.user,
+                endpoint_id=endpoint_id,
+                key=str(request.POST.get("key", "")),
+            ),
+            success=lambda d: (
+                "Test event queued: its delivery is in the log below."
+                if d is not None
+                else "That test event was already sent."
+            ),
+        )
+        return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
+
+
 class PlayerEmailsView(DirectorTournamentMixin):
     """``notifications/emails/``: the players' e-mail addresses (round table notifications)."""
 
@@ -107,12 +140,37 @@ class PlayerEmailsView(DirectorTournamentMixin):
             .values_list("player_id", "player__name")
         )
         emails = player_emails([pid for pid, _ in entries])
+        languages = dict(
+            PlayerContact.objects.filter(player_id__in=[pid for pid, _ in entries]).values_list(
+                "player_id", "language"
+            )
+        )
         return [
-            {"player_id": pid, "name": name, "email": emails.get(pid, "")} for pid, name in entries
+            {
+                "player_id": pid,
+                "name": name,
+                "email": emails.get(pid, ""),
+                "language": languages.get(pid, ""),
+            }
+            for pid, name in entries
         ]
 
+    def page(self, **extra: Any) -> dict[str, Any]:
+        default = (
+            MailSettings.objects.filter(tournament=self.tournament)
+            .values_list("language", flat=True)
+            .first()
+        )
+        return self.base_context(
+            rows=self.rows(),
+            languages=settings.LANGUAGES,
+            default_language=default or "",
+            site_language=dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),
+            **extra,
+        )
+
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
-        return render(request, "notify/emails.html", self.base_context(rows=self.rows()))
+        return render(request, "notify/emails.html", self.page())
 
     def post(self, request: HttpRequest, slug: str) -> HttpResponse:
         emails = {
@@ -120,14 +178,22 @@ class PlayerEmailsView(DirectorTournamentMixin):
             for key, value in request.POST.items()
             if key.startswith("email-") and key.removeprefix("email-").isdigit()
         }
+        languages = {
+            int(key.removeprefix("language-")): str(value)
+            for key, value in request.POST.items()
+            if key.startswith("language-") and key.removeprefix("language-").isdigit()
+        }
+        default = request.POST.get("default_language")
         done = self.run(
             lambda: services.contacts_update(
-                tournament=self.tournament, actor=request.user, emails=emails
+                tournament=self.tournament,
+                actor=request.user,
+                emails=emails,
+                languages=languages,
+                default_language=None if default is None else str(default),
             ),
             success="E-mail addresses saved.",
         )
         if done is None:
-            return render(
-                request, "notify/emails.html", self.base_context(rows=self.rows()), status=400
-            )
+            return render(request, "notify/emails.html", self.page(), status=400)
         return HttpResponseRedirect(reverse("notify:emails", args=[self.tournament.slug]))

@@ -37,6 +37,7 @@ from scoring.error_messages import error_messages_json
 from scoring.match_page import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.models import Hand, Match, Seat
 from tournament.context import (
+    PUBLIC_STATUSES,
     Action,
     Principal,
     Role,
@@ -129,6 +130,11 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
         "is_director": is_director,
         "recent_hands": list(reversed(view.hands))[:12],
+        # Live hands entered move by move link to their spectator replay (issue 15), once the
+        # tournament is public (a draft has no public pages).
+        "replays": {h.number for h in hands if not h.void and h.play_log is not None}
+        if match.tournament.status in PUBLIC_STATUSES
+        else set(),
         "error_messages": error_messages_json(),
         "offline_preview": _offline_preview(match, in_progress),
         "poser_label": next(

@@ -267,6 +267,7 @@ ROUTES: dict[str, dict[str, Action]] = {
     "brackets:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
     # webhooks (endpoints, delivery log) and players' e-mail addresses: director pages
     "notify:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
+    "notify:webhook-ping": {"POST": Action.MANAGE},  # a signed test event to one endpoint
     # the tournament's ZIP archive (every table of its data): its directors
     "archive:download": {"GET": Action.VIEW_PRIVATE},
     "archive:round-results": {_R: Action.VIEW_PUBLIC},  # printable results sheet of a round

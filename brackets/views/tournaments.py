@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -21,6 +22,7 @@ from django.views import View
 from brackets.tournament_forms import TournamentForm, preset_values
 from brackets.views.base import DirectorTournamentMixin
 from core.exceptions import ApplicationError, PermissionDeniedError
+from tournament.partnerships import PAIRS, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
 
@@ -97,6 +99,7 @@ class TournamentEditView(DirectorTournamentMixin):
             "ends_on": t.ends_on,
             "ruleset_preset": t.ruleset_preset,
             "confirmation": t.confirmation,
+            "entry_format": t.entry_format,
             **TournamentForm.initial_overrides(t.ruleset_overrides or {}),
         }
 
@@ -118,9 +121,23 @@ class TournamentEditView(DirectorTournamentMixin):
                     data[key] = value
             if form.overrides() != (t.ruleset_overrides or {}):
                 data["ruleset_overrides"] = form.overrides()
+            entry_format = d.get("entry_format") or t.entry_format
             try:
-                if data:
-                    tournament_update(tournament=t, actor=request.user, data=data)
+                # One transaction: a refused entry format leaves the settings unsaved too. The
+                # format goes through the Partnerships service (T9); pairs after the ruleset it
+                # needs, individual before the ruleset changes.
+                with transaction.atomic():
+                    if entry_format != t.entry_format and entry_format != PAIRS:
+                        t = tournament_entry_format_set(
+                            tournament=t, actor=request.user, entry_format=entry_format
+                        )
+                    if data:
+                        t = tournament_update(tournament=t, actor=request.user, data=data)
+                    if entry_format != t.entry_format:
+                        tournament_entry_format_set(
+                            tournament=t, actor=request.user, entry_format=entry_format
+                        )
+                        data["entry_format"] = entry_format
             except PermissionDeniedError:
                 raise
             except ApplicationError as exc:

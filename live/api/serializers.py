@@ -65,6 +65,13 @@ class LiveMatchSerializer(serializers.Serializer[Any]):
     hands_count = serializers.IntegerField()
     winner_seat = serializers.IntegerField(allow_null=True)
     end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
+    confirmation_hold = serializers.ChoiceField(
+        choices=["awaiting", "disputed"],
+        allow_null=True,
+        help_text="Confirmation at the table (issue 15): `awaiting` while the last hand or the "
+        "result waits for the players' confirmation, `disputed` while a player's dispute is with "
+        "the director; null otherwise.",
+    )
     next_hand = NextHandSerializer(allow_null=True)
     last_hand = HandSerializer(allow_null=True)
     seats = LiveSeatSerializer(many=True)

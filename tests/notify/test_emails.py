@@ -167,3 +167,110 @@ def test_an_smtp_failure_leaves_the_mail_unsent_for_the_retry() -> None:
     assert not RoundEmail.objects.filter(sent_at__isnull=False).exists()
     round_emails_send(round_id=rnd.pk)  # the retry, with the mail server back (locmem)
     assert len(mail.outbox) == 2
+
+
+# -- the player's language (issue 16) -----------------------------------------------------------
+
+
+def _header(value: str) -> str:
+    from email.header import decode_header, make_header
+
+    return str(make_header(decode_header(value)))
+
+
+def test_each_player_is_mailed_in_their_language_through_smtp() -> None:
+    """Spanish for a player whose contact says so; the tournament's default (Spanish) for one
+    who has none; English for one who chose it. Through real SMTP to the local sink."""
+    tournament, director, stage = seeded_stage(8)
+    emails = _with_addresses(tournament, director, 3)
+    spanish, unset, english = list(emails)
+    services.contacts_update(
+        tournament=tournament,
+        actor=director,
+        emails=emails,
+        languages={spanish: "es", unset: "", english: "en"},
+        default_language="es",
+    )
+    rnd = publish(stage, director)
+    sink = SmtpSink()
+    try:
+        with override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=sink.port,
+            EMAIL_USE_TLS=False,
+            EMAIL_HOST_USER="",
+            EMAIL_HOST_PASSWORD="",
+        ):
+            emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
+        by_address = {m["To"]: m for m in sink.messages}
+    finally:
+        sink.stop()
+    seats = _table_of(rnd.pk)
+    for pid in (spanish, unset):
+        table, seat = seats[pid]
+        message = by_address[emails[pid]]
+        body = message.get_payload(decode=True).decode()
+        assert _header(message["Subject"]) == f"{tournament.name}: mesa {table} en ronda 1"
+        assert f"juegas en la mesa {table}, asiento {seat + 1}" in body
+        assert "Hola " in body
+        assert "Todas las mesas: " in body
+    table, seat = seats[english]
+    message = by_address[emails[english]]
+    assert _header(message["Subject"]) == f"{tournament.name}: table {table} in round 1"
+    assert (
+        f"you play at table {table}, seat {seat + 1}" in message.get_payload(decode=True).decode()
+    )
+
+
+def test_without_any_language_the_mail_is_in_the_site_language() -> None:
+    tournament, director, stage = seeded_stage(4)
+    _with_addresses(tournament, director, 1)
+    rnd = publish(stage, director)
+    round_emails_send(round_id=rnd.pk)
+    assert len(mail.outbox) == 1
+    assert "Hello " in mail.outbox[0].body
+    with override_settings(LANGUAGE_CODE="es"):
+        RoundEmail.objects.all().delete()
+        round_emails_send(round_id=rnd.pk)
+    assert "Hola " in mail.outbox[1].body
+
+
+def test_the_emails_page_saves_languages_and_refuses_an_unknown_one() -> None:
+    from notify.models import MailSettings
+
+    tournament, director, _ = seeded_stage(4)
+    pids = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    client = Client()
+    client.force_login(director)
+    url = reverse("notify:emails", args=[tournament.slug])
+    page = client.get(url).content.decode()
+    assert f'name="language-{pids[0]}"' in page
+    assert 'name="default_language"' in page
+    saved = client.post(
+        url,
+        {
+            f"email-{pids[0]}": "a@example.org",
+            f"language-{pids[0]}": "es",
+            f"email-{pids[1]}": "",
+            f"language-{pids[1]}": "es",  # no address: nothing to keep it with
+            "default_language": "en",
+        },
+    )
+    assert saved.status_code == 302
+    assert PlayerContact.objects.get(player_id=pids[0]).language == "es"
+    assert not PlayerContact.objects.filter(player_id=pids[1]).exists()
+    assert MailSettings.objects.get(tournament=tournament).language == "en"
+    bad = client.post(
+        url,
+        {
+            f"email-{pids[0]}": "b@example.org",
+            f"language-{pids[0]}": "xx",
+            "default_language": "es",
+        },
+    )
+    assert bad.status_code == 400
+    assert "is not a language of this site" in bad.content.decode()
+    contact = PlayerContact.objects.get(player_id=pids[0])
+    assert (contact.email, contact.language) == ("a@example.org", "es")  # nothing saved
+    assert MailSettings.objects.get(tournament=tournament).language == "en"

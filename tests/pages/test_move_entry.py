@@ -388,3 +388,62 @@ def test_the_entry_page_speaks_spanish(setup: Setup) -> None:
     assert page.status_code == 200
     assert b"Empezar a jugar" in page.content
     assert b"jugada a jugada" in page.content
+
+
+# -- the referee page links to the replays (issue 15) ---------------------------------------------
+
+
+def _referee_page(setup: Setup, user: Any = None) -> str:
+    client = Client()
+    client.force_login(user or setup.referee)
+    page = client.get(f"/matches/{setup.match.pk}/")
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+def test_the_referee_page_links_a_logged_hand_to_its_public_replay(setup: Setup) -> None:
+    match = setup.match
+    _feature(match)
+    log, _ = _hand(match)
+    api = _api(setup.referee)
+    r = api.post(
+        f"/api/matches/{match.pk}/hands/",
+        data=json.dumps({"number": 1, "poser": log.moves[0].seat, "play_log": log.to_dict()}),
+        content_type="application/json",
+    )
+    assert r.status_code == 201, r.content
+    replay = f"/live/{setup.tournament.slug}/matches/{match.pk}/hands/1/replay/"
+    html = _referee_page(setup)
+    assert f'href="{replay}"' in html
+    assert "Replay of hand 1" in html
+    from live.scope import RECENT
+
+    RECENT.clear()  # slugs repeat between tests: no lookup cached by an earlier one
+    assert Client().get(replay).status_code == 200  # the link works for anyone
+    # Not while the tournament is a draft (no public pages; only its directors see it).
+    Tournament.objects.filter(pk=setup.tournament.pk).update(status=Tournament.Status.DRAFT)
+    assert replay not in _referee_page(setup, setup.director)
+    Tournament.objects.filter(pk=setup.tournament.pk).update(status=Tournament.Status.RUNNING)
+    # An undone hand has no replay: the row stays, the link goes.
+    undo = api.post(
+        f"/api/matches/{match.pk}/hands/void-last/", {"number": 1, "reason": "typo"}, format="json"
+    )
+    assert undo.status_code == 200, undo.content
+    html = _referee_page(setup)
+    assert replay not in html
+    assert "typo" in html
+
+
+def test_a_hand_without_a_log_has_no_replay_link(setup: Setup) -> None:
+    match = setup.match
+    r = _api(setup.referee).post(
+        f"/api/matches/{match.pk}/hands/",
+        data=json.dumps(
+            {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1}
+        ),
+        content_type="application/json",
+    )
+    assert r.status_code == 201, r.content
+    html = _referee_page(setup)
+    assert "/replay/" not in html
+    assert 'class="replay-link"' not in html

@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from notify.models import WebhookEndpoint
 from scoring.models import Hand, Match
 from tests.factories import (
     EntryFactory,
@@ -158,6 +159,10 @@ def build() -> World:
         "match_id": other_match.pk,
         "content_type_id": 1,
         "object_id": 1,
+        # a webhook of the other tournament (created directly: no address resolution)
+        "endpoint_id": WebhookEndpoint.objects.create(
+            tournament=other, url="https://hooks.example.org/x", secret="s", events=["ping"]
+        ).pk,
     }
     return World(t, other, director, other_director, match, other_table_match, key, key2, ids)
 
