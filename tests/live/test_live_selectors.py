@@ -111,7 +111,8 @@ def test_bracket_goes_to_the_final_table_and_placings(two_stage: Any) -> None:
     data = selectors.bracket(tournament=lt.tournament)
     qualifying, knockout = data["stages"]
     # Two Swiss rounds; a play-off round follows only when the random results left players
-    # level on the cut line (T6: a play-off table), which depends on the seeds (round ids, so on test order).
+    # level on the cut line (T6: a play-off table), which depends on the seeds (round ids,
+    # so on test order).
     kinds_q = [r["kind"] for r in qualifying["rounds"]]
     assert kinds_q[:2] == ["swiss", "swiss"]
     assert all(k == "playoff" for k in kinds_q[2:]), kinds_q
