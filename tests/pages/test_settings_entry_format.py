@@ -63,7 +63,7 @@ def test_pairs_without_a_partnership_ruleset_is_refused_on_the_field_and_nothing
     assert "teams = partners" in errors["entry_format"][0]
     t.refresh_from_db()
     assert t.entry_format == "individual"
-    assert t.name != "Renamed"  # the whole form was refused
+    assert str(t.name) != "Renamed"  # the whole form was refused
 
 
 def test_pairs_with_the_partnership_ruleset_saved_together(director_client: Any) -> None:
