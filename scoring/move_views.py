@@ -29,9 +29,9 @@ from core.exceptions import NotFoundError, PermissionDeniedError
 from scoring.engine import RuleViolation
 from scoring.engine.rules import Opening
 from scoring.error_messages import ERROR_MESSAGES
-from scoring.match_page import match_view, ruleset_of
 from scoring.models import Match, Seat
 from scoring.moves import deal_facts, move_entry_allowed
+from scoring.presenters.match import match_view, ruleset_of
 from tournament.context import Action, context_for, principal_from_request, require
 
 #: The referee's words for the engine's move codes (``scoring.engine.turns``), in the page's

@@ -32,10 +32,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
-from scoring.confirmation_page import confirmation_panel
 from scoring.error_messages import error_messages_json
-from scoring.match_page import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.models import Hand, Match, Seat
+from scoring.presenters.confirmation import confirmation_panel
+from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from tournament.context import (
     Action,
     Principal,

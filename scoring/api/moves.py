@@ -15,7 +15,7 @@ from core.exceptions import ApplicationError
 from core.request_limits import SafeJSONParser
 from scoring import moves
 from scoring.api.views import ERRORS
-from scoring.representations import PlayLog
+from scoring.presenters.bodies import PlayLog
 from tournament.api.base import ApiView
 
 
