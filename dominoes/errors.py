@@ -8,14 +8,12 @@ the whole record) and a ``message`` a referee understands. The web layer turns i
 from __future__ import annotations
 
 
-class RejectionError(ValueError):
-    """A rejection that names itself: a machine-readable ``code``, the RULES.md ``rule`` it
-    enforces, the input ``field`` it concerns (``None`` for the whole request) and a ``message``
-    a person understands. Shared by the rules engine (:class:`RuleViolation`) and the brackets
-    engine (``brackets.engine.BracketError``); the web layer turns either into a 400."""
+class EngineError(ValueError):
+    """Base class of every error the engine raises on purpose."""
 
-    #: The name ``repr`` shows (the public base class, not the subclass).
-    repr_name = "RejectionError"
+
+class RuleViolation(EngineError):  # noqa: N818 -- public name used across the engine
+    """A move, record or setting that RULES.md forbids."""
 
     def __init__(self, *, code: str, rule: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
@@ -28,17 +26,7 @@ class RejectionError(ValueError):
         return {"code": self.code, "rule": self.rule, "field": self.field, "message": self.message}
 
     def __repr__(self) -> str:
-        return f"{self.repr_name}(code={self.code!r}, rule={self.rule!r}, field={self.field!r})"
-
-
-class EngineError(ValueError):
-    """Base class of every error the engine raises on purpose."""
-
-
-class RuleViolation(EngineError, RejectionError):  # noqa: N818 -- public name used across the engine
-    """A move, record or setting that RULES.md forbids."""
-
-    repr_name = "RuleViolation"
+        return f"RuleViolation(code={self.code!r}, rule={self.rule!r}, field={self.field!r})"
 
 
 class IllegalMove(RuleViolation):

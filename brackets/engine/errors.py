@@ -8,10 +8,19 @@ understands. The service layer turns it into a 400 with the usual error body.
 
 from __future__ import annotations
 
-from dominoes.errors import RejectionError
 
-
-class BracketError(RejectionError):
+class BracketError(ValueError):
     """A seating, standings or advancement request that RULES.md §11 cannot satisfy."""
 
-    repr_name = "BracketError"
+    def __init__(self, *, code: str, rule: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.field = field
+        self.message = message
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"code": self.code, "rule": self.rule, "field": self.field, "message": self.message}
+
+    def __repr__(self) -> str:
+        return f"BracketError(code={self.code!r}, rule={self.rule!r}, field={self.field!r})"

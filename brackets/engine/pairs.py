@@ -26,9 +26,11 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from brackets.engine.composition import bye_positions
 from brackets.engine.errors import BracketError
 from brackets.engine.model import ByePolicy, PlayerId
 from brackets.engine.standings import StandingRow, Standings, Tiebreak
+from brackets.engine.swiss import record_order
 
 PairId = int
 
@@ -143,7 +145,7 @@ def _bye_pairs(order: Sequence[Pair], history: PairHistory | None) -> tuple[Pair
     if len(order) % 2 == 0:
         return ()
     h = history or PairHistory()
-    index = min(range(len(order)), key=lambda i: (h.byes.get(order[i].pair_id, 0), -i))
+    (index,) = bye_positions([h.byes.get(p.pair_id, 0) for p in order], 1)
     return (order[index],)
 
 
@@ -241,11 +243,7 @@ def reseat_pairs(
     opts = options or PairSwissOptions()
     _check_field(pairs)
     hands = hands or {}
-    shuffled = list(pairs)
-    rng.shuffle(shuffled)
-    order = sorted(
-        shuffled, key=lambda p: (-wins.get(p.pair_id, 0), -hands.get(p.pair_id, 0))
-    )  # stable: equal records keep the drawn order
+    order = record_order(pairs, rng, lambda p: (wins.get(p.pair_id, 0), hands.get(p.pair_id, 0)))
     bye = _bye_pairs(order, history)
     todo = [p for p in order if p not in bye]
 
