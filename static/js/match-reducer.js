@@ -340,32 +340,42 @@ function stepTie(ctx, state, record, tied, number) {
   const stats = copyStats(state.stats);
   for (const i of tied) stats[i][TIES] += 1;
   const valueNext = handValue(ctx, k, playoff);
-  let poser;
-  let rule;
-  let reason;
-  if (ctx.rotate) {
-    poser = (record.poser + 1) % n;
-    rule = "R6";
-    reason = rotateReason(n, record.poser);
-  } else if (ctx.scoring === "pips") {
-    poser = record.poser;
-    rule = "R41";
-    reason = `replay: ${seatName(record.poser)} posed the tied hand and poses again (R41)`;
-  } else if (ctx.tieOpener === "leader") {
-    poser = leader;
-    rule = "R10";
-    reason = leader !== null ? `replay: ${seatName(leader)} is the leader (R10, R28)`
-      : "replay with no unique leader: the holder of 6-6 poses (R10, R28)";
-  } else if (ctx.tieOpener === "previous_opener") {
-    poser = state.next.forced ? null : record.poser; // decision 3
-    rule = "R10";
-    reason = poser === null ? "replay: the tied hand was a forced pose, so this one is too (R10)"
-      : `replay: ${seatName(record.poser)} posed the tied hand and poses again (R10)`;
-  } else {
-    poser = null;
-    rule = "R10";
-    reason = "replay: the holder of 6-6 poses (R10)";
+  const pose = tiePose(ctx, state, record, n, () => [
+    leader,
+    "R10",
+    leader !== null ? `replay: ${seatName(leader)} is the leader (R10, R28)`
+      : "replay with no unique leader: the holder of 6-6 poses (R10, R28)",
+  ]);
+  const notes = [`tie ${tied.map(seatName).join("=")} (R20): scores unchanged (R27)`];
+  if (state.tie_run === 0) {
+    notes.push(leader !== null ? `leader ${seatName(leader)} (R28)` : "no leader (R28)");
   }
+  return tieStep(state, record, number, tied, { k, leader, playoff, valueNext, stats, pose, notes });
+}
+
+/** Who poses the replay of a tied hand (R27) and why, as [poser, rule, reason]: the next seat
+ * (R6), the same poser under pip scoring (R41), the leader (``leaderPose``: R10 for players,
+ * R44 for partnerships), the tied hand's poser (R10, decision 3) or the holder of 6-6 (R10). */
+function tiePose(ctx, state, record, n, leaderPose) {
+  if (ctx.rotate) return [(record.poser + 1) % n, "R6", rotateReason(n, record.poser)];
+  if (ctx.scoring === "pips") {
+    return [record.poser, "R41",
+      `replay: ${seatName(record.poser)} posed the tied hand and poses again (R41)`];
+  }
+  if (ctx.tieOpener === "leader") return leaderPose();
+  if (ctx.tieOpener === "previous_opener") {
+    const poser = state.next.forced ? null : record.poser; // decision 3
+    return [poser, "R10", poser === null
+      ? "replay: the tied hand was a forced pose, so this one is too (R10)"
+      : `replay: ${seatName(record.poser)} posed the tied hand and poses again (R10)`];
+  }
+  return [null, "R10", "replay: the holder of 6-6 poses (R10)"];
+}
+
+/** The state and scored line after a tied hand (R27): scores stand, the replay is next. */
+function tieStep(state, record, number, tied, step) {
+  const { k, leader, playoff, valueNext, stats, pose, notes, extra = {} } = step;
+  const [poser, rule, reason] = pose;
   const nxt = next(number + 1, poser, poser === null, valueNext, true, playoff, k, leader,
     reason, rule);
   const newState = {
@@ -379,11 +389,8 @@ function stepTie(ctx, state, record, tied, number) {
     tie_run: k,
     leader,
     playoff,
+    ...extra,
   };
-  const notes = [`tie ${tied.map(seatName).join("=")} (R20): scores unchanged (R27)`];
-  if (state.tie_run === 0) {
-    notes.push(leader !== null ? `leader ${seatName(leader)} (R28)` : "no leader (R28)");
-  }
   const scored = {
     number, value: state.next.value, paid: 0, winner: null, tied, reset: false,
     playoff_next: playoff, scores_after: state.scores, match_over: false, notes,
@@ -627,53 +634,16 @@ function stepPartnersTie(ctx, state, record, tied, number) {
   const teamStats = copyStats(state.team_stats);
   for (const row of teamStats) row[TIES] += 1;
   const valueNext = handValue(ctx, k, playoff);
-  let poser;
-  let rule;
-  let reason;
-  if (ctx.rotate) {
-    poser = (record.poser + 1) % 4;
-    rule = "R6";
-    reason = rotateReason(4, record.poser);
-  } else if (ctx.scoring === "pips") {
-    poser = record.poser;
-    rule = "R41";
-    reason = `replay: ${seatName(record.poser)} posed the tied hand and poses again (R41)`;
-  } else if (ctx.tieOpener === "leader") {
+  const pose = tiePose(ctx, state, record, 4, () => {
     if (leader === null) {
-      poser = null;
-      rule = "R10";
-      reason = "replay with no leading partnership: the holder of 6-6 poses (R10, R28)";
-    } else {
-      poser = firstPartnerAfter(record.poser, leader);
-      rule = "R44";
-      reason = `replay: ${teamName(leader)} lead; of ${pair(leader)}, ${seatName(poser)} ` +
-        `comes first after ${seatName(record.poser)} (R10, R44)`;
+      return [null, "R10",
+        "replay with no leading partnership: the holder of 6-6 poses (R10, R28)"];
     }
-  } else if (ctx.tieOpener === "previous_opener") {
-    poser = state.next.forced ? null : record.poser;
-    rule = "R10";
-    reason = poser === null ? "replay: the tied hand was a forced pose, so this one is too (R10)"
-      : `replay: ${seatName(record.poser)} posed the tied hand and poses again (R10)`;
-  } else {
-    poser = null;
-    rule = "R10";
-    reason = "replay: the holder of 6-6 poses (R10)";
-  }
-  const nxt = next(number + 1, poser, poser === null, valueNext, true, playoff, k, leader,
-    reason, rule);
-  const newState = {
-    ...state,
-    hands: number,
-    next: nxt,
-    over: false,
-    winner: null,
-    stats,
-    last_poser: record.poser,
-    tie_run: k,
-    leader,
-    playoff,
-    team_stats: teamStats,
-  };
+    const first = firstPartnerAfter(record.poser, leader);
+    return [first, "R44", `replay: ${teamName(leader)} lead; of ${pair(leader)}, ` +
+      `${seatName(first)} comes first after ${seatName(record.poser)} (R10, R44)`];
+  });
+  const [poser, rule, reason] = pose;
   const notes = [
     `tie ${tied.map(seatName).join("=")}: players of both partnerships share the lowest count (R43, R27)`,
   ];
@@ -681,11 +651,9 @@ function stepPartnersTie(ctx, state, record, tied, number) {
     notes.push(leader !== null ? `leader ${teamName(leader)} (R28)` : "no leader (R28)");
   }
   if (poser !== null && rule === "R44") notes.push(reason);
-  const scored = {
-    number, value: state.next.value, paid: 0, winner: null, tied, reset: false,
-    playoff_next: playoff, scores_after: state.scores, match_over: false, notes,
-  };
-  return { state: newState, scored };
+  return tieStep(state, record, number, tied, {
+    k, leader, playoff, valueNext, stats, pose, notes, extra: { team_stats: teamStats },
+  });
 }
 
 /** Fold records from the start of a match; returns the final state. */
