@@ -78,7 +78,7 @@ def _match_for_page(match_id: int) -> Match:
         raise Http404("No such match.") from None
 
 
-def _match_context(request: HttpRequest, match: Match) -> TournamentContext:
+def match_page_context(request: HttpRequest, match: Match) -> TournamentContext:
     """The one tournament context of a match page, and the one check: the match's assigned
     referee (a credential of its tournament) or a director; 404 for a hidden draft."""
     try:
@@ -157,7 +157,7 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
     if _signed_in_or_referee(request) is None:
         return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    _match_context(request, match)
+    match_page_context(request, match)
     context = _panel_context(request, match)
     context.update(
         {
@@ -179,7 +179,7 @@ def match_panel(request: HttpRequest, match_id: int) -> HttpResponse:
     if _signed_in_or_referee(request) is None:
         return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    _match_context(request, match)
+    match_page_context(request, match)
     return render(request, "scoring/_match_panel.html", _panel_context(request, match))
 
 
