@@ -280,28 +280,12 @@ export function matchApply(ruleset, state, record) {
   row[SIX_LOVE_GIVEN] += sixLoveTo.length;
   for (const i of sixLoveTo) stats[i][SIX_LOVE_RECEIVED] += 1;
 
-  const following = number + 1;
-  let nxt;
-  if (over) {
-    nxt = next(following, null, false, 0, false, false, 0, null, `${seatName(w)} won`, "R33");
-    nxt.forced_tile = null;
-  } else if (ctx.rotate) {
-    // decision 2: rotation regardless
-    nxt = next(following, (record.poser + 1) % n, false, handValue(ctx, 0, playoffNext), false,
-      playoffNext, 0, null, rotateReason(n, record.poser), "R6");
-  } else if (playoffNext) {
-    nxt = next(following, null, true, ctx.playoffValue, false, true, 0, null,
-      "play-off: the holder of 6-6 poses (R9)", "R9");
-  } else if (reset && ctx.resetForced) {
-    nxt = next(following, null, true, 1, false, false, 0, null,
-      "after the reset the holder of 6-6 poses (R8)", "R8");
-  } else if (reset) {
-    nxt = next(following, w, false, 1, false, false, 0, null,
-      `${seatName(w)} won the hand that caused the reset (R8)`, "R8");
-  } else {
-    nxt = next(following, w, false, ctx.scoring === "pips" ? 0 : 1, false, false, 0, null,
-      `${seatName(w)} won the last hand (R7)`, "R7");
-  }
+  const nxt = nextAfterWin(ctx, record, n, number, w, {
+    over, playoffNext, reset, won: `${seatName(w)} won`,
+    afterReset: [`${seatName(w)} won the hand that caused the reset (R8)`, "R8"],
+    afterLast: [`${seatName(w)} won the last hand (R7)`, "R7"],
+  });
+  if (over) nxt.forced_tile = null;
 
   const newState = {
     ...state,
@@ -329,6 +313,31 @@ export function matchApply(ruleset, state, record) {
     scores_after: newScores, match_over: over, notes,
   };
   return { state: newState, scored };
+}
+
+/** The next hand after a won one: none when the match is over (R33), the next seat under
+ * rotation (R6), the holder of 6-6 in a play-off (R9) or after a forced reset (R8), else the
+ * winner, with ``afterReset`` (R8) or ``afterLast`` (R7) as its [reason, rule]. Shared by the
+ * individual and the partnership step (R44 names the partner in their reasons). */
+function nextAfterWin(ctx, record, n, number, w, how) {
+  const { over, playoffNext, reset, won, afterReset, afterLast } = how;
+  const following = number + 1;
+  if (over) return next(following, null, false, 0, false, false, 0, null, won, "R33");
+  if (ctx.rotate) {
+    return next(following, (record.poser + 1) % n, false, handValue(ctx, 0, playoffNext), false,
+      playoffNext, 0, null, rotateReason(n, record.poser), "R6");
+  }
+  if (playoffNext) {
+    return next(following, null, true, ctx.playoffValue, false, true, 0, null,
+      "play-off: the holder of 6-6 poses (R9)", "R9");
+  }
+  if (reset && ctx.resetForced) {
+    return next(following, null, true, 1, false, false, 0, null,
+      "after the reset the holder of 6-6 poses (R8)", "R8");
+  }
+  if (reset) return next(following, w, false, 1, false, false, 0, null, ...afterReset);
+  return next(following, w, false, ctx.scoring === "pips" ? 0 : 1, false, false, 0, null,
+    ...afterLast);
 }
 
 /** R27 (R40 under pip scoring): scores stand, k grows, the replay is posed per R10. */
@@ -541,39 +550,21 @@ function stepPartners(ctx, state, record) {
     teamStats[opp][SIX_LOVE_RECEIVED] += 1;
   }
 
-  const following = number + 1;
   const names = (seat) => seatName(seat);
-  let nxt;
-  if (over) {
-    nxt = next(following, null, false, 0, false, false, 0, null, `${tname} won`, "R33");
-  } else if (ctx.rotate) {
-    // R6: rotation every hand
-    nxt = next(following, (record.poser + 1) % 4, false, handValue(ctx, 0, playoffNext), false,
-      playoffNext, 0, null, rotateReason(4, record.poser), "R6");
-  } else if (playoffNext) {
-    nxt = next(following, null, true, ctx.playoffValue, false, true, 0, null,
-      "play-off: the holder of 6-6 poses (R9)", "R9");
-  } else if (reset && ctx.resetForced) {
-    nxt = next(following, null, true, 1, false, false, 0, null,
-      "after the reset the holder of 6-6 poses (R8)", "R8");
-  } else if (reset) {
-    // R8 hand_winner, R44
-    const reason = shared
-      ? `${pair(team)} shared the lowest count of the hand that caused the reset: of them, ` +
-        `${names(firstPartnerAfter(record.poser, team))} comes first after ` +
-        `${names(record.poser)} (R8, R44)`
-      : `${names(w)} won the hand that caused the reset for ${TEAM_NAMES[w % 2]} (R8, R44)`;
-    nxt = next(following, w, false, 1, false, false, 0, null, reason, shared ? "R44" : "R8");
-  } else {
-    // R7 (R41 under pip scoring with a forced opening), R44
-    const reason = shared
-      ? `${pair(team)} shared the lowest count: of them, ` +
-        `${names(firstPartnerAfter(record.poser, team))} comes first after ` +
-        `${names(record.poser)} (R7, R44)`
-      : `${names(w)} won the last hand for ${TEAM_NAMES[w % 2]} (R7, R44)`;
-    nxt = next(following, w, false, ctx.scoring === "pips" ? 0 : 1, false, false, 0, null,
-      reason, shared ? "R44" : "R7");
-  }
+  const first = names(firstPartnerAfter(record.poser, team));
+  // R8 hand_winner and R7 (R41 under pip scoring with a forced opening), with R44
+  const nxt = nextAfterWin(ctx, record, 4, number, w, {
+    over, playoffNext, reset, won: `${tname} won`,
+    afterReset: shared
+      ? [`${pair(team)} shared the lowest count of the hand that caused the reset: of them, ` +
+        `${first} comes first after ${names(record.poser)} (R8, R44)`, "R44"]
+      : [`${names(w)} won the hand that caused the reset for ${TEAM_NAMES[w % 2]} (R8, R44)`,
+        "R8"],
+    afterLast: shared
+      ? [`${pair(team)} shared the lowest count: of them, ${first} comes first after ` +
+        `${names(record.poser)} (R7, R44)`, "R44"]
+      : [`${names(w)} won the last hand for ${TEAM_NAMES[w % 2]} (R7, R44)`, "R7"],
+  });
 
   const newState = {
     ...state,
