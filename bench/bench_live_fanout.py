@@ -418,7 +418,7 @@ def standings_phase(trials: int) -> dict[str, Any]:
     from django.db import connection
 
     from live.cache import _shared_bytes, cached_bytes
-    from live.documents import _snapshot_build
+    from live.presenters.documents import _snapshot_build
     from live.scope import PublicTournament
     from tournament.models import Tournament
 
@@ -452,7 +452,7 @@ def standings_phase(trials: int) -> dict[str, Any]:
 
     public = PublicTournament(id=tournament.pk, slug=tournament.slug, version=tournament.version)
 
-    def project() -> bytes:  # what a new version costs: live.documents, uncached
+    def project() -> bytes:  # what a new version costs: live.presenters.documents, uncached
         return _snapshot_build(public, "standings", ())
 
     times: dict[str, list[float]] = {"project": [], "floor": []}

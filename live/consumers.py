@@ -43,8 +43,9 @@ from websockets.protocol import OPEN
 from websockets.protocol import Protocol as WebsocketProtocol
 
 from live.hub import Event, Framer, OutFrame, Source, hubs
+from live.presenters.documents import table_card_html
 from live.scope import PublicTournament, public_tournament_find, tournament_version
-from live.tables import MatchJSON, match_live, match_version, table_card_html
+from live.selectors.matches import MatchJSON, match_live, match_version
 from scoring.events import MATCH_UPDATE, match_group
 from scoring.models import Match
 from tournament.groups import tournament_group

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from live.documents import json_document
+from live.presenters.documents import json_document
 from live.scope import PublicTournament
 from scoring.models import Hand, Match, Seat
 from tournament.models import Entry

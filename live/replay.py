@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from live.http import live_conditional, request_tournament
-from scoring.match_page import seat_label
 from scoring.models import Match, Seat
 from scoring.moves import hand_replay, replay_numbers
+from scoring.presenters.match import seat_label
 
 
 def move_text(move: dict[str, Any] | None, labels: list[str]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from live.documents import live_cache_warm
+from live.presenters.documents import live_cache_warm
 from live.scope import PublicTournament
 from tournament.models import Tournament
 

@@ -1,8 +1,8 @@
 """Public spectator pages: server-rendered, mobile-first, kept live by static/js/live.js.
 
 Every page is a conditional GET on the tournament version (:mod:`live.http`); its live region
-is rendered once per version and language (:mod:`live.documents`), so a hall full of phones
-re-fetching after an event mostly gets 304s, and otherwise a cached region inside the thin
+is rendered once per version and language (:mod:`live.presenters.documents`), so a hall full
+of phones re-fetching after an event mostly gets 304s, and otherwise a cached region inside the thin
 site frame. The page root tells the script which websocket to follow and how (see live.js).
 """
 
@@ -17,8 +17,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from live import exports
-from live.documents import html_region, json_document
 from live.http import html_etag, live_conditional, request_tournament
+from live.presenters.documents import html_region, json_document
 from live.scope import PUBLIC_STATUSES
 from tournament.models import Tournament
 

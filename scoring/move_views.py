@@ -14,25 +14,23 @@ import json
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import Promise
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from core.exceptions import NotFoundError, PermissionDeniedError
 from scoring.engine import RuleViolation
 from scoring.engine.rules import Opening
 from scoring.error_messages import ERROR_MESSAGES
-from scoring.match_page import match_view, ruleset_of
 from scoring.models import Match, Seat
 from scoring.moves import deal_facts, move_entry_allowed
-from tournament.context import Action, context_for, principal_from_request, require
+from scoring.presenters.match import match_view, ruleset_of
+from scoring.views import match_page_context
+from tournament.context import Action, principal_from_request
 
 #: The referee's words for the engine's move codes (``scoring.engine.turns``), in the page's
 #: language; ``%(seat)s`` is the seat that moved, ``%(tile)s`` the tile. Other codes fall back
@@ -84,15 +82,7 @@ def match_moves(request: HttpRequest, match_id: int) -> HttpResponse:
     if principal.is_anonymous:
         return redirect_to_login(request.get_full_path())
     match = _match(match_id)
-    try:
-        ctx = context_for(request, tournament=match.tournament)
-        require(ctx, Action.VIEW_MATCH)
-    except NotFoundError as exc:
-        raise Http404(exc.message) from exc
-    except PermissionDeniedError as exc:
-        raise PermissionDenied(_("You do not referee this match.")) from exc
-    if not ctx.is_director and match.referee_id != ctx.actor.pk:
-        raise PermissionDenied(_("You do not referee this match."))
+    ctx = match_page_context(request, match)
 
     seats = list(Seat.objects.filter(match=match).select_related("entry__player").order_by("seat"))
     view = match_view(match, seats, [])

@@ -31,8 +31,8 @@ from scoring.engine.moves import PoseRequirement
 from scoring.engine.playlog import PlayLog, move_to_dict, replay_states
 from scoring.engine.rules import Opening
 from scoring.engine.tiles import tiles_from_mask
-from scoring.match_page import ruleset_of
 from scoring.models import Hand, Match
+from scoring.presenters.match import ruleset_of
 from scoring.selectors import match_ruleset, match_state
 from tournament.context import (
     Action,

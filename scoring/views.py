@@ -32,10 +32,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
-from scoring.confirmation_page import confirmation_panel
 from scoring.error_messages import error_messages_json
-from scoring.match_page import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.models import Hand, Match, Seat
+from scoring.presenters.confirmation import confirmation_panel
+from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from tournament.context import (
     PUBLIC_STATUSES,
     Action,
@@ -79,7 +79,7 @@ def _match_for_page(match_id: int) -> Match:
         raise Http404("No such match.") from None
 
 
-def _match_context(request: HttpRequest, match: Match) -> TournamentContext:
+def match_page_context(request: HttpRequest, match: Match) -> TournamentContext:
     """The one tournament context of a match page, and the one check: the match's assigned
     referee (a credential of its tournament) or a director; 404 for a hidden draft."""
     try:
@@ -163,7 +163,7 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
     if _signed_in_or_referee(request) is None:
         return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    _match_context(request, match)
+    match_page_context(request, match)
     context = _panel_context(request, match)
     context.update(
         {
@@ -185,7 +185,7 @@ def match_panel(request: HttpRequest, match_id: int) -> HttpResponse:
     if _signed_in_or_referee(request) is None:
         return redirect_to_login(request.get_full_path())
     match = _match_for_page(match_id)
-    _match_context(request, match)
+    match_page_context(request, match)
     return render(request, "scoring/_match_panel.html", _panel_context(request, match))
 
 

@@ -97,6 +97,13 @@ def choose_byes(
             message=f"Cannot give {count} byes to a field of {len(order)} (T1).",
         )
     h = history or History.empty()
-    ranked = sorted(range(len(order)), key=lambda i: (h.byes(order[i]), -i))
-    chosen = set(ranked[:count])
+    chosen = bye_positions([h.byes(p) for p in order], count)
     return tuple(p for i, p in enumerate(order) if i in chosen)
+
+
+def bye_positions(byes: Sequence[int], count: int) -> set[int]:
+    """The positions of the ``count`` entrants who sit out (T1), given each one's earlier
+    ``byes`` in order best first: the fewest earlier byes first; among them the lowest in
+    order. Shared by players (:func:`choose_byes`) and partnerships (T9)."""
+    ranked = sorted(range(len(byes)), key=lambda i: (byes[i], -i))
+    return set(ranked[:count])

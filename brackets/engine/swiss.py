@@ -27,6 +27,7 @@ import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from brackets.engine.composition import choose_byes, plan_tables
 from brackets.engine.errors import BracketError
@@ -35,6 +36,9 @@ from brackets.engine.model import Entrant, PlayerId, Record, Seating, StageConfi
 from brackets.engine.seats import order_seats
 
 _ZERO_RECORD = Record()
+
+T = TypeVar("T")
+Rec = tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,16 @@ class _Field:
         return cost
 
 
+def record_order(items: Sequence[T], rng: random.Random, record: Callable[[T], Rec]) -> list[T]:
+    """``items`` in record order, best first: by ``record`` (match wins, then hands won: T5's
+    first two keys), equal records in an order drawn from ``rng`` (replayable from its seed).
+    Shared by the Swiss reseating of players (T8) and of partnerships (T9)."""
+    drawn = list(items)
+    rng.shuffle(drawn)
+    drawn.sort(key=lambda x: tuple(-k for k in record(x)))  # stable: ties keep the draw
+    return drawn
+
+
 def _prepare(
     entrants: Sequence[Entrant],
     records: Mapping[PlayerId, Record],
@@ -155,8 +169,9 @@ def _prepare(
             message="A player is entered twice (T8).",
         )
     plan = plan_tables(len(ids), allow_three=config.allow_three)
-    rng.shuffle(ids)  # equal records in a replayable random order
-    ids.sort(key=lambda p: (-(r := records.get(p, _ZERO_RECORD)).match_wins, -r.hands_won))
+    ids = record_order(
+        ids, rng, lambda p: ((r := records.get(p, _ZERO_RECORD)).match_wins, r.hands_won)
+    )
     byes = choose_byes(ids, plan.byes, history)
     bye_set = set(byes)
     seated = [p for p in ids if p not in bye_set]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from brackets.engine import BracketError
+from brackets.engine import BracketError, seed_manual, seed_random
 from brackets.models import Round, Stage
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, NotFoundError
@@ -34,6 +34,39 @@ def bracket_error(exc: BracketError) -> ApplicationError:
     field = exc.field or "non_field_errors"
     return ApplicationError(
         exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+    )
+
+
+def first_stage_order(
+    stage: Stage,
+    ids: Sequence[int],
+    method: str,
+    *,
+    by_rating: Callable[[], tuple[int, ...]],
+    order: Sequence[int],
+    rng_seed: int | None,
+) -> tuple[int, ...]:
+    """The first stage's seeding order (T8) of the entrants ``ids`` (entries or partnerships).
+
+    ``rating`` calls ``by_rating``; ``manual`` checks ``order`` against ``ids``; ``random``
+    draws from ``rng_seed`` (recorded on the stage; default the stage's seed). Any other method,
+    or an engine rejection, is a 400 naming the field and the rule.
+    """
+    try:
+        if method == Stage.Seeding.RATING:
+            return by_rating()
+        if method == Stage.Seeding.MANUAL:
+            return seed_manual(ids, list(order))
+        if method == Stage.Seeding.RANDOM:
+            if rng_seed is not None:
+                stage.rng_seed = rng_seed
+            return seed_random(ids, stage.rng_seed)
+    except BracketError as exc:
+        raise bracket_error(exc) from exc
+    raise ApplicationError(
+        "The first stage is seeded by rating, manual order or random draw (T8).",
+        code="bad_choice",
+        fields={"method": ["rating, manual or random"]},
     )
 
 

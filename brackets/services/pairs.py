@@ -13,13 +13,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from brackets.engine import BracketError, seed_manual, seed_random
 from brackets.models import Stage, StageEntry
 from brackets.pairs_csv import PairsReport
 from brackets.services._common import (
     Actor,
     action_log_record_by_id,
-    bracket_error,
+    first_stage_order,
     tournament_notify,
 )
 from core.exceptions import ApplicationError, ConflictError
@@ -91,25 +90,20 @@ def stage_seed_pairs(
         for pid, ms in members.items()
         if len(ms) == 2 and all(m[2] and m[3] == Entry.Status.ACTIVE for m in ms)
     ]
-    try:
-        if method == Stage.Seeding.RATING:
-            ratings = seeding_ratings(player_ids=[m[1] for ms in members.values() for m in ms])
-            mean = {pid: sum(ratings.get(m[1], 0.0) for m in members[pid]) / 2 for pid in field_}
-            ordered = tuple(sorted(field_, key=lambda p: (-mean[p], field_.index(p))))
-        elif method == Stage.Seeding.MANUAL:
-            ordered = seed_manual(field_, list(order) if order is not None else field_)
-        elif method == Stage.Seeding.RANDOM:
-            if rng_seed is not None:
-                stage.rng_seed = rng_seed
-            ordered = seed_random(field_, stage.rng_seed)
-        else:
-            raise ApplicationError(
-                "The first stage is seeded by rating, manual order or random draw (T8).",
-                code="bad_choice",
-                fields={"method": ["rating, manual or random"]},
-            )
-    except BracketError as exc:
-        raise bracket_error(exc) from exc
+
+    def by_rating() -> tuple[int, ...]:
+        ratings = seeding_ratings(player_ids=[m[1] for ms in members.values() for m in ms])
+        mean = {pid: sum(ratings.get(m[1], 0.0) for m in members[pid]) / 2 for pid in field_}
+        return tuple(sorted(field_, key=lambda p: (-mean[p], field_.index(p))))
+
+    ordered = first_stage_order(
+        stage,
+        field_,
+        method,
+        by_rating=by_rating,
+        order=field_ if order is None else order,
+        rng_seed=rng_seed,
+    )
     if len(ordered) < 2:
         message = f"{len(ordered)} partnership(s) checked in: a table seats two (T9)."
         raise ApplicationError(

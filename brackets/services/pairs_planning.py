@@ -45,7 +45,7 @@ from brackets.selectors.pairs import (
     table_winner,
 )
 from brackets.selectors.stage_data import RoundData, StageData
-from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND, NextStep
+from brackets.services.steps import FINISH_STAGE, PUBLISH_ROUND, NextStep
 
 
 def _members(data: StageData, pair_ids: Sequence[int]) -> tuple[int, ...]:
@@ -98,7 +98,7 @@ def _step(
 def plan_pairs_next(data: StageData) -> NextStep:
     """The next step of a pairs stage that is seeded and has no round in play (T9, T10).
 
-    Returns a :class:`brackets.services.planning.NextStep`; raises :class:`BracketError`
+    Returns a :class:`brackets.services.steps.NextStep`; raises :class:`BracketError`
     when the field cannot be seated or a knockout table has no winner (T3: the director
     orders a sudden-death hand).
     """

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
 
 from brackets.engine import (
     Advancement,
@@ -29,7 +27,6 @@ from brackets.engine import (
     Entrant,
     History,
     Placement,
-    Seating,
     SeatOrder,
     StageConfig,
     advance_cut,
@@ -40,7 +37,6 @@ from brackets.engine import (
     resolve_playoff,
     seat_seeded,
 )
-from brackets.engine.pairs import PairSeating
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors import (
     EntrantData,
@@ -49,46 +45,18 @@ from brackets.selectors import (
     round_records,
     standings_from_data,
 )
+from brackets.services.steps import (
+    FINISH_STAGE,
+    FINISHED,
+    PUBLISH_ROUND,
+    WAIT,
+    NextStep,
+    PlayoffSeating,
+    PlayoffTable,
+    SeatedTable,
+)
 
-WAIT = "wait"
-PUBLISH_ROUND = "publish_round"
-FINISH_STAGE = "finish_stage"
-FINISHED = "finished"
-
-
-class SeatedTable(Protocol):
-    """A table to publish: its number and the players in seat (= play) order."""
-
-    @property
-    def number(self) -> int: ...
-
-    @property
-    def seats(self) -> tuple[int, ...]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class NextStep:
-    """What follows in a stage; ``action`` is one of WAIT, PUBLISH_ROUND, FINISH_STAGE, FINISHED.
-
-    ``follows_round_id`` is the round whose follow-up this is (it gets ``advanced_at``).
-    ``eliminated`` are the places of players going out now (a knockout round's losers, or the
-    stage's non-advancing players); ``advanced`` the players going on to the next stage, in
-    order (their seeds there).
-    """
-
-    action: str
-    message: str
-    follows_round_id: int | None = None
-    round_number: int | None = None
-    round_kind: str | None = None
-    seating: Seating | _PlayoffSeating | PairSeating | None = None
-    advancing: int | None = None
-    playoff_players: tuple[int, ...] = ()
-    rng_seed: int | None = None
-    eliminated: tuple[Placement, ...] = ()
-    out_round: int | None = None
-    advanced: tuple[int, ...] = ()
-    extra: dict[str, object] = field(default_factory=dict)
+__all__ = ["FINISHED", "FINISH_STAGE", "PUBLISH_ROUND", "WAIT", "NextStep", "SeatedTable"]
 
 
 def stage_config(data: StageData) -> StageConfig:
@@ -328,7 +296,7 @@ def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextSte
                 i += 1
         row += 1
     tables = tuple(
-        _PlayoffTable(number=k + 1, seats=order_seats(g, history=History.empty(), rng=rng))
+        PlayoffTable(number=k + 1, seats=order_seats(g, history=History.empty(), rng=rng))
         for k, g in enumerate(groups)
     )
     return NextStep(
@@ -338,28 +306,11 @@ def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextSte
         follows_round_id=last.id,
         round_number=number,
         round_kind=Round.Kind.PLAYOFF,
-        seating=_PlayoffSeating(tables=tables),
+        seating=PlayoffSeating(tables=tables),
         advancing=adv.playoff.spots,
         playoff_players=tuple(players),
         rng_seed=seed,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class _PlayoffTable:
-    """A play-off table: like the engine's :class:`Table` but may seat 2 players (R2)."""
-
-    number: int
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _PlayoffSeating:
-    tables: tuple[_PlayoffTable, ...]
-    byes: tuple[int, ...] = ()
-
-    def players(self) -> list[int]:
-        return [p for t in self.tables for p in t.seats]
 
 
 def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> list[int]:

@@ -17,13 +17,13 @@ from brackets.engine import (
     plan_tables,
     seed_by_rating,
     seed_manual,
-    seed_random,
 )
 from brackets.models import Stage, StageEntry
 from brackets.services._common import (
     Actor,
     action_log_record_by_id,
     bracket_error,
+    first_stage_order,
     require_director_or_system,
     stage_lock,
     tournament_notify,
@@ -261,28 +261,16 @@ def stage_seed(
         .order_by("id")
     )
     ids = [e.pk for e in entries]
-    try:
-        if method == Stage.Seeding.RATING:
-            ratings = seeding_ratings(player_ids=[e.player_id for e in entries])
-            ordered = seed_by_rating(Entrant(e.pk, ratings.get(e.player_id, 0.0)) for e in entries)
-        elif method == Stage.Seeding.MANUAL:
-            if order is None:
-                order = [
-                    e.pk for e in sorted(entries, key=lambda e: (e.seed is None, e.seed, e.pk))
-                ]
-            ordered = seed_manual(ids, list(order))
-        elif method == Stage.Seeding.RANDOM:
-            if rng_seed is not None:
-                stage.rng_seed = rng_seed
-            ordered = seed_random(ids, stage.rng_seed)
-        else:
-            raise ApplicationError(
-                "The first stage is seeded by rating, manual order or random draw (T8).",
-                code="bad_choice",
-                fields={"method": ["rating, manual or random"]},
-            )
-    except BracketError as exc:
-        raise bracket_error(exc) from exc
+    if order is None:
+        order = [e.pk for e in sorted(entries, key=lambda e: (e.seed is None, e.seed, e.pk))]
+
+    def by_rating() -> tuple[int, ...]:
+        ratings = seeding_ratings(player_ids=[e.player_id for e in entries])
+        return seed_by_rating(Entrant(e.pk, ratings.get(e.player_id, 0.0)) for e in entries)
+
+    ordered = first_stage_order(
+        stage, ids, method, by_rating=by_rating, order=order, rng_seed=rng_seed
+    )
     _check_field(stage, len(ordered))
     stage.entrants.all().delete()
     StageEntry.objects.bulk_create(

@@ -2,7 +2,7 @@
 
 Thin views (STYLE.md): each resolves the tournament through
 :class:`~brackets.views.base.DirectorTournamentMixin`, reads through selectors and
-:mod:`brackets.views.presenters`, and every POST calls one service.
+:mod:`brackets.presenters.director`, and every POST calls one service.
 """
 
 from brackets.views.matches import MatchActionView

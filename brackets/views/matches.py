@@ -23,8 +23,8 @@ from brackets.models import Round, RoundMatch
 from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
-from scoring.match_page import SEAT_LETTERS
 from scoring.models import Match, Seat
+from scoring.presenters.match import SEAT_LETTERS
 from scoring.services import match_forfeit, match_result_override
 from tournament.models import Entry
 

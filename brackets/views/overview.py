@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from brackets.models import Round, Stage
+from brackets.presenters.bracket import build_bracket
+from brackets.presenters.director import user_label
 from brackets.views.base import DirectorTournamentMixin
-from brackets.views.bracket import build_bracket
-from brackets.views.presenters import user_label
 from scoring.models import Match
 from tournament.models import ActionLog, Entry, Tournament
 from tournament.selectors import action_log_list

@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
 from brackets.models import Round
+from brackets.presenters.director import build_preview, referee_choices, round_matches
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -28,7 +29,6 @@ from brackets.services import (
 )
 from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND
 from brackets.views.base import DirectorTournamentMixin, error_text
-from brackets.views.presenters import build_preview, referee_choices, round_matches
 from core.exceptions import ApplicationError
 from scoring.models import Match
 from scoring.services import match_assign_referee

@@ -20,6 +20,7 @@ from brackets.forms import (
     WithdrawForm,
 )
 from brackets.models import Stage, StageEntry
+from brackets.presenters.director import seeding_rows
 from brackets.services import (
     stage_entry_add,
     stage_entry_withdraw,
@@ -28,7 +29,6 @@ from brackets.services import (
 )
 from brackets.services.imports import players_import_csv
 from brackets.views.base import DirectorTournamentMixin, error_text
-from brackets.views.presenters import seeding_rows
 from tournament.models import Entry
 from tournament.services import entry_disqualify, entry_update, entry_withdraw
 

@@ -12,9 +12,9 @@ from django.urls import reverse
 from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
 from brackets.models import Stage
+from brackets.presenters.director import RoundLine, rounds_by_stage
 from brackets.services import stage_create, stage_update
 from brackets.views.base import DirectorTournamentMixin, error_text
-from brackets.views.presenters import RoundLine, rounds_by_stage
 from core.exceptions import ApplicationError
 
 

@@ -1,8 +1,9 @@
 """Shapes of the public live JSON, for the OpenAPI schema.
 
-The bodies themselves are built once per tournament version by :mod:`live.documents` and sent
-as stored bytes; these serializers describe them (tests/live check that every body round-trips
-through its serializer unchanged, so the schema cannot drift from what is served).
+The bodies themselves are built once per tournament version by
+:mod:`live.presenters.documents` and sent as stored bytes; these serializers describe them
+(tests/live check that every body round-trips through its serializer unchanged, so the schema
+cannot drift from what is served).
 """
 
 from __future__ import annotations

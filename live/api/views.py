@@ -2,7 +2,7 @@
 
 Every endpoint is a conditional GET: the ETag is the tournament version, ``If-None-Match`` with
 the current one answers 304 without building anything, and the body is stored bytes built once
-per version (:mod:`live.documents`), gzipped once too for clients that accept it.
+per version (:mod:`live.presenters.documents`), gzipped once too for clients that accept it.
 ``Cache-Control: public, no-cache`` lets a proxy keep the body and revalidate it cheaply. No
 authentication: the data is public; drafts are 404.
 """
@@ -24,8 +24,8 @@ from rest_framework.views import APIView
 from core.api.schema import error_response
 from core.api.versioning import DEFAULT_VERSION, adapt, version_of
 from live.api import serializers as s
-from live.documents import NOT_FOUND, json_document, json_document_gzip
 from live.http import accepts_gzip, json_bytes_response, live_conditional, request_tournament
+from live.presenters.documents import NOT_FOUND, json_document, json_document_gzip
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",

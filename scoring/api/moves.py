@@ -11,11 +11,10 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.exceptions import ApplicationError
 from core.request_limits import SafeJSONParser
 from scoring import moves
-from scoring.api.views import ERRORS
-from scoring.representations import PlayLog
+from scoring.api.views import ERRORS, json_object
+from scoring.presenters.bodies import PlayLog
 from tournament.api.base import ApiView
 
 
@@ -60,14 +59,7 @@ class HandLogCheckApi(ApiView):
         ),
     )
     def post(self, request: Request, match_id: int) -> Response:
-        body = request.data
-        if not isinstance(body, dict):
-            raise ApplicationError(
-                "The body must be a JSON object (§9).",
-                code="malformed",
-                rule="§9",
-                fields={"non_field_errors": ["Expected a JSON object."]},
-            )
+        body = json_object(request)
         check = moves.play_log_check(
             match_id=match_id, actor=request.user, play_log=body.get("play_log")
         )

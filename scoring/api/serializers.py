@@ -15,7 +15,7 @@ from rest_framework import serializers
 
 from core.api.fields import BlankUntilSetChoiceField
 from scoring.models import Hand, Match, Seat
-from scoring.representations import (
+from scoring.presenters.bodies import (
     HandRecordedSerializer,
     HandSerializer,
     MatchStateSerializer,

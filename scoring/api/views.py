@@ -35,6 +35,19 @@ def _detail(match_id: int) -> dict[str, Any]:
     return dict(s.MatchDetailOutput(selectors.match_detail_get(match_id=match_id)).data)
 
 
+def json_object(request: Request) -> dict[str, Any]:
+    """The request body, which must be a JSON object (§9): otherwise a 400 naming the rule."""
+    body = request.data
+    if not isinstance(body, dict):
+        raise ApplicationError(
+            "The body must be a JSON object (§9).",
+            code="malformed",
+            rule="§9",
+            fields={"non_field_errors": ["Expected a JSON object."]},
+        )
+    return body
+
+
 class MatchListApi(TournamentScopedMixin):
     pagination_class = ApiPagination
 
@@ -207,14 +220,7 @@ class HandListApi(ApiView):
         ),
     )
     def post(self, request: Request, match_id: int) -> Response:
-        body = request.data
-        if not isinstance(body, dict):
-            raise ApplicationError(
-                "The body must be a JSON object (§9).",
-                code="malformed",
-                rule="§9",
-                fields={"non_field_errors": ["Expected a JSON object."]},
-            )
+        body = json_object(request)
         payload = dict(body)
         number = payload.pop("number", None)
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:

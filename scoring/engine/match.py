@@ -62,6 +62,7 @@ from scoring.engine.match_state import (
     hand_value,
     match_context,
     stats_row,
+    tie_scored,
     unchecked,
 )
 from scoring.engine.partners import step_partners
@@ -378,19 +379,7 @@ def _step_tie(
         notes.append(
             f"leader {seat_name(leader)} (R28)" if leader is not None else "no leader (R28)"
         )
-    scored = HandScored(
-        number,
-        state.next.value,
-        0,
-        None,
-        tied,
-        False,
-        state.playoff,
-        state.scores,
-        False,
-        tuple(notes),
-    )
-    return new_state, scored
+    return new_state, tie_scored(state, number, tied, notes)
 
 
 def _add(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:

@@ -204,6 +204,26 @@ class MatchState:
         return self.winner % 2
 
 
+def tie_scored(
+    state: MatchState, number: int, tied: tuple[int, ...], notes: list[str]
+) -> HandScored:
+    """What hand ``number``, a tied block (R20), scores from ``state``: nothing is paid and the
+    scores stand (R27, R43); the replay keeps the play-off flag. Shared by the individual and
+    the partnership fold."""
+    return HandScored(
+        number,
+        state.next.value,
+        0,
+        None,
+        tied,
+        False,
+        state.playoff,
+        state.scores,
+        False,
+        tuple(notes),
+    )
+
+
 def unchecked(cls: type[_T]) -> Callable[..., _T]:
     """A positional constructor for a frozen slots dataclass that skips its ``__init__``.
 

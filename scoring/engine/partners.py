@@ -44,6 +44,7 @@ from scoring.engine.match_state import (
     hand_value,
     stats_row,
     team_name,
+    tie_scored,
     unchecked,
 )
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
@@ -350,19 +351,7 @@ def _tie(
         )
     if poser is not None and rule == "R44":
         notes.append(reason)
-    scored = HandScored(
-        number,
-        state.next.value,
-        0,
-        None,
-        tied,
-        False,
-        state.playoff,
-        state.scores,
-        False,
-        tuple(notes),
-    )
-    return new_state, scored
+    return new_state, tie_scored(state, number, tied, notes)
 
 
 __all__ = ["step_partners"]

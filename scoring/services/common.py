@@ -11,7 +11,7 @@ from scoring.engine import InvalidRuleset, Ruleset, RuleViolation
 from scoring.engine.match import MatchState
 from scoring.engine.snapshot import state_to_json
 from scoring.models import Hand, Match
-from scoring.representations import next_hand_json
+from scoring.presenters.bodies import next_hand_json
 from scoring.services.confirmation_gates import confirmation_freeze
 from tournament.context import (
     PERMISSIONS,

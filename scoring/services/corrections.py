@@ -13,7 +13,7 @@ from core.exceptions import ApplicationError, ConflictError, PermissionDeniedErr
 from scoring.engine import InvalidRuleset
 from scoring.engine.placing import placings_by_score, shared_placings_valid, sole_first
 from scoring.models import Hand, Match, Seat
-from scoring.representations import hand_recorded_body, match_state_body
+from scoring.presenters.bodies import hand_recorded_body, match_state_body
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
 from scoring.services.common import (
     _SNAPSHOT_FIELDS,

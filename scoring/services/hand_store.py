@@ -35,7 +35,7 @@ from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine.match import MatchState
 from scoring.models import Hand, Match, Seat
-from scoring.representations import hand_recorded_body
+from scoring.presenters.bodies import hand_recorded_body
 from scoring.services.idempotency import _answer
 from tournament.services import tournament_version_bump, tournament_version_bump_sql
 

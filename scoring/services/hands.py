@@ -21,7 +21,7 @@ from scoring.engine.record import HandRecord
 from scoring.engine.rules import Opening
 from scoring.engine.snapshot import InvalidSnapshot, state_from_json
 from scoring.models import Hand, Match, Seat
-from scoring.representations import match_state_body
+from scoring.presenters.bodies import match_state_body
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
 from scoring.services.common import (
     _SNAPSHOT_FIELDS,

@@ -280,28 +280,12 @@ export function matchApply(ruleset, state, record) {
   row[SIX_LOVE_GIVEN] += sixLoveTo.length;
   for (const i of sixLoveTo) stats[i][SIX_LOVE_RECEIVED] += 1;
 
-  const following = number + 1;
-  let nxt;
-  if (over) {
-    nxt = next(following, null, false, 0, false, false, 0, null, `${seatName(w)} won`, "R33");
-    nxt.forced_tile = null;
-  } else if (ctx.rotate) {
-    // decision 2: rotation regardless
-    nxt = next(following, (record.poser + 1) % n, false, handValue(ctx, 0, playoffNext), false,
-      playoffNext, 0, null, rotateReason(n, record.poser), "R6");
-  } else if (playoffNext) {
-    nxt = next(following, null, true, ctx.playoffValue, false, true, 0, null,
-      "play-off: the holder of 6-6 poses (R9)", "R9");
-  } else if (reset && ctx.resetForced) {
-    nxt = next(following, null, true, 1, false, false, 0, null,
-      "after the reset the holder of 6-6 poses (R8)", "R8");
-  } else if (reset) {
-    nxt = next(following, w, false, 1, false, false, 0, null,
-      `${seatName(w)} won the hand that caused the reset (R8)`, "R8");
-  } else {
-    nxt = next(following, w, false, ctx.scoring === "pips" ? 0 : 1, false, false, 0, null,
-      `${seatName(w)} won the last hand (R7)`, "R7");
-  }
+  const nxt = nextAfterWin(ctx, record, n, number, w, {
+    over, playoffNext, reset, won: `${seatName(w)} won`,
+    afterReset: [`${seatName(w)} won the hand that caused the reset (R8)`, "R8"],
+    afterLast: [`${seatName(w)} won the last hand (R7)`, "R7"],
+  });
+  if (over) nxt.forced_tile = null;
 
   const newState = {
     ...state,
@@ -331,6 +315,31 @@ export function matchApply(ruleset, state, record) {
   return { state: newState, scored };
 }
 
+/** The next hand after a won one: none when the match is over (R33), the next seat under
+ * rotation (R6), the holder of 6-6 in a play-off (R9) or after a forced reset (R8), else the
+ * winner, with ``afterReset`` (R8) or ``afterLast`` (R7) as its [reason, rule]. Shared by the
+ * individual and the partnership step (R44 names the partner in their reasons). */
+function nextAfterWin(ctx, record, n, number, w, how) {
+  const { over, playoffNext, reset, won, afterReset, afterLast } = how;
+  const following = number + 1;
+  if (over) return next(following, null, false, 0, false, false, 0, null, won, "R33");
+  if (ctx.rotate) {
+    return next(following, (record.poser + 1) % n, false, handValue(ctx, 0, playoffNext), false,
+      playoffNext, 0, null, rotateReason(n, record.poser), "R6");
+  }
+  if (playoffNext) {
+    return next(following, null, true, ctx.playoffValue, false, true, 0, null,
+      "play-off: the holder of 6-6 poses (R9)", "R9");
+  }
+  if (reset && ctx.resetForced) {
+    return next(following, null, true, 1, false, false, 0, null,
+      "after the reset the holder of 6-6 poses (R8)", "R8");
+  }
+  if (reset) return next(following, w, false, 1, false, false, 0, null, ...afterReset);
+  return next(following, w, false, ctx.scoring === "pips" ? 0 : 1, false, false, 0, null,
+    ...afterLast);
+}
+
 /** R27 (R40 under pip scoring): scores stand, k grows, the replay is posed per R10. */
 function stepTie(ctx, state, record, tied, number) {
   const n = state.n_players;
@@ -340,32 +349,42 @@ function stepTie(ctx, state, record, tied, number) {
   const stats = copyStats(state.stats);
   for (const i of tied) stats[i][TIES] += 1;
   const valueNext = handValue(ctx, k, playoff);
-  let poser;
-  let rule;
-  let reason;
-  if (ctx.rotate) {
-    poser = (record.poser + 1) % n;
-    rule = "R6";
-    reason = rotateReason(n, record.poser);
-  } else if (ctx.scoring === "pips") {
-    poser = record.poser;
-    rule = "R41";
-    reason = `replay: ${seatName(record.poser)} posed the tied hand and poses again (R41)`;
-  } else if (ctx.tieOpener === "leader") {
-    poser = leader;
-    rule = "R10";
-    reason = leader !== null ? `replay: ${seatName(leader)} is the leader (R10, R28)`
-      : "replay with no unique leader: the holder of 6-6 poses (R10, R28)";
-  } else if (ctx.tieOpener === "previous_opener") {
-    poser = state.next.forced ? null : record.poser; // decision 3
-    rule = "R10";
-    reason = poser === null ? "replay: the tied hand was a forced pose, so this one is too (R10)"
-      : `replay: ${seatName(record.poser)} posed the tied hand and poses again (R10)`;
-  } else {
-    poser = null;
-    rule = "R10";
-    reason = "replay: the holder of 6-6 poses (R10)";
+  const pose = tiePose(ctx, state, record, n, () => [
+    leader,
+    "R10",
+    leader !== null ? `replay: ${seatName(leader)} is the leader (R10, R28)`
+      : "replay with no unique leader: the holder of 6-6 poses (R10, R28)",
+  ]);
+  const notes = [`tie ${tied.map(seatName).join("=")} (R20): scores unchanged (R27)`];
+  if (state.tie_run === 0) {
+    notes.push(leader !== null ? `leader ${seatName(leader)} (R28)` : "no leader (R28)");
   }
+  return tieStep(state, record, number, tied, { k, leader, playoff, valueNext, stats, pose, notes });
+}
+
+/** Who poses the replay of a tied hand (R27) and why, as [poser, rule, reason]: the next seat
+ * (R6), the same poser under pip scoring (R41), the leader (``leaderPose``: R10 for players,
+ * R44 for partnerships), the tied hand's poser (R10, decision 3) or the holder of 6-6 (R10). */
+function tiePose(ctx, state, record, n, leaderPose) {
+  if (ctx.rotate) return [(record.poser + 1) % n, "R6", rotateReason(n, record.poser)];
+  if (ctx.scoring === "pips") {
+    return [record.poser, "R41",
+      `replay: ${seatName(record.poser)} posed the tied hand and poses again (R41)`];
+  }
+  if (ctx.tieOpener === "leader") return leaderPose();
+  if (ctx.tieOpener === "previous_opener") {
+    const poser = state.next.forced ? null : record.poser; // decision 3
+    return [poser, "R10", poser === null
+      ? "replay: the tied hand was a forced pose, so this one is too (R10)"
+      : `replay: ${seatName(record.poser)} posed the tied hand and poses again (R10)`];
+  }
+  return [null, "R10", "replay: the holder of 6-6 poses (R10)"];
+}
+
+/** The state and scored line after a tied hand (R27): scores stand, the replay is next. */
+function tieStep(state, record, number, tied, step) {
+  const { k, leader, playoff, valueNext, stats, pose, notes, extra = {} } = step;
+  const [poser, rule, reason] = pose;
   const nxt = next(number + 1, poser, poser === null, valueNext, true, playoff, k, leader,
     reason, rule);
   const newState = {
@@ -379,11 +398,8 @@ function stepTie(ctx, state, record, tied, number) {
     tie_run: k,
     leader,
     playoff,
+    ...extra,
   };
-  const notes = [`tie ${tied.map(seatName).join("=")} (R20): scores unchanged (R27)`];
-  if (state.tie_run === 0) {
-    notes.push(leader !== null ? `leader ${seatName(leader)} (R28)` : "no leader (R28)");
-  }
   const scored = {
     number, value: state.next.value, paid: 0, winner: null, tied, reset: false,
     playoff_next: playoff, scores_after: state.scores, match_over: false, notes,
@@ -534,39 +550,21 @@ function stepPartners(ctx, state, record) {
     teamStats[opp][SIX_LOVE_RECEIVED] += 1;
   }
 
-  const following = number + 1;
   const names = (seat) => seatName(seat);
-  let nxt;
-  if (over) {
-    nxt = next(following, null, false, 0, false, false, 0, null, `${tname} won`, "R33");
-  } else if (ctx.rotate) {
-    // R6: rotation every hand
-    nxt = next(following, (record.poser + 1) % 4, false, handValue(ctx, 0, playoffNext), false,
-      playoffNext, 0, null, rotateReason(4, record.poser), "R6");
-  } else if (playoffNext) {
-    nxt = next(following, null, true, ctx.playoffValue, false, true, 0, null,
-      "play-off: the holder of 6-6 poses (R9)", "R9");
-  } else if (reset && ctx.resetForced) {
-    nxt = next(following, null, true, 1, false, false, 0, null,
-      "after the reset the holder of 6-6 poses (R8)", "R8");
-  } else if (reset) {
-    // R8 hand_winner, R44
-    const reason = shared
-      ? `${pair(team)} shared the lowest count of the hand that caused the reset: of them, ` +
-        `${names(firstPartnerAfter(record.poser, team))} comes first after ` +
-        `${names(record.poser)} (R8, R44)`
-      : `${names(w)} won the hand that caused the reset for ${TEAM_NAMES[w % 2]} (R8, R44)`;
-    nxt = next(following, w, false, 1, false, false, 0, null, reason, shared ? "R44" : "R8");
-  } else {
-    // R7 (R41 under pip scoring with a forced opening), R44
-    const reason = shared
-      ? `${pair(team)} shared the lowest count: of them, ` +
-        `${names(firstPartnerAfter(record.poser, team))} comes first after ` +
-        `${names(record.poser)} (R7, R44)`
-      : `${names(w)} won the last hand for ${TEAM_NAMES[w % 2]} (R7, R44)`;
-    nxt = next(following, w, false, ctx.scoring === "pips" ? 0 : 1, false, false, 0, null,
-      reason, shared ? "R44" : "R7");
-  }
+  const first = names(firstPartnerAfter(record.poser, team));
+  // R8 hand_winner and R7 (R41 under pip scoring with a forced opening), with R44
+  const nxt = nextAfterWin(ctx, record, 4, number, w, {
+    over, playoffNext, reset, won: `${tname} won`,
+    afterReset: shared
+      ? [`${pair(team)} shared the lowest count of the hand that caused the reset: of them, ` +
+        `${first} comes first after ${names(record.poser)} (R8, R44)`, "R44"]
+      : [`${names(w)} won the hand that caused the reset for ${TEAM_NAMES[w % 2]} (R8, R44)`,
+        "R8"],
+    afterLast: shared
+      ? [`${pair(team)} shared the lowest count: of them, ${first} comes first after ` +
+        `${names(record.poser)} (R7, R44)`, "R44"]
+      : [`${names(w)} won the last hand for ${TEAM_NAMES[w % 2]} (R7, R44)`, "R7"],
+  });
 
   const newState = {
     ...state,
@@ -627,53 +625,16 @@ function stepPartnersTie(ctx, state, record, tied, number) {
   const teamStats = copyStats(state.team_stats);
   for (const row of teamStats) row[TIES] += 1;
   const valueNext = handValue(ctx, k, playoff);
-  let poser;
-  let rule;
-  let reason;
-  if (ctx.rotate) {
-    poser = (record.poser + 1) % 4;
-    rule = "R6";
-    reason = rotateReason(4, record.poser);
-  } else if (ctx.scoring === "pips") {
-    poser = record.poser;
-    rule = "R41";
-    reason = `replay: ${seatName(record.poser)} posed the tied hand and poses again (R41)`;
-  } else if (ctx.tieOpener === "leader") {
+  const pose = tiePose(ctx, state, record, 4, () => {
     if (leader === null) {
-      poser = null;
-      rule = "R10";
-      reason = "replay with no leading partnership: the holder of 6-6 poses (R10, R28)";
-    } else {
-      poser = firstPartnerAfter(record.poser, leader);
-      rule = "R44";
-      reason = `replay: ${teamName(leader)} lead; of ${pair(leader)}, ${seatName(poser)} ` +
-        `comes first after ${seatName(record.poser)} (R10, R44)`;
+      return [null, "R10",
+        "replay with no leading partnership: the holder of 6-6 poses (R10, R28)"];
     }
-  } else if (ctx.tieOpener === "previous_opener") {
-    poser = state.next.forced ? null : record.poser;
-    rule = "R10";
-    reason = poser === null ? "replay: the tied hand was a forced pose, so this one is too (R10)"
-      : `replay: ${seatName(record.poser)} posed the tied hand and poses again (R10)`;
-  } else {
-    poser = null;
-    rule = "R10";
-    reason = "replay: the holder of 6-6 poses (R10)";
-  }
-  const nxt = next(number + 1, poser, poser === null, valueNext, true, playoff, k, leader,
-    reason, rule);
-  const newState = {
-    ...state,
-    hands: number,
-    next: nxt,
-    over: false,
-    winner: null,
-    stats,
-    last_poser: record.poser,
-    tie_run: k,
-    leader,
-    playoff,
-    team_stats: teamStats,
-  };
+    const first = firstPartnerAfter(record.poser, leader);
+    return [first, "R44", `replay: ${teamName(leader)} lead; of ${pair(leader)}, ` +
+      `${seatName(first)} comes first after ${seatName(record.poser)} (R10, R44)`];
+  });
+  const [poser, rule, reason] = pose;
   const notes = [
     `tie ${tied.map(seatName).join("=")}: players of both partnerships share the lowest count (R43, R27)`,
   ];
@@ -681,11 +642,9 @@ function stepPartnersTie(ctx, state, record, tied, number) {
     notes.push(leader !== null ? `leader ${teamName(leader)} (R28)` : "no leader (R28)");
   }
   if (poser !== null && rule === "R44") notes.push(reason);
-  const scored = {
-    number, value: state.next.value, paid: 0, winner: null, tied, reset: false,
-    playoff_next: playoff, scores_after: state.scores, match_over: false, notes,
-  };
-  return { state: newState, scored };
+  return tieStep(state, record, number, tied, {
+    k, leader, playoff, valueNext, stats, pose, notes, extra: { team_stats: teamStats },
+  });
 }
 
 /** Fold records from the start of a match; returns the final state. */

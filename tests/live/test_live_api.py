@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.serializers import Serializer
 
 from live.api import serializers as s
-from live.documents import live_cache_warm
+from live.presenters.documents import live_cache_warm
 from live.scope import public_tournament_get
 from tests.factories import TournamentFactory
 from tests.live.conftest import (

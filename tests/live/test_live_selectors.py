@@ -198,7 +198,7 @@ def test_playoff_is_flagged_only_on_the_line_once_every_round_is_played() -> Non
     )
     assert all("tied_with" not in r for r in rows)
     # The standings page marks every level row from its group reference.
-    from live.documents import html_region
+    from live.presenters.documents import html_region
     from live.scope import PublicTournament
 
     lt2.tournament.refresh_from_db()
@@ -212,7 +212,7 @@ def test_document_builds_pause_the_garbage_collector_and_restore_it() -> None:
     """Issue 19: full collections during a large build walked the whole heap."""
     import gc
 
-    from live.documents import _gc_paused
+    from live.presenters.documents import _gc_paused
 
     assert gc.isenabled()
     with _gc_paused():

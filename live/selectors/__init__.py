@@ -22,7 +22,7 @@ from brackets.selectors import (
     tournament_placings,
 )
 from live.outlook import WinBounds, cut_outlook
-from live.tables import MatchJSON, hand_json, matches_json, round_link
+from live.selectors.matches import MatchJSON, hand_json, matches_json, round_link
 from scoring.models import Hand, Match, Seat
 from tournament.models import Entry, Tournament
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
 from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.rules import Opening
-from scoring.partnership_view import SideView, partnership_sides
-from scoring.representations import next_hand_json
+from scoring.presenters.bodies import next_hand_json
+from scoring.presenters.partnership import SideView, partnership_sides
 
 SEAT_LETTERS = "ABCD"
 DASH = "\u2013"  # between scores: 6\u20130\u20130\u20130

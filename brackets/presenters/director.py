@@ -17,8 +17,8 @@ from django.db.models import Count, Q
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.services.store import referee_for_tables
-from scoring.match_page import SEAT_LETTERS
 from scoring.models import Match, Seat
+from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Entry, Tournament
 
 # -- people -----------------------------------------------------------------------------------

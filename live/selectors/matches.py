@@ -17,8 +17,6 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
 from django.db.models import OuterRef, Subquery
-from django.template.loader import render_to_string
-from django.utils import translation
 
 from brackets.models import RoundMatch
 from scoring.models import Hand, Match, Seat
@@ -179,9 +177,3 @@ def match_version(*, match_id: int) -> int:
     """The match's current version (0 if it is gone)."""
     version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
     return int(version or 0)
-
-
-def table_card_html(match: MatchJSON, *, slug: str, language: str) -> str:
-    """The table card of the live pages for ``match``, rendered in ``language``."""
-    with translation.override(language):
-        return render_to_string("live/_table_card.html", {"m": match, "slug": slug})

@@ -203,7 +203,7 @@ def hand_recorded_body(
 
     Built directly rather than through the serializer: a ``ModelSerializer`` introspects the
     model on every instantiation, which cost more than the engine fold on the recording hot
-    path (bench/bench_hands.py). ``tests/scoring/test_scoring_representations.py`` asserts
+    path (bench/bench_hands.py). ``tests/scoring/test_scoring_presenters_bodies.py`` asserts
     that this equals the serializer's output, so the documented schema and the body agree.
     """
     return {

@@ -11,7 +11,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from scoring.engine import Ruleset
 from scoring.engine.simulate import simulate_match
 from scoring.models import Hand, Match
-from scoring.representations import (
+from scoring.presenters.bodies import (
     HandRecordedSerializer,
     HandSerializer,
     MatchStateSerializer,

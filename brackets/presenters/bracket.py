@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from brackets.models import Round, Stage, StageEntry
+from brackets.presenters.director import SeatLine
 from brackets.selectors import StageData, stage_data_for, tournament_placings
-from brackets.views.presenters import SeatLine
-from scoring.match_page import SEAT_LETTERS
+from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Tournament
 
 

@@ -26,6 +26,7 @@ from django.utils import translation
 from live import selectors
 from live.cache import cache_key, cached_bytes
 from live.scope import PublicTournament
+from live.selectors.matches import MatchJSON
 from tournament.models import Tournament
 
 JSON = dict[str, Any]
@@ -146,3 +147,9 @@ def live_cache_warm(t: PublicTournament) -> None:
         with translation.override(code):
             for page in WARM_PAGES:
                 html_region(page, t)
+
+
+def table_card_html(match: MatchJSON, *, slug: str, language: str) -> str:
+    """The table card of the live pages for ``match``, rendered in ``language``."""
+    with translation.override(language):
+        return render_to_string("live/_table_card.html", {"m": match, "slug": slug})
