@@ -731,7 +731,10 @@
     } else if (box.dataset.hold) {
       number = Number(box.dataset.number);
       disputed = box.dataset.hold === "disputed";
-      result = box.dataset.hold === "result";
+      // Under "match_end" only the hand that ends the match waits, so a disputed hold there is
+      // the match's result (the heading says so, not "confirm hand N").
+      result = box.dataset.hold === "result" ||
+        (disputed && (mode === "match_end" || !!(state && state.over)));
       JSON.parse(box.dataset.confirmedSeats || "[]").forEach(function (seat) { tapped[seat] = true; });
     } else {
       return null;
@@ -864,6 +867,7 @@
     if (draining) return Promise.resolve();
     draining = true;
     var sentAny = false;
+    var lastSent = null; // the last entry the server took: its kind words the flash
     function step() {
       return queue.all().then(function (entries) {
         var e = entries.filter(function (x) { return x.status !== "confirmed"; })[0];
@@ -880,6 +884,7 @@
             e.status = "confirmed";
             e.error = null;
             sentAny = true;
+            lastSent = e;
             if (isHand(e)) lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
             if (formHolds === e.key) formHolds = null;
             return queue.put(e).then(step);
@@ -932,7 +937,12 @@
         });
       }
       if (how === "done" && sentAny) {
-        var flash = root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
+        // A player's tap or dispute is not a new hand: say what was taken.
+        var flash = lastSent && lastSent.kind === "confirm"
+          ? fill(root.dataset.msgTapSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
+          : lastSent && lastSent.kind === "dispute"
+            ? fill(root.dataset.msgDisputeSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
+            : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped") {
