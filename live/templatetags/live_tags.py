@@ -51,11 +51,11 @@ def seat_letter(seat: int | None) -> str:
 
 @register.filter
 def seat_label(seat: int | None, names: Sequence[str]) -> str:
-    """Seat 0..3 as "B · Marta Sol" (letter and name, RULES.md section 10); "–" for none."""
+    """Seat 0..3 as "B · Marta Sol" (letter and name, RULES.md section 10); a dash for none."""
     letter = seat_letter(seat)
     if not letter:
-        return "–"
-    name = names[int(seat)] if seat is not None and int(seat) < len(names) else ""  # type: ignore[arg-type]
+        return "\u2013"
+    name = names[int(seat)] if seat is not None and int(seat) < len(names) else ""
     return f"{letter} · {name}" if name else letter
 
 
