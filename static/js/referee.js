@@ -91,6 +91,12 @@
     return { code: error.code, rule: error.rule, message: fill(template, params), fields: fields };
   }
 
+  // A refused queue entry's message, worded against the panel as it is now.
+  function refusalText(error) {
+    if (error && error.raw && error.raw.code) return localise(error.raw).message || error.message;
+    return error && error.message;
+  }
+
   function setStatus(kind, message) {
     var box = $("#submit-status");
     if (!box) return;
@@ -639,7 +645,7 @@
         if (e.error) {
           var why = document.createElement("span");
           why.className = "queue-error";
-          why.textContent = " " + (e.error.message || "") + (e.error.rule ? " (" + e.error.rule + ")" : "");
+          why.textContent = " " + (refusalText(e.error) || "") + (e.error.rule ? " (" + e.error.rule + ")" : "");
           li.appendChild(why);
         }
         list.appendChild(li);
@@ -657,7 +663,7 @@
             : (root.dataset.msgDiscardTap || discard.dataset.hand);
         }
         $("#queue-problem", box).textContent = "#" + refused.number + ": " +
-          ((refused.error && refused.error.message) || root.dataset.msgConflict);
+          ((refused.error && refusalText(refused.error)) || root.dataset.msgConflict);
       }
       // The next hand's number and what the table does next, from the queue (hands only).
       var handEntries = entries.filter(isHand);
@@ -916,8 +922,11 @@
             });
           }
           e.status = "refused";
+          // The raw error is kept: the page words it again once the panel shows the server's
+          // state (here the panel may be older than the hands just stored, and name the wrong
+          // seat as the one that must pose).
           e.error = { code: err.code || String(res.status), message: localise(err).message || err.message,
-            rule: err.rule || null, status: res.status };
+            rule: err.rule || null, status: res.status, raw: err };
           return queue.put(e).then(function () { return "stopped"; });
         });
       });
@@ -946,6 +955,7 @@
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped") {
+        setStatus("", ""); // not "saved on this phone": the queue box says what was refused
         return refreshPanel(null, true).then(function () { return showQueue(false); });
       }
       return showQueue(false);
