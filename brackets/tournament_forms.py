@@ -236,11 +236,13 @@ class TournamentForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.errors:
-            return data
+        # The dates are checked even when another field is refused: every mistake of one
+        # submission is shown at once (the ruleset check needs every rule field valid).
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The tournament cannot end before it starts."))
+        if self.errors:
+            return data
         ruleset, error = ruleset_form_errors(data.get("ruleset_preset", ""), self.overrides())
         if error is not None:
             self.add_engine_error(error)

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -51,11 +52,11 @@ def dispute_queue(request: HttpRequest, slug: str) -> HttpResponse:
                 "Only a director of this tournament may resolve disputes."
             ) from None
         except NotFoundError:
-            error = "No such match."
+            error = _("No such match.")
         except ApplicationError as exc:
             error = exc.message
         else:
-            messages.success(request, "Dispute resolved.")
+            messages.success(request, _("Dispute resolved."))
             return HttpResponseRedirect(reverse("scoring:dispute-queue", args=[slug]))
     open_rows = confirmation.disputes_for(tournament=tournament)
     resolved = [

@@ -33,7 +33,7 @@ from core.exceptions import ApplicationError
 from scoring.models import Match
 from scoring.services import match_assign_referee
 from tournament.api.serializers import referee_link
-from tournament.models import RefereeToken
+from tournament.models import RefereeToken, Tournament
 from tournament.qr import qr_svg
 from tournament.services import referee_token_issue
 from tournament.table_qr import table_url
@@ -122,7 +122,9 @@ class RoundProgressView(DirectorTournamentMixin):
         done_tables = tables - {m.table_number for m in open_matches}
         later = stage.rounds.filter(number__gt=rnd.number).order_by("number").first()
         next_step = None
-        if rnd.status == Round.Status.CLOSED and later is None:
+        # A finished tournament has no next step: asking would only warn that it is finished.
+        finished = self.tournament.status == Tournament.Status.FINISHED
+        if rnd.status == Round.Status.CLOSED and later is None and not finished:
             try:
                 next_step = round_preview(stage=stage, actor=request.user)
             except ApplicationError as exc:

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from brackets.csv_import import ImportReport, parse_players_csv, player_key
 from brackets.engine import BracketError, plan_tables
@@ -270,7 +271,12 @@ class CsvImportView(DirectorTournamentMixin):
                 source=source,
             ),
             success=lambda r: (
-                f"Imported {len(r.entry_ids)} players ({r.created} new, {r.reused} known)"
+                ngettext(
+                    "Imported %(n)s player (%(new)s new, %(known)s known)",
+                    "Imported %(n)s players (%(new)s new, %(known)s known)",
+                    len(r.entry_ids),
+                )
+                % {"n": len(r.entry_ids), "new": r.created, "known": r.reused}
                 + (", checked in" if r.checked_in else "")
                 + (
                     f"; skipped bad rows {', '.join(map(str, report.bad_rows))}"

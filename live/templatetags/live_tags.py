@@ -50,6 +50,16 @@ def seat_letter(seat: int | None) -> str:
 
 
 @register.filter
+def seat_label(seat: int | None, names: Sequence[str]) -> str:
+    """Seat 0..3 as "B · Marta Sol" (letter and name, RULES.md section 10); a dash for none."""
+    letter = seat_letter(seat)
+    if not letter:
+        return "\u2013"
+    name = names[int(seat)] if seat is not None and int(seat) < len(names) else ""
+    return f"{letter} · {name}" if name else letter
+
+
+@register.filter
 def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> dict[str, Any]:
     """What a player's page opens with: rank and record in the latest stage they are ranked
     in (T5), and the table they are playing at now, if any."""

@@ -91,6 +91,12 @@
     return { code: error.code, rule: error.rule, message: fill(template, params), fields: fields };
   }
 
+  // A refused queue entry's message, worded against the panel as it is now.
+  function refusalText(error) {
+    if (error && error.raw && error.raw.code) return localise(error.raw).message || error.message;
+    return error && error.message;
+  }
+
   function setStatus(kind, message) {
     var box = $("#submit-status");
     if (!box) return;
@@ -639,7 +645,7 @@
         if (e.error) {
           var why = document.createElement("span");
           why.className = "queue-error";
-          why.textContent = " " + (e.error.message || "") + (e.error.rule ? " (" + e.error.rule + ")" : "");
+          why.textContent = " " + (refusalText(e.error) || "") + (e.error.rule ? " (" + e.error.rule + ")" : "");
           li.appendChild(why);
         }
         list.appendChild(li);
@@ -657,7 +663,7 @@
             : (root.dataset.msgDiscardTap || discard.dataset.hand);
         }
         $("#queue-problem", box).textContent = "#" + refused.number + ": " +
-          ((refused.error && refused.error.message) || root.dataset.msgConflict);
+          ((refused.error && refusalText(refused.error)) || root.dataset.msgConflict);
       }
       // The next hand's number and what the table does next, from the queue (hands only).
       var handEntries = entries.filter(isHand);
@@ -731,7 +737,10 @@
     } else if (box.dataset.hold) {
       number = Number(box.dataset.number);
       disputed = box.dataset.hold === "disputed";
-      result = box.dataset.hold === "result";
+      // Under "match_end" only the hand that ends the match waits, so a disputed hold there is
+      // the match's result (the heading says so, not "confirm hand N").
+      result = box.dataset.hold === "result" ||
+        (disputed && (mode === "match_end" || !!(state && state.over)));
       JSON.parse(box.dataset.confirmedSeats || "[]").forEach(function (seat) { tapped[seat] = true; });
     } else {
       return null;
@@ -864,6 +873,7 @@
     if (draining) return Promise.resolve();
     draining = true;
     var sentAny = false;
+    var lastSent = null; // the last entry the server took: its kind words the flash
     function step() {
       return queue.all().then(function (entries) {
         var e = entries.filter(function (x) { return x.status !== "confirmed"; })[0];
@@ -880,6 +890,7 @@
             e.status = "confirmed";
             e.error = null;
             sentAny = true;
+            lastSent = e;
             if (isHand(e)) lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
             if (formHolds === e.key) formHolds = null;
             return queue.put(e).then(step);
@@ -911,8 +922,11 @@
             });
           }
           e.status = "refused";
+          // The raw error is kept: the page words it again once the panel shows the server's
+          // state (here the panel may be older than the hands just stored, and name the wrong
+          // seat as the one that must pose).
           e.error = { code: err.code || String(res.status), message: localise(err).message || err.message,
-            rule: err.rule || null, status: res.status };
+            rule: err.rule || null, status: res.status, raw: err };
           return queue.put(e).then(function () { return "stopped"; });
         });
       });
@@ -932,10 +946,16 @@
         });
       }
       if (how === "done" && sentAny) {
-        var flash = root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
+        // A player's tap or dispute is not a new hand: say what was taken.
+        var flash = lastSent && lastSent.kind === "confirm"
+          ? fill(root.dataset.msgTapSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
+          : lastSent && lastSent.kind === "dispute"
+            ? fill(root.dataset.msgDisputeSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
+            : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped") {
+        setStatus("", ""); // not "saved on this phone": the queue box says what was refused
         return refreshPanel(null, true).then(function () { return showQueue(false); });
       }
       return showQueue(false);

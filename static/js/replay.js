@@ -76,8 +76,13 @@
       }
     });
   });
-  root.addEventListener("keydown", function (ev) {
-    if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
+  // On the document, so the arrow keys step as soon as the page opens (nothing focused yet);
+  // a key typed in another control of the page (the language menu) is left alone.
+  document.addEventListener("keydown", function (ev) {
+    var target = ev.target;
+    if (target && /INPUT|SELECT|TEXTAREA/.test(target.tagName)) return;
+    if (target && target !== document.body && !root.contains(target)) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (ev.key === "ArrowRight") { show(at + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft") { show(at - 1); ev.preventDefault(); }
     else if (ev.key === "Home") { show(0); ev.preventDefault(); }

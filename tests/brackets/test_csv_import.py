@@ -269,6 +269,15 @@ def test_page_imports_valid_rows_when_asked(page: dict[str, Any]) -> None:
 
 
 @pytest.mark.django_db
+def test_page_says_one_player_not_one_players(page: dict[str, Any]) -> None:
+    client = page["client"]
+    response = client.post(page["url"], {"file": upload(HEADER + "Ana,,PR,Club A,1830\n")})
+    assert response.status_code == 302
+    messages = [str(m) for m in client.get(response["Location"]).context["messages"]]
+    assert messages == ["Imported 1 player (1 new, 0 known)."]
+
+
+@pytest.mark.django_db
 def test_page_import_valid_rows_checkbox_on_first_upload(page: dict[str, Any]) -> None:
     response = page["client"].post(page["url"], {"file": upload(BAD_FILE), "import_valid": "on"})
     assert response.status_code == 302

@@ -123,3 +123,19 @@ def test_call_time_offers_sudden_death_checkboxes(world: dict[str, Any]) -> None
     assert r.status_code == 302
     log = ActionLog.objects.get(verb="round.call_time")
     assert world["match"].pk in log.data["sudden_death"], log.data
+
+
+def test_last_round_of_a_finished_tournament_says_so_without_a_lifecycle_warning(
+    world: dict[str, Any],
+) -> None:
+    """Found by the user test: after the final, the round page warned "manage is only possible
+    while it is draft, registration, running [rule lifecycle]"."""
+    rnd: Round = world["round"]
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+    type(world["t"]).objects.filter(pk=world["t"].pk).update(status="finished")
+    page = world["c"].get(reverse("brackets:round", args=[world["t"].slug, rnd.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="tournament-finished"' in html
+    assert "rule lifecycle" not in html
+    assert [str(m) for m in page.context["messages"]] == []

@@ -85,6 +85,21 @@ def test_invalid_ruleset_is_refused_naming_field_and_rule(
     assert not Tournament.objects.filter(slug="open-2026").exists()
 
 
+def test_one_submission_shows_the_bad_slug_and_the_bad_dates_together() -> None:
+    """Every mistake of one submission is named at once (found by the user test: the dates
+    were only checked after the slug was fixed)."""
+    client = _client(UserFactory(is_staff=True))
+    r = client.post(
+        reverse("brackets:tournament-create"),
+        _post(slug="bad slug!", starts_on="2026-12-05", ends_on="2026-12-01"),
+    )
+    assert r.status_code == 400
+    errors = r.context["form"].errors
+    assert "slug" in errors
+    assert errors["ends_on"] == ["The tournament cannot end before it starts."]
+    assert not Tournament.objects.filter(name="Open 2026").exists()
+
+
 def test_nullable_int_override_and_edit_page() -> None:
     t = TournamentFactory(ruleset_preset="wsod", ruleset=_ruleset_effective("wsod", {}))
     director = director_of(t)

@@ -176,6 +176,11 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     expect(step).to_contain_text("The deal")
     expect(viewer.locator("#replay-seats li")).to_have_count(4)
     total = len(data["moves"])
+    # The arrow keys step as soon as the page opens, before anything is focused (user test).
+    viewer.keyboard.press("ArrowRight")
+    expect(step).to_contain_text(f"Move 1 of {total}")
+    viewer.keyboard.press("ArrowLeft")
+    expect(step).to_contain_text("The deal")
     viewer.get_by_role("button", name="Forward").tap()
     expect(step).to_contain_text(f"Move 1 of {total}")
     expect(step).to_contain_text("poses 6-6")

@@ -119,3 +119,15 @@ def test_projector_cycles_tables_and_standings(client: Any, playing: Any) -> Non
     assert "data-projector" in html
     assert html.count("data-slide") >= 2  # at least one tables slide and one standings slide
     assert 'class="live projector"' in html
+
+
+def test_home_links_the_leaders_and_every_export(client: Any, playing: Any) -> None:
+    """Found by the user test: the exports and the leaders page were linked from nowhere."""
+    html = client.get("/live/spring-open/").content.decode()
+    hrefs = set(re.findall(r'href="([^"]+)"', html))
+    assert "/stats/spring-open/" in hrefs
+    for kind in ("standings", "players", "matches", "hands"):
+        for fmt in ("csv", "json"):
+            url = f"/live/spring-open/export/{kind}.{fmt}"
+            assert url in hrefs
+            assert client.get(url).status_code == 200, url

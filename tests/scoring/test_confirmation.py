@@ -371,7 +371,13 @@ def test_api_confirm_and_dispute_with_the_referee_credential(client: Client) -> 
     assert "Disputed: in the dispute queue" in dashboard
     page = client.get(f"/director/tournaments/{t.slug}/disputes/")
     assert page.status_code == 200
-    assert f'id="dispute-{listed[0]["id"]}"' in page.content.decode()
+    html = page.content.decode()
+    assert f'id="dispute-{listed[0]["id"]}"' in html
+    # Seats read as on the referee's phone, "B · name" (RULES.md section 10), never "seat 1".
+    names = [s.entry.player.name for s in Seat.objects.filter(match=match).order_by("seat")]
+    assert f"Disputed by B · {names[1]}" in html
+    assert f"<td>B · {names[1]}</td>" in html  # the claimed winner and poser
+    assert "Disputed by seat" not in html
     r = client.post(
         f"/director/tournaments/{t.slug}/disputes/",
         {"match_id": match.pk, "decision": "uphold", "reason": ""},
