@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -40,6 +41,9 @@ logger = logging.getLogger(__name__)
 # The events an endpoint subscribes to (``ping`` is sent on demand only, to one endpoint).
 EVENTS = [e.value for e in WebhookEvent if e != WebhookEvent.PING]
 MAX_ENDPOINTS = 10
+
+
+WEBHOOK_DELIVER_TASK = "notify.webhook_deliver"  # notify.tasks.webhook_deliver
 
 
 def _setting(name: str, default: Any) -> Any:
@@ -282,8 +286,9 @@ def endpoint_ping(
 
 
 def enqueue(delivery_id: uuid.UUID | str, *, countdown: float | None = None) -> None:
-    from notify.tasks import webhook_deliver
-
+    """Queue the send of one delivery. The task is looked up by name in Celery's registry
+    (``notify.tasks`` registers it and calls back into this module: no import circle)."""
+    webhook_deliver = current_app.tasks[WEBHOOK_DELIVER_TASK]
     options: dict[str, Any] = {}
     if queue := _setting("NOTIFY_TASK_QUEUE", ""):
         options["queue"] = queue

@@ -19,7 +19,7 @@ from notify import emails, services
 
 @shared_task(
     bind=True,
-    name="notify.webhook_deliver",
+    name=services.WEBHOOK_DELIVER_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError,),
