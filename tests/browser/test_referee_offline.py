@@ -171,7 +171,7 @@ def test_five_hands_offline_then_a_conflict(
 # reducer over the queued hands, agree with the Python engine after every hand, survive a reload
 # offline and equal the server's panel once the hands are stored.
 
-TIE_SEQUENCE = (
+TIE_SEQUENCE: tuple[dict[str, Any], ...] = (
     # (winner or None for the block, counts for a block): the poser is always the engine's
     # next poser (or seat 2, the holder of 6-6, when the pose is forced, R5).
     {"end": "domino", "winner": 1},  # hand 1: forced 6-6; B wins and poses hand 2 (R7)
