@@ -593,16 +593,19 @@
     try {
       var state = snap.state;
       var folded = 0;
+      previewScored = null;
       entries = entries.filter(isHand);
       for (var i = 0; i < entries.length; i++) {
         var e = entries[i];
         if (e.number <= state.hands) continue; // already in the snapshot
         if (e.status === "refused" || e.number !== state.hands + 1) break;
         var p = e.payload;
-        state = reducer.matchApply(snap.ruleset, state, {
+        var step = reducer.matchApply(snap.ruleset, state, {
           poser: p.poser, pose_tile: p.pose_tile, end: p.end, winner: p.winner === undefined ? null : p.winner,
           counts: p.counts || null, llave: !!p.llave, sporting: false
-        }).state;
+        });
+        state = step.state;
+        previewScored = step.scored;
         folded++;
       }
       return folded ? state : null;
@@ -621,6 +624,24 @@
   // (pristine) comes back when the queue drains or stops.
 
   var pristine = null;
+  var previewScored = null; // the reducer's scored line of the last queued hand
+
+  // explain_hand (scoring/presenters/match.py) for a reset, from the reducer's notes: the
+  // server shows it above the next hand while the last hand is a reset.
+  function explainReset(scored, words) {
+    if (!scored || !scored.reset) return "";
+    var notes = (scored.notes || []).join(" ");
+    var m = /\b(?:leader )?([A-H])\b (?:lost the replay|had points)/.exec(notes);
+    var other = m ? seatName("ABCDEFGH".indexOf(m[1])) : "";
+    var winner = scored.winner === null || scored.winner === undefined ? "—" : seatName(scored.winner);
+    var text = notes.indexOf("R31a") !== -1
+      ? fill(words.eResetLeader, { leader: other || words.eTheLeader, winner: winner })
+      : notes.indexOf("R32") !== -1
+        ? fill(words.eResetChallenger, { winner: winner, holder: other || words.eAnother })
+        : words.eResetAll;
+    if (notes.indexOf("play-off next") !== -1) text += " " + words.ePlayoff;
+    return fill(words.eEvent, { n: scored.number, text: text });
+  }
 
   // describe_next_hand (scoring/presenters/match.py), same rules, same translated words.
   function describeNext(nh, words) {
@@ -699,8 +720,19 @@
     });
     // The next hand: title, who poses and why, the forced pose, replay/play-off notes.
     section.className = "next-hand " + nh.kind;
+    // The server's last event is not the last hand now: the reset of the queued hands, if any.
     var lastEvent = $("#last-event", section);
-    if (lastEvent) lastEvent.hidden = true; // the server's last event is not the last hand now
+    var event = over ? "" : explainReset(previewScored, section.dataset);
+    if (!lastEvent && event) {
+      lastEvent = document.createElement("p");
+      lastEvent.className = "last-event";
+      lastEvent.id = "last-event";
+      section.insertBefore(lastEvent, section.firstChild);
+    }
+    if (lastEvent) {
+      lastEvent.textContent = event;
+      lastEvent.hidden = !event;
+    }
     var note = $("#unsent-note", section);
     note.textContent = section.dataset.unsent;
     note.hidden = false;

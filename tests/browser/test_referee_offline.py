@@ -182,12 +182,12 @@ TIE_SEQUENCE: tuple[dict[str, Any], ...] = (
 )
 
 
-def _engine_sequence(ruleset: Ruleset) -> list[tuple[HandRecord, Any]]:
+def _engine_sequence(ruleset: Ruleset) -> list[tuple[HandRecord, Any, Any]]:
     """The records and the engine's state after each, from scoring.engine (the authority)."""
     from scoring.engine.match import match_apply, match_start
 
     state = match_start(ruleset, 4)
-    out: list[tuple[HandRecord, Any]] = []
+    out: list[tuple[HandRecord, Any, Any]] = []
     for i, spec in enumerate(TIE_SEQUENCE):
         forced = state.next.forced or state.next.poser is None
         poser = 2 if forced else state.next.poser
@@ -200,8 +200,8 @@ def _engine_sequence(ruleset: Ruleset) -> list[tuple[HandRecord, Any]]:
                 "counts": list(spec["counts"]) if "counts" in spec else None,
             }
         )
-        state, _ = match_apply(state, record)
-        out.append((record, state))
+        state, scored = match_apply(state, record)
+        out.append((record, state, scored))
     return out
 
 
@@ -214,6 +214,7 @@ def _panel_facts(page: Page) -> dict[str, Any]:
         "title": page.locator("#next-hand h2").inner_text(),
         "description": page.locator("#next-hand h2 + p").inner_text(),
         "explanation": page.locator("#next-hand .explanation").all_inner_texts(),
+        "last_event": [t for t in page.locator("#last-event").all_inner_texts() if t],
         "poser_badge": [
             int(s) for s in badge.evaluate_all("ls => ls.map(l => l.dataset.seatName)")
         ],
@@ -225,8 +226,14 @@ def _panel_facts(page: Page) -> dict[str, Any]:
     }
 
 
-def _assert_engine(facts: dict[str, Any], state: Any) -> None:
+def _assert_engine(facts: dict[str, Any], state: Any, scored: Any) -> None:
     nh = state.next
+    if scored.reset:  # the reset is explained above the next hand, as the server does (R31a)
+        assert len(facts["last_event"]) == 1
+        assert facts["last_event"][0].startswith(f"Hand {scored.number}: Reset")
+        assert facts["last_event"][0].endswith("(R31a).")
+    else:
+        assert facts["last_event"] == []
     forced = nh.forced or nh.poser is None
     assert facts["number"] == nh.number
     assert facts["title"].startswith(f"Hand {nh.number}")
@@ -270,9 +277,10 @@ def test_offline_panel_follows_the_reducer(
 ) -> None:
     match: Match = offline_match["match"]
     sequence = _engine_sequence(Ruleset.from_json(match.ruleset))
-    rules = [state.next.rule for _, state in sequence]
+    rules = [state.next.rule for _, state, _ in sequence]
     assert "R7" in rules
-    assert any(state.next.is_replay for _, state in sequence)
+    assert any(state.next.is_replay for _, state, _ in sequence)
+    assert any(scored.reset for _, _, scored in sequence)  # the leader loses the replay (R31a)
     context: BrowserContext = browser_context()
     page = context.new_page()
     page.goto(f"/ref/#{offline_match['token'].key}")
@@ -284,11 +292,11 @@ def test_offline_panel_follows_the_reducer(
     expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
 
     context.set_offline(True)
-    for i, (record, state) in enumerate(sequence):
+    for i, (record, state, scored) in enumerate(sequence):
         _record_offline_hand(page, record, i + 1)
         expect(page.locator("#match-panel")).to_have_class("is-unsent")
         expect(page.locator("#unsent-note")).to_be_visible()
-        _assert_engine(_panel_facts(page), state)
+        _assert_engine(_panel_facts(page), state, scored)
     page.screenshot(path=artifacts_dir / "referee-offline-panel.png", full_page=True)
     offline = _panel_facts(page)
     assert _stored(match) == []
@@ -297,7 +305,7 @@ def test_offline_panel_follows_the_reducer(
     page.reload()
     expect(page.locator("#queue-list li")).to_have_count(len(sequence))
     expect(page.locator("#match-panel")).to_have_class("is-unsent")
-    _assert_engine(_panel_facts(page), sequence[-1][1])
+    _assert_engine(_panel_facts(page), sequence[-1][1], sequence[-1][2])
     assert _panel_facts(page) == offline
 
     # Online: the hands are stored; the server's panel says what the phone said.
@@ -308,7 +316,7 @@ def test_offline_panel_follows_the_reducer(
     )
     expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
     expect(page.locator("#unsent-note")).to_be_hidden()
-    assert _stored(match) == [(i + 1, r.poser) for i, (r, _) in enumerate(sequence)]
+    assert _stored(match) == [(i + 1, r.poser) for i, (r, _, _) in enumerate(sequence)]
     assert _panel_facts(page) == offline
 
 
