@@ -53,7 +53,8 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/api/test_api_regressions.py tests/api/test_api_versions.py tests/core/test_login.py \
 	tests/core/test_health.py tests/brackets/test_simulate_event.py tests/ratings tests/circuits \
 	tests/notify tests/archive \
-	tests/scoring/test_confirmation.py tests/browser/test_full_event.py
+	tests/scoring/test_confirmation.py tests/browser/test_full_event.py \
+	tests/browser/test_referee_offline.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)

@@ -593,22 +593,214 @@
     try {
       var state = snap.state;
       var folded = 0;
+      previewScored = null;
       entries = entries.filter(isHand);
       for (var i = 0; i < entries.length; i++) {
         var e = entries[i];
         if (e.number <= state.hands) continue; // already in the snapshot
         if (e.status === "refused" || e.number !== state.hands + 1) break;
         var p = e.payload;
-        state = reducer.matchApply(snap.ruleset, state, {
+        var step = reducer.matchApply(snap.ruleset, state, {
           poser: p.poser, pose_tile: p.pose_tile, end: p.end, winner: p.winner === undefined ? null : p.winner,
           counts: p.counts || null, llave: !!p.llave, sporting: false
-        }).state;
+        });
+        state = step.state;
+        previewScored = step.scored;
         folded++;
       }
       return folded ? state : null;
     } catch (err) {
       return null; // a ruleset the reducer refuses: the server's word only
     }
+  }
+
+  // -- the panel drawn from the reducer while hands wait on this phone (issue 15) --------------
+  //
+  // The server's panel shows the last state it stored. While hands wait in the queue, the
+  // panel is drawn from the JS reducer folded over that state and the queued hands: hand
+  // number, who poses (the "poses" badge and the form's default), the forced pose, the value,
+  // the scores and the replay/play-off notes, worded as scoring/presenters/match.py
+  // describe_next_hand words them, and marked "not yet sent". The server's panel as rendered
+  // (pristine) comes back when the queue drains or stops.
+
+  var pristine = null;
+  var previewScored = null; // the reducer's scored line of the last queued hand
+
+  // explain_hand (scoring/presenters/match.py) for a reset, from the reducer's notes: the
+  // server shows it above the next hand while the last hand is a reset.
+  function explainReset(scored, words) {
+    if (!scored || !scored.reset) return "";
+    var notes = (scored.notes || []).join(" ");
+    var m = /\b(?:leader )?([A-H])\b (?:lost the replay|had points)/.exec(notes);
+    var other = m ? seatName("ABCDEFGH".indexOf(m[1])) : "";
+    var winner = scored.winner === null || scored.winner === undefined ? "—" : seatName(scored.winner);
+    var text = notes.indexOf("R31a") !== -1
+      ? fill(words.eResetLeader, { leader: other || words.eTheLeader, winner: winner })
+      : notes.indexOf("R32") !== -1
+        ? fill(words.eResetChallenger, { winner: winner, holder: other || words.eAnother })
+        : words.eResetAll;
+    if (notes.indexOf("play-off next") !== -1) text += " " + words.ePlayoff;
+    return fill(words.eEvent, { n: scored.number, text: text });
+  }
+
+  // describe_next_hand (scoring/presenters/match.py), same rules, same translated words.
+  function describeNext(nh, words) {
+    var number = nh.number;
+    var value = nh.value;
+    var forced = !!nh.forced || nh.poser === null || nh.poser === undefined;
+    var rule = nh.rule || "";
+    var title;
+    var kind = "normal";
+    if (nh.is_playoff && nh.is_replay) { title = words.tPlayoffReplay; kind = "playoff"; }
+    else if (nh.is_playoff) { title = words.tPlayoff; kind = "playoff"; }
+    else if (nh.is_replay) { title = words.tReplay; kind = "replay"; }
+    else if (value > 1) title = words.tWorth;
+    else title = words.tHand;
+    var description;
+    var tile = nh.forced_tile || "6-6";
+    if (forced) {
+      description = fill(words.dForced, { tile: tile });
+      rule = rule === "" || rule === "R6" ? "R5" : rule + ", R5";
+    } else {
+      var name = seatName(nh.poser);
+      var d = rule === "R10" && nh.leader !== null && nh.leader === nh.poser ? words.dLeads
+        : rule === "R7" ? words.dWonLast
+          : rule === "R8" ? words.dWonReset
+            : rule === "R6" && number === 1 ? words.dDraw
+              : rule === "R6" ? words.dRotates : words.dAny;
+      description = fill(d, { name: name });
+    }
+    var explanation = kind === "playoff" ? (nh.is_replay ? words.xPlayoffReplay : words.xPlayoff)
+      : kind === "replay" ? words.xReplay : "";
+    return { title: fill(title, { n: number, v: value }), description: description, rule: rule,
+      kind: kind, poser: forced ? null : nh.poser, forced: forced, forcedTile: forced ? tile : null,
+      explanation: explanation ? fill(explanation, { v: value }) : "" };
+  }
+
+  function badge(cls, label, title) {
+    var span = document.createElement("span");
+    span.className = cls;
+    span.textContent = label;
+    if (title) span.title = title;
+    return span;
+  }
+
+  function drawUnsent(p, state) {
+    var section = $("#next-hand", p);
+    var board = $(".scoreboard", p);
+    if (!section || !board) return; // the server's match is over: nothing to draw on
+    var nh = describeNext(state.next, section.dataset);
+    var over = !!state.over;
+    var pips = p.dataset.countsOnDomino === "1";
+    var leader = over ? null : state.leader;
+    p.dataset.unsent = "1";
+    p.classList.add("is-unsent");
+    // The scoreboard: scores, "poses", "leader" and love as the server draws them (SeatView).
+    $all("li[data-seat-name]", board).forEach(function (li) {
+      var seat = Number(li.dataset.seatName);
+      var score = state.scores[seat];
+      var out = $(".score", li);
+      if (out) {
+        out.textContent = score;
+        out.setAttribute("aria-label", (out.getAttribute("aria-label") || "").replace(/-?\d+/, score));
+      }
+      $all(".badge.poser, .badge.leader, .love-tag", li).forEach(function (el) { el.remove(); });
+      var love = score === 0 && !pips;
+      li.classList.toggle("is-love", love);
+      li.classList.toggle("is-winner", over && state.winner === seat);
+      if (leader !== null && leader !== undefined && leader === seat) {
+        li.insertBefore(badge("badge leader", board.dataset.badgeLeader, board.dataset.titleLeader), out);
+      }
+      if (!over && nh.poser === seat) li.insertBefore(badge("badge poser", board.dataset.badgePoses), out);
+      if (love) li.insertBefore(badge("love-tag", board.dataset.badgeLove, board.dataset.titleLove), out);
+    });
+    $all(".partnerships [data-side]", p).forEach(function (li) {
+      var out = $(".score", li);
+      if (out) out.textContent = state.scores[Number(li.dataset.side)];
+    });
+    // The next hand: title, who poses and why, the forced pose, replay/play-off notes.
+    section.className = "next-hand " + nh.kind;
+    // The server's last event is not the last hand now: the reset of the queued hands, if any.
+    var lastEvent = $("#last-event", section);
+    var event = over ? "" : explainReset(previewScored, section.dataset);
+    if (!lastEvent && event) {
+      lastEvent = document.createElement("p");
+      lastEvent.className = "last-event";
+      lastEvent.id = "last-event";
+      section.insertBefore(lastEvent, section.firstChild);
+    }
+    if (lastEvent) {
+      lastEvent.textContent = event;
+      lastEvent.hidden = !event;
+    }
+    var note = $("#unsent-note", section);
+    note.textContent = section.dataset.unsent;
+    note.hidden = false;
+    var h2 = $("h2", section);
+    var desc = h2.nextElementSibling;
+    $all(".explanation, #forced-note", section).forEach(function (el) { el.remove(); });
+    if (over) {
+      h2.textContent = fill(section.dataset.over, { name: seatName(state.winner) });
+      desc.textContent = "";
+    } else {
+      h2.textContent = nh.title;
+      desc.textContent = nh.description + " ";
+      var rule = document.createElement("span");
+      rule.className = "rule";
+      rule.textContent = "(" + nh.rule + ")";
+      desc.appendChild(rule);
+      if (nh.explanation) {
+        var x = document.createElement("p");
+        x.className = "explanation";
+        x.textContent = nh.explanation;
+        section.appendChild(x);
+      }
+      if (nh.forced) {
+        var hint = document.createElement("p");
+        hint.className = "hint";
+        hint.id = "forced-note";
+        hint.textContent = fill(section.dataset.forcedNote, { tile: nh.forcedTile });
+        section.appendChild(hint);
+      }
+    }
+    // What error messages and the form name: the poser, the forced tile, the hand number.
+    p.dataset.poserLabel = nh.poser === null ? "" : seatName(nh.poser);
+    p.dataset.forcedTile = nh.forcedTile || "6-6";
+    var form = $("#hand-form", p);
+    if (!form) return;
+    if (over) { form.hidden = true; return; } // no further hands (R33): the server decides
+    var button = $("#confirm-hand", p);
+    if (button && button.dataset.label) button.textContent = fill(button.dataset.label, { n: state.next.number });
+    var mark = $("#forced-mark", p);
+    if (mark) mark.hidden = !nh.forced;
+    $all('input[name="poser"]', p).forEach(function (radio) {
+      radio.closest("label").classList.toggle("suggested", nh.poser !== null && Number(radio.value) === nh.poser);
+    });
+  }
+
+  // The form's defaults for the next hand: who poses (none when forced) and the pose tile.
+  function presetForm(p, next) {
+    var nh = describeNext(next, ($("#next-hand", p) || p).dataset);
+    $all('input[name="poser"]', p).forEach(function (radio) {
+      radio.checked = nh.poser !== null && Number(radio.value) === nh.poser;
+      radio.defaultChecked = radio.checked;
+    });
+    var select = $("#pose-tile", p);
+    if (!select) return;
+    var blank = $('option[value=""]', select);
+    if (nh.forced) {
+      if (blank) blank.remove();
+      select.value = nh.forcedTile;
+    } else {
+      if (!blank) {
+        blank = document.createElement("option");
+        blank.value = "";
+        blank.textContent = select.dataset.choose || "—";
+        select.insertBefore(blank, select.firstChild);
+      }
+      select.value = "";
+    }
+    $all("option", select).forEach(function (o) { o.defaultSelected = o.value === select.value; });
   }
 
   function stateLabel(status) {
@@ -677,24 +869,28 @@
           number: state.next.number, poser: poser, value: state.next.value,
           scores: state.scores.map(function (sc, i) { return seatName(i) + " " + sc; }).join(", ")
         });
-        $all("[data-seat-name]", p).forEach(function (li) {
-          var score = $(".score", li);
-          if (score) score.textContent = state.scores[Number(li.dataset.seatName)];
-        });
       } else {
         next.textContent = "";
       }
       tableConfirm(entries, state);
+      // While the form still shows the hand just submitted, the panel waits for its answer.
+      if (formHolds === null) {
+        if (state) drawUnsent(p, state);
+        else if (p.dataset.unsent === "1" && pristine) {
+          // The queue drained or stopped: the server's panel takes over again.
+          var fresh = pristine.cloneNode(true);
+          p.replaceWith(fresh);
+          initPanel();
+          return entries;
+        }
+      }
       if (open.length && last && !refused && formHolds === null) {
         var number = state ? state.next.number : last.number + 1;
         p.dataset.number = String(number);
         root.dataset.number = p.dataset.number;
         if (advance && $("#hand-form", p)) {
           $("#hand-form", p).reset();
-          if (state && state.next.poser !== null) {
-            var radio = $('input[name="poser"][value="' + state.next.poser + '"]', p);
-            if (radio) radio.checked = true;
-          }
+          if (state) presetForm(p, state.next);
           updateEnd();
         }
       }
@@ -1055,6 +1251,7 @@
   function initPanel() {
     var p = panel();
     if (!p) return;
+    if (p.dataset.unsent !== "1") pristine = p.cloneNode(true); // the server's panel as rendered
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
     showPendingBanner();

@@ -162,3 +162,169 @@ def test_five_hands_offline_then_a_conflict(
     expect(page.locator("#submit-status")).to_contain_text("Hand 7 recorded", timeout=20_000)
     assert _stored(match) == [(i + 1, sim.records[i].poser) for i in range(7)]
     expect(page.locator("#queue-list li")).to_have_count(0)
+
+
+# -- the panel while hands wait on the phone (issue 15 item 1, user test) -----------------------
+#
+# A sequence where the winner poses next (R7) and one tie replays the hand (R10): the panel the
+# referee trusts (hand number, "poses" badge, "Who posed?" default, scores) must follow the JS
+# reducer over the queued hands, agree with the Python engine after every hand, survive a reload
+# offline and equal the server's panel once the hands are stored.
+
+TIE_SEQUENCE: tuple[dict[str, Any], ...] = (
+    # (winner or None for the block, counts for a block): the poser is always the engine's
+    # next poser (or seat 2, the holder of 6-6, when the pose is forced, R5).
+    {"end": "domino", "winner": 1},  # hand 1: forced 6-6; B wins and poses hand 2 (R7)
+    {"end": "domino", "winner": 3},  # hand 2: D wins and poses hand 3 (R7)
+    {"end": "domino", "winner": 3},  # hand 3: D again, the unique leader
+    {"end": "block", "counts": (4, 4, 9, 11)},  # hand 4: A and B tie: replay worth 2 (R27, R10)
+    {"end": "domino", "winner": 0},  # hand 5: the replay
+)
+
+
+def _engine_sequence(ruleset: Ruleset) -> list[tuple[HandRecord, Any, Any]]:
+    """The records and the engine's state after each, from scoring.engine (the authority)."""
+    from scoring.engine.match import match_apply, match_start
+
+    state = match_start(ruleset, 4)
+    out: list[tuple[HandRecord, Any, Any]] = []
+    for i, spec in enumerate(TIE_SEQUENCE):
+        forced = state.next.forced or state.next.poser is None
+        poser = 2 if forced else state.next.poser
+        record = HandRecord.from_dict(
+            {
+                "poser": poser,
+                "pose_tile": "6-6" if forced else ("5-5", "4-4", "3-3", "2-2", "1-1")[i],
+                "end": spec["end"],
+                "winner": spec.get("winner"),
+                "counts": list(spec["counts"]) if "counts" in spec else None,
+            }
+        )
+        state, scored = match_apply(state, record)
+        out.append((record, state, scored))
+    return out
+
+
+def _panel_facts(page: Page) -> dict[str, Any]:
+    """What the referee reads on the panel: next hand number, title, who poses, scores."""
+    badge = page.locator(".scoreboard li:has(.badge.poser)")
+    checked = page.locator("#hand-form input[name='poser']:checked")
+    return {
+        "number": int(page.locator("#match-panel").get_attribute("data-number") or 0),
+        "title": page.locator("#next-hand h2").inner_text(),
+        "description": page.locator("#next-hand h2 + p").inner_text(),
+        "explanation": page.locator("#next-hand .explanation").all_inner_texts(),
+        "last_event": [t for t in page.locator("#last-event").all_inner_texts() if t],
+        "poser_badge": [
+            int(s) for s in badge.evaluate_all("ls => ls.map(l => l.dataset.seatName)")
+        ],
+        "poser_checked": [int(v) for v in checked.evaluate_all("rs => rs.map(r => r.value)")],
+        "forced_note": page.locator("#forced-note").count(),
+        "pose_tile": page.locator("#pose-tile").input_value(),
+        "button": page.locator("#confirm-hand").inner_text(),
+        "scores": [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()],
+    }
+
+
+def _assert_engine(facts: dict[str, Any], state: Any, scored: Any) -> None:
+    nh = state.next
+    if scored.reset:  # the reset is explained above the next hand, as the server does (R31a)
+        assert len(facts["last_event"]) == 1
+        assert facts["last_event"][0].startswith(f"Hand {scored.number}: Reset")
+        assert facts["last_event"][0].endswith("(R31a).")
+    else:
+        assert facts["last_event"] == []
+    forced = nh.forced or nh.poser is None
+    assert facts["number"] == nh.number
+    assert facts["title"].startswith(f"Hand {nh.number}")
+    assert facts["button"] == f"Record hand {nh.number}"
+    assert facts["scores"] == list(state.scores)
+    if nh.is_replay:
+        assert f"replay worth {nh.value}" in facts["title"]
+        assert facts["explanation"]
+        assert f"worth {nh.value}" in facts["explanation"][0]
+    if forced:
+        assert facts["poser_badge"] == []
+        assert facts["poser_checked"] == []
+        assert facts["forced_note"] == 1
+        assert facts["pose_tile"] == "6-6"
+        assert "holder of 6-6" in facts["description"]
+    else:
+        assert facts["poser_badge"] == [nh.poser]
+        assert facts["poser_checked"] == [nh.poser]
+        assert facts["forced_note"] == 0
+        assert facts["pose_tile"] == ""
+        assert f"({nh.rule})" in facts["description"]
+
+
+def _fill_record(page: Page, record: HandRecord) -> None:
+    page.locator(f"#hand-form input[name='poser'][value='{record.poser}'] + span").tap()
+    page.select_option("#pose-tile", str(record.pose_tile))
+    end = "domino" if record.end is EndKind.DOMINO else "block"
+    page.locator(f"#hand-form input[name='end'][value='{end}'] + span").tap()
+    if record.end is EndKind.DOMINO:
+        page.locator(f"#hand-form input[name='winner'][value='{record.winner}'] + span").tap()
+    else:
+        assert record.counts is not None
+        for seat, count in enumerate(record.counts):
+            page.fill(f"#count-{seat}", str(count))
+
+
+@pytest.mark.browser
+@pytest.mark.embedded  # runs on the embedded SQLite too (issue 15 user test)
+def test_offline_panel_follows_the_reducer(
+    browser_context: Any, offline_match: dict[str, Any], artifacts_dir: Path
+) -> None:
+    match: Match = offline_match["match"]
+    sequence = _engine_sequence(Ruleset.from_json(match.ruleset))
+    rules = [state.next.rule for _, state, _ in sequence]
+    assert "R7" in rules
+    assert any(state.next.is_replay for _, state, _ in sequence)
+    assert any(scored.reset for _, _, scored in sequence)  # the leader loses the replay (R31a)
+    context: BrowserContext = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{offline_match['token'].key}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    expect(page.locator(".scoreboard li")).to_have_count(4)
+    _wait_for_worker(page)
+    page.reload()
+    _wait_for_worker(page)
+    expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
+
+    context.set_offline(True)
+    for i, (record, state, scored) in enumerate(sequence):
+        _record_offline_hand(page, record, i + 1)
+        expect(page.locator("#match-panel")).to_have_class("is-unsent")
+        expect(page.locator("#unsent-note")).to_be_visible()
+        _assert_engine(_panel_facts(page), state, scored)
+    page.screenshot(path=artifacts_dir / "referee-offline-panel.png", full_page=True)
+    offline = _panel_facts(page)
+    assert _stored(match) == []
+
+    # A reload while offline: the worker serves the old page; the queue draws the same panel.
+    page.reload()
+    expect(page.locator("#queue-list li")).to_have_count(len(sequence))
+    expect(page.locator("#match-panel")).to_have_class("is-unsent")
+    _assert_engine(_panel_facts(page), sequence[-1][1], sequence[-1][2])
+    assert _panel_facts(page) == offline
+
+    # Online: the hands are stored; the server's panel says what the phone said.
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text(
+        f"Hand {len(sequence)} recorded", timeout=20_000
+    )
+    expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
+    expect(page.locator("#unsent-note")).to_be_hidden()
+    assert _stored(match) == [(i + 1, r.poser) for i, (r, _, _) in enumerate(sequence)]
+    assert _panel_facts(page) == offline
+
+
+def _record_offline_hand(page: Page, record: HandRecord, number: int) -> None:
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
+    _fill_record(page, record)
+    page.locator("#confirm-hand").tap()
+    expect(page.locator("#submit-status")).to_contain_text(f"Hand {number} is saved on this phone")
+    expect(page.locator(f"#queue-list li[data-number='{number}']")).to_have_attribute(
+        "data-status", "queued"
+    )
