@@ -291,6 +291,25 @@ class RefereeForm(forms.Form):
     referee = forms.IntegerField(required=False)
 
 
+class PlayerAddForm(forms.Form):
+    """One player typed in by hand; the rules are the CSV import's (``check_player``)."""
+
+    # Lengths and "required" are checked by ``check_player`` (one message per field).
+    name = forms.CharField(max_length=1000, required=False, label=_("Name"))
+    nickname = forms.CharField(max_length=1000, required=False, label=_("Nickname"))
+    club = forms.CharField(max_length=1000, required=False, label=_("Club"))
+    country = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Country"),
+        help_text=_("ISO 3166-1 two-letter code (PR, DO, US…)."),
+    )
+    rating = forms.CharField(
+        max_length=100, required=False, label=_("Rating"), help_text=_("0 to 9999; optional.")
+    )
+    check_in = forms.BooleanField(required=False, label=_("Check the player in"))
+
+
 class CsvImportForm(forms.Form):
     file = forms.FileField(required=False, label=_("CSV file"))
     csv_text = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
