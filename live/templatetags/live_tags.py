@@ -22,6 +22,23 @@ def label(code: object, group: str) -> str:
 
 
 @register.filter
+def stage_kind(stage: dict[str, Any], stages: Sequence[dict[str, Any]]) -> str:
+    """``{{ st|stage_kind:s.stages }}``: the stage's kind, translated; a knockout stage whose
+    field is the previous stage's cut (cut = final table seats) is "Final table only" (T6),
+    as the director chose it."""
+    kind = stage.get("kind")
+    if kind == "knockout":
+        ordered = sorted(stages, key=lambda s: s["number"])
+        previous = next(
+            (p for p, s in zip(ordered, ordered[1:], strict=False) if s["id"] == stage["id"]),
+            None,
+        )
+        if previous is not None and previous.get("cut_size") == stage.get("final_table_size"):
+            return _label("stage_kind", "final_only")
+    return _label("stage_kind", kind)
+
+
+@register.filter
 def table_placing(placing: int | None) -> str:
     """1st..4th at a table (T4), translated."""
     if placing is None:
