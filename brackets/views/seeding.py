@@ -315,7 +315,7 @@ class PlayerAddView(CsvImportView):
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponseRedirect(reverse("brackets:import", args=[slug]) + "#add-player")
 
-    def post(self, request: HttpRequest, slug: str) -> HttpResponse:  # type: ignore[override]
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
         form = PlayerAddForm(request.POST)
         row = None
         if form.is_valid():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from django import template
@@ -30,7 +31,7 @@ def stage_kind(stage: dict[str, Any], stages: Sequence[dict[str, Any]]) -> str:
     if kind == "knockout":
         ordered = sorted(stages, key=lambda s: s["number"])
         previous = next(
-            (p for p, s in zip(ordered, ordered[1:], strict=False) if s["id"] == stage["id"]),
+            (p for p, s in pairwise(ordered) if s["id"] == stage["id"]),
             None,
         )
         if previous is not None and previous.get("cut_size") == stage.get("final_table_size"):
