@@ -223,6 +223,12 @@ def _check_row(number: int, values: dict[str, str], errors: list[RowError]) -> P
     return PlayerRow(number, name, nickname, country, club, rating)
 
 
+def check_player(values: dict[str, str]) -> tuple[PlayerRow | None, list[RowError]]:
+    """One player typed in by hand, checked by the same rules as a CSV row (row 0)."""
+    errors: list[RowError] = []
+    return _check_row(0, values, errors), errors
+
+
 def parse_players_csv(
     data: bytes | str, *, entered: Collection[tuple[str, str]] = ()
 ) -> ImportReport:

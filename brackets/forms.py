@@ -19,6 +19,49 @@ KIND_CHOICES = [
     (FINAL, _("Final table only (the previous stage's cut is the final table)")),
 ]
 
+
+def name_the_rules(form: forms.Form, rules: dict[str, str]) -> None:
+    """Every shape error of ``form``'s fields names the field and its rule (RULES.md), in one
+    message: "Rounds: at least 1 (T2)." instead of "Ensure this value is greater than or
+    equal to 1." (user test). ``rules``: field name -> rule number; others keep Django's."""
+    for name, rule in rules.items():
+        field = form.fields.get(name)
+        if field is None:
+            continue
+        label = str(field.label or name).replace("%", "%%")
+        words = {"label": label, "rule": rule}
+        messages = {
+            "required": _("%(label)s: required (%(rule)s).") % words,
+            "invalid": _("%(label)s: enter a whole number (%(rule)s).") % words,
+            "invalid_choice": _("%(label)s: choose one of the listed values (%(rule)s).") % words,
+            # Django fills %(limit_value)s in when it raises these.
+            "min_value": _("%(label)s: at least %(limit)s (%(rule)s).")
+            % {**words, "limit": "%(limit_value)s"},
+            "max_value": _("%(label)s: at most %(limit)s (%(rule)s).")
+            % {**words, "limit": "%(limit_value)s"},
+            "max_length": _("%(label)s: at most %(limit)s characters (%(rule)s).")
+            % {**words, "limit": "%(limit_value)d"},
+        }
+        field.error_messages.update(messages)
+
+
+# The rule each stage setting answers to (RULES.md §11).
+STAGE_FIELD_RULES = {
+    "name": "§11",
+    "kind": "T6",
+    "swiss_rounds": "T2",
+    "cut_size": "T6",
+    "advance_per_table": "T6",
+    "final_table_size": "T6",
+    "allow_three": "T1",
+    "bye_policy": "T1",
+    "seat_order": "T8",
+    "seeding": "T8",
+    "rng_seed": "T8",
+    "auto_advance": "T6",
+    "round_time_limit": "T2",
+}
+
 # Settings the stage services let change before the stage starts, and at any time.
 FORMAT_FIELDS = (
     "swiss_rounds",
@@ -111,6 +154,7 @@ class StageForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        name_the_rules(self, STAGE_FIELD_RULES)
         self.previous = previous
         self.stage = stage
         if previous is not None or (stage is not None and stage.number > 1):
@@ -126,7 +170,11 @@ class StageForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         kind = data.get("kind") or (self.stage.kind if self.stage else None)
-        if kind == Stage.Kind.QUALIFYING and not data.get("swiss_rounds"):
+        if (
+            kind == Stage.Kind.QUALIFYING
+            and not data.get("swiss_rounds")
+            and "swiss_rounds" not in self.errors  # one message per field ("Rounds: at least 1")
+        ):
             self.add_error("swiss_rounds", _("A qualifying stage plays at least one round (T2)."))
         if kind == FINAL:
             prev = self.previous
@@ -289,6 +337,25 @@ class CallTimeForm(forms.Form):
 class RefereeForm(forms.Form):
     match_id = forms.IntegerField()
     referee = forms.IntegerField(required=False)
+
+
+class PlayerAddForm(forms.Form):
+    """One player typed in by hand; the rules are the CSV import's (``check_player``)."""
+
+    # Lengths and "required" are checked by ``check_player`` (one message per field).
+    name = forms.CharField(max_length=1000, required=False, label=_("Name"))
+    nickname = forms.CharField(max_length=1000, required=False, label=_("Nickname"))
+    club = forms.CharField(max_length=1000, required=False, label=_("Club"))
+    country = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Country"),
+        help_text=_("ISO 3166-1 two-letter code (PR, DO, US…)."),
+    )
+    rating = forms.CharField(
+        max_length=100, required=False, label=_("Rating"), help_text=_("0 to 9999; optional.")
+    )
+    check_in = forms.BooleanField(required=False, label=_("Check the player in"))
 
 
 class CsvImportForm(forms.Form):

@@ -44,11 +44,20 @@ HELP: Mapping[str, Any] = {  # lazy translated strings
     ),
     "opening": _("Who poses the first and later hands: forced 6-6 or lot then rotate (R6)."),
     "deal": _("Tiles dealt per player: standard, seven or block sizes (R2)."),
-    "boneyard": _("The tiles not dealt: none, sleeping or draw (R2, R15, R16); null: per R2."),
+    "boneyard": _("The tiles not dealt: none, sleeping or draw (R2, R15, R16)."),
     "draw_when_playable": _("May a player draw while holding a playable tile (R16)."),
     "boneyard_reserve": _("Tiles that stay in a draw boneyard and are never drawn (R16)."),
     "teams": _("Partnerships: none, or partners across the table scoring together (§12)."),
     "partner_credit": _("How a partnership's hand is credited: net or opponents (R45)."),
+}
+
+
+# What a null (no value) means for the keys that may be null, in the rules' words: a director
+# never sees "null" (user test: "— preset: null —", "Target: null (the default)").
+NULL_MEANING: Mapping[str, Any] = {  # lazy translated strings
+    "target": _("the scoring's default: 100 for 2 players, 61 for 3 or 4 under pips (R41)"),
+    "boneyard": _("as the deal says (R2)"),
+    "tie_value_cap": _("no cap (R26)"),
 }
 
 
@@ -69,12 +78,24 @@ def _nullable(key: str) -> bool:
     return key in engine_rules._NULLABLE_KEYS
 
 
-def _show(value: object) -> str:
+def _show(value: object, key: str = "") -> str:
     if value is None:
-        return "null"
+        return str(NULL_MEANING.get(key, _("the rule's default")))
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return str(_("yes") if value else _("no"))
     return str(value)
+
+
+def preset_labels() -> dict[str, object]:
+    """What the page shows beside each override for the chosen preset ("preset: 6",
+    "preset: no cap (R26)"), translated; read by static/js/tournament_form.js."""
+    return {
+        "prefix": str(_("preset")),
+        "values": {
+            name: {key: _show(value, key) for key, value in values.items()}
+            for name, values in preset_values().items()
+        },
+    }
 
 
 def preset_values() -> dict[str, dict[str, object]]:
@@ -152,7 +173,7 @@ class TournamentForm(forms.Form):
             self._add_override(key, presets)
 
     def _add_override(self, key: str, presets: Mapping[str, Mapping[str, object]]) -> None:
-        per_preset = ", ".join(f"{n}: {_show(v[key])}" for n, v in presets.items())
+        per_preset = ", ".join(f"{n}: {_show(v[key], key)}" for n, v in presets.items())
         help_text = f"{HELP.get(key, _('A ruleset option (§1).'))} {_('Presets')}: {per_preset}."
         label = key.replace("_", " ").capitalize()
         kind = _kind(key)
@@ -161,7 +182,9 @@ class TournamentForm(forms.Form):
             values = [m.value for m in engine_rules._ENUM_KEYS[key]]
             choices: list[tuple[str, Any]] = [(PRESET, _("— the preset's value —"))]
             if _nullable(key):
-                choices.append((NULL, _("null (the default, see help)")))
+                choices.append(
+                    (NULL, _("the rule's default: %(meaning)s") % {"meaning": NULL_MEANING[key]})
+                )
             choices += [(v, v) for v in values]
             self.fields[name] = forms.ChoiceField(
                 choices=choices, required=False, label=label, help_text=help_text
@@ -182,7 +205,9 @@ class TournamentForm(forms.Form):
             )
             if _nullable(key):
                 self.fields[name + NULL_SUFFIX] = forms.BooleanField(
-                    required=False, label=_("%(key)s: null (the default)") % {"key": label}
+                    required=False,
+                    label=_("%(key)s: the rule's default (%(meaning)s)")
+                    % {"key": label, "meaning": NULL_MEANING[key]},
                 )
         self.fields[name].rule_key = key  # type: ignore[attr-defined]
 

@@ -35,6 +35,7 @@ urlpatterns = [
     ),
     path(T + "entries/<int:entry_id>/check-in/", views.CheckInView.as_view(), name="check-in"),
     path(T + "players/import/", views.CsvImportView.as_view(), name="import"),
+    path(T + "players/add/", views.PlayerAddView.as_view(), name="player-add"),
     path(T + "pairs/", views.PairsView.as_view(), name="pairs"),  # T9
     path(
         T + "pairs/<int:pair_id>/substitute/",

@@ -36,6 +36,8 @@ LABELS: dict[str, dict[str, Promise]] = {
     "stage_kind": {
         "qualifying": _("Qualifying"),
         "knockout": _("Knockout"),
+        # A knockout stage whose field is the previous stage's cut: the final table itself (T6).
+        "final_only": _("Final table only"),
     },
     "stage": {
         "pending": pgettext_lazy("stage", "Not started"),

@@ -376,7 +376,11 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         "refresh_seconds": DASHBOARD_REFRESH_SECONDS,
         "admin_tournament_url": _admin_url("admin:tournament_tournament_change", tournament.pk),
         "rows_url": reverse("scoring:director-dashboard-rows", args=[tournament.slug]),
-        "ws_url": f"/ws/live/{tournament.slug}/",
+        # A draft has no public live stream (docs/security.md: drafts are unpublished), so
+        # the socket would be refused: the page polls instead (dashboard.js, no data-ws).
+        "ws_url": ""
+        if tournament.status == Tournament.Status.DRAFT
+        else f"/ws/live/{tournament.slug}/",
         "now": now,
     }
 

@@ -54,13 +54,15 @@ def players_import_csv(
     check_in: bool = False,
     skipped_rows: Sequence[int] = (),
     source: str = "",
+    by_hand: bool = False,
 ) -> ImportResult:
     """Enter every row's player in ``tournament``, all or nothing (director only).
 
     A row matching exactly one known player (same name and club, ignoring case) enters that
     player; otherwise a new player is created. ``check_in`` checks the new entries in.
     ``skipped_rows`` (bad rows the director chose to leave out) and ``source`` (the file name)
-    go to the action log. Raises ``already_entered`` (naming the player) if a row's player
+    go to the action log (``by_hand``: one player typed in on the page, logged as such).
+    Raises ``already_entered`` (naming the player) if a row's player
     was entered meanwhile; nothing is imported then.
     """
     require_director(actor=actor, tournament=tournament)
@@ -115,9 +117,9 @@ def players_import_csv(
     action_log_record(
         tournament=tournament,
         actor=actor,
-        verb="players.import",
+        verb="players.add" if by_hand else "players.import",
         target=tournament,
-        reason=f"CSV import {source}".strip(),
+        reason="Added by hand" if by_hand else f"CSV import {source}".strip(),
         data={
             "created_players": created,
             "reused_players": reused,

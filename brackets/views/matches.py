@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.engine import BracketError
+from brackets.forms import name_the_rules
 from brackets.models import Round, RoundMatch
 from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
@@ -55,6 +56,7 @@ class ForfeitForm(forms.Form):
     def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
+        name_the_rules(self, {"seat": "T7", "reason": "T7"})
 
     def summary(self, seats: list[Seat]) -> str:
         seat = self.cleaned_data["seat"]
@@ -87,6 +89,7 @@ class OverrideForm(forms.Form):
                 label=_("Place of %(letter)s (only when the top scores tie)") % {"letter": letter},
             )
         self.order_fields([*(f for s in seats for f in (f"score_{s.seat}", f"placing_{s.seat}"))])
+        name_the_rules(self, dict.fromkeys(self.fields, "T4"))
 
     def scores(self) -> list[int]:
         return [self.cleaned_data[f"score_{s.seat}"] for s in self.seats]
@@ -96,7 +99,7 @@ class OverrideForm(forms.Form):
         if all(p is None for p in got):
             return None
         if any(p is None for p in got):
-            raise forms.ValidationError(_("Give every place, or none."))
+            raise forms.ValidationError(_("Places: give every place, or none (T4)."))
         return [int(p) for p in got if p is not None]
 
     def clean(self) -> dict[str, Any]:
@@ -132,6 +135,7 @@ class ReplaceForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["out_seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
         self.fields["in_entry"].choices = candidates  # type: ignore[attr-defined]
+        name_the_rules(self, dict.fromkeys(self.fields, "T7"))
         self.candidates = dict(candidates)
 
     def summary(self, seats: list[Seat]) -> str:

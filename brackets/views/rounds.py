@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
@@ -37,6 +38,17 @@ from tournament.models import RefereeToken, Tournament
 from tournament.qr import qr_svg
 from tournament.services import referee_token_issue
 from tournament.table_qr import table_url
+
+
+def round_title(rnd: Round) -> str:
+    """The round's heading: "Qualifying round 2", "Play-off (T6) · round 3", "Final table ·
+    round 4" (a play-off or final table is one kind of round, numbered among the stage's)."""
+    if rnd.kind == Round.Kind.PLAYOFF:
+        return _("Play-off (T6) · round %(n)s") % {"n": rnd.number}
+    if rnd.kind == Round.Kind.FINAL:
+        return _("Final table · round %(n)s") % {"n": rnd.number}
+    return f"{_(rnd.get_kind_display())} {rnd.number}"
+
 
 SHEET_TOKEN_LABEL = "table sheets"
 
@@ -133,6 +145,7 @@ class RoundProgressView(DirectorTournamentMixin):
             round=rnd,
             stage=stage,
             kind_label=rnd.get_kind_display(),
+            round_title=round_title(rnd),
             matches=matches,
             tables_total=len(tables),
             tables_done=len(done_tables),

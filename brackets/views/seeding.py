@@ -8,13 +8,15 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from brackets.csv_import import ImportReport, parse_players_csv, player_key
+from brackets.csv_import import ImportReport, check_player, parse_players_csv, player_key
 from brackets.engine import BracketError, plan_tables
 from brackets.forms import (
     CheckInForm,
     CsvImportForm,
+    PlayerAddForm,
     ReasonForm,
     ReorderForm,
     SeedForm,
@@ -215,11 +217,16 @@ class CsvImportView(DirectorTournamentMixin):
     nav = "import"
 
     def context(
-        self, form: CsvImportForm, report: ImportReport | None = None, **extra: Any
+        self,
+        form: CsvImportForm,
+        report: ImportReport | None = None,
+        add_form: PlayerAddForm | None = None,
+        **extra: Any,
     ) -> dict[str, Any]:
         first = Stage.objects.filter(tournament=self.tournament, number=1).first()
         return self.base_context(
             form=form,
+            add_form=add_form or PlayerAddForm(),
             report=report,
             first_stage=first,
             entries=Entry.objects.filter(tournament=self.tournament).count(),
@@ -294,3 +301,74 @@ class CsvImportView(DirectorTournamentMixin):
                 status=400,
             )
         return HttpResponseRedirect(reverse("brackets:import", args=[slug]))
+
+
+class PlayerAddView(CsvImportView):
+    """POST ``players/add/``: register one player by hand and enter them in the tournament.
+
+    The same checks as a CSV row (:func:`brackets.csv_import.check_player`) and the same
+    service (:func:`brackets.services.imports.players_import_csv`, which calls
+    ``player_create`` / ``entry_create``): a known player (same name and club) is entered
+    again rather than created twice; one already entered here is refused.
+    """
+
+    def get(self, request: HttpRequest, slug: str) -> HttpResponse:
+        return HttpResponseRedirect(reverse("brackets:import", args=[slug]) + "#add-player")
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        form = PlayerAddForm(request.POST)
+        row = None
+        if form.is_valid():
+            data = form.cleaned_data
+            row, errors = check_player(
+                {k: data.get(k) or "" for k in ("name", "nickname", "country", "club", "rating")}
+            )
+            for error in errors:
+                form.add_error(error.field, f"{form.fields[error.field].label}: {error.reason}")
+            if row is not None:
+                entered = {
+                    player_key(name, club)
+                    for name, club in Entry.objects.filter(tournament=self.tournament).values_list(
+                        "player__name", "player__club"
+                    )
+                }
+                if player_key(row.name, row.club) in entered:
+                    form.add_error(
+                        "name",
+                        _("Name: %(name)s is already entered in this tournament.")
+                        % {"name": row.name},
+                    )
+                    row = None
+        if row is None:
+            return render(
+                request,
+                "brackets/import.html",
+                self.context(CsvImportForm(), add_form=form),
+                status=400,
+            )
+        added = row
+        result = self.run(
+            lambda: players_import_csv(
+                tournament=self.tournament,
+                actor=request.user,
+                rows=[added],
+                check_in=form.cleaned_data["check_in"],
+                by_hand=True,
+            ),
+            success=lambda r: (
+                (
+                    _("%(name)s added (known player entered again).")
+                    if r.reused
+                    else _("%(name)s added.")
+                )
+                % {"name": added.name}
+            ),
+        )
+        if result is None:
+            return render(
+                request,
+                "brackets/import.html",
+                self.context(CsvImportForm(), add_form=form),
+                status=400,
+            )
+        return HttpResponseRedirect(reverse("brackets:import", args=[slug]) + "#add-player")

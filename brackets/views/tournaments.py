@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
 
-from brackets.tournament_forms import TournamentForm, preset_values
+from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
 from brackets.views.base import DirectorTournamentMixin
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.partnerships import PAIRS, tournament_entry_format_set
@@ -42,7 +42,12 @@ def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
 
 
 def _context(form: TournamentForm, **extra: Any) -> dict[str, Any]:
-    return {"form": form, "presets": preset_values(), **extra}
+    return {
+        "form": form,
+        "presets": preset_values(),
+        "preset_labels": preset_labels(),
+        **extra,
+    }
 
 
 class TournamentCreateView(LoginRequiredMixin, View):

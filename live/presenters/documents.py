@@ -42,7 +42,8 @@ _BUILDERS: dict[str, Callable[[Tournament, tuple[int, ...]], JSON | None]] = {
 
 # Page -> (the JSON documents its region shows, the region template).
 PAGES: dict[str, tuple[tuple[str, ...], str]] = {
-    "home": (("summary",), "live/regions/home.html"),
+    # The bracket document names the champion and the final placings once it is finished.
+    "home": (("summary", "bracket"), "live/regions/home.html"),
     "tables": (("summary", "tables"), "live/regions/tables.html"),
     "standings": (("summary", "standings"), "live/regions/standings.html"),
     "bracket": (("bracket",), "live/regions/bracket.html"),

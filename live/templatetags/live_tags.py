@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from django import template
@@ -19,6 +20,23 @@ register = template.Library()
 def label(code: object, group: str) -> str:
     """``{{ m.status|label:"match" }}``: the translated label of a document code."""
     return _label(group, code)
+
+
+@register.filter
+def stage_kind(stage: dict[str, Any], stages: Sequence[dict[str, Any]]) -> str:
+    """``{{ st|stage_kind:s.stages }}``: the stage's kind, translated; a knockout stage whose
+    field is the previous stage's cut (cut = final table seats) is "Final table only" (T6),
+    as the director chose it."""
+    kind = stage.get("kind")
+    if kind == "knockout":
+        ordered = sorted(stages, key=lambda s: s["number"])
+        previous = next(
+            (p for p, s in pairwise(ordered) if s["id"] == stage["id"]),
+            None,
+        )
+        if previous is not None and previous.get("cut_size") == stage.get("final_table_size"):
+            return _label("stage_kind", "final_only")
+    return _label("stage_kind", kind)
 
 
 @register.filter

@@ -64,6 +64,8 @@
 
   function setStatus(kind) {
     root.dataset.liveState = kind;
+    // A finished tournament says so, not "Live" (corrections still arrive, quietly).
+    if (root.dataset.finished) kind = "finished";
     var el = document.querySelector("[data-live-status]");
     if (!el) return;
     var label = root.dataset["label" + kind.charAt(0).toUpperCase() + kind.slice(1)];

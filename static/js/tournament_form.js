@@ -10,9 +10,14 @@
   var preset = document.getElementById("id_ruleset_preset");
   if (!form || !data || !preset) return;
   var presets = JSON.parse(data.textContent);
+  // The server's words for each value, translated ("no cap (R26)", never "null").
+  var labelsEl = document.getElementById("ruleset-preset-labels");
+  var labels = labelsEl ? JSON.parse(labelsEl.textContent) : { prefix: "preset", values: {} };
 
-  function show(value) {
-    if (value === null) return "null";
+  function show(key, value) {
+    var words = (labels.values[preset.value] || {})[key];
+    if (words !== undefined) return words;
+    if (value === null) return "—";
     if (value === true) return "yes";
     if (value === false) return "no";
     return String(value);
@@ -23,7 +28,7 @@
     Object.keys(values).forEach(function (key) {
       var el = document.getElementById("id_rule_" + key);
       if (!el) return;
-      var text = "preset: " + show(values[key]);
+      var text = labels.prefix + ": " + show(key, values[key]);
       if (el.tagName === "SELECT") {
         var first = el.options[0];
         if (first && first.value === "") first.textContent = "— " + text + " —";

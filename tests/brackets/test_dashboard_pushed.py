@@ -73,3 +73,19 @@ def test_finished_tables_are_never_idle(settings: Any) -> None:
     )
     assert 'role="alert" hidden' in html
     assert ' idle"' not in html
+
+
+def test_draft_dashboard_opens_no_socket_and_polls() -> None:
+    """A draft has no public live stream (docs/security.md), so /ws/live/<slug>/ refuses it:
+    the dashboard names no socket (dashboard.js then polls) instead of logging a refusal."""
+    tournament, director, _stage = tournament_with_stage(8)
+    tournament.__class__.objects.filter(pk=tournament.pk).update(status="draft")
+    client = director_client(director)
+    url = reverse("scoring:director-dashboard", args=[tournament.slug])
+    html = client.get(url).content.decode()
+    assert 'data-ws=""' in html
+    assert "/ws/live/" not in html
+    assert 'data-refresh="' in html  # the polling interval is still there
+    tournament.__class__.objects.filter(pk=tournament.pk).update(status="registration")
+    html = client.get(url).content.decode()
+    assert f'data-ws="/ws/live/{tournament.slug}/"' in html

@@ -1,0 +1,107 @@
+"""Director adds ONE player by hand (``players/add/``): the CSV row rules, the import service,
+duplicates refused, known players entered again, directors only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tests.brackets.factories_pages import director_client, other_director
+from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, director_of
+from tournament.models import ActionLog, Entry, Player
+
+
+@pytest.fixture
+def page() -> dict[str, Any]:
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    return {
+        "t": tournament,
+        "client": director_client(director),
+        "url": reverse("brackets:player-add", args=[tournament.slug]),
+        "import": reverse("brackets:import", args=[tournament.slug]),
+    }
+
+
+@pytest.mark.django_db
+def test_import_page_shows_the_add_form(page: dict[str, Any]) -> None:
+    text = page["client"].get(page["import"]).content.decode()
+    assert 'id="add-player"' in text
+    assert f'action="{page["url"]}"' in text
+    for name in ("name", "nickname", "club", "country", "rating", "check_in"):
+        assert f'name="{name}"' in text
+
+
+@pytest.mark.django_db
+def test_add_one_player_creates_player_and_entry(page: dict[str, Any]) -> None:
+    client = page["client"]
+    response = client.post(
+        page["url"],
+        {
+            "name": " Ana  Rivera ",
+            "club": "Club Bayamón",
+            "country": "pr",
+            "rating": "1830",
+            "check_in": "on",
+        },
+    )
+    assert response.status_code == 302
+    entry = Entry.objects.select_related("player").get(tournament=page["t"])
+    assert (entry.player.name, entry.player.club, entry.player.country, entry.player.rating) == (
+        "Ana Rivera",
+        "Club Bayamón",
+        "PR",
+        1830,
+    )
+    assert entry.checked_in
+    assert [str(m) for m in client.get(response["Location"]).context["messages"]] == [
+        "Ana Rivera added."
+    ]
+    log = ActionLog.objects.get(verb="players.add")
+    assert log.data["entries"] == 1
+
+
+@pytest.mark.django_db
+def test_bad_fields_are_named_and_nothing_is_written(page: dict[str, Any]) -> None:
+    response = page["client"].post(page["url"], {"name": "", "country": "ZZ", "rating": "-3"})
+    assert response.status_code == 400
+    errors = response.context["add_form"].errors
+    assert errors["name"] == ["Name: Required."]
+    assert errors["country"][0].startswith("Country: 'ZZ' is not an ISO 3166-1 alpha-2")
+    assert errors["rating"] == ["Rating: '-3' is not a whole number from 0 to 9999."]
+    assert not Entry.objects.filter(tournament=page["t"]).exists()
+    assert not Player.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_player_already_entered_is_refused(page: dict[str, Any]) -> None:
+    EntryFactory(tournament=page["t"], player=PlayerFactory(name="Ana Rivera", club="Club A"))
+    response = page["client"].post(page["url"], {"name": "ana rivera", "club": "CLUB A"})
+    assert response.status_code == 400
+    assert response.context["add_form"].errors["name"] == [
+        "Name: ana rivera is already entered in this tournament."
+    ]
+    assert Entry.objects.filter(tournament=page["t"]).count() == 1
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_known_player_is_entered_again_not_created_twice(page: dict[str, Any]) -> None:
+    known = PlayerFactory(name="José Pérez", club="SD")
+    response = page["client"].post(page["url"], {"name": "José Pérez", "club": "SD"})
+    assert response.status_code == 302
+    assert Entry.objects.get(tournament=page["t"]).player_id == known.pk
+    assert Player.objects.filter(name="José Pérez").count() == 1
+    # Submitting again records nothing more.
+    again = page["client"].post(page["url"], {"name": "José Pérez", "club": "SD"})
+    assert again.status_code == 400
+    assert Entry.objects.filter(tournament=page["t"]).count() == 1
+
+
+@pytest.mark.django_db
+def test_only_the_tournaments_directors_may_add(page: dict[str, Any]) -> None:
+    response = director_client(other_director()).post(page["url"], {"name": "Eve"})
+    assert response.status_code in (403, 404)
+    assert not Player.objects.filter(name="Eve").exists()

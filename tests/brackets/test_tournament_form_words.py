@@ -1,0 +1,52 @@
+"""The tournament form never shows "null" to a director: a key the preset leaves empty reads
+as what the rule does then ("no cap (R26)", "as the deal says (R2)", R41's target)."""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from brackets.tournament_forms import NULL_MEANING, preset_labels, preset_values
+from tests.factories import TournamentFactory, director_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _visible(html: str) -> str:
+    """The page's text: no JSON data scripts (the data may say null), no tags or attributes."""
+    text = re.sub(r'<script[^>]*type="application/json"[^>]*>.*?</script>', "", html, flags=re.S)
+    return htmllib.unescape(re.sub(r"<[^>]+>", " ", text))
+
+
+def test_settings_form_words_null_as_the_rule_does() -> None:
+    tournament = TournamentFactory()
+    client = Client()
+    client.force_login(director_of(tournament))
+    html = client.get(reverse("brackets:settings", args=[tournament.slug])).content.decode()
+    visible = _visible(html)
+    assert "null" not in visible.lower()
+    assert "Target: the rule's default (" in visible
+    assert "the rule's default: as the deal says (R2)" in visible  # the boneyard choice
+    labels = json.loads(
+        html.split('id="ruleset-preset-labels" type="application/json">', 1)[1].split("</script>")[
+            0
+        ]
+    )
+    assert labels["prefix"] == "preset"
+    for name, values in preset_values().items():
+        for key, value in values.items():
+            shown = labels["values"][name][key]
+            if value is None:
+                assert shown == str(NULL_MEANING[key]), (name, key)
+            assert shown != "null"
+
+
+def test_preset_labels_name_the_block_target_by_rule() -> None:
+    block = preset_labels()["values"]["block"]  # type: ignore[index]
+    assert "R41" in block["target"]
+    assert block["tie_value_cap"] == "no cap (R26)"
