@@ -77,7 +77,8 @@ def parse_po(text: str) -> list[Entry]:
             else:
                 cur.msgstr[int(m.group(2) or 0)] = value
             continue
-        assert line.startswith('"') and key is not None, f"django.po:{number}: {raw!r}"
+        assert line.startswith('"'), f"django.po:{number}: {raw!r}"
+        assert key is not None, f"django.po:{number}: a continuation with nothing to continue"
         more: str = ast.literal_eval(line)
         if key == "msgctxt":
             cur.msgctxt = (cur.msgctxt or "") + more
@@ -159,7 +160,8 @@ def test_the_reader_sees_the_whole_catalogue() -> None:
 )
 def test_the_checks_catch_each_kind_of_problem(po: str, problem: str) -> None:
     found = _problems(parse_po(po))
-    assert found and found[0].startswith(problem)
+    assert found
+    assert found[0].startswith(problem)
 
 
 def test_the_checks_accept_escaped_percent_and_wrapped_lines() -> None:
