@@ -170,7 +170,11 @@ def _run(request: HttpRequest, call: Any, success: str) -> Any:
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except ApplicationError as exc:
-        text = exc.message + (f" [rule {exc.rule}]" if exc.rule else "")
+        text = (
+            gettext("%(message)s [rule %(rule)s]") % {"message": exc.message, "rule": exc.rule}
+            if exc.rule
+            else exc.message
+        )
         messages.error(request, text)
         return None
     messages.success(request, success)
