@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from brackets.views.base import DirectorTournamentMixin
 from notify import services
@@ -74,7 +75,7 @@ class WebhooksView(DirectorTournamentMixin):
                 events=events,
                 description=description,
             ),
-            success="Webhook added. Copy its secret now: it is not shown again.",
+            success=_("Webhook added. Copy its secret now: it is not shown again."),
         )
         if created is None:
             return render(request, "notify/webhooks.html", self.context(form=form), status=400)
@@ -99,7 +100,7 @@ class WebhookDisableView(DirectorTournamentMixin):
             lambda: services.endpoint_disable(
                 tournament=self.tournament, actor=request.user, endpoint_id=endpoint_id
             ),
-            success="Webhook disabled.",
+            success=_("Webhook disabled."),
         )
         return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
 
@@ -120,9 +121,9 @@ class WebhookPingView(DirectorTournamentMixin):
                 key=str(request.POST.get("key", "")),
             ),
             success=lambda d: (
-                "Test event queued: its delivery is in the log below."
+                _("Test event queued: its delivery is in the log below.")
                 if d is not None
-                else "That test event was already sent."
+                else _("That test event was already sent.")
             ),
         )
         return HttpResponseRedirect(reverse("notify:webhooks", args=[self.tournament.slug]))
@@ -192,7 +193,7 @@ class PlayerEmailsView(DirectorTournamentMixin):
                 languages=languages,
                 default_language=None if default is None else str(default),
             ),
-            success="E-mail addresses saved.",
+            success=_("E-mail addresses saved."),
         )
         if done is None:
             return render(request, "notify/emails.html", self.page(), status=400)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core.exceptions import ApplicationError
@@ -21,7 +22,7 @@ def duplicates_page(request: HttpRequest) -> HttpResponse:
         keep = Player.objects.filter(pk=int(keep_id)).first() if keep_id.isdigit() else None
         other = Player.objects.filter(pk=int(other_id)).first() if other_id.isdigit() else None
         if keep is None or other is None:
-            messages.error(request, "Choose two existing players.")
+            messages.error(request, _("Choose two existing players."))
         else:
             try:
                 players_merge(
@@ -33,6 +34,10 @@ def duplicates_page(request: HttpRequest) -> HttpResponse:
             except ApplicationError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, f"Merged player {other_id} into {keep.name}.")
+                messages.success(
+                    request,
+                    _("Merged player %(other)s into %(keep)s.")
+                    % {"other": other_id, "keep": keep.name},
+                )
         return redirect("ratings:player-duplicates")
     return render(request, "ratings/duplicates.html", {"groups": duplicate_groups()})

@@ -345,7 +345,7 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
                 "key": key,
                 "round_id": m.round_id,
                 "title": (
-                    f"{m.stage_name} · {_('Round')} {m.round_number}"
+                    f"{m.stage_name} · " + _("Round %(n)s") % {"n": m.round_number}
                     if m.round_id
                     else _("Matches outside any round")
                 ),

@@ -170,7 +170,11 @@ def _run(request: HttpRequest, call: Any, success: str) -> Any:
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except ApplicationError as exc:
-        text = exc.message + (f" [rule {exc.rule}]" if exc.rule else "")
+        text = (
+            gettext("%(message)s [rule %(rule)s]") % {"message": exc.message, "rule": exc.rule}
+            if exc.rule
+            else exc.message
+        )
         messages.error(request, text)
         return None
     messages.success(request, success)
@@ -196,10 +200,10 @@ def lifecycle(request: HttpRequest, slug: str) -> HttpResponse:
                         actor=actor,
                         reason=reopen_form.cleaned_data["reason"],
                     ),
-                    "Tournament reopened.",
+                    gettext("Tournament reopened."),
                 )
             else:
-                messages.error(request, "Give a reason to reopen.")
+                messages.error(request, gettext("Give a reason to reopen."))
         else:
             form = StatusForm(request.POST)
             if form.is_valid():
@@ -208,10 +212,10 @@ def lifecycle(request: HttpRequest, slug: str) -> HttpResponse:
                     lambda: tournament_status_change(
                         tournament=tournament, actor=actor, **form.cleaned_data
                     ),
-                    "Status changed.",
+                    gettext("Status changed."),
                 )
             else:
-                messages.error(request, "Choose a status.")
+                messages.error(request, gettext("Choose a status."))
         return HttpResponseRedirect(reverse("tournament:lifecycle", args=[slug]))
     order = [s.value for s in Tournament.Status]
     later = order[order.index(tournament.status) + 1 :]
@@ -243,10 +247,10 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                 _run(
                     request,
                     lambda: referee_create(tournament=tournament, actor=actor, **form.cleaned_data),
-                    "Referee created. Issue them a credential.",
+                    gettext("Referee created. Issue them a credential."),
                 )
             else:
-                messages.error(request, "A referee name is letters, digits, - or _.")
+                messages.error(request, gettext("A referee name is letters, digits, - or _."))
         elif op == "issue":
             form = IssueForm(request.POST)
             role = (
@@ -261,7 +265,7 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                 else None
             )
             if role is None:
-                messages.error(request, "No such referee in this tournament.")
+                messages.error(request, gettext("No such referee in this tournament."))
             else:
                 token = _run(
                     request,
@@ -271,7 +275,7 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                         user=role.user,
                         label=form.cleaned_data.get("label") or "",
                     ),
-                    "Credential issued: print or show it now, it is not shown again.",
+                    gettext("Credential issued: print or show it now, it is not shown again."),
                 )
                 if token is not None:
                     link = referee_link_url(token.key)
@@ -292,12 +296,12 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                 else None
             )
             if token_obj is None:
-                messages.error(request, "No such credential in this tournament.")
+                messages.error(request, gettext("No such credential in this tournament."))
             else:
                 _run(
                     request,
                     lambda: referee_token_revoke(token=token_obj, actor=actor),
-                    "Credential revoked: it stops working at once.",
+                    gettext("Credential revoked: it stops working at once."),
                 )
         if issued is None:
             return HttpResponseRedirect(reverse("tournament:referees", args=[slug]))

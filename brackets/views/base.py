@@ -22,6 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views import View
 
 from brackets.engine import BracketError
@@ -42,7 +43,7 @@ def error_text(exc: ApplicationError | BracketError) -> str:
         if details and len(details) <= 3:
             message = f"{message} ({'; '.join(details)})"
     if rule and rule not in message:
-        message = f"{message} [rule {rule}]"
+        message = _("%(message)s [rule %(rule)s]") % {"message": message, "rule": rule}
     return message
 
 

@@ -237,7 +237,10 @@ class MatchActionView(DirectorTournamentMixin):
         except (ApplicationError, BracketError) as exc:
             text = error_text(exc)
             if not exc.rule:
-                text = f"{text} [rule {ACTION_RULES[action]}]"
+                text = _("%(message)s [rule %(rule)s]") % {
+                    "message": text,
+                    "rule": ACTION_RULES[action],
+                }
             context["problem"] = text
             return self._render(request, status=400, **context)
         messages.success(request, str(form.summary(seats)))  # type: ignore[attr-defined]

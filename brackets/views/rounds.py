@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
@@ -96,7 +97,10 @@ class RoundPublishView(DirectorTournamentMixin):
         expected = form.cleaned_data["expected_number"] if form.is_valid() else None
         rnd = self.run(
             lambda: round_publish(stage=stage, actor=request.user, expected_number=expected),
-            success=lambda r: f"Round {r.number} of {stage.name} is published.",
+            success=lambda r: (
+                _("Round %(number)s of %(stage)s is published.")
+                % {"number": r.number, "stage": stage.name}
+            ),
         )
         if rnd is None:
             return HttpResponseRedirect(preview_url(slug, stage.pk))
@@ -110,7 +114,7 @@ class StageAdvanceView(DirectorTournamentMixin):
         stage = self.get_stage(stage_id)
         result = self.run(
             lambda: stage_advance(stage=stage, actor=request.user),
-            success=lambda r: r.message or f"{stage.name} advanced.",
+            success=lambda r: r.message or _("%(stage)s advanced.") % {"stage": stage.name},
         )
         if result is not None and result.published_round_id:
             return HttpResponseRedirect(progress_url(slug, result.published_round_id))
@@ -178,7 +182,7 @@ class RoundClockView(DirectorTournamentMixin):
         minutes = form.cleaned_data.get("minutes") if form.is_valid() else None
         self.run(
             lambda: round_clock_start(round=rnd, actor=request.user, minutes=minutes),
-            success=lambda r: f"Clock started: {r.time_limit} minutes.",
+            success=lambda r: _("Clock started: %(minutes)s minutes.") % {"minutes": r.time_limit},
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk))
 
@@ -192,7 +196,7 @@ class RoundCallTimeView(DirectorTournamentMixin):
         form = CallTimeForm(request.POST, open_matches=open_ids)
         if not form.is_valid():
             if "confirm" in form.errors:
-                messages.error(request, "Tick the confirmation to call time (T3).")
+                messages.error(request, _("Tick the confirmation to call time (T3)."))
             else:
                 messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
             return HttpResponseRedirect(progress_url(slug, rnd.pk))
@@ -203,7 +207,16 @@ class RoundCallTimeView(DirectorTournamentMixin):
                 reason=form.cleaned_data.get("reason") or "",
                 sudden_death=form.cleaned_data.get("sudden_death") or [],
             ),
-            success=lambda ended: f"Time called (T3): {len(ended)} match(es) ended on time.",
+            success=lambda ended: (
+                # English keeps its one "match(es)" wording (director pages and their
+                # tests); the plural entry lets Spanish say "partida"/"partidas".
+                ngettext(
+                    "Time called (T3): %(n)s match(es) ended on time.",
+                    "Time called (T3): %(n)s match(es) ended on time.",
+                    len(ended),
+                )
+                % {"n": len(ended)}
+            ),
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk))
 
@@ -215,7 +228,7 @@ class RoundCloseView(DirectorTournamentMixin):
         rnd = self.get_round(round_id)
         self.run(
             lambda: round_close(round=rnd, actor=request.user),
-            success=f"Round {rnd.number} closed.",
+            success=_("Round %(number)s closed.") % {"number": rnd.number},
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk))
 
@@ -234,7 +247,7 @@ class RoundAdvanceView(DirectorTournamentMixin):
             except ApplicationError:
                 step = None
             if step is not None and step.action == PUBLISH_ROUND:
-                messages.info(request, "Check the next round's seating, then publish it.")
+                messages.info(request, _("Check the next round's seating, then publish it."))
                 return HttpResponseRedirect(preview_url(slug, rnd.stage_id))
         form = ReasonForm(request.POST)
         form.is_valid()
@@ -254,17 +267,17 @@ class RoundRefereeView(DirectorTournamentMixin):
         rnd = self.get_round(round_id)
         form = RefereeForm(request.POST)
         if not form.is_valid():
-            messages.error(request, "Choose a table and a referee.")
+            messages.error(request, _("Choose a table and a referee."))
             return HttpResponseRedirect(progress_url(slug, rnd.pk))
         match_id = form.cleaned_data["match_id"]
         if not rnd.round_matches.filter(match_id=match_id).exists():
-            messages.error(request, "That match is not in this round.")
+            messages.error(request, _("That match is not in this round."))
             return HttpResponseRedirect(progress_url(slug, rnd.pk))
         ref_id = form.cleaned_data.get("referee")
         referee = get_user_model().objects.filter(pk=ref_id).first() if ref_id else None
         self.run(
             lambda: match_assign_referee(match_id=match_id, actor=request.user, referee=referee),
-            success="Referee changed." if referee else "Referee removed.",
+            success=_("Referee changed.") if referee else _("Referee removed."),
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk) + f"#match-{match_id}")
 
@@ -356,6 +369,8 @@ class RoundSheetLinksView(DirectorTournamentMixin):
                 keys[user.pk] = token.key  # type: ignore[attr-defined]
         if keys:
             messages.success(
-                request, f"Issued {len(keys)} referee link(s): print now, they are not shown again."
+                request,
+                _("Issued %(n)s referee link(s): print now, they are not shown again.")
+                % {"n": len(keys)},
             )
         return render_sheets(self, rnd, keys=keys)

@@ -97,7 +97,7 @@ class SeedView(DirectorTournamentMixin):
         stage = self.get_stage(stage_id)
         form = SeedForm(request.POST)
         if not form.is_valid():
-            messages.error(request, "Choose how to seed (rating, random or manual).")
+            messages.error(request, _("Choose how to seed (rating, random or manual)."))
         else:
             method = form.cleaned_data["method"]
             self.run(
@@ -108,9 +108,17 @@ class SeedView(DirectorTournamentMixin):
                     rng_seed=form.cleaned_data.get("rng_seed"),
                 ),
                 success=lambda s: (
-                    f"Seeded {s.entrants.count()} players "
-                    f"{dict(Stage.Seeding.choices)[method].lower()}"
-                    + (f" (seed {s.rng_seed})." if method == Stage.Seeding.RANDOM else ".")
+                    (
+                        _("Seeded %(n)s players %(method)s (seed %(seed)s).")
+                        if method == Stage.Seeding.RANDOM
+                        else _("Seeded %(n)s players %(method)s.")
+                    )
+                    % {
+                        "n": s.entrants.count(),
+                        # the choice label is in the catalogue (core/choice_labels.py)
+                        "method": _(dict(Stage.Seeding.choices)[method]).lower(),
+                        "seed": s.rng_seed,
+                    }
                 ),
             )
         return HttpResponseRedirect(seeding_url(slug, stage.pk))
@@ -132,7 +140,7 @@ class ReorderView(DirectorTournamentMixin):
                     order=form.order,
                     reason=form.cleaned_data.get("reason") or "",
                 ),
-                success="Seed order saved.",
+                success=_("Seed order saved."),
             )
         return HttpResponseRedirect(seeding_url(slug, stage.pk) + "#seeds")
 
@@ -147,7 +155,8 @@ class CheckInView(DirectorTournamentMixin):
             value = form.cleaned_data["checked_in"]
             self.run(
                 lambda: entry_update(entry=entry, actor=request.user, data={"checked_in": value}),
-                success=f"{entry.player.name} checked {'in' if value else 'out'}.",
+                success=(_("%(player)s checked in.") if value else _("%(player)s checked out."))
+                % {"player": entry.player.name},
             )
         return self.back(reverse("brackets:stages", args=[slug]))
 
@@ -160,11 +169,15 @@ class WithdrawView(DirectorTournamentMixin):
         entry = self.get_entry(entry_id)
         form = WithdrawForm(request.POST)
         if not form.is_valid():
-            messages.error(request, f"Give a reason to withdraw {entry.player.name}.")
+            messages.error(
+                request, _("Give a reason to withdraw %(player)s.") % {"player": entry.player.name}
+            )
             return HttpResponseRedirect(seeding_url(slug, stage.pk))
         reason = form.cleaned_data["reason"]
         disqualify = form.cleaned_data["disqualify"]
-        verb = "disqualified" if disqualify else "withdrawn"
+        done = (_("%(player)s disqualified.") if disqualify else _("%(player)s withdrawn.")) % {
+            "player": entry.player.name
+        }
         in_stage = StageEntry.objects.filter(
             stage=stage, entry=entry, status=StageEntry.Status.ACTIVE
         ).exists()
@@ -177,13 +190,18 @@ class WithdrawView(DirectorTournamentMixin):
                     reason=reason,
                     disqualify=disqualify,
                 ),
-                success=f"{entry.player.name} {verb} (T7).",
+                success=(
+                    _("%(player)s disqualified (T7).")
+                    if disqualify
+                    else _("%(player)s withdrawn (T7).")
+                )
+                % {"player": entry.player.name},
             )
         else:
             service = entry_disqualify if disqualify else entry_withdraw
             self.run(
                 lambda: service(entry=entry, actor=request.user, reason=reason),
-                success=f"{entry.player.name} {verb}.",
+                success=done,
             )
         return HttpResponseRedirect(seeding_url(slug, stage.pk))
 
@@ -200,8 +218,13 @@ class LateEntryView(DirectorTournamentMixin):
         self.run(
             lambda: stage_entry_add(stage=stage, actor=request.user, entry=entry, reason=reason),
             success=lambda se: (
-                f"{entry.player.name} joins {stage.name} from round {se.joined_round} "
-                f"(seed {se.seed})."
+                _("%(player)s joins %(stage)s from round %(round)s (seed %(seed)s).")
+                % {
+                    "player": entry.player.name,
+                    "stage": stage.name,
+                    "round": se.joined_round,
+                    "seed": se.seed,
+                }
             ),
         )
         return HttpResponseRedirect(seeding_url(slug, stage.pk))
@@ -284,9 +307,10 @@ class CsvImportView(DirectorTournamentMixin):
                     len(r.entry_ids),
                 )
                 % {"n": len(r.entry_ids), "new": r.created, "known": r.reused}
-                + (", checked in" if r.checked_in else "")
+                + (_(", checked in") if r.checked_in else "")
                 + (
-                    f"; skipped bad rows {', '.join(map(str, report.bad_rows))}"
+                    _("; skipped bad rows %(rows)s")
+                    % {"rows": ", ".join(map(str, report.bad_rows))}
                     if report.bad_rows
                     else ""
                 )

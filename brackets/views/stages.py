@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
@@ -130,7 +131,8 @@ class StageListView(DirectorTournamentMixin):
             else:
                 messages.success(
                     request,
-                    f"{stage.name} created as stage {stage.number} (random seed {stage.rng_seed}).",
+                    _("%(stage)s created as stage %(number)s (random seed %(seed)s).")
+                    % {"stage": stage.name, "number": stage.number, "seed": stage.rng_seed},
                 )
                 return HttpResponseRedirect(stages_url(slug))
         return render(request, "brackets/stages.html", self.context(form), status=400)
@@ -165,7 +167,11 @@ class StageEditView(DirectorTournamentMixin):
             except ApplicationError as exc:
                 _apply_service_errors(form, exc)
             else:
-                messages.success(request, f"{stage.name}: {', '.join(changes)} changed.")
+                messages.success(
+                    request,
+                    _("%(stage)s: %(settings)s changed.")
+                    % {"stage": stage.name, "settings": ", ".join(changes)},
+                )
                 return HttpResponseRedirect(stages_url(slug))
         return render(
             request,

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views import View
 
 from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
@@ -150,7 +151,9 @@ class TournamentEditView(DirectorTournamentMixin):
             else:
                 from django.contrib import messages
 
-                messages.success(request, "Tournament settings saved." if data else "No change.")
+                messages.success(
+                    request, _("Tournament settings saved.") if data else _("No change.")
+                )
                 return HttpResponseRedirect(reverse("brackets:settings", args=[slug]))
         return render(
             request,

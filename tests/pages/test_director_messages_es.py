@@ -1,0 +1,67 @@
+"""Director page messages follow the page's language: a director browsing in Spanish reads the
+confirmations of seeding, publishing, the clock and calling time (T3) in Spanish, with the
+numbers filled in; the same POSTs in English keep their English text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from brackets.models import Round
+from tests.brackets.factories_pages import director_client, tournament_with_stage
+
+pytestmark = pytest.mark.django_db
+
+
+def url(name: str, *args: Any) -> str:
+    return reverse(f"brackets:{name}", args=args)
+
+
+def messages_after(client: Client, response: Any) -> list[str]:
+    assert response.status_code == 302, response.status_code
+    page = client.get(response["Location"])
+    return [str(m) for m in page.context["messages"]]
+
+
+@pytest.mark.parametrize(
+    ("language", "seeded", "published", "clock", "time_called"),
+    [
+        (
+            "es",
+            "8 jugadores sembrados: por rating.",
+            "La ronda 1 de {stage} está publicada.",
+            "Reloj en marcha: 25 minutos.",
+            "Tiempo cumplido (T3): 2 partidas terminaron por tiempo.",
+        ),
+        (
+            "en",
+            "Seeded 8 players by rating.",
+            "Round 1 of {stage} is published.",
+            "Clock started: 25 minutes.",
+            "Time called (T3): 2 match(es) ended on time.",
+        ),
+    ],
+)
+def test_round_messages_are_in_the_directors_language(
+    language: str, seeded: str, published: str, clock: str, time_called: str
+) -> None:
+    tournament, director, stage = tournament_with_stage(8, time_limit=30)
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    slug = tournament.slug
+
+    response = client.post(url("seed", slug, stage.pk), {"method": "rating"})
+    assert messages_after(client, response) == [seeded]
+
+    response = client.post(url("publish", slug, stage.pk), {"expected_number": "1"})
+    assert messages_after(client, response) == [published.format(stage=stage.name)]
+    rnd = Round.objects.get(stage=stage, number=1)
+
+    response = client.post(url("clock", slug, rnd.pk), {"minutes": "25"})
+    assert messages_after(client, response) == [clock]
+
+    response = client.post(url("call-time", slug, rnd.pk), {"reason": "late", "confirm": "on"})
+    assert messages_after(client, response) == [time_called]
