@@ -357,6 +357,12 @@ class PlayerAddForm(forms.Form):
     )
     check_in = forms.BooleanField(required=False, label=_("Check the player in"))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # It shares the import page with the CSV form: its own element ids (id_add_check_in,
+        # not a second id_check_in), the same field names.
+        kwargs.setdefault("auto_id", "id_add_%s")
+        super().__init__(*args, **kwargs)
+
 
 class CsvImportForm(forms.Form):
     file = forms.FileField(required=False, label=_("CSV file"))

@@ -41,6 +41,11 @@ class PairRegisterForm(forms.Form):
     club_b = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
     check_in = forms.BooleanField(label=gettext_lazy("Check both in"), required=False, initial=True)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Beside the CSV form on one page: its own element ids, the same field names.
+        kwargs.setdefault("auto_id", "id_pair_%s")
+        super().__init__(*args, **kwargs)
+
 
 class PairSubstituteForm(forms.Form):
     leaving = forms.IntegerField(label=gettext_lazy("Player leaving"))

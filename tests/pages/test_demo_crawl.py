@@ -32,9 +32,12 @@ class _Links(HTMLParser):
         super().__init__()
         self.links: list[str] = []
         self.assets: list[str] = []
+        self.ids: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
+        if found.get("id"):
+            self.ids.append(str(found["id"]))
         if tag == "a" and found.get("href"):
             self.links.append(str(found["href"]))
         # Stylesheets, icons, manifests, scripts and images the page asks the browser to load.
@@ -44,6 +47,9 @@ class _Links(HTMLParser):
 
 
 ASSETS: set[str] = set()
+# Pages whose HTML gives two elements the same id (labels, aria and scripts then find the wrong
+# one: a second form's checkbox shadowed the import form's "check in").
+DUPLICATE_IDS: dict[str, list[str]] = {}
 
 
 def crawl(client: Client, starts: list[str]) -> dict[str, int]:
@@ -61,6 +67,9 @@ def crawl(client: Client, starts: list[str]) -> dict[str, int]:
         parser = _Links()
         parser.feed(response.content.decode())
         ASSETS.update(parser.assets)
+        repeated = sorted({i for i in parser.ids if parser.ids.count(i) > 1})
+        if repeated:
+            DUPLICATE_IDS[path] = repeated
         for href in parser.links:
             url, _ = urldefrag(urljoin(path, href))
             parts = urlsplit(url)
@@ -104,3 +113,4 @@ def test_demo_crawl_answers_no_5xx_and_shows_tables_in_play() -> None:
     assert "/static/icons/domino.svg" in ASSETS
     missing = {a: s for a in sorted(ASSETS) if (s := Client().get(a).status_code) != 200}
     assert not missing, missing
+    assert not DUPLICATE_IDS, DUPLICATE_IDS
