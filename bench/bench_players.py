@@ -249,6 +249,8 @@ def main() -> int:
     ratios = {
         rows[0][0]: statistics.median(rated) / statistics.median(floor),
         rows[1][0]: statistics.median(page) / statistics.median(health),
+        rows[2][0]: statistics.median(exports) / statistics.median(export_floor),
+        rows[3][0]: statistics.median(archives) / statistics.median(export_floor),
     }
     print(
         f"\nbench-players: PostgreSQL on loopback, {args.repeats}+ trials each (median, min-max);"
