@@ -33,7 +33,12 @@ BENCHES: list[tuple[str, str, list[str], list[str]]] = [
     ("engine", "bench_engine_fold.py", ["--hands", "10000", "--trials", "3"], []),
     ("engine", "bench_engine_play.py", ["--hands", "900", "--trials", "3"], []),
     ("brackets", "bench_brackets.py", [], []),
-    ("hands", "bench_hands.py", ["--clients", "20", "--seconds", "3", "--rounds", "3"], []),
+    (
+        "hands",
+        "bench_hands.py",
+        ["--clients", "20", "--seconds", "3", "--rounds", "3", "--matches", "14"],
+        [],
+    ),
     (
         "live",
         "bench_live_fanout.py",

@@ -314,7 +314,11 @@ def _hand_record_locked(
     fingerprint: str,
     client: ClientInfo,
 ) -> HandRecordResult:
-    match, _ = _lock_match_for_recording(match_id, actor)
+    match, _, stored = _lock_match_for_recording(match_id, actor, key)
+    if stored is not None:
+        # A retry (a lost response): its original answer, whatever happened since, without
+        # checking the hand again (the lock statement read it).
+        return _replay(stored, fingerprint)
     try:
         confirmation_gate_record(match)  # issue 15: held or disputed
         started = _start_with_first_hand(match, payload)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,9 +44,32 @@ def _violated_constraint(exc: IntegrityError) -> str | None:
     return getattr(diag, "constraint_name", None)
 
 
-_IDEMPOTENT_COLUMNS: Columns[Hand] = Columns(
-    Hand, ["id", "tournament_version", "idempotency_fingerprint", "idempotent_response"]
-)
+_IDEMPOTENT_FIELDS = ["id", "tournament_version", "idempotency_fingerprint", "idempotent_response"]
+_IDEMPOTENT_COLUMNS: Columns[Hand] = Columns(Hand, _IDEMPOTENT_FIELDS)
+KEYED_COLUMNS: Columns[Hand] = Columns(Hand, _IDEMPOTENT_FIELDS, alias="k")
+"""The stored answer's columns under alias ``k``, for a statement that joins the actor's keyed
+hand (:func:`keyed_hand_join`) and reads it with :func:`stored_answer_from`."""
+
+
+def keyed_hand_join() -> str:
+    """``LEFT JOIN`` the hand ``actor`` recorded with ``key`` (params: actor id, key) as ``k``:
+    at most one row (the unique (recorded_by, idempotency_key) constraint), none for no key."""
+    recorded_by, key = sql_column(Hand, "recorded_by"), sql_column(Hand, "idempotency_key")
+    return (
+        f"LEFT JOIN {sql_table(Hand)} k ON k.{recorded_by} = %s AND k.{key} = %s "
+        # Implies the partial index's predicate, so a prepared (generic) plan can use it.
+        f"AND k.{key} <> ''"
+    )
+
+
+def stored_answer_from(row: Sequence[Any]) -> _StoredAnswer | None:
+    """The answer in a row of :data:`KEYED_COLUMNS` (all NULL when the key has no hand)."""
+    hand_id, tournament_version, fingerprint, response = KEYED_COLUMNS.values(row)
+    if hand_id is None or not isinstance(response, dict):  # none, or keyed before answers
+        return None  # were kept on the hand
+    return _StoredAnswer(
+        fingerprint=fingerprint, body=_answer(response, hand_id, tournament_version)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +94,7 @@ def _stored_answer(actor: Actor, key: str) -> _StoredAnswer | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    hand_id, tournament_version, fingerprint, response = _IDEMPOTENT_COLUMNS.values(row)
-    if not isinstance(response, dict):  # keyed before answers were kept on the hand
-        return None
-    return _StoredAnswer(
-        fingerprint=fingerprint, body=_answer(response, hand_id, tournament_version)
-    )
+    return stored_answer_from(row)
 
 
 def _replay(stored: _StoredAnswer, fingerprint: str) -> HandRecordResult:

@@ -11,6 +11,12 @@ from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.models import Match
 from scoring.services.common import Actor, _require_authenticated
+from scoring.services.idempotency import (
+    KEYED_COLUMNS,
+    _StoredAnswer,
+    keyed_hand_join,
+    stored_answer_from,
+)
 from tournament.context import (
     PERMISSIONS,
     STATUS_GATES,
@@ -24,7 +30,8 @@ _MATCH_COLUMNS: Columns[Match] = Columns(Match, alias="m")
 
 
 def _lock_for_recording_sql() -> str:
-    """``SELECT <match>, <actor is director>, <actor is referee> ... FOR NO KEY UPDATE``."""
+    """``SELECT <match>, <tournament status>, <actor is director>, <actor is referee>,
+    <the actor's hand with this idempotency key> ... FOR NO KEY UPDATE OF m``."""
     return _lock_for_recording_statement(default_connection().vendor)
 
 
@@ -43,21 +50,29 @@ def _lock_for_recording_statement(vendor: str) -> str:
         f"WHERE t.{sql_column(Tournament, 'id')} = m.{sql_column(Match, 'tournament')})"
     )
     sql = (
-        f"SELECT {_MATCH_COLUMNS.sql}, {status}, {role_exists}, {role_exists} "  # noqa: S608
-        f"FROM {sql_table(Match)} m WHERE m.{sql_column(Match, 'id')} = %s"
+        f"SELECT {_MATCH_COLUMNS.sql}, {status}, {role_exists}, {role_exists}, "  # noqa: S608
+        f"{KEYED_COLUMNS.sql} FROM {sql_table(Match)} m {keyed_hand_join()} "
+        f"WHERE m.{sql_column(Match, 'id')} = %s"
     )
     if default_connection().features.has_select_for_update_of:
         sql += " FOR NO KEY UPDATE OF m"  # PostgreSQL; SQLite serialises writers anyway
     return sql
 
 
-def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]:
+def _lock_match_for_recording(
+    match_id: int, actor: Actor, key: str = ""
+) -> tuple[Match, bool, _StoredAnswer | None]:
     """Lock the match (as :func:`_lock_match`) and authorise ``actor`` in the same query.
 
     The role checks ride along as ``EXISTS`` subqueries, so the hot path pays one round trip
-    for the lock and the permission. The statement is precompiled (``core.sql``): compiling
-    the equivalent queryset with its two subqueries cost about a third of a hand's Python
-    time (bench/bench_hands.py). Returns the match and whether the actor is a director.
+    for the lock and the permission; the hand ``actor`` already recorded with the
+    idempotency ``key`` (if any) rides along too, so a retried submission is answered from
+    this one statement (its row is read in the statement's snapshot: a hand committed while
+    the lock waited is not in it, and the caller's later checks find that one).
+
+    The statement is precompiled (``core.sql``): compiling the equivalent queryset with its
+    two subqueries cost about a third of a hand's Python time (bench/bench_hands.py).
+    Returns the match, whether the actor is a director and the stored answer for ``key``.
     Raises 404 for an unknown match and 403 unless the actor is a director of the tournament
     or the referee assigned to this match (whose referee role must still stand).
     """
@@ -67,6 +82,8 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
         TournamentRole.Role.DIRECTOR.value,
         actor.pk,
         TournamentRole.Role.REFEREE.value,
+        actor.pk,
+        key,
         match_id,
     ]
     with prepared_cursor() as cursor:
@@ -74,15 +91,17 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
         row = cursor.fetchone()
     if row is None:
         raise NotFoundError(f"No match {match_id}.", code="not_found")
-    match = _MATCH_COLUMNS.instance(row[:-3])
-    status, actor_is_director = row[-3], bool(row[-2])
+    keyed = len(KEYED_COLUMNS.attnames)
+    match = _MATCH_COLUMNS.instance(row[: -3 - keyed])
+    status, actor_is_director, actor_is_referee = row[-3 - keyed : -keyed]
+    stored = stored_answer_from(row[-keyed:])
     # A credential is never a director, whatever else its identity holds (the table).
     is_director = not isinstance(actor, RefereeActor) and bool(
         getattr(actor, "is_superuser", False) or actor_is_director
     )
     # A credential acts only in its own tournament (its identity's role is there anyway).
     assigned = (
-        bool(row[-1])
+        bool(actor_is_referee)
         and match.referee_id == actor.pk
         and getattr(actor, "tournament_id", match.tournament_id) == match.tournament_id
     )
@@ -100,4 +119,4 @@ def _lock_match_for_recording(match_id: int, actor: Actor) -> tuple[Match, bool]
             status=409,
             fields={"status": [f"Tournament is {status}."]},
         )
-    return match, is_director
+    return match, bool(is_director), stored

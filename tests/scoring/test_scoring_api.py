@@ -463,6 +463,32 @@ def test_recording_uses_a_constant_number_of_queries(
     assert r.status_code == 201
 
 
+@pytest.mark.postgres
+def test_a_retry_is_answered_by_the_lock_statement_alone(api: APIClient, match: Match) -> None:
+    """A retried submission (same Idempotency-Key after the answer was lost) reads its stored
+    answer in the lock statement: one statement besides the test's savepoints, no fold, no
+    stored-answer lookup; the same key with another body is still a 422 (§9)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    body = {"number": 1, "poser": 0, "pose_tile": "6-6", "end": "block", "counts": [5, 5, 9, 9]}
+    first = post_hand(api, match, body, **{"Idempotency-Key": "lost-1"})
+    assert first.status_code == 201, first.content
+    with CaptureQueriesContext(connection) as ctx:
+        again = post_hand(api, match, body, **{"Idempotency-Key": "lost-1"})
+    assert again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    statements = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in (q["sql"] or "")]
+    # The lock statement (prepared: Django logs its text as None) and nothing else.
+    assert len(statements) == 1, statements
+    other = {**body, "counts": [5, 5, 9, 8]}
+    reused = post_hand(api, match, other, **{"Idempotency-Key": "lost-1"})
+    assert reused.status_code == 422
+    assert reused.json()["error"]["code"] == "idempotency_key_reused"
+    assert Hand.objects.filter(match=match).count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 def test_as_served_a_hand_is_three_statements_and_commits_with_the_store(
