@@ -227,7 +227,12 @@ class MetricsMiddleware:
 
 
 def websocket_metrics(app: Any) -> Any:
-    """ASGI wrapper counting open sockets and frames sent (config/asgi.py)."""
+    """ASGI wrapper counting open sockets and frames sent (config/asgi.py).
+
+    The wrapped ``send`` keeps the server's own as ``__wrapped__``: the spectator hub writes
+    prebuilt frames straight to the server's transport (live/consumers.py finds it there), and
+    counts those frames itself (:func:`count_websocket_frames`), once per event.
+    """
 
     async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
         accepted = False
@@ -242,6 +247,7 @@ def websocket_metrics(app: Any) -> Any:
                 WEBSOCKET_FRAMES.inc()
             await send(message)
 
+        counting_send.__wrapped__ = send  # type: ignore[attr-defined]
         try:
             await app(scope, receive, counting_send)
         finally:
@@ -249,6 +255,12 @@ def websocket_metrics(app: Any) -> Any:
                 WEBSOCKETS.dec()
 
     return wrapped
+
+
+def count_websocket_frames(n: int) -> None:
+    """Add ``n`` frames written without the ASGI ``send`` (the hub's direct writes)."""
+    if n:
+        WEBSOCKET_FRAMES.inc(n)
 
 
 # -- Celery -------------------------------------------------------------------------------------

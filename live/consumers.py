@@ -234,7 +234,15 @@ def _direct_protocol(send: Any) -> Any | None:
     straight to its transport: uvicorn's ``websockets-sansio`` implementation (as
     deploy/scripts/start-ws.sh runs it) with no extension negotiated (per-message deflate is
     off there), so a prebuilt unmasked frame is exactly what the protocol would write.
-    Anything else (daphne, the test communicator): ``None``, and ASGI sends are used."""
+    Anything else (daphne, the test communicator): ``None``, and ASGI sends are used.
+    Wrappers of ``send`` in between (core.observability's frame counter) expose the server's
+    ``send`` as ``__wrapped__``; without that unwrapping every socket took the fallback path
+    behind the production ASGI app (bench/bench_live_fanout.py found it, issue 19)."""
+    for _ in range(8):  # a few layers at most; never loop on a self-reference
+        inner = getattr(send, "__wrapped__", None)
+        if inner is None:
+            break
+        send = inner
     proto = getattr(send, "__self__", None)
     conn = getattr(proto, "conn", None)
     if not isinstance(conn, WebsocketProtocol) or conn.extensions:
@@ -333,31 +341,33 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         if self.sender is not None:
             self.sender.cancel()
 
-    def write(self, frame: OutFrame) -> None:
+    def write(self, frame: OutFrame) -> bool:
         """Called by the hub once per event with the frame of this socket's language; never
         waits. A socket that does not keep up skips frames; its next one shows the client the
-        version gap and it re-fetches (live.js)."""
+        version gap and it re-fetches (live.js). True when the frame went straight to the
+        transport (the hub counts those; the ASGI path counts its own sends)."""
         early = self._early
         if early is not None:  # still connecting: after the hello
             if len(early) >= self.early_size:
                 del early[0]
             early.append(frame)
-            return
+            return False
         proto = self._direct
         if proto is not None:
             transport = proto.transport
             if proto.close_sent or transport.is_closing() or proto.conn.state is not OPEN:
-                return
+                return False
             if transport.get_write_buffer_size() > self.high_water:
                 self.skipped += 1
-                return
+                return False
             transport.write(frame.wire)
-            return
+            return True
         if self._outbox is not None and self._more is not None:
             if len(self._outbox) == self._outbox.maxlen:
                 self.skipped += 1  # the oldest goes: the client sees the gap
             self._outbox.append(frame.text)
             self._more.set()
+        return False
 
     async def _drain(self) -> None:
         """The ASGI fallback (no direct transport): this socket's bounded queue, in order."""

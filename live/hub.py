@@ -64,6 +64,7 @@ from channels.layers import get_channel_layer
 from websockets.frames import Frame, Opcode
 
 from core.broadcast import unbatch
+from core.observability import count_websocket_frames
 
 logger = logging.getLogger(__name__)
 
@@ -94,8 +95,9 @@ class Socket(Protocol):
 
     language: str | None
 
-    def write(self, frame: OutFrame) -> None:
-        """Send ``frame`` without waiting (skip it if the socket does not keep up)."""
+    def write(self, frame: OutFrame) -> bool:
+        """Send ``frame`` without waiting (skip it if the socket does not keep up); True when
+        it went straight to the socket's transport (counted by the hub)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ class _Relay:
         if self.accept(event):
             self.hub.fan_out(event)
 
-    def write(self, frame: OutFrame) -> None:  # pragma: no cover - relays take events
+    def write(self, frame: OutFrame) -> bool:  # pragma: no cover - relays take events
         raise TypeError("a relay takes events, not frames")
 
 
@@ -255,11 +257,13 @@ class Hub:
             sockets = self._by_language.get(language)
             if frame is None or not sockets:
                 continue
+            written = 0
             for socket in list(sockets):  # write never waits; a copy, in case one leaves
                 try:
-                    socket.write(frame)
+                    written += socket.write(frame)
                 except Exception:
                     logger.warning("live hub %s: a write failed", self.group, exc_info=True)
+            count_websocket_frames(written)
 
     async def snapshot(self, load: Callable[[], Awaitable[T]]) -> T:
         """What ``load`` reads, once per epoch for all the sockets connecting meanwhile.

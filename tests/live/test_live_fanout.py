@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 import uvicorn
-from channels.routing import URLRouter
 from websockets.asyncio.client import connect
 
-from config.routing import websocket_urlpatterns
+from config.asgi import application
 from live.hub import Freezer, Hub, gc_stats, hubs
 from tests.live.conftest import LiveTournament, make_live_tournament
 from tests.live.test_live_consumers import in_own_loop
@@ -45,7 +44,7 @@ def _free_port() -> int:
 async def _serve() -> tuple[uvicorn.Server, asyncio.Task[None], int]:
     port = _free_port()
     config = uvicorn.Config(
-        URLRouter(websocket_urlpatterns),
+        application,  # as served: the metrics wrapper and the origin check included
         host="127.0.0.1",
         port=port,
         ws="websockets-sansio",
@@ -61,6 +60,19 @@ async def _serve() -> tuple[uvicorn.Server, asyncio.Task[None], int]:
         await asyncio.sleep(0.02)
     assert server.started
     return server, task, port
+
+
+ORIGIN = "http://127.0.0.1"
+
+
+def _frames_counted() -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("cutthroat_websocket_frames_total") or 0.0
+
+
+def _connect(port: int, **kwargs: Any) -> Any:
+    return connect(f"ws://127.0.0.1:{port}/ws/live/ws-fan/", origin=ORIGIN, **kwargs)
 
 
 async def _stop(server: uvicorn.Server, task: asyncio.Task[None]) -> None:
@@ -81,6 +93,7 @@ async def _slow_client(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamW
     reader, writer = await asyncio.open_connection(sock=sock, limit=1024)
     writer.write(
         b"GET /ws/live/ws-fan/ HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        b"Origin: http://127.0.0.1\r\n"
         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         b"Sec-WebSocket-Version: 13\r\n\r\n"
     )
@@ -110,7 +123,7 @@ async def test_one_write_per_socket_and_no_task_or_future_per_socket(
 ) -> None:
     server, task, port = await _serve()
     try:
-        clients = [await connect(f"ws://127.0.0.1:{port}/ws/live/ws-fan/") for _ in range(30)]
+        clients = [await _connect(port) for _ in range(30)]
         for c in clients:
             assert json.loads(await asyncio.wait_for(c.recv(), TIMEOUT))["type"] == "hello"
         hub = _hub(lt)
@@ -138,6 +151,7 @@ async def test_one_write_per_socket_and_no_task_or_future_per_socket(
 
         monkeypatch.setattr("live.consumers.OutFrame", CountingFrame)
         tasks_before = len(asyncio.all_tasks())
+        frames_before = _frames_counted()
         monkeypatch.setattr(loop, "create_future", counting)
         hub.fan_out({"type": "live.tick", "tournament_version": 77})
         await asyncio.sleep(0)  # the fan-out task runs: framing and 30 writes, no await
@@ -148,6 +162,9 @@ async def test_one_write_per_socket_and_no_task_or_future_per_socket(
         assert {g["tournament_version"] for g in got} == {77}
         assert len(encoded) == 1  # one encoding for the 30 sockets
         assert len(made) < 5  # not one per socket (the server's own timers may make a few)
+        # Written straight to the transports behind the production app's metrics wrapper,
+        # and still counted, once per event: 30 frames.
+        assert _frames_counted() - frames_before == 30
         for c in clients:
             await c.close()
     finally:
@@ -160,7 +177,7 @@ async def test_a_socket_that_stops_reading_skips_frames_and_never_delays_the_oth
 ) -> None:
     server, task, port = await _serve()
     try:
-        fast = await connect(f"ws://127.0.0.1:{port}/ws/live/ws-fan/", max_size=None)
+        fast = await _connect(port, max_size=None)
         assert json.loads(await asyncio.wait_for(fast.recv(), TIMEOUT))["type"] == "hello"
         slow_reader, slow_writer = await _slow_client(port)
         hub = _hub(lt)
@@ -225,16 +242,14 @@ async def test_hellos_of_a_connect_burst_come_from_one_snapshot(
     monkeypatch.setattr(consumers, "_state", counting)
     server, task, port = await _serve()
     try:
-        first = await connect(f"ws://127.0.0.1:{port}/ws/live/ws-fan/")
+        first = await _connect(port)
         await asyncio.wait_for(first.recv(), TIMEOUT)
-        clients = await asyncio.gather(
-            *(connect(f"ws://127.0.0.1:{port}/ws/live/ws-fan/") for _ in range(20))
-        )
+        clients = await asyncio.gather(*(_connect(port) for _ in range(20)))
         hellos = [json.loads(await asyncio.wait_for(c.recv(), TIMEOUT)) for c in clients]
         assert {h["tournament_version"] for h in hellos} == {lt.tournament.version}
         assert reads == [lt.tournament.pk]  # one read for 21 sockets
         _hub(lt).fan_out({"type": "live.tick", "tournament_version": lt.tournament.version})
-        late = await connect(f"ws://127.0.0.1:{port}/ws/live/ws-fan/")
+        late = await _connect(port)
         await asyncio.wait_for(late.recv(), TIMEOUT)
         assert len(reads) == 2  # an event moved the epoch: a new snapshot
         for c in [first, late, *clients]:
