@@ -42,7 +42,7 @@ BENCHES: list[tuple[str, str, list[str], list[str]]] = [
     (
         "live",
         "bench_live_fanout.py",
-        ["--skip-standings", "--sizes", "1000", "--trials", "3", "--hands", "3"],
+        ["--skip-standings", "--sizes", "1000,10000", "--trials", "3", "--hands", "3"],
         ["--skip-standings"],
     ),
     ("standings", "bench_live_fanout.py", ["--skip-fanout", "--trials", "3"], ["--skip-fanout"]),
