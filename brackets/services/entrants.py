@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services._common import (
@@ -37,26 +38,28 @@ def stage_entry_add(*, stage: Stage, actor: Actor, entry: Entry, reason: str = "
     entry = Entry.objects.get(pk=entry.pk)  # fresh: status and check-in may have changed
     if stage.kind != Stage.Kind.QUALIFYING:
         raise ApplicationError(
-            "Late entries join a qualifying stage; a knockout field is fixed (T6).",
+            _("Late entries join a qualifying stage; a knockout field is fixed (T6)."),
             code="knockout_field_fixed",
         )
     if stage.status in (Stage.Status.PENDING, Stage.Status.FINISHED):
-        raise ApplicationError("Seed the stage first (or it is finished).", code="stage_not_open")
+        raise ApplicationError(
+            _("Seed the stage first (or it is finished)."), code="stage_not_open"
+        )
     if entry.tournament_id != stage.tournament_id or entry.status != Entry.Status.ACTIVE:
         raise ApplicationError(
-            "Only an active entry of this tournament can join.",
+            _("Only an active entry of this tournament can join."),
             code="bad_entry",
-            fields={"entry": ["Not an active entry of this tournament."]},
+            fields={"entry": [_("Not an active entry of this tournament.")]},
         )
     if StageEntry.objects.filter(stage=stage, entry=entry).exists():
         raise ApplicationError(
-            "The entry is already in the stage.",
+            _("The entry is already in the stage."),
             code="already_entered",
-            fields={"entry": ["Already in this stage."]},
+            fields={"entry": [_("Already in this stage.")]},
         )
     joined = _next_round_number(stage)
     if joined > (stage.swiss_rounds or 0):
-        raise ApplicationError("No qualifying round is left to join.", code="no_round_left")
+        raise ApplicationError(_("No qualifying round is left to join."), code="no_round_left")
     if not entry.checked_in:
         entry_update(entry=entry, actor=actor, data={"checked_in": True})
     top = StageEntry.objects.filter(stage=stage).aggregate(s=Max("seed"))["s"] or 0
@@ -88,16 +91,16 @@ def stage_entry_withdraw(
     require_director_or_system(actor, stage.tournament_id)
     if not reason or not reason.strip():
         raise ApplicationError(
-            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+            _("Give a reason."), code="reason_required", fields={"reason": [_("Required.")]}
         )
     stage = stage_lock(stage.pk)
     entry = Entry.objects.select_related("tournament").get(pk=entry.pk)
     se = StageEntry.objects.filter(stage=stage, entry=entry).first()
     if se is None:
         raise ApplicationError(
-            "The entry is not in this stage.",
+            _("The entry is not in this stage."),
             code="not_in_stage",
-            fields={"entry": ["Not in this stage."]},
+            fields={"entry": [_("Not in this stage.")]},
         )
     if se.status != StageEntry.Status.ACTIVE:
         raise ApplicationError(f"The entry is already {se.status}.", code="entry_not_active")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from brackets.engine import TimeCalledLine, time_called_placings, time_called_winner
 from brackets.models import Round, RoundMatch, StageEntry
@@ -34,20 +35,20 @@ def round_clock_start(*, round: Round, actor: Actor, minutes: int | None = None)
     stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
-        raise ApplicationError("The round is closed.", code="round_closed")
+        raise ApplicationError(_("The round is closed."), code="round_closed")
     if minutes is not None:
         if minutes < 1:
             raise ApplicationError(
-                "A time limit is at least a minute.",
+                _("A time limit is at least a minute."),
                 code="bad_time_limit",
-                fields={"minutes": [">= 1"]},
+                fields={"minutes": [_(">= 1")]},
             )
         rnd.time_limit = minutes
     if not rnd.time_limit:
         raise ApplicationError(
-            "This round has no time limit; give minutes.",
+            _("This round has no time limit; give minutes."),
             code="no_time_limit",
-            fields={"minutes": ["Required."]},
+            fields={"minutes": [_("Required.")]},
         )
     rnd.clock_started_at = timezone.now()
     rnd.save(update_fields=["time_limit", "clock_started_at", "updated_at"])
@@ -73,12 +74,14 @@ def round_call_time(
     match in ``sudden_death``, which keeps playing. Returns the ended match ids.
     """
     if actor is None:
-        raise PermissionDeniedError("Calling time is a director's decision.", code="not_director")
+        raise PermissionDeniedError(
+            _("Calling time is a director's decision."), code="not_director"
+        )
     require_director_or_system(actor, round.stage.tournament_id)
     stage = stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
-        raise ApplicationError("The round is closed.", code="round_closed")
+        raise ApplicationError(_("The round is closed."), code="round_closed")
     continuation_links(rnd.pk)
     keep = set(sudden_death)
     open_ids = [
@@ -168,13 +171,13 @@ def round_seat_replace(
     """
     if not reason or not reason.strip():
         raise ApplicationError(
-            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+            _("Give a reason."), code="reason_required", fields={"reason": [_("Required.")]}
         )
     require_director_or_system(actor, round.stage.tournament_id)
     stage = stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
-        raise ApplicationError("The round is closed.", code="round_closed")
+        raise ApplicationError(_("The round is closed."), code="round_closed")
     seat = (
         Seat.objects.select_related("match")
         .filter(match__round_link__round_id=rnd.pk, entry_id=out_entry_id)
@@ -182,29 +185,29 @@ def round_seat_replace(
     )
     if seat is None:
         raise ApplicationError(
-            "That player is not seated in this round.",
+            _("That player is not seated in this round."),
             code="not_seated",
-            fields={"out_entry_id": ["Not seated in this round."]},
+            fields={"out_entry_id": [_("Not seated in this round.")]},
         )
     match = Match.objects.select_for_update(no_key=True).get(pk=seat.match_id)
     if match.status != Match.Status.SCHEDULED:
         raise ApplicationError(
-            "The match has started: record a forfeit instead (T7).",
+            _("The match has started: record a forfeit instead (T7)."),
             code="match_started",
-            fields={"out_entry_id": ["Their match has started."]},
+            fields={"out_entry_id": [_("Their match has started.")]},
         )
     incoming = Entry.objects.filter(pk=in_entry_id, tournament_id=stage.tournament_id).first()
     if incoming is None or incoming.status != Entry.Status.ACTIVE:
         raise ApplicationError(
-            "The replacement must be an active entry of this tournament.",
+            _("The replacement must be an active entry of this tournament."),
             code="bad_replacement",
-            fields={"in_entry_id": ["Not an active entry of this tournament."]},
+            fields={"in_entry_id": [_("Not an active entry of this tournament.")]},
         )
     if Seat.objects.filter(match__round_link__round_id=rnd.pk, entry_id=in_entry_id).exists():
         raise ApplicationError(
-            "The replacement already plays in this round.",
+            _("The replacement already plays in this round."),
             code="already_seated",
-            fields={"in_entry_id": ["Already seated in this round."]},
+            fields={"in_entry_id": [_("Already seated in this round.")]},
         )
     mine = StageEntry.objects.filter(stage=stage, entry_id=in_entry_id).first()
     if mine is None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from brackets.models import Stage, StageEntry
 from brackets.pairs_csv import PairsReport
@@ -166,10 +167,10 @@ def partnership_substitute(
     require_director(actor=actor, tournament=tournament)
     if not reason.strip():
         raise ApplicationError(
-            "Give a reason (T11).",
+            _("Give a reason (T11)."),
             code="reason_required",
             rule="T11",
-            fields={"reason": ["Required."]},
+            fields={"reason": [_("Required.")]},
         )
     partnership = Partnership.objects.select_for_update().get(pk=partnership.pk)
     member = PartnershipMember.objects.filter(
@@ -183,8 +184,10 @@ def partnership_substitute(
     matches = _in_play(partnership)
     if matches:
         raise ConflictError(
-            "The partnership is seated in a round in play: substitute before the next round "
-            "is published (T11).",
+            _(
+                "The partnership is seated in a round in play: substitute before the next round "
+                "is published (T11)."
+            ),
             code="round_in_play",
             rule="T11",
             extra={"matches": matches},

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from django.utils.translation import gettext as _
+
 from brackets.engine import (
     Advancement,
     BracketError,
@@ -139,8 +141,16 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
             number=number,
             kind=Round.Kind.SWISS,
             seating=seating,
-            message=f"Round {number} of {total}: {len(seating.tables)} tables of two "
-            f"partnerships, {len(seating.bye_pairs)} bye(s) (T9).",
+            message=_(
+                "Round %(number)s of %(total)s: %(tables)s tables of two partnerships, "
+                "%(byes)s bye(s) (T9)."
+            )
+            % {
+                "number": number,
+                "total": total,
+                "tables": len(seating.tables),
+                "byes": len(seating.bye_pairs),
+            },
             follows=follows,
             seed=seed,
         )
@@ -148,7 +158,9 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
     ids = [p.info.pair_id for p in active]
     if not ids:
         raise BracketError(
-            code="field_too_small", rule="T10", message="No partnership is left to advance (T10)."
+            code="field_too_small",
+            rule="T10",
+            message=_("No partnership is left to advance (T10)."),
         )
     standings = pair_standings_from_data(data, pairs=ids)
     top = min(data.cut_size or len(ids), len(ids))
@@ -180,8 +192,11 @@ def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextSte
         number=number,
         kind=Round.Kind.PLAYOFF,
         seating=seating,
-        message=f"Play-off (T6, T10): {len(adv.playoff.players)} partnerships level on the "
-        f"line play for {adv.playoff.spots} place(s).",
+        message=_(
+            "Play-off (T6, T10): %(pairs)s partnerships level on the line play for "
+            "%(spots)s place(s)."
+        )
+        % {"pairs": len(adv.playoff.players), "spots": adv.playoff.spots},
         follows=last.id,
         seed=_seed(data, number),
         advancing=adv.playoff.spots,
@@ -199,8 +214,8 @@ def _finish(
 ) -> NextStep:
     return NextStep(
         FINISH_STAGE,
-        f"{data.name} is complete: {len(advanced)} partnership(s) go on, "
-        f"{len(eliminated)} are out (T10).",
+        _("%(stage)s is complete: %(advanced)s partnership(s) go on, %(out)s are out (T10).")
+        % {"stage": data.name, "advanced": len(advanced), "out": len(eliminated)},
         follows_round_id=last.id,
         eliminated=_member_places(data, eliminated),
         out_round=out_round,
@@ -249,7 +264,8 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         raise BracketError(
             code="field_too_small",
             rule="T10",
-            message=f"{len(survivors)} partnership(s) left: a final needs two (T10).",
+            message=_("%(n)s partnership(s) left: a final needs two (T10).")
+            % {"n": len(survivors)},
         )
     field_ = [by_id[p] for p in survivors]
     if len(survivors) == 2:
@@ -258,7 +274,7 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
             number=number,
             kind=Round.Kind.FINAL,
             seating=seat_pairs_seeded(field_, round_number=number),
-            message="The final: one match between the top two partnerships (T10).",
+            message=_("The final: one match between the top two partnerships (T10)."),
             follows=follows,
             seed=_seed(data, number),
             eliminated=_member_places(data, eliminated),
@@ -271,8 +287,11 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         number=number,
         kind=Round.Kind.KNOCKOUT,
         seating=seating,
-        message=f"Knockout round of {len(survivors)} partnerships: {len(seating.tables)} "
-        f"tables, each table's winner goes on ({going_on} partnerships, T10).",
+        message=_(
+            "Knockout round of %(n)s partnerships: %(tables)s tables, each table's winner goes "
+            "on (%(going_on)s partnerships, T10)."
+        )
+        % {"n": len(survivors), "tables": len(seating.tables), "going_on": going_on},
         follows=follows,
         seed=_seed(data, number),
         advancing=going_on,
@@ -282,13 +301,17 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
 
 
 def _no_winner(rnd: RoundData, table: int | None = None) -> BracketError:
-    where = f"table {table}" if table is not None else "the final"
-    return BracketError(
-        code="no_winner",
-        rule="T3",
-        message=f"Round {rnd.number}, {where} ended level: the director orders a "
-        "sudden-death hand (T3) before the partnerships can go on (T10).",
-    )
+    if table is not None:
+        message = _(
+            "Round %(number)s, table %(table)s ended level: the director orders a sudden-death "
+            "hand (T3) before the partnerships can go on (T10)."
+        ) % {"number": rnd.number, "table": table}
+    else:
+        message = _(
+            "Round %(number)s, the final ended level: the director orders a sudden-death hand "
+            "(T3) before the partnerships can go on (T10)."
+        ) % {"number": rnd.number}
+    return BracketError(code="no_winner", rule="T3", message=message)
 
 
 def pairs_withdrawn_places(data: StageData) -> list[Placement]:

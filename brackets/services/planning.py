@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from django.utils.translation import gettext as _
+
 from brackets.engine import (
     Advancement,
     BracketError,
@@ -75,14 +77,17 @@ def round_seed(data: StageData, number: int) -> int:
 def next_step_plan(data: StageData) -> NextStep:
     """The next step of a stage. Raises :class:`BracketError` when the engine cannot seat it."""
     if data.status == Stage.Status.FINISHED:
-        return NextStep(FINISHED, f"{data.name} is finished.")
+        return NextStep(FINISHED, _("%(stage)s is finished.") % {"stage": data.name})
     if data.status == Stage.Status.PENDING:
-        return NextStep(WAIT, f"{data.name} has no entrants yet: seed it first (T8).")
+        return NextStep(
+            WAIT, _("%(stage)s has no entrants yet: seed it first (T8).") % {"stage": data.name}
+        )
     last = data.last_round
     if last is not None and last.status == Round.Status.PUBLISHED:
         return NextStep(
             WAIT,
-            f"Round {last.number} is in play: it closes when its last match ends.",
+            _("Round %(number)s is in play: it closes when its last match ends.")
+            % {"number": last.number},
             follows_round_id=None,
         )
     if data.pairs is not None:  # T9: a pairs stage seats partnerships
@@ -125,7 +130,13 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
             )
         return NextStep(
             PUBLISH_ROUND,
-            f"Round {number} of {total}: {len(seating.tables)} tables, {len(seating.byes)} byes.",
+            _("Round %(number)s of %(total)s: %(tables)s tables, %(byes)s byes.")
+            % {
+                "number": number,
+                "total": total,
+                "tables": len(seating.tables),
+                "byes": len(seating.byes),
+            },
             follows_round_id=follows,
             round_number=number,
             round_kind=Round.Kind.SWISS,
@@ -165,7 +176,7 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         places = tuple(Placement(s.entry_id, i + 1) for i, s in enumerate(ranked))
         return NextStep(
             FINISH_STAGE,
-            f"The final table is played: {data.name} is complete.",
+            _("The final table is played: %(stage)s is complete.") % {"stage": data.name},
             follows_round_id=last.id,
             eliminated=places,
             out_round=last.number,
@@ -231,7 +242,7 @@ def _knockout_round(
         seating = seat_seeded(list(survivors), config, rng=rng)
         return NextStep(
             PUBLISH_ROUND,
-            f"The final table of {n} plays to the target (T6).",
+            _("The final table of %(n)s plays to the target (T6).") % {"n": n},
             follows_round_id=follows,
             round_number=number,
             round_kind=Round.Kind.FINAL,
@@ -250,9 +261,26 @@ def _knockout_round(
     seating = seat_seeded(list(survivors), config, rng=rng)
     return NextStep(
         PUBLISH_ROUND,
-        f"Knockout round of {n}: {first.tables} tables, top {first.per_table} of each "
-        f"table{f' plus {first.fill} best others' if first.fill else ''} go on "
-        f"({first.advancing} players; {len(plan.rounds)} round(s) to the final table).",
+        (
+            _(
+                "Knockout round of %(n)s: %(tables)s tables, top %(per_table)s of each table "
+                "plus %(fill)s best others go on (%(advancing)s players; %(rounds)s round(s) "
+                "to the final table)."
+            )
+            if first.fill
+            else _(
+                "Knockout round of %(n)s: %(tables)s tables, top %(per_table)s of each table "
+                "go on (%(advancing)s players; %(rounds)s round(s) to the final table)."
+            )
+        )
+        % {
+            "n": n,
+            "tables": first.tables,
+            "per_table": first.per_table,
+            "fill": first.fill,
+            "advancing": first.advancing,
+            "rounds": len(plan.rounds),
+        },
         follows_round_id=follows,
         round_number=number,
         round_kind=Round.Kind.KNOCKOUT,
@@ -301,8 +329,11 @@ def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextSte
     )
     return NextStep(
         PUBLISH_ROUND,
-        f"Play-off (T6): {len(players)} players level on the advancement line play for "
-        f"{adv.playoff.spots} place(s).",
+        _(
+            "Play-off (T6): %(players)s players level on the advancement line play for "
+            "%(spots)s place(s)."
+        )
+        % {"players": len(players), "spots": adv.playoff.spots},
         follows_round_id=last.id,
         round_number=number,
         round_kind=Round.Kind.PLAYOFF,
@@ -329,7 +360,8 @@ def _resolve(adv: Advancement, playoff_round: RoundData, data: StageData) -> Adv
 def _finish_step(data: StageData, last: RoundData, adv: Advancement, *, out_round: int) -> NextStep:
     return NextStep(
         FINISH_STAGE,
-        f"{data.name} is complete: {len(adv.advanced)} go on, {len(adv.eliminated)} are out (T6).",
+        _("%(stage)s is complete: %(advanced)s go on, %(out)s are out (T6).")
+        % {"stage": data.name, "advanced": len(adv.advanced), "out": len(adv.eliminated)},
         follows_round_id=last.id,
         eliminated=adv.eliminated,
         out_round=out_round,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from brackets.engine import BracketError
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -129,7 +130,7 @@ def _refuse(step: NextStep) -> ApplicationError:
     }
     message = step.message
     if step.action == FINISH_STAGE:
-        message += " Advance the stage to seed the next one."
+        message += " " + _("Advance the stage to seed the next one.")
     return ApplicationError(message, code=codes.get(step.action, "nothing_to_publish"))
 
 
@@ -168,7 +169,8 @@ def round_publish(*, stage: Stage, actor: Actor, expected_number: int | None = N
         raise _refuse(step)
     if expected_number is not None and expected_number != step.round_number:
         raise ConflictError(
-            f"The next round is round {step.round_number}, not {expected_number}: preview again.",
+            _("The next round is round %(number)s, not %(expected)s: preview again.")
+            % {"number": step.round_number, "expected": expected_number},
             code="stale_preview",
         )
     rnd = _publish(stage, stage_data_for(stage), step, actor=actor)
@@ -191,7 +193,8 @@ def round_close(*, round: Round, actor: Actor) -> Round:
     open_tables = _unfinished_tables(rnd.pk)
     if open_tables:
         raise ConflictError(
-            f"Tables {', '.join(map(str, open_tables))} are still playing; call time first (T3).",
+            _("Tables %(tables)s are still playing; call time first (T3).")
+            % {"tables": ", ".join(map(str, open_tables))},
             code="round_incomplete",
             extra={"tables": open_tables},
         )

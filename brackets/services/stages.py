@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from brackets.engine import (
     BracketError,
@@ -171,13 +172,13 @@ def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stag
     for key in data:
         if key not in _ANYTIME | _BEFORE_START:
             raise ApplicationError(
-                f"{key} cannot be changed.", code="read_only", fields={key: ["Read-only."]}
+                f"{key} cannot be changed.", code="read_only", fields={key: [_("Read-only.")]}
             )
         if key in _BEFORE_START and started:
             raise ApplicationError(
                 f"{key} cannot change once the stage has started.",
                 code="stage_started",
-                fields={key: ["The stage has started."]},
+                fields={key: [_("The stage has started.")]},
             )
         setattr(stage, key, data[key])
     _check_choices(stage.kind, stage.bye_policy, stage.seat_order, stage.seeding)
@@ -241,11 +242,11 @@ def stage_seed(
     stage = stage_lock(stage.pk)
     if stage.number != 1:
         raise ApplicationError(
-            "Later stages are seeded by the previous stage's advancement (T6); reorder instead.",
+            _("Later stages are seeded by the previous stage's advancement (T6); reorder instead."),
             code="seeded_by_advancement",
         )
     if stage.rounds.exists():
-        raise ApplicationError("The stage has started.", code="stage_started")
+        raise ApplicationError(_("The stage has started."), code="stage_started")
     method = method or stage.seeding
     _check_choices(stage.kind, stage.bye_policy, stage.seat_order, method)
     if Tournament.objects.filter(pk=stage.tournament_id, entry_format="pairs").exists():
@@ -298,7 +299,7 @@ def stage_seed_reorder(
     require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     if stage.rounds.exists():
-        raise ApplicationError("The stage has started.", code="stage_started")
+        raise ApplicationError(_("The stage has started."), code="stage_started")
     current = list(
         StageEntry.objects.filter(stage=stage).order_by("seed").values_list("entry_id", flat=True)
     )

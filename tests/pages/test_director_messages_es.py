@@ -65,3 +65,43 @@ def test_round_messages_are_in_the_directors_language(
 
     response = client.post(url("call-time", slug, rnd.pk), {"reason": "late", "confirm": "on"})
     assert messages_after(client, response) == [time_called]
+
+
+@pytest.mark.parametrize(
+    ("language", "plan", "stale", "in_play"),
+    [
+        (
+            "es",
+            "Ronda 1 de ",
+            "La próxima ronda es la 1, no la 5: vuelve a ver la vista previa.",
+            "La ronda 1 está en juego: se cierra cuando termina su última partida.",
+        ),
+        (
+            "en",
+            "Round 1 of ",
+            "The next round is round 1, not 5: preview again.",
+            "Round 1 is in play: it closes when its last match ends.",
+        ),
+    ],
+)
+def test_the_round_plan_and_its_refusals_are_in_the_directors_language(
+    language: str, plan: str, stale: str, in_play: str
+) -> None:
+    """The preview's plan line and the service's refusals come from the services in the
+    request's language (brackets.services.planning, rounds), numbers filled in."""
+    tournament, director, stage = tournament_with_stage(8, time_limit=30)
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    slug = tournament.slug
+    client.post(url("seed", slug, stage.pk), {"method": "rating"})
+
+    preview = client.get(url("preview", slug, stage.pk)).content.decode()
+    assert plan in preview
+
+    response = client.post(url("publish", slug, stage.pk), {"expected_number": "5"})
+    assert stale in messages_after(client, response)[0]
+    assert not Round.objects.filter(stage=stage).exists()
+
+    client.post(url("publish", slug, stage.pk), {"expected_number": "1"})
+    preview = client.get(url("preview", slug, stage.pk)).content.decode()
+    assert in_play in preview

@@ -8,6 +8,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import (
@@ -33,11 +34,11 @@ def _require_player_manager(actor: User) -> None:
     _require_authenticated(actor)
     if isinstance(actor, _referee_actor_class()):
         raise PermissionDeniedError(
-            "Referee credentials cannot manage players.", code="not_director"
+            _("Referee credentials cannot manage players."), code="not_director"
         )
     if actor.is_staff or actor.is_superuser or user_directs_any(user=actor):
         return
-    raise PermissionDeniedError("Only directors may manage players.", code="not_director")
+    raise PermissionDeniedError(_("Only directors may manage players."), code="not_director")
 
 
 @transaction.atomic
@@ -81,7 +82,7 @@ def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Pl
     if not staff:
         if isinstance(actor, _referee_actor_class()):
             raise PermissionDeniedError(
-                "Referee credentials cannot edit players.", code="not_director"
+                _("Referee credentials cannot edit players."), code="not_director"
             )
         entered = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
         directed = set(
@@ -97,15 +98,17 @@ def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Pl
             allowed_edit = bool(entered & directed)
         if not allowed_edit:
             raise PermissionDeniedError(
-                "Only staff or a director of every tournament this player has entered may "
-                "change their name, nickname, country or club.",
+                _(
+                    "Only staff or a director of every tournament this player has entered may "
+                    "change their name, nickname, country or club."
+                ),
                 code="not_director_of_every_tournament",
             )
     allowed = {"name", "nickname", "country", "club", "rating"}
     for key, value in data.items():
         if key not in allowed:
             raise ApplicationError(
-                f"{key} cannot be changed.", code="read_only", fields={key: ["Read-only."]}
+                f"{key} cannot be changed.", code="read_only", fields={key: [_("Read-only.")]}
             )
         setattr(player, key, value.upper() if key == "country" else value)
     with transaction.atomic():
@@ -126,23 +129,26 @@ def entry_create(
     """Enter ``player`` in ``tournament`` (unique per tournament; seed unique when given)."""
     require_director(actor=actor, tournament=tournament)
     if tournament.status == Tournament.Status.FINISHED:
-        raise ApplicationError("The tournament is finished.", code="tournament_finished")
+        raise ApplicationError(_("The tournament is finished."), code="tournament_finished")
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise ApplicationError(
-            f"{player} is already entered.",
+            _("%(player)s is already entered.") % {"player": player},
             code="already_entered",
-            fields={"player": ["Already entered in this tournament."]},
+            fields={"player": [_("Already entered in this tournament.")]},
         )
     if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
         raise ApplicationError(
-            f"Seed {seed} is taken.", code="seed_taken", fields={"seed": ["Taken."]}
+            _("Seed %(seed)s is taken.") % {"seed": seed},
+            code="seed_taken",
+            fields={"seed": [_("Taken.")]},
         )
     try:
         with transaction.atomic():
             entry = Entry.objects.create(tournament=tournament, player=player, seed=seed)
     except IntegrityError:  # a concurrent request won the race
         raise ApplicationError(
-            f"{player} is already entered (or the seed is taken).", code="already_entered"
+            _("%(player)s is already entered (or the seed is taken).") % {"player": player},
+            code="already_entered",
         ) from None
     tournament_version_bump(tournament_id=tournament.pk)
     return entry
@@ -161,7 +167,9 @@ def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any]) -> Entry
                 .exists()
             ):
                 raise ApplicationError(
-                    f"Seed {value} is taken.", code="seed_taken", fields={"seed": ["Taken."]}
+                    _("Seed %(seed)s is taken.") % {"seed": value},
+                    code="seed_taken",
+                    fields={"seed": [_("Taken.")]},
                 )
             entry.seed = value
         elif key == "checked_in":
@@ -169,7 +177,7 @@ def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any]) -> Entry
             entry.checked_in_at = timezone.now() if value else None
         else:
             raise ApplicationError(
-                f"{key} cannot be changed here.", code="read_only", fields={key: ["Read-only."]}
+                f"{key} cannot be changed here.", code="read_only", fields={key: [_("Read-only.")]}
             )
     entry.save()
     tournament_version_bump(tournament_id=entry.tournament_id)
@@ -180,11 +188,14 @@ def _entry_set_status(*, entry: Entry, actor: User, status: str, reason: str) ->
     require_director(actor=actor, tournament=entry.tournament)
     if not reason.strip():
         raise ApplicationError(
-            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+            _("Give a reason."), code="reason_required", fields={"reason": [_("Required.")]}
         )
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.status != Entry.Status.ACTIVE:
-        raise ApplicationError(f"The entry is already {entry.status}.", code="entry_not_active")
+        raise ApplicationError(
+            _("The entry is already %(status)s.") % {"status": entry.get_status_display().lower()},
+            code="entry_not_active",
+        )
     entry.status = status
     entry.status_reason = reason
     entry.save(update_fields=["status", "status_reason", "updated_at"])

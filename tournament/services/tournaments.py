@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from core.sql import column as sql_column
@@ -68,11 +69,13 @@ def tournament_create(
     _require_authenticated(actor)
     if not tournament_create_allowed(actor=actor):
         raise PermissionDeniedError(
-            "Only staff or tournament directors may create tournaments.", code="not_director"
+            _("Only staff or tournament directors may create tournaments."), code="not_director"
         )
     if Tournament.objects.filter(slug=slug).exists():
         raise ApplicationError(
-            f"The slug {slug!r} is taken.", code="slug_taken", fields={"slug": ["Taken."]}
+            _("The slug %(slug)r is taken.") % {"slug": slug},
+            code="slug_taken",
+            fields={"slug": [_("Taken.")]},
         )
     _check_dates(starts_on, ends_on)
     tournament = Tournament.objects.create(
@@ -94,9 +97,9 @@ def tournament_create(
 def _check_dates(starts_on: date | None, ends_on: date | None) -> None:
     if starts_on and ends_on and ends_on < starts_on:
         raise ApplicationError(
-            "The tournament cannot end before it starts.",
+            _("The tournament cannot end before it starts."),
             code="bad_dates",
-            fields={"ends_on": ["Before starts_on."]},
+            fields={"ends_on": [_("Before starts_on.")]},
         )
 
 
@@ -123,11 +126,11 @@ def tournament_update(
     if unknown:
         field = sorted(unknown)[0]
         raise ApplicationError(
-            f"{field} cannot be changed.", code="read_only", fields={field: ["Read-only."]}
+            f"{field} cannot be changed.", code="read_only", fields={field: [_("Read-only.")]}
         )
     if tournament.status == Tournament.Status.FINISHED:
         raise ApplicationError(
-            "A finished tournament cannot be changed.", code="tournament_finished"
+            _("A finished tournament cannot be changed."), code="tournament_finished"
         )
     if "status" in data and data["status"] != tournament.status:
         new = data["status"]
@@ -135,9 +138,12 @@ def tournament_update(
             tournament.status
         ):
             raise ApplicationError(
-                f"Status cannot go from {tournament.status} to {new}.",
+                _("Status cannot go from %(before)s to %(after)s.")
+                % {"before": tournament.status, "after": new},
                 code="bad_status_transition",
-                fields={"status": [f"Only forward from {tournament.status}."]},
+                fields={
+                    "status": [_("Only forward from %(before)s.") % {"before": tournament.status}]
+                },
             )
     preset = data.get("ruleset_preset", tournament.ruleset_preset)
     overrides = data.get("ruleset_overrides", tournament.ruleset_overrides)
@@ -181,10 +187,11 @@ def tournament_status_change(
         locked.status
     ):
         raise ApplicationError(
-            f"Status cannot go from {locked.status} to {status}.",
+            _("Status cannot go from %(before)s to %(after)s.")
+            % {"before": locked.status, "after": status},
             code="bad_status_transition",
             rule="lifecycle",
-            fields={"status": [f"Only forward from {locked.status}."]},
+            fields={"status": [_("Only forward from %(before)s.") % {"before": locked.status}]},
         )
     before = locked.status
     locked.status = status
@@ -207,9 +214,9 @@ def tournament_reopen(*, tournament: Tournament, actor: User, reason: str) -> To
     require_director(actor=actor, tournament=tournament, action=_action("REOPEN"))
     if not isinstance(reason, str) or not reason.strip():
         raise ApplicationError(
-            "Give a reason to reopen a finished tournament.",
+            _("Give a reason to reopen a finished tournament."),
             code="reason_required",
-            fields={"reason": ["Required."]},
+            fields={"reason": [_("Required.")]},
         )
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     locked.status = Tournament.Status.RUNNING
@@ -284,5 +291,5 @@ def tournament_version_bump(*, tournament_id: int) -> int:
         cursor.execute(tournament_version_bump_sql(), [tournament_id])
         row = cursor.fetchone()
     if row is None:
-        raise NotFoundError("No such tournament.", code="not_found")
+        raise NotFoundError(_("No such tournament."), code="not_found")
     return int(row[0])
