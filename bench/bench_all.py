@@ -52,6 +52,11 @@ BENCHES: list[tuple[str, str, list[str], list[str]]] = [
 ]
 
 
+def _ratio(value: float) -> str:
+    """Two decimals, three below 0.1 (0.055 and 0.06 are a FAIL and a PASS of a 0.06 goal)."""
+    return f"{value:.3f}" if abs(value) < 0.1 else f"{value:.2f}"
+
+
 def load_average() -> float:
     try:
         return os.getloadavg()[0]
@@ -98,7 +103,7 @@ def table(lines: list[dict[str, object]]) -> list[str]:
                     r["metric"],
                     r["figure"],
                     r["floor"],
-                    "-" if ratio is None else f"{float(str(ratio)):.2f}",
+                    "-" if ratio is None else _ratio(float(str(ratio))),
                     r["goal"],
                     "info" if passed is None else ("PASS" if passed else "FAIL"),
                     f"{float(str(r['load'])):.1f}",
