@@ -29,7 +29,7 @@ def _page(
     request: HttpRequest,
     *,
     page: str,
-    title: str,
+    title: str | None,
     follow: str,
     extra: tuple[int, ...] = (),
     matches: list[int] | None = None,
@@ -41,6 +41,9 @@ def _page(
     if region is None:
         raise Http404
     summary = json.loads(json_document("summary", t))
+    if title is None:  # the home: "Live" while it plays, "Results" once finished
+        finished = summary["tournament"].get("status") == "finished"
+        title = _("Results") if finished else _("Live")
     ws_path = ws or f"/ws/live/{t.slug}/"
     return render(
         request,
@@ -63,7 +66,7 @@ def _page(
 
 @live_conditional(html=True)
 def home(request: HttpRequest, slug: str) -> HttpResponse:
-    return _page(request, page="home", title=_("Live"), follow="finished")
+    return _page(request, page="home", title=None, follow="finished")
 
 
 @live_conditional(html=True)

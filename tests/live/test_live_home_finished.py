@@ -1,5 +1,6 @@
 """The live home of a finished tournament names the champion, links the final placings and
-says "Finished" instead of "Live"; a final-table-only stage (T6) is named as such."""
+says "Finished" instead of "Live", under the heading "Results"; a final-table-only stage (T6)
+is named as such."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def test_finished_home_names_the_champion_and_says_finished(client: Any, setting
     assert 'id="champion"' not in html
     assert "data-finished" not in html
     assert "live-status-connecting" in html
+    assert "<h1>Live <span" in html
 
     _advance_until_done(lt)
     Tournament.objects.filter(pk=lt.tournament.pk).update(
@@ -49,5 +51,9 @@ def test_finished_home_names_the_champion_and_says_finished(client: Any, setting
     assert 'data-finished="1"' in html
     assert 'class="live-status live-status-finished"' in html
     assert "live-status-connecting" not in html
+    assert "<h1>Results <span" in html
+    assert "<h1>Live" not in html
+    spanish = client.get("/live/done-home/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "<h1>Resultados <span" in spanish
     # The second stage was set up as the final table only (cut 4 = final table of 4).
     assert "Final table only" in html.split('id="h-stages"', 1)[1]
