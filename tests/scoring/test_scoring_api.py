@@ -489,6 +489,30 @@ def test_a_retry_is_answered_by_the_lock_statement_alone(api: APIClient, match: 
     assert Hand.objects.filter(match=match).count() == 1
 
 
+@pytest.mark.postgres
+def test_the_lock_statement_finds_a_keyed_hand_by_index_in_its_generic_plan(match: Match) -> None:
+    """The retry lookup rides on the lock statement of every hand: as a prepared statement's
+    generic plan (parameters unknown) it must still probe the partial unique index on
+    (recorded_by, idempotency_key), never scan the hands (a seq scan would grow with every
+    hand of every event)."""
+    from django.db import connection
+
+    from scoring.services import _lock_for_recording_sql
+
+    parts = _lock_for_recording_sql().split("%s")
+    sql = "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], start=1)) + parts[-1]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute(f"PREPARE lock_plan(int, text, int, text, int, text, int) AS {sql}")
+        try:
+            cursor.execute("EXPLAIN EXECUTE lock_plan(1, 'director', 1, 'referee', 1, 'k', 1)")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("DEALLOCATE lock_plan")
+    assert "hand_unique_user_idempotency_key" in plan, plan
+    assert "Seq Scan" not in plan, plan
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 def test_as_served_a_hand_is_three_statements_and_commits_with_the_store(
