@@ -42,6 +42,27 @@ from scoring.engine.tiles import DOUBLE_SIX, MAX_PIP, Tile
 _new_state: Final = unchecked(MatchState)
 _new_next: Final = unchecked(NextHand)
 _new_stats: Final = unchecked(PlayerStats)
+# PlayerStats are immutable, and a match's rows repeat across folds (most are a handful of
+# small counters): a fold reuses the instance for a row it has built before instead of
+# building ten slots again (building them was a third of a short match's fold). Bounded.
+_STATS: Final[dict[tuple[int, ...], PlayerStats]] = {}
+_STATS_MAX: Final = 1 << 16
+
+
+def _stats_tuple(rows: list[list[int]]) -> tuple[PlayerStats, ...]:
+    cache = _STATS
+    out = []
+    for row in rows:
+        key = tuple(row)
+        stats = cache.get(key)
+        if stats is None:
+            if len(cache) >= _STATS_MAX:
+                cache.clear()
+            stats = cache[key] = _new_stats(*key)
+        out.append(stats)
+    return tuple(out)
+
+
 _INT_ONLY: Final = frozenset((int,))  # exact ints: bools and other int subclasses bail out
 _DOMINO: Final = EndKind.DOMINO
 _BLOCK: Final = EndKind.BLOCK
@@ -115,13 +136,13 @@ def fold_fast(
         if not set_mask & bit or (n_forced and not forced_mask & bit):
             return None
         counts = record.counts
-        if counts is not None and (
-            len(counts) != n
-            or not _INT_ONLY.issuperset(map(type, counts))
-            or min(counts) < 0
-            or max(counts) > top
-        ):
-            return None
+        low = 0  # the lowest count (R20), read once here for the checks and the block's winner
+        if counts is not None:
+            if len(counts) != n or not _INT_ONLY.issuperset(map(type, counts)):
+                return None
+            low = min(counts)
+            if low < 0 or max(counts) > top:
+                return None
         end = record.end
         llave = record.llave
         if end == _DOMINO:
@@ -152,12 +173,11 @@ def fold_fast(
             credited: tuple[int, ...] = (w,)
         else:
             assert counts is not None
-            low = min(counts)
             if counts.count(low) == 1:
                 w = counts.index(low)
                 credited = (w,)
             else:
-                tied = tuple(i for i in seats if counts[i] == low)
+                tied = tuple([i for i in seats if counts[i] == low])
                 if partners and len(tied) == 2 and tied[1] - tied[0] == 2:
                     shared = True
                     w = first_partner_after(poser, tied[0])
@@ -366,13 +386,13 @@ def fold_fast(
         ),
         over,
         winner,
-        tuple(_new_stats(*s) for s in stats),
+        _stats_tuple(stats),
         last_poser,
         tie_run,
         leader,
         playoff,
         state.lot_winner,
-        tuple(_new_stats(*t) for t in tstats) if team_stats is not None else None,
+        _stats_tuple(tstats) if team_stats is not None else None,
         ctx,
     )
 

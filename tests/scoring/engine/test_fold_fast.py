@@ -8,6 +8,7 @@ individual and partnership rulesets.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -126,3 +127,32 @@ def test_fast_fold_equals_the_reference_reducer(
         assert got.next == expected.next
         assert got.stats == expected.stats
         assert got.team_stats == expected.team_stats
+
+
+def test_shared_player_stats_are_the_reference_values_and_the_cache_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast fold reuses PlayerStats instances for rows it has built before (R35 stats are
+    immutable values): every folded match still equals the reference reducer's, and the cache
+    of rows never grows past its bound (it starts over when full)."""
+    from scoring.engine import fold
+    from scoring.engine.simulate import simulate_match
+
+    monkeypatch.setattr(fold, "_STATS_MAX", 5)
+    fold._STATS.clear()
+    try:
+        for preset, n in (("block", 4), ("partnership_block", 4), ("wsod", 3)):
+            ruleset = Ruleset.from_preset(preset, {})
+            for seed in range(12):
+                sim = simulate_match(ruleset, n, seed)
+                records = list(sim.records)
+                state = match_start(ruleset, n, lot_winner=sim.lot_winner)
+                for record in records:
+                    state, _ = match_apply(state, record)
+                folded = match_fold(ruleset, n, records, lot_winner=sim.lot_winner)
+                assert folded == state
+                assert folded.stats == state.stats
+                assert folded.team_stats == state.team_stats
+                assert len(fold._STATS) <= 5
+    finally:
+        fold._STATS.clear()
