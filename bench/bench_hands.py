@@ -66,7 +66,7 @@ TWO_PHONES_SHARE = 0.02  # sent twice at once with different keys: one 201, one 
 # Issue 19 item 3: >= 0.7 of the honest floor (same driver features) on a quiet machine; the
 # earlier 0.5 was against a floor that made five round trips with client-side binding.
 GOAL_RATIO = 0.7
-GOAL_P99_MS = 150.0
+GOAL_P99_MS = 50.0  # paced p99 (issue 19: <= 50 ms, with the 0.7 ratio; was 150 before it)
 
 
 # -- plans and results --------------------------------------------------------------------------
@@ -806,8 +806,8 @@ def main() -> int:
     print(
         f"hands / floor throughput: {ratio:.2f} (goal >= {GOAL_RATIO}: {met(ratio >= GOAL_RATIO)})"
         f"   p99 closed loop {hands.pct(0.99):.0f} ms, paced {paced.pct(0.99):.0f} ms "
-        f"(goal < {GOAL_P99_MS:.0f} ms: {met(paced.pct(0.99) < GOAL_P99_MS)} when paced, "
-        f"{met(hands.pct(0.99) < GOAL_P99_MS)} in closed loop)"
+        f"(goal <= {GOAL_P99_MS:.0f} ms: {met(paced.pct(0.99) <= GOAL_P99_MS)} when paced, "
+        f"{met(hands.pct(0.99) <= GOAL_P99_MS)} in closed loop)"
     )
     hand_ratio = statistics.median(per_hand) if per_hand else 0.0
     emit(
@@ -833,8 +833,8 @@ def main() -> int:
         "hands",
         "paced p99 ms",
         figure=f"{paced.pct(0.99):.0f} ms",
-        goal=f"< {GOAL_P99_MS:.0f} ms (absolute)",
-        passed=paced.pct(0.99) < GOAL_P99_MS,
+        goal=f"<= {GOAL_P99_MS:.0f} ms (absolute)",
+        passed=paced.pct(0.99) <= GOAL_P99_MS,
         load=load_before,
     )
     in_flight = args.clients / hands.rate * 1000 if hands.rate else float("nan")
