@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from dominoes.records import unchecked
 from scoring.engine.match_state import (
     MatchContext,
     MatchState,
@@ -32,7 +33,6 @@ from scoring.engine.match_state import (
     hand_value,
     stats_row,
     team_name,
-    unchecked,
 )
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.rules import Llave, Scoring, TieOpener

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from dominoes.records import unchecked
 from scoring.engine.errors import InvalidRuleset
 from scoring.engine.fold import fold_fast
 from scoring.engine.match_state import (
@@ -63,7 +64,6 @@ from scoring.engine.match_state import (
     match_context,
     stats_row,
     tie_scored,
-    unchecked,
 )
 from scoring.engine.partners import step_partners
 from scoring.engine.record import EndKind, HandRecord, lowest_seats

@@ -19,9 +19,8 @@ The numbered decisions cited here are listed in :mod:`scoring.engine.match` (fol
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import Any, Final, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from scoring.engine.rules import (
     AfterResetOpener,
@@ -39,8 +38,6 @@ from scoring.engine.rules import (
 )
 from scoring.engine.seats import seat_name
 from scoring.engine.tiles import ALL_TILES, DOUBLE_SIX, Tile
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,25 +219,6 @@ def tie_scored(
         False,
         tuple(notes),
     )
-
-
-def unchecked(cls: type[_T]) -> Callable[..., _T]:
-    """A positional constructor for a frozen slots dataclass that skips its ``__init__``.
-
-    Why: the generated frozen ``__init__`` sets each field through ``object.__setattr__``,
-    which made folding miss its 100,000 hands/s goal; calling the slot descriptors directly is
-    about twice as fast. Arguments are the fields in declaration order, as for ``cls(...)``.
-    """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    namespace: dict[str, object] = {"new": object.__new__, "cls": cls}
-    for name in names:
-        namespace[f"set_{name}"] = cls.__dict__[name].__set__
-    body = "".join(f"    set_{name}(o, {name})\n" for name in names)
-    source = f"def build({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
-    exec(source, namespace)  # noqa: S102 -- fixed source built from field names only
-    build = namespace["build"]
-    assert callable(build)
-    return build
 
 
 def _r5_rank(tile: Tile) -> tuple[int, int, int]:

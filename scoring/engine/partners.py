@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from dominoes.records import unchecked
 from scoring.engine.match_state import (
     HandScored,
     MatchContext,
@@ -45,7 +46,6 @@ from scoring.engine.match_state import (
     stats_row,
     team_name,
     tie_scored,
-    unchecked,
 )
 from scoring.engine.record import EndKind, HandRecord, lowest_seats
 from scoring.engine.replay import Opener, replay_opener, replay_state, with_tie

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from dominoes.records import unchecked
 from scoring.engine.match_state import (
     MatchContext,
     MatchState,
@@ -23,7 +24,6 @@ from scoring.engine.match_state import (
     PlayerStats,
     hand_value,
     stats_row,
-    unchecked,
 )
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import Scoring, TieOpener
