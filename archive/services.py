@@ -39,6 +39,7 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from core.exceptions import ApplicationError
@@ -270,10 +271,10 @@ def _manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
         manifest: dict[str, Any] = json.loads(zf.read(MANIFEST))
     except KeyError as exc:
         raise ArchiveError(
-            "Not a tournament archive: no manifest.json.", code="archive_format"
+            _("Not a tournament archive: no manifest.json."), code="archive_format"
         ) from exc
     if manifest.get("format") != FORMAT:
-        raise ArchiveError("Not a tournament archive (unknown format).", code="archive_format")
+        raise ArchiveError(_("Not a tournament archive (unknown format)."), code="archive_format")
     if manifest.get("format_version") != FORMAT_VERSION:
         raise ArchiveError(
             f"Archive format version {manifest.get('format_version')} is not supported "
@@ -314,13 +315,15 @@ def archive_import(source: bytes | io.BufferedIOBase) -> Tournament:
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
     except zipfile.BadZipFile as exc:
-        raise ArchiveError("Not a ZIP file.", code="archive_format") from exc
+        raise ArchiveError(_("Not a ZIP file."), code="archive_format") from exc
     with zf:
         manifest = _manifest(zf)
         if Tournament.objects.exists() or Player.objects.exists():
             raise ArchiveError(
-                "The archive imports into an empty system only: this one already has "
-                "tournaments or players.",
+                _(
+                    "The archive imports into an empty system only: this one already has "
+                    "tournaments or players."
+                ),
                 code="system_not_empty",
                 status=409,
             )

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from brackets.models import Round
 from core.exceptions import ApplicationError, NotFoundError
@@ -123,7 +124,7 @@ def endpoint_disable(*, tournament: Tournament, actor: Any, endpoint_id: int) ->
             .first()
         )
         if endpoint is None:
-            raise NotFoundError("No such webhook in this tournament.", code="not_found")
+            raise NotFoundError(_("No such webhook in this tournament."), code="not_found")
         if endpoint.active:
             endpoint.active = False
             endpoint.disabled_at = timezone.now()
@@ -247,20 +248,20 @@ def endpoint_ping(
     key = (key or "").strip()
     if not key or len(key) > 64:
         raise ApplicationError(
-            "Reload the page and press the button again (the request has no key).",
+            _("Reload the page and press the button again (the request has no key)."),
             code="invalid_ping",
-            fields={"key": ["1 to 64 characters."]},
+            fields={"key": [_("1 to 64 characters.")]},
         )
     with transaction.atomic():
         endpoint = WebhookEndpoint.objects.filter(tournament=tournament, pk=endpoint_id).first()
         if endpoint is None:
-            raise NotFoundError("No such webhook in this tournament.", code="not_found")
+            raise NotFoundError(_("No such webhook in this tournament."), code="not_found")
         if not endpoint.active:
             raise ApplicationError(
-                "This webhook is disabled: nothing is sent to it.",
+                _("This webhook is disabled: nothing is sent to it."),
                 code="webhook_disabled",
                 status=409,
-                fields={"endpoint_id": ["Disabled."]},
+                fields={"endpoint_id": [_("Disabled.")]},
             )
         data = {
             "endpoint": {"id": endpoint.pk, "events": list(endpoint.events)},
@@ -579,7 +580,7 @@ def outbox_prune(*, days: float | None = None) -> int:
     rows are kept for the director to read. Returns how many rows were deleted."""
     keep = float(_setting("WEBHOOK_LOG_DAYS", 30) if days is None else days)
     cutoff = timezone.now() - timedelta(days=keep)
-    deleted, _ = WebhookDelivery.objects.filter(
+    deleted, _by_model = WebhookDelivery.objects.filter(
         status__in=[WebhookDelivery.Status.DELIVERED, WebhookDelivery.Status.CANCELLED],
         created_at__lt=cutoff,
     ).delete()

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, PermissionDeniedError
 from ratings.models import RatingChange
@@ -107,11 +108,13 @@ def players_merge(*, actor: Any, keep: Player, other: Player, reason: str = "") 
     """Merge ``other`` into ``keep`` (see module docstring); returns the kept player."""
     if keep.pk == other.pk:
         raise ApplicationError(
-            "Choose two different players.", code="same_player", fields={"other": ["Same player."]}
+            _("Choose two different players."),
+            code="same_player",
+            fields={"other": [_("Same player.")]},
         )
     if not merge_allowed(actor=actor, keep=keep, other=other):
         raise PermissionDeniedError(
-            "Only staff or a director of every affected tournament may merge these players.",
+            _("Only staff or a director of every affected tournament may merge these players."),
             code="not_director",
         )
     shared = sorted(

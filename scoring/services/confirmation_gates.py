@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from core.exceptions import ApplicationError
 from scoring.models import Match
 from tournament.models import Tournament
@@ -41,12 +43,14 @@ def confirmation_gate_record(match: Match) -> None:
     hold = match.confirmation_hold
     if hold == HOLD_DISPUTED:
         raise ApplicationError(
-            "A player disputed the last result: the match is frozen until a director "
-            "resolves the dispute.",
+            _(
+                "A player disputed the last result: the match is frozen until a director "
+                "resolves the dispute."
+            ),
             code="result_disputed",
             rule=RULE,
             status=409,
-            fields={"number": ["The match is frozen by a dispute."]},
+            fields={"number": [_("The match is frozen by a dispute.")]},
         )
     if hold == HOLD_HAND:
         raise ApplicationError(
@@ -79,7 +83,7 @@ def confirmation_gate_undo(match: Match) -> None:
     """A disputed result is frozen: nobody undoes it outside the dispute queue (409)."""
     if match.confirmation_hold == HOLD_DISPUTED:
         raise ApplicationError(
-            "The last result is disputed: resolve the dispute in the dispute queue.",
+            _("The last result is disputed: resolve the dispute in the dispute queue."),
             code="result_disputed",
             rule=RULE,
             status=409,

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.broadcast import broadcast_on_commit
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
@@ -82,7 +83,7 @@ def _require_table(actor: Actor, match: Match) -> None:
     """The match's assigned referee (its credential: on its own match only) or a director,
     while the tournament runs - the RECORD_HAND row of the one permission table."""
     if actor is None or not getattr(actor, "is_authenticated", False):
-        raise PermissionDeniedError("Sign in first.", code="not_authenticated", status=401)
+        raise PermissionDeniedError(_("Sign in first."), code="not_authenticated", status=401)
     roles = actor_roles(actor, match.tournament_id)
     is_director = Role.DIRECTOR in roles and not isinstance(actor, RefereeActor)
     assigned = Role.REFEREE in roles and match.referee_id == actor.pk
@@ -91,7 +92,7 @@ def _require_table(actor: Actor, match: Match) -> None:
     )
     if not effective & PERMISSIONS[Action.RECORD_HAND]:
         raise PermissionDeniedError(
-            "Only the referee assigned to this match or a director may do this.",
+            _("Only the referee assigned to this match or a director may do this."),
             code="not_match_referee",
         )
     require_status(match.tournament, Action.RECORD_HAND)
@@ -149,7 +150,7 @@ def _announce(match: Match, *, finished: bool) -> None:
 def _finish(match: Match) -> None:
     """The held result is confirmed (or resolved): finish the match as the recording path
     would have (T3/T4 placings from the fold of its hands). The caller holds the lock."""
-    state, _, history = match_fold_records(match, match_hand_records(match_id=match.pk))
+    state, _scores, history = match_fold_records(match, match_hand_records(match_id=match.pk))
     if not state.over:  # nothing to finish (cannot happen while a result is held)
         match.confirmation_hold = HOLD_NONE
         return
@@ -219,7 +220,7 @@ def hand_confirm(
         if seat_no in done:  # a retry after the hand was released: the same answer
             return ConfirmationResult(match, tuple(sorted(done)), False, True)
         raise ApplicationError(
-            "Nothing awaits confirmation at this match.",
+            _("Nothing awaits confirmation at this match."),
             code="nothing_to_confirm",
             rule=RULE,
             status=409,
@@ -250,15 +251,15 @@ def _claimed_record(match: Match, number: int, claimed: Any) -> HandRecord:
     before that hand (section 9): 400 naming the field and rule when invalid."""
     if not isinstance(claimed, Mapping):
         raise ApplicationError(
-            "claimed must be the player's version of the hand: an outcome record (§9).",
+            _("claimed must be the player's version of the hand: an outcome record (§9)."),
             code="malformed",
             rule="§9",
-            fields={"claimed": ["An object is required."]},
+            fields={"claimed": [_("An object is required.")]},
         )
     try:
         record = HandRecord.from_dict(dict(claimed))
         records = match_hand_records(match_id=match.pk)[: number - 1]
-        before, _, _ = match_fold_records(match, records)
+        before, _scores, _history = match_fold_records(match, records)
         match_apply(before, record)
     except RuleViolation as exc:
         field = f"claimed.{exc.field}" if exc.field else "claimed"
@@ -296,7 +297,7 @@ def hand_dispute(
         HOLD_RESULT,
     ):
         raise ApplicationError(
-            "Nothing awaits confirmation at this match: there is nothing to dispute.",
+            _("Nothing awaits confirmation at this match: there is nothing to dispute."),
             code="nothing_to_confirm",
             rule=RULE,
             status=409,
@@ -367,13 +368,13 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     require_director(actor=actor, tournament=match.tournament, action=Action.DECIDE_MATCH)
     if decision not in RESOLUTIONS:
         raise ApplicationError(
-            "decision must be 'uphold' or 'correct'.",
+            _("decision must be 'uphold' or 'correct'."),
             code="malformed",
-            fields={"decision": ["One of: uphold, correct."]},
+            fields={"decision": [_("One of: uphold, correct.")]},
         )
     if not isinstance(reason, str) or not reason.strip():
         raise ApplicationError(
-            "Give a reason.", code="reason_required", fields={"reason": ["Required."]}
+            _("Give a reason."), code="reason_required", fields={"reason": [_("Required.")]}
         )
     reason = reason.strip()
     dispute = (
@@ -383,7 +384,7 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     )
     if dispute is None:
         raise ApplicationError(
-            "This match has no open dispute.", code="no_open_dispute", rule=RULE, status=409
+            _("This match has no open dispute."), code="no_open_dispute", rule=RULE, status=409
         )
     hold = _hold_before(dispute)
     number = dispute.hand.number
@@ -402,7 +403,7 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
             f"({match.hands_count}). Uphold, or undo hands and record them again.",
             code="not_last_hand",
             rule=RULE,
-            fields={"decision": ["Only the last hand can be corrected."]},
+            fields={"decision": [_("Only the last hand can be corrected.")]},
         )
     dispute.status = (
         ResultDispute.Status.CORRECTED if decision == "correct" else ResultDispute.Status.UPHELD

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
 from scoring.engine import InvalidRuleset
@@ -74,12 +75,14 @@ def hand_void_last(
             )
         if not is_director:
             raise PermissionDeniedError(
-                "The match is over: only a director may undo its last hand.",
+                _("The match is over: only a director may undo its last hand."),
                 code="not_director",
             )
     last = Hand.objects.filter(match=match, void=False).order_by("-number").first()
     if last is None:
-        raise ApplicationError("No hand to undo.", code="no_hand", fields={"number": ["None."]})
+        raise ApplicationError(
+            _("No hand to undo."), code="no_hand", fields={"number": [_("None.")]}
+        )
     if expected_number is not None and expected_number != last.number:
         raise ConflictError(
             f"The last hand is {last.number}, not {expected_number}.",
@@ -95,7 +98,7 @@ def hand_void_last(
 
     reopened = match.status == Match.Status.FINISHED
     records = match_hand_records(match_id=match.pk)
-    state, _, _ = match_fold_records(match, records)
+    state, _scores, _history = match_fold_records(match, records)
     _snapshot(match, state)
     fields = [*_SNAPSHOT_FIELDS, *confirmation_reset(match)]
     if reopened:
@@ -148,7 +151,7 @@ def match_result_override(
     reason = _require_reason(reason)
     match = _director_match(match_id, actor)
     if match.status == Match.Status.VOID:
-        raise ApplicationError("The match is void.", code="match_void")
+        raise ApplicationError(_("The match is void."), code="match_void")
     n = match.n_players
     if len(scores) != n or any(
         isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
@@ -161,9 +164,9 @@ def match_result_override(
     if placings is None:
         if sorted(scores)[-1] == sorted(scores)[-2]:
             raise ApplicationError(
-                "The top scores tie: give placings.",
+                _("The top scores tie: give placings."),
                 code="placings_required",
-                fields={"placings": ["Required when the top scores tie."]},
+                fields={"placings": [_("Required when the top scores tie.")]},
             )
         placings = placings_by_score(list(scores), [], [0] * n, None)
     elif (
@@ -238,7 +241,7 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     n = match.n_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ApplicationError(
-            f"seat must be 0..{n - 1}.", code="unknown_seat", fields={"seat": ["Not a seat."]}
+            f"seat must be 0..{n - 1}.", code="unknown_seat", fields={"seat": [_("Not a seat.")]}
         )
     ruleset = _freeze_ruleset(match) if match.started_at is None else match_ruleset(match)
     if match.started_at is None:

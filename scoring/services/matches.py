@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
 from scoring.engine import RuleViolation
@@ -53,15 +54,15 @@ def match_create(
             f"A table seats 2, 3 or 4 players, not {n} (R2).",
             code="bad_player_count",
             rule="R2",
-            fields={"entries": ["Give 2 to 4 entries in play order."]},
+            fields={"entries": [_("Give 2 to 4 entries in play order.")]},
         )
     seen: set[int] = set()
     for i, entry in enumerate(entries):
         if entry.tournament_id != tournament.pk:
             raise ApplicationError(
-                "That entry belongs to another tournament.",
+                _("That entry belongs to another tournament."),
                 code="entry_not_in_tournament",
-                fields={f"entries[{i}]": ["Not an entry of this tournament."]},
+                fields={f"entries[{i}]": [_("Not an entry of this tournament.")]},
             )
         if entry.status != Entry.Status.ACTIVE:
             raise ApplicationError(
@@ -71,16 +72,16 @@ def match_create(
             )
         if entry.pk in seen:
             raise ApplicationError(
-                "A player cannot sit twice at one table.",
+                _("A player cannot sit twice at one table."),
                 code="duplicate_entry",
-                fields={f"entries[{i}]": ["Duplicate."]},
+                fields={f"entries[{i}]": [_("Duplicate.")]},
             )
         seen.add(entry.pk)
     if table is not None and table.tournament_id != tournament.pk:
         raise ApplicationError(
-            "That table belongs to another tournament.",
+            _("That table belongs to another tournament."),
             code="table_not_in_tournament",
-            fields={"table": ["Not a table of this tournament."]},
+            fields={"table": [_("Not a table of this tournament.")]},
         )
     _check_referee(tournament, referee)
     if not 0 <= lot_winner < n:
@@ -88,7 +89,7 @@ def match_create(
             f"lot_winner must be a seat 0..{n - 1} (R6).",
             code="unknown_seat",
             rule="R6",
-            fields={"lot_winner": ["Not a seat."]},
+            fields={"lot_winner": [_("Not a seat.")]},
         )
     match = Match.objects.create(
         tournament=tournament,
@@ -116,7 +117,7 @@ def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
         raise ApplicationError(
             f"{referee} is not a referee of {tournament.name}.",
             code="not_referee",
-            fields={"referee": ["Grant the referee role first."]},
+            fields={"referee": [_("Grant the referee role first.")]},
         )
 
 

@@ -450,3 +450,20 @@ def test_raw_hand_reusing_a_users_idempotency_key_is_refused(match: Match, refer
             "'once', false, '')",
             [match.pk, referee.pk],
         )
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("es", "No hay ninguna mano que deshacer."), ("en", "No hand to undo.")],
+)
+def test_refusals_are_worded_in_the_requests_language(
+    match: Match, referee: Any, language: str, message: str
+) -> None:
+    """A service's refusal reads in the language of the request that caused it (the director's
+    pages show it as it is); its code, rule and fields stay the same in every language."""
+    from django.utils import translation
+
+    with translation.override(language), pytest.raises(ApplicationError) as refused:
+        services.hand_void_last(match_id=match.pk, actor=referee, reason="wrong winner")
+    assert refused.value.code == "no_hand"
+    assert refused.value.message == message
