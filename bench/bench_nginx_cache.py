@@ -50,61 +50,26 @@ from bench._harness import (  # noqa: E402
 )
 from bench.common import flush_redis, recreate_database  # noqa: E402
 from bench.results import emit, load_average  # noqa: E402
+from tests.deploy.nginx import prepare, render_site  # noqa: E402 (the smoke test's nginx)
 
 DB_NAME = "bench_nginx"
 REDIS_URL = "redis://127.0.0.1:6379/14"
-DEPLOY = BASE / "deploy"
-
-
-def render(template: str, values: dict[str, str]) -> str:
-    """What the nginx image's envsubst does: replace ``${NAME}`` for the given names only."""
-    for name, value in values.items():
-        template = template.replace("${" + name + "}", value)
-    return template
 
 
 def start_nginx(tmp: Path, port: int, upstream_port: int) -> subprocess.Popen[bytes]:
     conf = tmp / "nginx"
-    (conf / "cache").mkdir(parents=True, exist_ok=True)
+    conf.mkdir(parents=True, exist_ok=True)
     upstreams = conf / "upstreams.conf"
     upstreams.write_text(
         f"upstream cutthroat_web {{\n    server {HOST}:{upstream_port};\n    keepalive 32;\n}}\n"
         f"upstream cutthroat_ws {{\n    server {HOST}:{upstream_port};\n}}\n"
     )
-    site = render(
-        (DEPLOY / "nginx" / "cutthroat.conf.template").read_text(),
-        {
-            "NGINX_PORT": f"{HOST}:{port}",
-            "NGINX_CACHE_PATH": str(conf / "cache"),
-            "NGINX_TRUSTED_PROXY": "127.0.0.1/32",
-            "NGINX_UPSTREAMS": str(upstreams),
-        },
+    site = render_site(
+        conf, listen=f"{HOST}:{port}", upstreams=upstreams, trusted_proxy="127.0.0.1/32"
     )
     # The access log would cost nginx a write per request here; production keeps it.
     site = site.replace("access_log /dev/stdout cutthroat_json;", "access_log off;")
-    (conf / "cutthroat.conf").write_text(site)
-    (conf / "nginx.conf").write_text(
-        f"""worker_processes 1;
-pid {conf}/nginx.pid;
-error_log {conf}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    include /etc/nginx/mime.types;
-    client_body_temp_path {conf}/body;
-    proxy_temp_path {conf}/proxy;
-    fastcgi_temp_path {conf}/fastcgi;
-    uwsgi_temp_path {conf}/uwsgi;
-    scgi_temp_path {conf}/scgi;
-    include {conf}/cutthroat.conf;
-}}
-"""
-    )
-    for path in [tmp, conf, *conf.iterdir()]:  # nginx's workers run unprivileged
-        path.chmod(0o777 if path.is_dir() else 0o644)
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    cmd = [nginx, "-p", str(conf), "-c", str(conf / "nginx.conf")]
-    subprocess.run([*cmd, "-t", "-q"], check=True)
-    proc = subprocess.Popen([*cmd, "-g", "daemon off;"], start_new_session=True)
+    proc = subprocess.Popen(prepare(conf, site, root=tmp), start_new_session=True)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:

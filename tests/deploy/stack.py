@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,6 +23,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tests.deploy.nginx import prepare, render_site
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -47,15 +47,6 @@ def read_env_file(path: Path) -> dict[str, str]:
             key, _, value = line.partition("=")
             values[key.strip()] = value.strip()
     return values
-
-
-def render_template(text: str, values: dict[str, str]) -> str:
-    """What the nginx image's envsubst does: replace ``${NAME}`` for the given names only."""
-
-    def sub(match: re.Match[str]) -> str:
-        return values.get(match.group(1), match.group(0))
-
-    return re.sub(r"\$\{([A-Z_][A-Z0-9_]*)\}", sub, text)
 
 
 def database_names() -> tuple[str, str]:
@@ -229,7 +220,7 @@ class Stack:
 
     def start_nginx(self) -> Proc:
         conf = self.tmp / "nginx"
-        (conf / "cache").mkdir(parents=True, exist_ok=True)
+        conf.mkdir(parents=True, exist_ok=True)
         upstreams = conf / "upstreams.conf"
         # The compose file's upstreams name containers; here the replicas are local ports.
         upstreams.write_text(
@@ -240,47 +231,13 @@ class Stack:
             + "}\n"
         )
         http_env = read_env_file(DEPLOY / "env" / "http.env")
-        site = render_template(
-            (DEPLOY / "nginx" / "cutthroat.conf.template").read_text(),
-            {
-                "NGINX_PORT": f"{HOST}:{NGINX_PORT}",
-                "NGINX_CACHE_PATH": str(conf / "cache"),
-                "NGINX_TRUSTED_PROXY": http_env["NGINX_TRUSTED_PROXY"],
-                "NGINX_UPSTREAMS": str(upstreams),
-            },
+        site = render_site(
+            conf,
+            listen=f"{HOST}:{NGINX_PORT}",
+            upstreams=upstreams,
+            trusted_proxy=http_env["NGINX_TRUSTED_PROXY"],
         )
-        (conf / "cutthroat.conf").write_text(site)
-        (conf / "nginx.conf").write_text(
-            f"""worker_processes 1;
-pid {conf}/nginx.pid;
-error_log {conf}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    include /etc/nginx/mime.types;
-    client_body_temp_path {conf}/body;
-    proxy_temp_path {conf}/proxy;
-    fastcgi_temp_path {conf}/fastcgi;
-    uwsgi_temp_path {conf}/uwsgi;
-    scgi_temp_path {conf}/scgi;
-    include {conf}/cutthroat.conf;
-}}
-"""
-        )
-        # nginx's workers run as an unprivileged user: let them into the cache and temp dirs.
-        for path in [self.tmp, conf, *conf.iterdir()]:
-            path.chmod(0o777 if path.is_dir() else 0o644)
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        check = subprocess.run(
-            [nginx, "-t", "-p", str(conf), "-c", str(conf / "nginx.conf")],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if check.returncode != 0:
-            raise RuntimeError(f"nginx -t failed: {check.stderr}")
-        proc = self.start(
-            "nginx", [nginx, "-p", str(conf), "-c", str(conf / "nginx.conf"), "-g", "daemon off;"]
-        )
+        proc = self.start("nginx", prepare(conf, site, root=self.tmp))
         wait_for(lambda: http_status(f"{self.url}/healthz") == 200, 20, "nginx")
         return proc
 

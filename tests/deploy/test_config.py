@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 from tests.deploy import stack as sk
+from tests.deploy.nginx import prepare, render_site
 
 pytestmark = pytest.mark.deploy
 
@@ -147,40 +148,15 @@ def echo_upstream() -> Iterator[int]:
 
 def _nginx(trusted: str, upstream_port: int, port: int) -> tuple[subprocess.Popen[bytes], Path]:
     conf = Path(tempfile.mkdtemp(prefix="cutthroat-nginx-"))
-    (conf / "cache").mkdir()
     upstreams = conf / "upstreams.conf"
     upstreams.write_text(
         f"upstream cutthroat_web {{ server {sk.HOST}:{upstream_port}; }}\n"
         f"upstream cutthroat_ws {{ server {sk.HOST}:{upstream_port}; }}\n"
     )
-    site = sk.render_template(
-        (sk.DEPLOY / "nginx" / "cutthroat.conf.template").read_text(),
-        {
-            "NGINX_PORT": f"{sk.HOST}:{port}",
-            "NGINX_CACHE_PATH": str(conf / "cache"),
-            "NGINX_TRUSTED_PROXY": trusted,
-            "NGINX_UPSTREAMS": str(upstreams),
-        },
-    )
+    site = render_site(conf, listen=f"{sk.HOST}:{port}", upstreams=upstreams, trusted_proxy=trusted)
     assert "${NGINX_" not in site
-    (conf / "site.conf").write_text(site)
-    (conf / "nginx.conf").write_text(
-        f"worker_processes 1; pid {conf}/nginx.pid; error_log {conf}/error.log warn;\n"
-        f"events {{}}\nhttp {{ client_body_temp_path {conf}/body; proxy_temp_path {conf}/proxy;\n"
-        f"include {conf}/site.conf; }}\n"
-    )
-    for path in [conf, *conf.iterdir()]:
-        path.chmod(0o777 if path.is_dir() else 0o644)
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    check = subprocess.run(
-        [nginx, "-t", "-p", str(conf), "-c", str(conf / "nginx.conf")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert check.returncode == 0, check.stderr
     proc = subprocess.Popen(
-        [nginx, "-p", str(conf), "-c", str(conf / "nginx.conf"), "-g", "daemon off;"],
+        prepare(conf, site, root=conf),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
