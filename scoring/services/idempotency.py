@@ -44,22 +44,24 @@ def _violated_constraint(exc: IntegrityError) -> str | None:
     return getattr(diag, "constraint_name", None)
 
 
-_IDEMPOTENT_FIELDS = ["id", "tournament_version", "idempotency_fingerprint", "idempotent_response"]
-_IDEMPOTENT_COLUMNS: Columns[Hand] = Columns(Hand, _IDEMPOTENT_FIELDS)
-KEYED_COLUMNS: Columns[Hand] = Columns(Hand, _IDEMPOTENT_FIELDS, alias="k")
-"""The stored answer's columns under alias ``k``, for a statement that joins the actor's keyed
-hand (:func:`keyed_hand_join`) and reads it with :func:`stored_answer_from`."""
+KEYED_COLUMNS: Columns[Hand] = Columns(
+    Hand, ["id", "tournament_version", "idempotency_fingerprint", "idempotent_response"], alias="k"
+)
+"""The stored answer's columns of the hand ``k`` an actor recorded with a key (:func:`_keyed`),
+read with :func:`stored_answer_from`."""
+
+
+def _keyed() -> str:
+    """``k`` is the hand recorded by the actor with the key (params: actor id, key): at most one
+    row (the unique (recorded_by, idempotency_key) constraint), none for no key."""
+    recorded_by, key = sql_column(Hand, "recorded_by"), sql_column(Hand, "idempotency_key")
+    # The last term implies the partial index's predicate, so a prepared (generic) plan uses it.
+    return f"k.{recorded_by} = %s AND k.{key} = %s AND k.{key} <> ''"
 
 
 def keyed_hand_join() -> str:
-    """``LEFT JOIN`` the hand ``actor`` recorded with ``key`` (params: actor id, key) as ``k``:
-    at most one row (the unique (recorded_by, idempotency_key) constraint), none for no key."""
-    recorded_by, key = sql_column(Hand, "recorded_by"), sql_column(Hand, "idempotency_key")
-    return (
-        f"LEFT JOIN {sql_table(Hand)} k ON k.{recorded_by} = %s AND k.{key} = %s "
-        # Implies the partial index's predicate, so a prepared (generic) plan can use it.
-        f"AND k.{key} <> ''"
-    )
+    """``LEFT JOIN`` the actor's keyed hand as ``k`` (params: actor id, key)."""
+    return f"LEFT JOIN {sql_table(Hand)} k ON {_keyed()}"
 
 
 def stored_answer_from(row: Sequence[Any]) -> _StoredAnswer | None:
@@ -82,13 +84,7 @@ def _stored_answer(actor: Actor, key: str) -> _StoredAnswer | None:
     """The answer sent for the hand ``actor`` recorded with ``key``, if any (one indexed
     lookup: the unique (recorded_by, idempotency_key) constraint; precompiled, as retries are
     frequent). The key's hand is found even if it was voided since."""
-    sql = (
-        f"SELECT {_IDEMPOTENT_COLUMNS.sql} FROM {sql_table(Hand)} "  # noqa: S608
-        f"WHERE {sql_column(Hand, 'recorded_by')} = %s "
-        f"AND {sql_column(Hand, 'idempotency_key')} = %s "
-        # Implies the partial index's predicate, so a prepared (generic) plan can use it.
-        f"AND {sql_column(Hand, 'idempotency_key')} <> ''"
-    )
+    sql = f"SELECT {KEYED_COLUMNS.sql} FROM {sql_table(Hand)} k WHERE {_keyed()}"  # noqa: S608
     with prepared_cursor() as cursor:
         cursor.execute(sql, [actor.pk, key])
         row = cursor.fetchone()
