@@ -726,3 +726,22 @@ def test_openapi_schema_documents_hand_recording(client: Any) -> None:
         "/api/v1/tournaments/{slug}/referee-tokens/",
     ]:
         assert path in schema["paths"], path
+
+
+@pytest.mark.postgres
+def test_tables_every_hand_rewrites_leave_room_for_hot_updates() -> None:
+    """scoring 0008: the match, seat and tournament tables keep half of each page free, so the
+    row versions a recorded hand writes stay on their page (no index entries)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)",
+            [["scoring_match", "scoring_seat", "tournament_tournament"]],
+        )
+        options = dict(cursor.fetchall())
+    assert options == {
+        "scoring_match": ["fillfactor=50"],
+        "scoring_seat": ["fillfactor=50"],
+        "tournament_tournament": ["fillfactor=50"],
+    }
