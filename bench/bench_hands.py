@@ -419,6 +419,26 @@ async def submit_floor(client: Client, stats: Stats) -> bool:
     return True
 
 
+async def submit_frame(client: Client, stats: Stats) -> bool:
+    """The hand endpoint's frame (bench/floor_app/views.py ``FrameHandApi``): the same view
+    class, caller resolution, parser and renderer as ``POST /api/matches/<id>/hands/``, the
+    same kind of body and headers, but no service."""
+    plan_and_index = client.next_hand()
+    payload = plan_and_index[0].payloads[plan_and_index[1]] if plan_and_index else {}
+    response = await client.session.request(
+        "POST",
+        f"/bench/frame/{client.floor_id}/",
+        body={"number": 1, **payload},
+        headers=_post_headers(client, uuid.uuid4().hex),
+    )
+    stats.add(response)
+    if response.status == 201:
+        stats.hands += 1
+    else:
+        client.problems.append(f"frame answered {response.status}")
+    return True
+
+
 async def submit_healthz(client: Client, stats: Stats) -> bool:
     """Calibration: a view with no database at all, through the same server and client."""
     response = await client.session.request("GET", "/healthz")
@@ -619,8 +639,11 @@ async def load(
     # Warm up every worker (imports, DB connections, caches) on both endpoints.
     await run_phase(clients, submit_floor, 1.5)
     await run_phase(clients, submit_one, 1.5)
+    await run_phase(clients, submit_frame, 1.0)
     results = {"healthz": Stats(), "floor": Stats(), "hands": Stats(), "paced": Stats()}
     results["healthz"] = await run_phase(clients, submit_healthz, min(args.seconds, 4.0))
+    # Once, for the split of the gap (framework vs service), not graded.
+    results["frame"] = await run_phase(clients, submit_frame, min(args.seconds, 4.0))
     for i in range(args.rounds):
         floor = await run_phase(clients, submit_floor, args.seconds)
         hands = await run_phase(clients, submit_one, args.seconds)
@@ -667,6 +690,28 @@ def print_server_side(path: str, offset: int, paced: Stats) -> None:
         f"   paced, server side ({len(durations)} hand POSTs): p50 {q(0.5):.0f} ms, "
         f"p99 {q(0.99):.0f} ms, max {durations[-1]:.0f} ms; client side p50 "
         f"{paced.pct(0.5):.0f} ms, p99 {paced.pct(0.99):.0f} ms"
+    )
+
+
+def cpu_per_request(s: Stats) -> float:
+    """CPU milliseconds per request, every process on the machine."""
+    return sum(s.cpu.values()) * 1000 / s.requests if s.requests else float("nan")
+
+
+def print_split(floor: Stats, frame: Stats, hands: Stats) -> None:
+    """Where the hand endpoint's CPU goes, per request: the floor, the framework the real
+    endpoint adds around its service (frame - floor, negative when the frame is lighter than
+    the floor's own database work), and the service (hands - frame); and what the service
+    may cost for the 0.7 goal (per hand: the hands phase sends more requests than hands)."""
+    if not (floor.cpu and frame.cpu and hands.cpu and hands.hands and hands.requests):
+        return
+    f, fr, h = cpu_per_request(floor), cpu_per_request(frame), cpu_per_request(hands)
+    per_hand = hands.requests / hands.hands
+    budget = (f / GOAL_RATIO) / per_hand - fr
+    print(
+        f"CPU ms per request: floor {f:.2f}, frame {fr:.2f} (framework {fr - f:+.2f}), "
+        f"hands {h:.2f} (service {h - fr:.2f}); for {GOAL_RATIO} per hand "
+        f"({per_hand:.2f} requests a hand) the service may cost {budget:.2f}"
     )
 
 
@@ -788,12 +833,14 @@ def main() -> int:
     print(f"|{'-' * 28}|{'-' * 19}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 24}|")
     print(_row("healthz (no database)", results["healthz"], "req/s"))
     print(_row("floor (3 round trips)", floor, "req/s"))
+    print(_row("frame (no service)", results["frame"], "req/s"))
     print(_row("hands, closed loop", hands))
     print(_row(f"hands, offered {args.paced_rate:g}/s", paced))
     if args.access_log:
         print_server_side(args.access_log, getattr(args, "access_log_offset", 0), paced)
     print()
-    print_cpu({"floor": floor, "hands": hands})
+    print_cpu({"floor": floor, "frame": results["frame"], "hands": hands})
+    print_split(floor, results["frame"], hands)
     print()
 
     def met(ok: bool) -> str:
