@@ -17,8 +17,9 @@ from typing import Any
 from brackets.models import StageEntry
 from circuits.models import Circuit, CircuitTournament
 from circuits.ranking import Result, circuit_standings
+from core.choice_labels import choice_label
 from live.cache import cached_bytes
-from tournament.models import Entry
+from tournament.models import Entry, Tournament
 
 PUBLIC_STATUSES = ("registration", "running", "finished")
 
@@ -39,6 +40,11 @@ class MemberLine:
     status: str
     starts_on: str | None
     version: int
+
+    @property
+    def status_label(self) -> str:
+        """The tournament's status in the page's language."""
+        return choice_label(Tournament.Status, self.status)
 
 
 def circuit_members(*, circuit_id: int) -> list[MemberLine]:

@@ -1,14 +1,26 @@
 """The models' choice labels, marked for translation without changing the models.
 
 Choice labels are plain strings in the models (a lazy label would be a migration in every app);
-pages translate them where they show them, with ``{% translate obj.get_status_display %}``.
+pages translate them where they show them, with ``{% translate obj.get_status_display %}``, and
+presenters with :func:`choice_label`.
 This module only puts them in the message catalog (``makemessages`` finds them here); keep it
 in step with the models' choices (tests/core/test_choice_labels.py checks it).
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_noop
+from django.db.models import Choices
+from django.utils.translation import gettext, gettext_noop
+
+
+def choice_label(choices: type[Choices], value: str) -> str:
+    """The label of ``value`` among ``choices`` in the active language; "" for "" and the
+    value itself when it is not a choice (never the catalogue's header, ``gettext("")``)."""
+    if not value:
+        return ""
+    label = dict(choices.choices).get(value)
+    return gettext(str(label)) if label is not None else value
+
 
 CHOICE_LABELS = (
     gettext_noop("A bye counts as a match win"),
@@ -19,8 +31,10 @@ CHOICE_LABELS = (
     gettext_noop("Balanced (T8)"),
     gettext_noop("Block (R19)"),
     gettext_noop("By rating"),
+    gettext_noop("Cancelled"),
     gettext_noop("Closed (all results in)"),
     gettext_noop("Corrected: the player's version replaces it"),
+    gettext_noop("Delivered"),
     gettext_noop("Director"),
     gettext_noop("Director override"),
     gettext_noop("Disqualified"),
@@ -28,17 +42,21 @@ CHOICE_LABELS = (
     gettext_noop("Draft"),
     gettext_noop("Eliminated"),
     gettext_noop("Every hand: every player confirms each hand"),
+    gettext_noop("Failed"),
     gettext_noop("Final table"),
     gettext_noop("Finished"),
     gettext_noop("Forfeit (T7)"),
-    gettext_noop("Individual players"),
+    gettext_noop("Hand recorded"),
     gettext_noop("In progress"),
+    gettext_noop("Individual players"),
     gettext_noop("Knockout round"),
     gettext_noop("Manual order"),
+    gettext_noop("Match finished"),
     gettext_noop("Normal"),
-    gettext_noop("Partnerships (T9)"),
     gettext_noop("Off: the referee's record is final"),
     gettext_noop("Open: the match is frozen"),
+    gettext_noop("Partnerships (T9)"),
+    gettext_noop("Pending"),
     gettext_noop("Pending (no entrants yet)"),
     gettext_noop("Play-off table (T6)"),
     gettext_noop("Published (in play)"),
@@ -48,11 +66,13 @@ CHOICE_LABELS = (
     gettext_noop("Random (recorded seed)"),
     gettext_noop("Referee"),
     gettext_noop("Registration"),
+    gettext_noop("Round published"),
     gettext_noop("Running"),
     gettext_noop("Scheduled"),
     gettext_noop("Seeded"),
     gettext_noop("Standings of the previous stage"),
     gettext_noop("Table knockout to a final table"),
+    gettext_noop("Test event (ping)"),
     gettext_noop("Time (T3)"),
     gettext_noop("Upheld: the recorded version stands"),
     gettext_noop("Void"),

@@ -29,6 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
+from core.choice_labels import choice_label
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from tournament.api.serializers import referee_link as referee_link_url
 from tournament.auth import client_ip
@@ -224,7 +225,7 @@ def lifecycle(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament/lifecycle.html",
         {
             "tournament": tournament,
-            "next_statuses": [(s, Tournament.Status(s).label) for s in later],
+            "next_statuses": [(s, choice_label(Tournament.Status, s)) for s in later],
             "finished": tournament.status == Tournament.Status.FINISHED,
         },
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.director import SeatLine
 from brackets.selectors import StageData, stage_data_for, tournament_placings
+from core.choice_labels import choice_label
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Tournament
 
@@ -28,6 +29,7 @@ class BracketRound:
     kind: str
     kind_label: str
     status: str
+    status_label: str
     tables: tuple[BracketTable, ...]
     byes: tuple[str, ...]
     going_on: int
@@ -63,7 +65,7 @@ class Bracket:
 
 def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> BracketStage:
     by_entry = {e.entry_id: e for e in data.entrants}
-    kinds = dict(Round.Kind.choices)
+    # Labels in the page's language (core/choice_labels.py puts them in the catalogue).
     advanced_ids = {e.entry_id for e in data.entrants if e.status == StageEntry.Status.ADVANCED}
     rounds: list[BracketRound] = []
     for i, rnd in enumerate(data.rounds):
@@ -98,8 +100,9 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
                 id=rnd.id,
                 number=rnd.number,
                 kind=rnd.kind,
-                kind_label=str(kinds.get(rnd.kind, rnd.kind)),
+                kind_label=choice_label(Round.Kind, rnd.kind),
                 status=rnd.status,
+                status_label=choice_label(Round.Status, rnd.status),
                 tables=tuple(tables),
                 byes=tuple(by_entry[p].name for p in rnd.byes if p in by_entry),
                 going_on=sum(1 for t in tables for s in t.seats if s.goes_on),
@@ -116,9 +119,9 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
         number=stage.number,
         name=stage.name,
         kind=stage.kind,
-        kind_label=stage.get_kind_display(),
+        kind_label=choice_label(Stage.Kind, stage.kind),
         status=stage.status,
-        status_label=stage.get_status_display(),
+        status_label=choice_label(Stage.Status, stage.status),
         entrants=len(data.entrants),
         rounds=tuple(rounds),
         advanced=tuple(e.name for e in advanced),

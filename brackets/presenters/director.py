@@ -17,6 +17,7 @@ from django.db.models import Count, Q
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.services.store import referee_for_tables
+from core.choice_labels import choice_label
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Entry, Tournament
@@ -57,6 +58,16 @@ class SeedRow:
     @property
     def active(self) -> bool:
         return self.entry_status == Entry.Status.ACTIVE and self.stage_status in ("", "active")
+
+    @property
+    def entry_status_label(self) -> str:
+        """The entry's status in the page's language."""
+        return choice_label(Entry.Status, self.entry_status)
+
+    @property
+    def stage_status_label(self) -> str:
+        """The entrant's status in the stage, in the page's language ("" when not in it)."""
+        return choice_label(StageEntry.Status, self.stage_status)
 
 
 def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
@@ -111,6 +122,7 @@ class RoundLine:
     kind: str
     kind_label: str
     status: str
+    status_label: str
     tables: int
     done: int
     advanced: bool
@@ -119,7 +131,6 @@ class RoundLine:
 
 def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
     """Every round of the tournament with its table and finished counts: one query."""
-    kinds = dict(Round.Kind.choices)
     out: dict[int, list[RoundLine]] = {}
     for r in (
         Round.objects.filter(stage__tournament=tournament)
@@ -139,8 +150,9 @@ def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
                 id=r.pk,
                 number=r.number,
                 kind=r.kind,
-                kind_label=kinds.get(r.kind, r.kind),
+                kind_label=choice_label(Round.Kind, r.kind),
                 status=r.status,
+                status_label=choice_label(Round.Status, r.status),
                 tables=r.n_tables,
                 done=r.n_tables - r.n_open,
                 advanced=r.advanced_at is not None,
@@ -351,8 +363,6 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 forfeited=s.forfeited,
             )
         )
-    statuses = dict(Match.Status.choices)
-    reasons = dict(Match.EndReason.choices)
     seen_tables: set[int] = set()
     out: list[MatchLine] = []
     for link in links:
@@ -363,9 +373,9 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 table_number=link.table_number,
                 label=m.label,
                 status=m.status,
-                status_label=str(statuses.get(m.status, m.status)),
+                status_label=choice_label(Match.Status, m.status),
                 end_reason=m.end_reason,
-                end_reason_label=str(reasons.get(m.end_reason, m.end_reason)),
+                end_reason_label=choice_label(Match.EndReason, m.end_reason),
                 hands=m.hands_count,
                 referee_id=m.referee_id,
                 referee=user_label(m.referee),

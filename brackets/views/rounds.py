@@ -31,6 +31,7 @@ from brackets.services import (
 )
 from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND
 from brackets.views.base import DirectorTournamentMixin, error_text
+from core.choice_labels import choice_label
 from core.exceptions import ApplicationError
 from scoring.models import Match
 from scoring.services import match_assign_referee
@@ -80,7 +81,7 @@ class RoundPreviewView(DirectorTournamentMixin):
             context["problem"] = error_text(exc)
             return render(request, "brackets/preview.html", context)
         context["step"] = step
-        context["kind_label"] = dict(Round.Kind.choices).get(step.round_kind or "", "")
+        context["kind_label"] = choice_label(Round.Kind, step.round_kind or "")
         if step.action == PUBLISH_ROUND and step.seating is not None:
             context["preview"] = build_preview(stage, step.seating)
             context["publish_form"] = PublishForm(initial={"expected_number": step.round_number})
@@ -148,7 +149,7 @@ class RoundProgressView(DirectorTournamentMixin):
         context = self.base_context(
             round=rnd,
             stage=stage,
-            kind_label=rnd.get_kind_display(),
+            kind_label=choice_label(Round.Kind, rnd.kind),
             round_title=round_title(rnd),
             matches=matches,
             tables_total=len(tables),
@@ -336,7 +337,7 @@ def render_sheets(
         view.base_context(
             round=rnd,
             stage=rnd.stage,
-            kind_label=rnd.get_kind_display(),
+            kind_label=choice_label(Round.Kind, rnd.kind),
             sheets=sheets,
             issued=issued,
             missing_links=len(referee_ids - set(keys)),

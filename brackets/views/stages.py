@@ -39,8 +39,8 @@ def _knockout_plan(stage: Stage, previous: Stage | None) -> str:
         return error_text(exc)
     sizes = [str(plan.field)] + [str(r.advancing) for r in plan.rounds]
     if not plan.rounds:
-        return f"{plan.field}: the final table itself"
-    return " → ".join(sizes) + " (final table)"
+        return _("%(field)s: the final table itself") % {"field": plan.field}
+    return _("%(sizes)s (final table)") % {"sizes": " → ".join(sizes)}
 
 
 def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
@@ -50,21 +50,29 @@ def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
     not for every stage on every load of this list.
     """
     if stage.status == Stage.Status.FINISHED:
-        return "Finished."
+        return _("Finished.")
     if stage.status == Stage.Status.PENDING:
         if stage.number > 1:
-            return "Seeded by the previous stage's advancement when it ends (T6)."
-        return "No entrants yet: seed it first (T8)."
+            return _("Seeded by the previous stage's advancement when it ends (T6).")
+        return _("No entrants yet: seed it first (T8).")
     if not rounds:
-        return "Seeded: preview and publish round 1."
+        return _("Seeded: preview and publish round 1.")
     last = rounds[-1]
+    names = {"kind": last.kind_label, "n": last.number}
     if last.advance_error:
-        return f"Round {last.number} could not advance: {last.advance_error}"
+        return _("Round %(n)s could not advance: %(error)s") % {
+            "n": last.number,
+            "error": last.advance_error,
+        }
     if last.status == "published":
-        return f"{last.kind_label} {last.number} in play: {last.done} of {last.tables} done."
+        return _("%(kind)s %(n)s in play: %(done)s of %(tables)s done.") % {
+            **names,
+            "done": last.done,
+            "tables": last.tables,
+        }
     if stage.auto_advance and not last.advanced:
-        return f"{last.kind_label} {last.number} closed: advancing."
-    return f"{last.kind_label} {last.number} closed: preview what follows."
+        return _("%(kind)s %(n)s closed: advancing.") % names
+    return _("%(kind)s %(n)s closed: preview what follows.") % names
 
 
 def _apply_service_errors(form: StageForm, exc: ApplicationError) -> None:

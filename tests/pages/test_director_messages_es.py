@@ -105,3 +105,71 @@ def test_the_round_plan_and_its_refusals_are_in_the_directors_language(
     client.post(url("publish", slug, stage.pk), {"expected_number": "1"})
     preview = client.get(url("preview", slug, stage.pk)).content.decode()
     assert in_play in preview
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "absent"),
+    [
+        (
+            "es",
+            {
+                "stages": [
+                    "Clasificatoria (estilo suizo)",
+                    "En marcha",
+                    "Publicada (en juego)",
+                    "Ronda clasificatoria 1 en juego: 0 de 2 terminadas.",
+                ],
+                "round": ["Publicada (en juego)", "Programada"],
+                "bracket": ["Publicada (en juego)", "Clasificatoria (estilo suizo)"],
+                "seeding": ["En marcha"],
+                "lifecycle": ["En marcha", "Terminado"],
+            },
+            ["Published (in play)", "Scheduled", "Running", "Qualifying (Swiss-style)"],
+        ),
+        (
+            "en",
+            {
+                "stages": [
+                    "Qualifying (Swiss-style)",
+                    "Running",
+                    "Published (in play)",
+                    "Qualifying round 1 in play: 0 of 2 done.",
+                ],
+                "round": ["Published (in play)", "Scheduled"],
+                "bracket": ["Published (in play)", "Qualifying (Swiss-style)"],
+                "seeding": ["Running"],
+                "lifecycle": ["Running", "Finished"],
+            },
+            ["Publicada (en juego)", "Programada", "En marcha"],
+        ),
+    ],
+)
+def test_statuses_and_kinds_are_shown_in_the_directors_language(
+    language: str, expected: dict[str, list[str]], absent: list[str]
+) -> None:
+    """Choice labels (tournament, stage, round and match statuses, stage and round kinds) and
+    the stage list's next-step hint are in the page's language (core.choice_labels)."""
+    from html import unescape
+
+    tournament, director, stage = tournament_with_stage(8)
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    slug = tournament.slug
+    client.post(url("seed", slug, stage.pk), {"method": "rating"})
+    client.post(url("publish", slug, stage.pk), {"expected_number": "1"})
+    rnd = Round.objects.get(stage=stage, number=1)
+    pages = {
+        "stages": url("stages", slug),
+        "round": url("round", slug, rnd.pk),
+        "bracket": url("bracket", slug),
+        "seeding": url("seeding", slug, stage.pk),
+        "lifecycle": reverse("tournament:lifecycle", args=[slug]),
+    }
+    for name, path in pages.items():
+        response = client.get(path)
+        assert response.status_code == 200, (name, response.status_code)
+        html = unescape(response.content.decode())
+        for text in expected[name]:
+            assert text in html, (name, text)
+        for text in absent:
+            assert text not in html, (name, text)
