@@ -713,6 +713,13 @@ def print_split(floor: Stats, frame: Stats, hands: Stats) -> None:
         f"hands {h:.2f} (service {h - fr:.2f}); for {GOAL_RATIO} per hand "
         f"({per_hand:.2f} requests a hand) the service may cost {budget:.2f}"
     )
+    emit(
+        "hands",
+        "CPU per request, every process: the service (hands - frame) and its budget for 0.7",
+        figure=f"service {h - fr:.2f} ms (hands {h:.2f}, frame {fr:.2f})",
+        floor=f"floor {f:.2f} ms",
+        goal=f"information (budget {budget:.2f} ms)",
+    )
 
 
 def print_cpu(phases: dict[str, Stats]) -> None:
