@@ -246,21 +246,25 @@ def _keep_auto_times(model_list: list[type[models.Model]]) -> Iterator[None]:
 def _read(zf: zipfile.ZipFile, manifest: dict[str, Any], name: str) -> dict[str, Any]:
     entry = next((f for f in manifest["files"] if f["table"] == name), None)
     if entry is None:
-        raise ArchiveError(f"The archive has no {name}.json.", code="archive_incomplete")
+        raise ArchiveError(
+            _("The archive has no %(file)s.") % {"file": f"{name}.json"}, code="archive_incomplete"
+        )
     try:
         body = zf.read(entry["file"])
     except KeyError as exc:
         raise ArchiveError(
-            f"The archive has no {entry['file']}.", code="archive_incomplete"
+            _("The archive has no %(file)s.") % {"file": entry["file"]}, code="archive_incomplete"
         ) from exc
     if hashlib.sha256(body).hexdigest() != entry["sha256"]:
         raise ArchiveError(
-            f"{entry['file']} does not match its checksum in the manifest.", code="archive_corrupt"
+            _("%(file)s does not match its checksum in the manifest.") % {"file": entry["file"]},
+            code="archive_corrupt",
         )
     data: dict[str, Any] = json.loads(body)
     if len(data["rows"]) != entry["rows"]:
         raise ArchiveError(
-            f"{entry['file']} has a different row count than the manifest says.",
+            _("%(file)s has a different row count than the manifest says.")
+            % {"file": entry["file"]},
             code="archive_corrupt",
         )
     return data
@@ -277,8 +281,11 @@ def _manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
         raise ArchiveError(_("Not a tournament archive (unknown format)."), code="archive_format")
     if manifest.get("format_version") != FORMAT_VERSION:
         raise ArchiveError(
-            f"Archive format version {manifest.get('format_version')} is not supported "
-            f"(this system reads version {FORMAT_VERSION}).",
+            _(
+                "Archive format version %(version)s is not supported "
+                "(this system reads version %(supported)s)."
+            )
+            % {"version": manifest.get("format_version"), "supported": FORMAT_VERSION},
             code="archive_version",
         )
     return manifest
@@ -290,7 +297,11 @@ def _row_objects(
     by_name = {f.attname: f for f in _fields(model)}
     unknown = [n for n in data["fields"] if n not in by_name]
     if unknown:
-        raise ArchiveError(f"{data['table']}: unknown columns {unknown}.", code="archive_format")
+        raise ArchiveError(
+            _("%(table)s: unknown columns %(columns)s.")
+            % {"table": data["table"], "columns": unknown},
+            code="archive_format",
+        )
     user_fks = set(_user_fk_attnames(model))
     out = []
     for row in data["rows"]:

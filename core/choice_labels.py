@@ -22,6 +22,13 @@ def choice_label(choices: type[Choices], value: str) -> str:
     return gettext(str(label)) if label is not None else value
 
 
+def choice_phrase(choices: type[Choices], value: str) -> str:
+    """:func:`choice_label` for the middle of a sentence: the first letter lower-cased, rule
+    references such as "(T7)" as they are."""
+    label = choice_label(choices, value)
+    return label[:1].lower() + label[1:]
+
+
 CHOICE_LABELS = (
     gettext_noop("A bye counts as a match win"),
     gettext_noop("A bye counts for nothing"),

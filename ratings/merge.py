@@ -123,9 +123,14 @@ def players_merge(*, actor: Any, keep: Player, other: Player, reason: str = "") 
     )
     if shared:
         raise ApplicationError(
-            f"Both players entered {', '.join(shared)}: they cannot be one person.",
+            _("Both players entered %(tournaments)s: they cannot be one person.")
+            % {"tournaments": ", ".join(shared)},
             code="same_tournament",
-            fields={"other": [f"Also entered in {', '.join(shared)}."]},
+            fields={
+                "other": [
+                    _("Also entered in %(tournaments)s.") % {"tournaments": ", ".join(shared)}
+                ]
+            },
         )
     with transaction.atomic():
         affected = _affected(keep, other)

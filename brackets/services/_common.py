@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from brackets.engine import BracketError, seed_manual, seed_random
 from brackets.models import Round, Stage
 from core.broadcast import broadcast_on_commit
@@ -79,7 +81,7 @@ def stage_lock(stage_id: int) -> Stage:
     try:
         return Stage.objects.select_for_update().get(pk=stage_id)
     except Stage.DoesNotExist:
-        raise NotFoundError(f"No stage {stage_id}.", code="not_found") from None
+        raise NotFoundError(_("No stage %(id)s.") % {"id": stage_id}, code="not_found") from None
 
 
 def round_lock(round_id: int) -> Round:
@@ -87,7 +89,7 @@ def round_lock(round_id: int) -> Round:
     try:
         return Round.objects.select_for_update().get(pk=round_id)
     except Round.DoesNotExist:
-        raise NotFoundError(f"No round {round_id}.", code="not_found") from None
+        raise NotFoundError(_("No round %(id)s.") % {"id": round_id}, code="not_found") from None
 
 
 def action_log_record_by_id(

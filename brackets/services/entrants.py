@@ -15,6 +15,7 @@ from brackets.services._common import (
     stage_lock,
     tournament_notify,
 )
+from core.choice_labels import choice_phrase
 from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
 from scoring.services import match_forfeit
@@ -103,7 +104,11 @@ def stage_entry_withdraw(
             fields={"entry": [_("Not in this stage.")]},
         )
     if se.status != StageEntry.Status.ACTIVE:
-        raise ApplicationError(f"The entry is already {se.status}.", code="entry_not_active")
+        raise ApplicationError(
+            _("The entry is already %(status)s.")
+            % {"status": choice_phrase(StageEntry.Status, se.status)},
+            code="entry_not_active",
+        )
     current = stage.rounds.order_by("-number").first()
     open_seats: list[tuple[int, int]] = []
     if current is not None and current.status == Round.Status.PUBLISHED:
@@ -120,7 +125,7 @@ def stage_entry_withdraw(
         # referee's recording transaction locks the match first and the tournament last.
         list(
             Match.objects.select_for_update(no_key=True)
-            .filter(pk__in=[m for m, _ in open_seats])
+            .filter(pk__in=[m for m, _unused in open_seats])
             .order_by("pk")
             .values_list("pk", flat=True)
         )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
 
 from brackets.csv_import import PlayerRow, player_key
 from brackets.services._common import Actor
@@ -82,10 +83,13 @@ def players_import_csv(
         if player_key(row.name, row.club) in entered_keys:
             # Checked again here: the report may be older than another director's import.
             raise ApplicationError(
-                f"Row {row.row} ({row.name}): already entered in this tournament. "
-                "Nothing was imported.",
+                _(
+                    "Row %(row)s (%(name)s): already entered in this tournament. "
+                    "Nothing was imported."
+                )
+                % {"row": row.row, "name": row.name},
                 code="already_entered",
-                fields={"file": [f"Row {row.row}: already entered."]},
+                fields={"file": [_("Row %(row)s: already entered.") % {"row": row.row}]},
             )
         entered_keys.add(player_key(row.name, row.club))
         matches = [p for p in known.get(player_key(row.name, row.club), []) if p.pk not in entered]
@@ -106,9 +110,14 @@ def players_import_csv(
             entry = entry_create(tournament=tournament, actor=actor, player=player)
         except ApplicationError as exc:
             raise ApplicationError(
-                f"Row {row.row} ({row.name}): {exc.message} Nothing was imported.",
+                _("Row %(row)s (%(name)s): %(problem)s Nothing was imported.")
+                % {"row": row.row, "name": row.name, "problem": exc.message},
                 code=exc.code,
-                fields={"file": [f"Row {row.row}: {exc.message}"]},
+                fields={
+                    "file": [
+                        _("Row %(row)s: %(problem)s") % {"row": row.row, "problem": exc.message}
+                    ]
+                },
             ) from exc
         entered.add(player.pk)
         if check_in:

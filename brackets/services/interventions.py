@@ -22,6 +22,7 @@ from brackets.services._common import (
     tournament_notify,
 )
 from brackets.services.store import continuation_links
+from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, PermissionDeniedError
 from scoring.models import Hand, Match, Seat
 from scoring.services import match_result_override
@@ -219,9 +220,15 @@ def round_seat_replace(
         )
     elif mine.status != StageEntry.Status.ACTIVE:
         raise ApplicationError(
-            f"The replacement is {mine.status} in this stage.",
+            _("The replacement is %(status)s in this stage.")
+            % {"status": choice_phrase(StageEntry.Status, mine.status)},
             code="bad_replacement",
-            fields={"in_entry_id": [f"{mine.status} in this stage."]},
+            fields={
+                "in_entry_id": [
+                    _("%(status)s in this stage.")
+                    % {"status": choice_label(StageEntry.Status, mine.status)}
+                ]
+            },
         )
     if in_entry_id in rnd.byes:
         rnd.byes = [p for p in rnd.byes if p != in_entry_id]

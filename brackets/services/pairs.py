@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from brackets.models import Stage, StageEntry
 from brackets.pairs_csv import PairsReport
@@ -106,7 +107,11 @@ def stage_seed_pairs(
         rng_seed=rng_seed,
     )
     if len(ordered) < 2:
-        message = f"{len(ordered)} partnership(s) checked in: a table seats two (T9)."
+        message = ngettext(
+            "%(count)s partnership(s) checked in: a table seats two (T9).",
+            "%(count)s partnership(s) checked in: a table seats two (T9).",
+            len(ordered),
+        ) % {"count": len(ordered)}
         raise ApplicationError(
             message, code="field_too_small", rule="T9", fields={"partnerships": [message]}
         )
@@ -242,12 +247,17 @@ def pairs_import_csv(
     problems = report.all_errors
     if problems:
         raise ApplicationError(
-            f"{len(problems)} problem(s) in the file; nothing was imported (T9).",
+            ngettext(
+                "%(count)s problem(s) in the file; nothing was imported (T9).",
+                "%(count)s problem(s) in the file; nothing was imported (T9).",
+                len(problems),
+            )
+            % {"count": len(problems)},
             code="bad_file",
             rule="T9",
             fields={"file": [str(e) for e in problems[:20]]},
         )
-    rows = [r for _, a, b in report.pairs for r in (a, b)]
+    rows = [r for _unused, a, b in report.pairs for r in (a, b)]
     result = players_import_csv(
         tournament=tournament, actor=actor, rows=rows, check_in=check_in, source=source
     )

@@ -59,9 +59,10 @@ def _check_choices(kind: str, bye_policy: str, seat_order: str, seeding: str) ->
     ):
         if value not in choices:
             raise ApplicationError(
-                f"{field} must be one of {', '.join(choices)}.",
+                _("%(field)s must be one of %(choices)s.")
+                % {"field": field, "choices": ", ".join(choices)},
                 code="bad_choice",
-                fields={field: [f"One of {', '.join(choices)}."]},
+                fields={field: [_("One of %(choices)s.") % {"choices": ", ".join(choices)}]},
             )
 
 
@@ -128,7 +129,8 @@ def stage_create(
     previous = Stage.objects.filter(tournament=tournament).order_by("-number").first()
     if previous is not None and previous.status == Stage.Status.FINISHED:
         raise ApplicationError(
-            f"{previous.name} is finished; add stages before the previous one ends.",
+            _("%(stage)s is finished; add stages before the previous one ends.")
+            % {"stage": previous.name},
             code="previous_stage_finished",
         )
     stage = Stage(
@@ -172,11 +174,13 @@ def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stag
     for key in data:
         if key not in _ANYTIME | _BEFORE_START:
             raise ApplicationError(
-                f"{key} cannot be changed.", code="read_only", fields={key: [_("Read-only.")]}
+                _("%(field)s cannot be changed.") % {"field": key},
+                code="read_only",
+                fields={key: [_("Read-only.")]},
             )
         if key in _BEFORE_START and started:
             raise ApplicationError(
-                f"{key} cannot change once the stage has started.",
+                _("%(field)s cannot change once the stage has started.") % {"field": key},
                 code="stage_started",
                 fields={key: [_("The stage has started.")]},
             )
@@ -338,6 +342,7 @@ def stage_advance(*, stage: Stage, actor: Actor) -> AdvanceResult:
     step = round_preview(stage=stage, actor=actor)
     if step.action != FINISH_STAGE or step.follows_round_id is None:
         raise ApplicationError(
-            f"The stage is not complete: {step.message}", code="stage_not_complete"
+            _("The stage is not complete: %(reason)s") % {"reason": step.message},
+            code="stage_not_complete",
         )
     return round_advance(round_id=step.follows_round_id, actor=actor)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from brackets.engine import Placement
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -95,7 +96,8 @@ def round_store(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
             rnd.save()
     except IntegrityError:
         raise RoundAlreadyPublishedError(
-            f"Round {step.round_number} of {stage.name} is already published.",
+            _("Round %(number)s of %(stage)s is already published.")
+            % {"number": step.round_number, "stage": stage.name},
             code="round_already_published",
         ) from None
     tables: list[SeatedTable] = list(step.seating.tables)
@@ -244,7 +246,8 @@ def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
         next_stage.rounds.exists()
     ):
         raise ApplicationError(
-            f"{next_stage.name} has already started; it cannot be seeded again.",
+            _("%(stage)s has already started; it cannot be seeded again.")
+            % {"stage": next_stage.name},
             code="next_stage_started",
         )
     next_stage.entrants.all().delete()

@@ -54,12 +54,19 @@ def confirmation_gate_record(match: Match) -> None:
         )
     if hold == HOLD_HAND:
         raise ApplicationError(
-            f"Hand {match.hands_count} awaits every player's confirmation before the next "
-            "hand is recorded.",
+            _(
+                "Hand %(number)s awaits every player's confirmation before the next hand is "
+                "recorded."
+            )
+            % {"number": match.hands_count},
             code="confirmation_pending",
             rule=RULE,
             status=409,
-            fields={"number": [f"Hand {match.hands_count} is not confirmed yet."]},
+            fields={
+                "number": [
+                    _("Hand %(number)s is not confirmed yet.") % {"number": match.hands_count}
+                ]
+            },
         )
 
 

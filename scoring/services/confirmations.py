@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.broadcast import broadcast_on_commit
+from core.choice_labels import choice_label
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
 from scoring.engine import RuleViolation
 from scoring.engine.match import match_apply
@@ -101,9 +102,12 @@ def _require_table(actor: Actor, match: Match) -> None:
 def _int_field(raw: Any, name: str, low: int, high: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
         raise ApplicationError(
-            f"{name} must be an integer {low}..{high}.",
+            _("%(field)s must be an integer %(low)s..%(high)s.")
+            % {"field": name, "low": low, "high": high},
             code="malformed",
-            fields={name: [f"An integer {low}..{high} is required."]},
+            fields={
+                name: [_("An integer %(low)s..%(high)s is required.") % {"low": low, "high": high}]
+            },
         )
     return raw
 
@@ -113,9 +117,10 @@ def _last_hand(match: Match, number: Any) -> Hand:
     number = _int_field(number, "number", 1, 10**6)
     if number != match.hands_count:
         raise ConflictError(
-            f"Hand {number} is not the last hand: the match has {match.hands_count} hands.",
+            _("Hand %(number)s is not the last hand: the match has %(count)s hands.")
+            % {"number": number, "count": match.hands_count},
             code="stale_hand_number",
-            fields={"number": [f"The last hand is {match.hands_count}."]},
+            fields={"number": [_("The last hand is %(number)s.") % {"number": match.hands_count}]},
         )
     hand = Hand.objects.filter(match=match, number=number, void=False).first()
     if hand is None:
@@ -391,16 +396,22 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     decided = match.status != Match.Status.IN_PROGRESS  # an override or forfeit since
     if decision == "correct" and decided:
         raise ApplicationError(
-            f"The match is {match.status} by a director's decision: uphold to close the "
-            "dispute, or reopen the match first.",
+            _(
+                "The match is %(status)s by a director's decision: uphold to close the "
+                "dispute, or reopen the match first."
+            )
+            % {"status": choice_label(Match.Status, match.status).lower()},
             code="match_decided",
             rule=RULE,
             status=409,
         )
     if decision == "correct" and number != match.hands_count:
         raise ApplicationError(
-            f"Only the last hand can be replaced here; hand {number} is not the last "
-            f"({match.hands_count}). Uphold, or undo hands and record them again.",
+            _(
+                "Only the last hand can be replaced here; hand %(number)s is not the last "
+                "(%(last)s). Uphold, or undo hands and record them again."
+            )
+            % {"number": number, "last": match.hands_count},
             code="not_last_hand",
             rule=RULE,
             fields={"decision": [_("Only the last hand can be corrected.")]},

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
 from scoring.engine import InvalidRuleset
 from scoring.engine.placing import placings_by_score, shared_placings_valid, sole_first
@@ -64,13 +65,15 @@ def hand_void_last(
     confirmation_gate_undo(match)  # issue 15: a dispute freezes it
     if match.status in (Match.Status.SCHEDULED, Match.Status.VOID):
         raise ApplicationError(
-            f"The match is {match.status}; there is nothing to undo.",
+            _("The match is %(status)s; there is nothing to undo.")
+            % {"status": choice_label(Match.Status, match.status).lower()},
             code="match_not_in_progress",
         )
     if match.status == Match.Status.FINISHED:
         if match.end_reason != Match.EndReason.NORMAL:
             raise ApplicationError(
-                f"The match ended by {match.end_reason}; hands cannot be undone.",
+                _("The match ended by %(reason)s; hands cannot be undone.")
+                % {"reason": choice_phrase(Match.EndReason, match.end_reason)},
                 code="match_closed",
             )
         if not is_director:
@@ -85,9 +88,10 @@ def hand_void_last(
         )
     if expected_number is not None and expected_number != last.number:
         raise ConflictError(
-            f"The last hand is {last.number}, not {expected_number}.",
+            _("The last hand is %(number)s, not %(expected)s.")
+            % {"number": last.number, "expected": expected_number},
             code="stale_hand_number",
-            fields={"number": [f"The last hand is {last.number}."]},
+            fields={"number": [_("The last hand is %(number)s.") % {"number": last.number}]},
             extra={"match": match_state_body(match)},
         )
     last.void = True
@@ -157,9 +161,9 @@ def match_result_override(
         isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
     ):
         raise ApplicationError(
-            f"scores must hold {n} integers >= 0, one per seat.",
+            _("scores must hold %(n)s integers >= 0, one per seat.") % {"n": n},
             code="bad_scores",
-            fields={"scores": [f"{n} integers >= 0."]},
+            fields={"scores": [_("%(n)s integers >= 0.") % {"n": n}]},
         )
     if placings is None:
         if sorted(scores)[-1] == sorted(scores)[-2]:
@@ -175,11 +179,14 @@ def match_result_override(
         or not shared_placings_valid(placings)
     ):
         raise ApplicationError(
-            f"placings must be the places 1..{n}, one per seat; players level share a place "
-            "and skip the places it covers (1, 1, 3, 4).",
+            _(
+                "placings must be the places 1..%(n)s, one per seat; players level share a "
+                "place and skip the places it covers (1, 1, 3, 4)."
+            )
+            % {"n": n},
             code="bad_placings",
             rule="T3",
-            fields={"placings": [f"Competition ranks 1..{n} (1, 2, 2, 4)."]},
+            fields={"placings": [_("Competition ranks 1..%(n)s (1, 2, 2, 4).") % {"n": n}]},
         )
     seats = _seat_rows(match)
     before = {
@@ -235,13 +242,16 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     match = _director_match(match_id, actor)
     if match.status not in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS):
         raise ApplicationError(
-            f"The match is {match.status}; only a scheduled or running match can be forfeited.",
+            _("The match is %(status)s; only a scheduled or running match can be forfeited.")
+            % {"status": choice_label(Match.Status, match.status).lower()},
             code="match_not_open",
         )
     n = match.n_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ApplicationError(
-            f"seat must be 0..{n - 1}.", code="unknown_seat", fields={"seat": [_("Not a seat.")]}
+            _("seat must be 0..%(last)s.") % {"last": n - 1},
+            code="unknown_seat",
+            fields={"seat": [_("Not a seat.")]},
         )
     ruleset = _freeze_ruleset(match) if match.started_at is None else match_ruleset(match)
     if match.started_at is None:

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.choice_labels import choice_label
 from core.exceptions import ApplicationError
 from scoring.engine import RuleViolation
 from scoring.engine.match import match_start as engine_match_start
@@ -51,7 +52,7 @@ def match_create(
     n = len(entries)
     if not 2 <= n <= 4:
         raise ApplicationError(
-            f"A table seats 2, 3 or 4 players, not {n} (R2).",
+            _("A table seats 2, 3 or 4 players, not %(n)s (R2).") % {"n": n},
             code="bad_player_count",
             rule="R2",
             fields={"entries": [_("Give 2 to 4 entries in play order.")]},
@@ -65,10 +66,11 @@ def match_create(
                 fields={f"entries[{i}]": [_("Not an entry of this tournament.")]},
             )
         if entry.status != Entry.Status.ACTIVE:
+            status = choice_label(Entry.Status, entry.status).lower()
             raise ApplicationError(
-                f"{entry.player} is {entry.status}.",
+                _("%(player)s is %(status)s.") % {"player": entry.player, "status": status},
                 code="entry_not_active",
-                fields={f"entries[{i}]": [f"Entry is {entry.status}."]},
+                fields={f"entries[{i}]": [_("Entry is %(status)s.") % {"status": status}]},
             )
         if entry.pk in seen:
             raise ApplicationError(
@@ -86,7 +88,7 @@ def match_create(
     _check_referee(tournament, referee)
     if not 0 <= lot_winner < n:
         raise ApplicationError(
-            f"lot_winner must be a seat 0..{n - 1} (R6).",
+            _("lot_winner must be a seat 0..%(last)s (R6).") % {"last": n - 1},
             code="unknown_seat",
             rule="R6",
             fields={"lot_winner": [_("Not a seat.")]},
@@ -115,7 +117,8 @@ def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
         tournament=tournament, user=referee, role=TournamentRole.Role.REFEREE
     ).exists():
         raise ApplicationError(
-            f"{referee} is not a referee of {tournament.name}.",
+            _("%(user)s is not a referee of %(tournament)s.")
+            % {"user": referee, "tournament": tournament.name},
             code="not_referee",
             fields={"referee": [_("Grant the referee role first.")]},
         )
@@ -154,12 +157,16 @@ def match_start(*, match_id: int, actor: Actor, lot_winner: int | None = None) -
     _require_referee_or_director(actor, match, Action.RECORD_HAND)
     if match.status != Match.Status.SCHEDULED:
         raise ApplicationError(
-            f"The match is {match.status}, not scheduled.", code="match_not_scheduled"
+            _("The match is %(status)s, not scheduled.")
+            % {"status": choice_label(Match.Status, match.status).lower()},
+            code="match_not_scheduled",
         )
     seats = Seat.objects.filter(match=match).count()
     if seats != match.n_players:
         raise ApplicationError(
-            f"The match has {seats} seats for {match.n_players} players.", code="seats_missing"
+            _("The match has %(seats)s seats for %(players)s players.")
+            % {"seats": seats, "players": match.n_players},
+            code="seats_missing",
         )
     if lot_winner is not None:
         match.lot_winner = lot_winner

@@ -4,14 +4,42 @@ numbers filled in; the same POSTs in English keep their English text."""
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
+import zipfile
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
+from archive.services import FORMAT_VERSION, archive_export, archive_import
 from brackets.models import Round
+from brackets.services import stage_entry_withdraw, stage_seed, stage_update
+from brackets.services._common import stage_lock
+from core.exceptions import ApplicationError
+from scoring.services import hand_void_last, match_result_override, match_start
+from tests.brackets.conftest import make_tournament
 from tests.brackets.factories_pages import director_client, tournament_with_stage
+from tests.factories import (
+    EntryFactory,
+    TournamentFactory,
+    director_of,
+    match_in_progress,
+    scheduled_match,
+)
+from tournament.models import Entry, Player, Tournament
+from tournament.services import (
+    referee_create,
+    referee_token_issue,
+    referee_token_resolve,
+    table_create,
+)
+
+User = get_user_model()
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +201,208 @@ def test_statuses_and_kinds_are_shown_in_the_directors_language(
             assert text in html, (name, text)
         for text in absent:
             assert text not in html, (name, text)
+
+
+# -- service refusals: translated at the source, values filled in --------------------------------
+
+
+def refusal(call: Any, language: str) -> ApplicationError:
+    """The error ``call()`` raises, with the messages built while ``language`` is active."""
+    with translation.override(language), pytest.raises(ApplicationError) as exc:
+        call()
+    return exc.value
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "es",
+            {
+                "again": "La inscripción ya está en estado «retirado o descalificado (T7)».",
+                "read_only": "number no se puede cambiar.",
+                "no_stage": "No existe la fase 987654.",
+            },
+        ),
+        (
+            "en",
+            {
+                "again": "The entry is already withdrawn or disqualified (T7).",
+                "read_only": "number cannot be changed.",
+                "no_stage": "No stage 987654.",
+            },
+        ),
+    ],
+)
+def test_bracket_refusals_are_in_the_directors_language(
+    language: str, expected: dict[str, str]
+) -> None:
+    """brackets.services: the stage entry's status is shown by its label in the language."""
+    tournament, director, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=director, method="rating")
+    entry = Entry.objects.filter(tournament=tournament).order_by("pk").first()
+    assert entry is not None
+    stage_entry_withdraw(stage=stage, actor=director, entry=entry, reason="ill")
+
+    def withdraw_again() -> Any:
+        return stage_entry_withdraw(stage=stage, actor=director, entry=entry, reason="ill")
+
+    again = refusal(withdraw_again, language)
+    assert (again.code, again.message) == ("entry_not_active", expected["again"])
+    read_only = refusal(
+        lambda: stage_update(stage=stage, actor=director, data={"number": 3}), language
+    )
+    assert (read_only.code, read_only.message) == ("read_only", expected["read_only"])
+    no_stage = refusal(lambda: stage_lock(987654), language)
+    assert (no_stage.code, no_stage.message) == ("not_found", expected["no_stage"])
+
+
+@pytest.mark.parametrize(
+    ("language", "table", "taken", "name", "not_running"),
+    [
+        (
+            "es",
+            "La mesa 3 ya existe.",
+            "Ocupado.",
+            "El nombre 'mesa-ana' está ocupado; elige otro.",
+            "{name} está en estado «terminado»: los enlaces de árbitro solo funcionan mientras "
+            "el torneo está en marcha.",
+        ),
+        (
+            "en",
+            "Table 3 exists.",
+            "Taken.",
+            "The name 'mesa-ana' is taken; choose another.",
+            "{name} is finished: referee keys work only while it is running.",
+        ),
+    ],
+)
+def test_tournament_refusals_are_in_the_directors_language(
+    language: str, table: str, taken: str, name: str, not_running: str
+) -> None:
+    """tournament.services: tables, referees and a referee key of a tournament not running."""
+    tournament, director = make_tournament(0)
+    table_create(tournament=tournament, actor=director, number=3)
+    exc = refusal(lambda: table_create(tournament=tournament, actor=director, number=3), language)
+    assert (exc.code, exc.message, exc.fields) == ("table_exists", table, {"number": [taken]})
+
+    referee_create(tournament=tournament, actor=director, username="mesa-ana")
+    exc = refusal(
+        lambda: referee_create(tournament=tournament, actor=director, username="mesa-ana"),
+        language,
+    )
+    assert (exc.code, exc.message, exc.fields) == ("username_taken", name, {"username": [taken]})
+
+    referee = User.objects.get(username="mesa-ana")
+    token = referee_token_issue(tournament=tournament, actor=director, user=referee)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    exc = refusal(lambda: referee_token_resolve(key=token.key, client_ip="203.0.113.9"), language)
+    assert exc.code == "tournament_not_running"
+    assert exc.message == not_running.format(name=tournament.name)
+
+
+@pytest.mark.parametrize(
+    ("language", "undo", "start", "scores", "per_seat"),
+    [
+        (
+            "es",
+            "La partida está en estado «programada»; no hay nada que deshacer.",
+            "La partida está en estado «en juego», no programada.",
+            "scores debe tener 4 números enteros >= 0, uno por asiento.",
+            "4 números enteros >= 0.",
+        ),
+        (
+            "en",
+            "The match is scheduled; there is nothing to undo.",
+            "The match is in progress, not scheduled.",
+            "scores must hold 4 integers >= 0, one per seat.",
+            "4 integers >= 0.",
+        ),
+    ],
+)
+def test_scoring_refusals_are_in_the_directors_language(
+    language: str, undo: str, start: str, scores: str, per_seat: str
+) -> None:
+    """scoring.services corrections and matches: the match status by its label, counts filled."""
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    scheduled = scheduled_match(tournament)
+    exc = refusal(
+        lambda: hand_void_last(match_id=scheduled.pk, actor=director, reason="oops"), language
+    )
+    assert (exc.code, exc.message) == ("match_not_in_progress", undo)
+
+    running = match_in_progress(tournament)
+    exc = refusal(lambda: match_start(match_id=running.pk, actor=director), language)
+    assert (exc.code, exc.message) == ("match_not_scheduled", start)
+
+    exc = refusal(
+        lambda: match_result_override(
+            match_id=running.pk, actor=director, scores=[1, 2], reason="typo"
+        ),
+        language,
+    )
+    assert (exc.code, exc.message, exc.fields) == ("bad_scores", scores, {"scores": [per_seat]})
+
+
+@pytest.mark.parametrize(
+    ("language", "checksum", "rows", "version"),
+    [
+        (
+            "es",
+            "tournament_player.json no coincide con su suma de control del manifiesto.",
+            "tournament_player.json tiene un número de filas distinto del que indica el "
+            "manifiesto.",
+            "La versión de formato de archivo 99 no es compatible (este sistema lee la "
+            "versión {supported}).",
+        ),
+        (
+            "en",
+            "tournament_player.json does not match its checksum in the manifest.",
+            "tournament_player.json has a different row count than the manifest says.",
+            "Archive format version 99 is not supported (this system reads version {supported}).",
+        ),
+    ],
+)
+def test_archive_refusals_are_in_the_directors_language(
+    language: str, checksum: str, rows: str, version: str
+) -> None:
+    """archive.services: a damaged or newer archive is refused naming the file or version."""
+    tournament = TournamentFactory()
+    EntryFactory(tournament=tournament)
+    data = archive_export(tournament)
+    Entry.objects.all().delete()
+    Tournament.objects.all().delete()
+    Player.objects.all().delete()
+
+    def rewrite(change: dict[str, bytes]) -> bytes:
+        src = zipfile.ZipFile(io.BytesIO(data))
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as zf:
+            for member in src.namelist():
+                zf.writestr(member, change.get(member, src.read(member)))
+        return out.getvalue()
+
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("manifest.json"))
+    empty = b'{"rows": []}'
+    tampered = rewrite({"tournament_player.json": empty})
+    files = [
+        {**f, "sha256": hashlib.sha256(empty).hexdigest()}
+        if f["file"] == "tournament_player.json"
+        else f
+        for f in manifest["files"]
+    ]
+    short = rewrite(
+        {
+            "tournament_player.json": empty,
+            "manifest.json": json.dumps({**manifest, "files": files}).encode(),
+        }
+    )
+    newer = rewrite({"manifest.json": json.dumps({**manifest, "format_version": 99}).encode()})
+
+    exc = refusal(lambda: archive_import(tampered), language)
+    assert (exc.code, exc.message) == ("archive_corrupt", checksum)
+    exc = refusal(lambda: archive_import(short), language)
+    assert (exc.code, exc.message) == ("archive_corrupt", rows)
+    exc = refusal(lambda: archive_import(newer), language)
+    assert (exc.code, exc.message) == ("archive_version", version.format(supported=FORMAT_VERSION))

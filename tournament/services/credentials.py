@@ -10,7 +10,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from core.choice_labels import choice_label
 from core.exceptions import ApplicationError
 from tournament.models import (
     RefereeToken,
@@ -72,9 +74,10 @@ def referee_token_issue(
         or TournamentRole.objects.filter(user=user).exclude(pk=role.pk).exists()
     ):  # a credential's identity is a referee of one tournament and nothing else
         raise ApplicationError(
-            f"{user} is not a referee of {tournament.name}.",
+            _("%(user)s is not a referee of %(tournament)s.")
+            % {"user": user, "tournament": tournament.name},
             code="not_referee",
-            fields={"user": ["Create a referee for this tournament first."]},
+            fields={"user": [_("Create a referee for this tournament first.")]},
         )
     prefix, key = _new_key()
     token = RefereeToken.objects.create(
@@ -160,8 +163,11 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
         raise RefereeTokenInvalidError("Unknown or revoked referee key.", code="invalid_token")
     if token.role.tournament.status != Tournament.Status.RUNNING:
         raise RefereeTokenInvalidError(
-            f"{token.role.tournament.name} is {token.role.tournament.status}: referee keys "
-            "work only while it is running.",
+            _("%(tournament)s is %(status)s: referee keys work only while it is running.")
+            % {
+                "tournament": token.role.tournament.name,
+                "status": choice_label(Tournament.Status, token.role.tournament.status).lower(),
+            },
             code="tournament_not_running",
         )
     now = timezone.now()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
 from tournament.models import (
@@ -27,7 +28,9 @@ def table_create(*, tournament: Tournament, actor: User, number: int, label: str
     require_director(actor=actor, tournament=tournament)
     if Table.objects.filter(tournament=tournament, number=number).exists():
         raise ApplicationError(
-            f"Table {number} exists.", code="table_exists", fields={"number": ["Taken."]}
+            _("Table %(number)s exists.") % {"number": number},
+            code="table_exists",
+            fields={"number": [_("Taken.")]},
         )
     table = Table.objects.create(tournament=tournament, number=number, label=label)
     tournament_version_bump(tournament_id=tournament.pk)
@@ -46,7 +49,9 @@ def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) ->
     require_director(actor=actor, tournament=tournament, action=_action("GRANT_ROLE"))
     if role not in TournamentRole.Role.values:
         raise ApplicationError(
-            f"Unknown role {role!r}.", code="bad_role", fields={"role": ["director or referee"]}
+            _("Unknown role %(role)s.") % {"role": repr(role)},
+            code="bad_role",
+            fields={"role": [_("director or referee")]},
         )
     if role == TournamentRole.Role.REFEREE:
         raise ApplicationError(
@@ -116,9 +121,9 @@ def referee_create(
     user_model = get_user_model()
     if user_model.objects.filter(username=username).exists():
         raise ApplicationError(
-            f"The name {username!r} is taken; choose another.",
+            _("The name %(name)s is taken; choose another.") % {"name": repr(username)},
             code="username_taken",
-            fields={"username": ["Taken."]},
+            fields={"username": [_("Taken.")]},
         )
     user = user_model(
         username=username, first_name=display_name[:150], is_active=False, is_staff=False
