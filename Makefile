@@ -55,7 +55,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/notify tests/archive tests/brackets/test_player_add.py tests/brackets/test_round_page_links.py \
 	tests/brackets/test_tournament_form_words.py tests/brackets/test_form_errors_name_rules.py \
 	tests/scoring/test_confirmation.py tests/browser/test_full_event.py \
-	tests/browser/test_referee_offline.py
+	tests/browser/test_referee_offline.py tests/scoring/test_tables_at_once.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
@@ -86,7 +86,7 @@ bench-hands: venv
 	$(PY) bench/bench_hands.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache db.sqlite3 staticfiles
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles
 
 # Spectators at scale (loopback, about 4 minutes): 2,000 websockets on one ASGI process, fan-out
 # p99 after commit, 90 s of reconnect churn with no lost event, standings 304/s and cached

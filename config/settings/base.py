@@ -127,6 +127,29 @@ def enable_prepared_statements(database: dict[str, Any]) -> None:
 
 
 enable_prepared_statements(DATABASES["default"])
+
+
+def embedded_sqlite(database: dict[str, Any]) -> None:
+    """SQLite as the embedded default serves several phones at once (``make demo``: the
+    development server answers each request in its own thread, with its own connection).
+
+    Writers take the lock when their transaction starts (``IMMEDIATE``) and wait for it up to
+    ``timeout`` seconds: with SQLite's default deferred transactions, a transaction that read
+    and then writes while another one writes fails at once with "database is locked" (no
+    wait: SQLite refuses to deadlock), which two referees recording at the same moment hit.
+    Write-ahead logging lets the spectators' reads go on while a hand is written.
+    """
+    if database["ENGINE"].endswith("sqlite3"):
+        database.setdefault("OPTIONS", {}).update(
+            {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL;",
+            }
+        )
+
+
+embedded_sqlite(DATABASES["default"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, Celery broker, channel layer -----------------------------------------------

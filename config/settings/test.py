@@ -58,16 +58,12 @@ SILENCED_SYSTEM_CHECKS = ["models.W038"] if EMBEDDED else []
 if EMBEDDED:
     # A file, not pytest-django's shared in-memory database: the live server of the embedded
     # browser test (tests/browser/test_full_event.py) answers several phones at once from its
-    # own threads, each with its own connection, as `make demo` does. Writers wait for the
-    # lock (timeout) and take it when the transaction starts (IMMEDIATE), so concurrent hand
-    # records queue instead of failing with "database is locked".
+    # own threads, each with its own connection, as `make demo` does; the database options
+    # are the demo's own (config.settings.base.embedded_sqlite).
     import tempfile
 
     from config.settings.base import DATABASES
 
     DATABASES["default"].setdefault("TEST", {})["NAME"] = os.path.join(
         tempfile.gettempdir(), f"ct-test-embedded-{os.getpid()}.sqlite3"
-    )
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
