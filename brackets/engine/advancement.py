@@ -3,7 +3,8 @@
 Glossary:
     cut            -- the top N of the standings advance (T6).
     per-table      -- the top k (1 or 2) of every table by placing advance, plus the best
-                      non-advancing players by standings to fill a target field (T6).
+                      non-advancing players by standings to fill a target field (T6); players
+                      who shared a table's line (T3) come before the rest of the field.
     line           -- the last advancing position. Players level on it after every T5 key
                       (standings rows sharing a rank) are *contested*: the result names them and
                       the number of spots they play for; the service creates the play-off table
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from brackets.engine.errors import BracketError
 from brackets.engine.model import ByePolicy, PlayerId
@@ -98,6 +99,16 @@ def _fill(
     return sure, playoff, _place(out, ahead + len(sure) + len(level) + 1)
 
 
+def _line_first(rows: Sequence[StandingRow], first: set[PlayerId]) -> list[StandingRow]:
+    """``rows`` (standings order) with the players in ``first`` ahead of everyone else, each
+    group in standings order; ranks are renumbered so that players are level only within a
+    group (equal standings rank and the same group)."""
+    offset = max((r.rank for r in rows), default=0)
+    ahead = [r for r in rows if r.player_id in first]
+    behind = [replace(r, rank=r.rank + offset) for r in rows if r.player_id not in first]
+    return [*ahead, *behind]
+
+
 def advance_cut(standings: Standings, top: int) -> Advancement:
     """The top ``top`` of the standings advance (T6 cut).
 
@@ -132,7 +143,8 @@ def advance_per_table(
     ``round_records`` are the T4 lines of the deciding round (one match per table); a forfeit
     never advances by placing (T7). Under :attr:`ByePolicy.WIN` a player with a bye in that
     round advances as if they had won a table (T1). ``standings`` ranks everyone in the stage
-    and orders the fill, its line (T5, play-off if still level) and the eliminated places.
+    and orders the fill (players who shared a table's line first, T3), its line (T5, play-off
+    if still level) and the eliminated places.
     ``target`` ``None`` means no fill.
 
     Raises :class:`BracketError` ``bad_per_table`` (k not 1 or 2), ``unknown_player`` (a table
@@ -180,7 +192,16 @@ def advance_per_table(
             message=f"{len(qualified)} players qualify from their tables; a target field of "
             f"{goal} leaves no room for them (T6).",
         )
-    pool = [r for r in standings.rows if r.player_id not in qualified]
+    # A table's unresolved spots go first to the players who shared its line (T3), then to the
+    # rest of the field: someone who finished clearly below the line of their own table never
+    # plays off for a spot that players level on another table's line could not settle.
+    on_a_line = {
+        r.player_id
+        for recs in tables.values()
+        for r in recs
+        if not r.forfeit and r.player_id not in qualified and r.placing <= per_table
+    }
+    pool = _line_first([r for r in standings.rows if r.player_id not in qualified], on_a_line)
     filled, playoff, eliminated = _fill(pool, goal - len(qualified), len(qualified))
     chosen = qualified.union(filled)
     advanced = tuple(r.player_id for r in standings.rows if r.player_id in chosen)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.director import SeatLine
-from brackets.selectors import StageData, stage_data_for, tournament_placings
+from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
 from core.choice_labels import choice_label
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Tournament
@@ -65,12 +65,9 @@ class Bracket:
 
 def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> BracketStage:
     by_entry = {e.entry_id: e for e in data.entrants}
-    # Labels in the page's language (core/choice_labels.py puts them in the catalogue).
-    advanced_ids = {e.entry_id for e in data.entrants if e.status == StageEntry.Status.ADVANCED}
     rounds: list[BracketRound] = []
-    for i, rnd in enumerate(data.rounds):
-        later = {p for r in data.rounds[i + 1 :] for p in r.players()}
-        marks = rnd.kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
+    for rnd in data.rounds:
+        mark = went_on(data, rnd)  # as the public bracket marks it
         tables = []
         for t in rnd.tables:
             seats = tuple(
@@ -82,7 +79,7 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
                     points=s.points,
                     placing=s.placing,
                     forfeited=s.forfeited,
-                    goes_on=marks and (s.entry_id in later or s.entry_id in advanced_ids),
+                    goes_on=mark(s.entry_id) is True,
                 )
                 for s in t.seats
             )

@@ -8,6 +8,7 @@ The live-standings pages reuse :func:`standings_for_stage` and :func:`standings_
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,35 @@ __all__ = [
     "standings_from_data",
     "standings_table",
     "tournament_placings",
+    "went_on",
 ]
+
+
+def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
+    """For a round of a knockout stage: entry id -> True (went on from this round), False
+    (went out here) or None (not decided: the round is not closed, it is not a knockout or
+    play-off round, or the player sits at a later play-off table still being played, T6)."""
+    entrants = {e.entry_id: e for e in data.entrants}
+    knockout = rnd.kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
+    playing_off = {
+        s.entry_id
+        for r in data.rounds
+        if r.kind == Round.Kind.PLAYOFF
+        and r.number > rnd.number
+        and r.status != Round.Status.CLOSED
+        for t in r.tables
+        for s in t.seats
+    }
+
+    def mark(entry_id: int) -> bool | None:
+        e = entrants.get(entry_id)
+        if e is None or not knockout or rnd.status != Round.Status.CLOSED:
+            return None
+        if entry_id in playing_off:
+            return None
+        return e.out_round is None or e.out_round > rnd.number
+
+    return mark
 
 
 def standings_for_stage(*, stage_id: int) -> Standings:

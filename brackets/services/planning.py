@@ -187,7 +187,9 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
     if last.kind == Round.Kind.PLAYOFF:
         adv = _resolve(adv, last, data)
     if adv.playoff is not None:
-        return _playoff_step(data, last, adv)
+        # Players below the line are out now, not once the play-off is played: they take
+        # their places (after the play-off's players) and spectators see them out (T6).
+        return _playoff_step(data, last, adv, eliminated=adv.eliminated, out=base.number)
     seed_of = {e.entry_id: e.seed for e in data.entrants}
     survivors = sorted(adv.advanced, key=lambda p: seed_of[p])  # current seed (issue text)
     return _knockout_round(
@@ -306,7 +308,14 @@ def playoff_sizes(n: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
-def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextStep:
+def _playoff_step(
+    data: StageData,
+    last: RoundData,
+    adv: Advancement,
+    *,
+    eliminated: tuple[Placement, ...] = (),
+    out: int | None = None,
+) -> NextStep:
     assert adv.playoff is not None
     number = last.number + 1
     seed = round_seed(data, number)
@@ -341,6 +350,8 @@ def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextSte
         advancing=adv.playoff.spots,
         playoff_players=tuple(players),
         rng_seed=seed,
+        eliminated=eliminated,
+        out_round=out,
     )
 
 

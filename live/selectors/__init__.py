@@ -20,6 +20,7 @@ from brackets.selectors import (
     stage_data_for,
     standings_from_data,
     tournament_placings,
+    went_on,
 )
 from live.outlook import WinBounds, cut_outlook
 from live.selectors.matches import MatchJSON, hand_json, matches_json, round_link
@@ -309,20 +310,6 @@ def standings(*, tournament: Tournament) -> JSON:
 # --- bracket -------------------------------------------------------------------------------
 
 
-def _advanced_mark(data: StageData, rnd_kind: str, rnd_status: str, rnd_number: int) -> Any:
-    """A function entry id -> True (went on), False (went out here) or None (undecided)."""
-    entrants = {e.entry_id: e for e in data.entrants}
-    knockout = rnd_kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
-
-    def mark(entry_id: int) -> bool | None:
-        e = entrants.get(entry_id)
-        if e is None or not knockout or rnd_status != Round.Status.CLOSED:
-            return None
-        return e.out_round is None or e.out_round > rnd_number
-
-    return mark
-
-
 def bracket(*, tournament: Tournament) -> JSON:
     """Stages -> rounds -> tables -> who advanced, to the final table and final placings.
 
@@ -335,7 +322,7 @@ def bracket(*, tournament: Tournament) -> JSON:
         names = {e.entry_id: e.name for e in data.entrants}
         rounds = []
         for rnd in data.rounds:
-            mark = _advanced_mark(data, rnd.kind, rnd.status, rnd.number)
+            mark = went_on(data, rnd)
             rounds.append(
                 {
                     "id": rnd.id,

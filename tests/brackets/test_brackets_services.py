@@ -653,3 +653,70 @@ def test_a_knockout_withdrawal_is_placed_after_everyone_else() -> None:
     assert places[gone.pk] == 8
     assert sorted(places.values())[:4] == [1, 2, 3, 4]
     assert max(v for e, v in places.items() if e != gone.pk) <= 7
+
+
+def test_a_tie_on_one_knockout_tables_line_is_played_off_by_that_tables_players() -> None:
+    """Top 2 of each table to a final of 4 (the demo's knockout): table 1 ends 6-1-0-0 (its
+    third and fourth share third), table 2 ends 6-0-0-0 (three share second). Only table 2's
+    three play off, at one table, for its second spot; table 1's third and fourth are out. While
+    the play-off is played, the bracket does not show its players as gone on (T3, T6)."""
+    from brackets.presenters.bracket import build_bracket
+    from live.selectors import bracket as live_bracket
+
+    t, d = make_tournament(8)
+    q = qualifying(t, d, swiss_rounds=1, cut_size=8)
+    k = services.stage_create(
+        tournament=t, actor=d, name="Knockout", kind="knockout", advance_per_table=2
+    )
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    finish_round(r1, d)
+    assert services.round_advance(round_id=r1.pk).outcome == "published"
+    ko = Round.objects.get(stage=k, number=1)
+    first, second = (Match.objects.get(pk=m.pk) for m in open_matches(ko))
+    for match, scores, placings in (
+        (first, [6, 1, 0, 0], [1, 2, 3, 3]),
+        (second, [6, 0, 0, 0], [1, 2, 2, 2]),
+    ):
+        match_result_override(
+            match_id=match.pk, actor=d, scores=scores, placings=placings, reason="sheet"
+        )
+    services.round_advance(round_id=ko.pk)
+    playoff = Round.objects.get(stage=k, number=2)
+    assert playoff.kind == "playoff"
+    assert playoff.advancing == 1
+    table_1, table_2 = seated(ko)
+    assert sorted(playoff.playoff_players) == sorted(table_2[1:])
+    assert [sorted(x) for x in seated(playoff)] == [sorted(table_2[1:])]
+    out = set(
+        StageEntry.objects.filter(stage=k, status="eliminated").values_list("entry_id", flat=True)
+    )
+    assert out == set(table_1[2:])
+
+    # The bracket while the play-off is being played: table winners and table 1's second go
+    # on, table 1's third and fourth went out, table 2's three are undecided.
+    marks = {
+        s["entry_id"]: s["advanced"]
+        for stage in live_bracket(tournament=t)["stages"]
+        if stage["number"] == 2
+        for r in stage["rounds"]
+        if r["number"] == 1
+        for table in r["tables"]
+        for s in table["seats"]
+    }
+    assert marks == {
+        table_1[0]: True,
+        table_1[1]: True,
+        table_1[2]: False,
+        table_1[3]: False,
+        table_2[0]: True,
+        **dict.fromkeys(table_2[1:]),
+    }
+    goes_on = {
+        s.entry_id: s.goes_on
+        for stage in build_bracket(t).stages
+        if stage.number == 2
+        for table in stage.rounds[0].tables
+        for s in table.seats
+    }
+    assert {e for e, on in goes_on.items() if on} == {table_1[0], table_1[1], table_2[0]}

@@ -237,3 +237,58 @@ def test_t3_shared_placing_on_the_per_table_line(
     records = [MatchRecord(1, p, pl) for p, pl in enumerate(placings, start=1)]
     result = advance_per_table(records, STAGE, per_table=per_table)  # no fill target
     assert set(result.advanced) == qualified
+
+
+def test_t6_a_tie_on_one_tables_line_is_played_off_by_that_table_only() -> None:
+    """Knockout, top 2 of each table to a final of 4 (the demo event): table 1 ends 6-1-0-0
+    (a clear top two; 3 and 4 share third), table 2 ends 6-0-0-0 (6, 7 and 8 share second).
+    Table 2's second spot is played off by 6, 7 and 8 alone: 3 and 4 finished below their own
+    table's line and are out, although the stage's standings (no wins, no hands won) cannot
+    tell them from 6, 7 and 8 (T3, T5, T6)."""
+    round_ = [
+        MatchRecord(1, 1, 1, hands_won=6),
+        MatchRecord(1, 2, 2, hands_won=1),
+        MatchRecord(1, 3, 3),
+        MatchRecord(1, 4, 3),
+        MatchRecord(2, 5, 1, hands_won=6),
+        MatchRecord(2, 6, 2),
+        MatchRecord(2, 7, 2),
+        MatchRecord(2, 8, 2),
+    ]
+    standings = compute_standings(round_, players=range(1, 9))
+    assert {r.rank for r in standings if r.player_id in (3, 4, 6, 7, 8)} == {4}  # all level
+    result = advance_per_table(round_, standings, per_table=2, target=4)
+    assert set(result.advanced) == {1, 2, 5}
+    assert result.playoff == Playoff(players=(6, 7, 8), spots=1)
+    assert result.eliminated == places((3, 7), (4, 7))
+
+
+@pytest.mark.parametrize(
+    ("target", "advanced", "eliminated"),
+    [
+        (5, {1, 2, 5, 6, 7}, places((3, 6), (4, 7), (8, 7))),
+        (6, {1, 2, 3, 5, 6, 7}, places((4, 7), (8, 7))),
+    ],
+)
+def test_t6_players_sharing_a_tables_line_fill_before_the_rest(
+    target: int, advanced: set[int], eliminated: tuple[Placement, ...]
+) -> None:
+    """With more spots than table qualifiers, players who shared a table's line (6 and 7 share
+    second, one spot at their table) come before players placed below their line (3, 4, 8),
+    although 3 is ahead of them in the standings (a hand won, T5); the rest of the fill is by
+    standings."""
+    round_ = [
+        MatchRecord(1, 1, 1, hands_won=6),
+        MatchRecord(1, 2, 2, hands_won=2),
+        MatchRecord(1, 3, 3, hands_won=1),
+        MatchRecord(1, 4, 4),
+        MatchRecord(2, 5, 1, hands_won=6),
+        MatchRecord(2, 6, 2),
+        MatchRecord(2, 7, 2),
+        MatchRecord(2, 8, 4),
+    ]
+    standings = compute_standings(round_, players=range(1, 9))
+    result = advance_per_table(round_, standings, per_table=2, target=target)
+    assert set(result.advanced) == advanced
+    assert result.playoff is None
+    assert result.eliminated == eliminated

@@ -273,3 +273,54 @@ def test_t6_knockout_plan_is_consistent_or_a_clear_error(
         assert r.advancing < n
         n = r.advancing
     assert n == final_size
+
+
+@st.composite
+def shared_line_round(draw: st.DrawFn) -> tuple[list[MatchRecord], list[int], Standings]:
+    """One round of tables where some players share a placing (T3: 1, 2, 2, 4 ...)."""
+    n = draw(st.integers(4, 20))
+    ids = list(range(1, n + 1))
+    order = seed_random(ids, draw(st.integers(0, 10**6)))
+    records: list[MatchRecord] = []
+    start = 0
+    for match_id, size in enumerate(plan_tables(n, allow_three=True).sizes, start=1):
+        table = order[start : start + size]
+        start += size
+        placings = list(range(1, size + 1))
+        # A run of players from position i shares placing i + 1 (the places it covers skip).
+        i = draw(st.integers(0, size - 1))
+        j = draw(st.integers(i, size - 1))
+        placings[i : j + 1] = [i + 1] * (j - i + 1)
+        for p, placing in zip(table, placings, strict=True):
+            won = draw(st.integers(0, 2))
+            records.append(MatchRecord(match_id, p, placing, hands_won=won))
+    return records, ids, compute_standings(records, players=ids)
+
+
+@PROPS
+@given(shared_line_round(), st.sampled_from([1, 2]), st.integers(0, 8))
+def test_t6_below_a_tables_line_never_beats_a_player_on_a_line(
+    stage: tuple[list[MatchRecord], list[int], Standings], k: int, extra: int
+) -> None:
+    """A player placed below their table's top k (not sharing its line) never advances or
+    plays off while a player who shared a table's line is eliminated (T3, T6)."""
+    records, ids, standings = stage
+    by_table: dict[int, list[MatchRecord]] = {}
+    for r in records:
+        by_table.setdefault(r.match_id, []).append(r)
+    qualified = {
+        r.player_id
+        for recs in by_table.values()
+        for r in recs
+        if sum(1 for o in recs if o.placing <= r.placing) <= k
+    }
+    on_line = {r.player_id for r in records if r.placing <= k} - qualified
+    below = {r.player_id for r in records if r.placing > k}
+    result = advance_per_table(records, standings, per_table=k, target=len(qualified) + extra)
+    going = set(result.advanced) | set(result.playoff.players if result.playoff else ())
+    out = {pl.player_id for pl in result.eliminated}
+    assert qualified <= set(result.advanced)
+    if on_line & out:
+        assert not (below & going)
+    everyone = [*result.advanced, *going - set(result.advanced), *out]
+    assert Counter(everyone) == Counter(ids)
