@@ -42,8 +42,9 @@ Decisions (where RULES.md section 1 leaves something open):
       is refused by :meth:`Ruleset.validate_for_players` (R42). ``partner_credit`` is carried
       by every ruleset and only read under ``teams = partners`` with ``pips`` (R45).
       Under ``pips`` a partnership's default target is 100 (R45).
-    * ``tie_value_cap`` must be null or >= 1, ``playoff_value`` and ``target`` >= 1,
-      ``boneyard_reserve`` >= 0. Booleans are not accepted where an int is expected.
+    * ``tie_value_cap`` must be null or 1..1000, ``playoff_value`` and ``target`` 1..1000
+      (``ruleset.MAX_POINTS``: a match to the target can end), ``boneyard_reserve`` 0..28.
+      Booleans are not accepted where an int is expected.
 """
 
 from __future__ import annotations

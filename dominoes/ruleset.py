@@ -36,6 +36,10 @@ from dominoes.options import (
 )
 from dominoes.tiles import FULL_SET_MASK
 
+MAX_POINTS: Final = 1000
+"""The largest target, play-off value and tie value cap a ruleset takes: far above any real
+game (block to 100-250 points, pips to 500), and a match to it can still end."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
@@ -237,27 +241,32 @@ class Ruleset:
         return self.set_mask(n_players).bit_count() - n_players * self.hand_size(n_players)
 
     def _check_combinations(self) -> None:
-        if self.target is not None and self.target < 1:
-            raise _invalid("out_of_range", "target", f"target must be >= 1, not {self.target}.")
-        if self.playoff_value < 1:
+        if self.target is not None and not 1 <= self.target <= MAX_POINTS:
+            raise _invalid(
+                "out_of_range",
+                "target",
+                f"target must be >= 1 and <= {MAX_POINTS}, not {self.target}.",
+            )
+        if not 1 <= self.playoff_value <= MAX_POINTS:
             raise _invalid(
                 "out_of_range",
                 "playoff_value",
-                f"playoff_value must be >= 1, not {self.playoff_value} (R26).",
+                f"playoff_value must be >= 1 and <= {MAX_POINTS}, not {self.playoff_value} (R26).",
                 rule="R26",
             )
-        if self.tie_value_cap is not None and self.tie_value_cap < 1:
+        if self.tie_value_cap is not None and not 1 <= self.tie_value_cap <= MAX_POINTS:
             raise _invalid(
                 "out_of_range",
                 "tie_value_cap",
-                f"tie_value_cap must be null or >= 1, not {self.tie_value_cap} (R26).",
+                f"tie_value_cap must be null or >= 1 and <= {MAX_POINTS}, "
+                f"not {self.tie_value_cap} (R26).",
                 rule="R26",
             )
-        if self.boneyard_reserve < 0:
+        if not 0 <= self.boneyard_reserve <= 28:
             raise _invalid(
                 "out_of_range",
                 "boneyard_reserve",
-                f"boneyard_reserve must be >= 0, not {self.boneyard_reserve} (R16).",
+                f"boneyard_reserve must be >= 0 and <= 28, not {self.boneyard_reserve} (R16).",
                 rule="R16",
             )
         if self.scoring is Scoring.PIPS and self.llave is not Llave.OFF:
