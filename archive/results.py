@@ -3,8 +3,14 @@
 One page per round for the notice board or the records: every table with its players in seat
 order, their placing (T4), points and hands won, how the match ended (T3 time, T7 forfeit, a
 director's result) and who had a bye. A print stylesheet (``static/css/results.css``) drops the
-site's header and fits a round of 250 tables on numbered A4 pages. Public, like the standings:
-a draft tournament answers 404 (``live.http.live_conditional``).
+site's header and fits a round of 250 tables on numbered A4 pages; on a phone the table scrolls
+inside its own box. Public, like the standings: a draft tournament answers 404
+(``live.http.live_conditional``).
+
+Everything the page says is in the visitor's language, statuses and end reasons included
+(:func:`core.choice_labels.choice_label`). The page is rendered per request, never stored: its
+weak ETag names the language (``live.http.html_etag``) and it varies on ``Accept-Language``
+and ``Cookie``, so a Spanish copy is never revalidated for an English visitor.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from brackets.models import Round, RoundMatch
+from core.choice_labels import choice_label
 from live.http import live_conditional, request_tournament
 from scoring.models import Match, Seat
 from tournament.models import Entry
@@ -58,17 +66,15 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
         )
     ):
         seats[s["match_id"]].append({**s, "letter": SEAT_LETTERS[s["seat"]]})
-    end_labels = dict(Match.EndReason.choices)
-    status_labels = dict(Match.Status.choices)
     tables = [
         {
             "table": table,
             "match_id": mid,
             "continuation": matches[mid]["continues_id"] is not None,
-            "status": status_labels.get(matches[mid]["status"], matches[mid]["status"]),
+            "status": choice_label(Match.Status, matches[mid]["status"]),
             "finished": matches[mid]["status"] == Match.Status.FINISHED,
-            "end": end_labels.get(matches[mid]["end_reason"], "")
-            if matches[mid]["end_reason"] not in ("", Match.EndReason.NORMAL)
+            "end": choice_label(Match.EndReason, matches[mid]["end_reason"])
+            if matches[mid]["end_reason"] != Match.EndReason.NORMAL
             else "",
             "hands": matches[mid]["hands_count"],
             "seats": seats[mid],
@@ -90,11 +96,12 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
 
 
 def _round_name(rnd: Round) -> str:
+    """ "Round 2", "Knockout round 1", "Final table"... in the active language."""
     if rnd.kind == Round.Kind.SWISS:
-        return f"Round {rnd.number}"
+        return _("Round %(n)s") % {"n": rnd.number}
     if rnd.kind == Round.Kind.KNOCKOUT:
-        return f"Knockout round {rnd.number}"
-    return rnd.get_kind_display()
+        return _("Knockout round %(n)s") % {"n": rnd.number}
+    return choice_label(Round.Kind, rnd.kind)
 
 
 @live_conditional(html=True)

@@ -1,6 +1,6 @@
 """Reading a players CSV for import: parse, validate, and report every bad row.
 
-Pure (no database): the page passes in what is already entered in the tournament, and the
+No database access: the page passes in what is already entered in the tournament, and the
 import service (:func:`brackets.services.imports.players_import_csv`) creates the valid rows
 through the tournament services.
 
@@ -25,9 +25,24 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from django.db.models import CharField
+
+from tournament.models import Player
+
 COLUMNS = ("name", "nickname", "country", "club", "rating")
 REQUIRED_COLUMNS = ("name",)
-MAX_LENGTHS = {"name": 120, "nickname": 60, "club": 120}  # tournament.Player columns
+
+
+def _column_limit(name: str) -> int:
+    column = Player._meta.get_field(name)
+    assert isinstance(column, CharField), name
+    assert column.max_length is not None, name
+    return int(column.max_length)
+
+
+# The limits of the player's text columns, read from tournament.Player itself (the one place
+# they are written down): the CSV check, the add-a-player form and the pairs forms use these.
+MAX_LENGTHS = {name: _column_limit(name) for name in ("name", "nickname", "club")}
 RATING_MAX = 9999
 MAX_ROWS = 5000
 MAX_BYTES = 2 * 1024 * 1024

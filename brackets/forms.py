@@ -9,7 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from brackets.csv_import import MAX_BYTES
+from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
 from brackets.models import Stage
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
@@ -362,6 +362,10 @@ class PlayerAddForm(forms.Form):
         # not a second id_check_in), the same field names.
         kwargs.setdefault("auto_id", "id_add_%s")
         super().__init__(*args, **kwargs)
+        # The browser stops at the player's real limits (check_player's); the looser server
+        # bound above only keeps a pasted text reportable as "at most N characters (M)".
+        for name, limit in MAX_LENGTHS.items():
+            self.fields[name].widget.attrs["maxlength"] = str(limit)
 
 
 class CsvImportForm(forms.Form):

@@ -26,6 +26,29 @@ NULL = "null"  # the value of an explicit null in a choice field
 YES, NO = "true", "false"
 NULL_SUFFIX = "__null"
 
+# Each key's label on the form; keys the engine gains later show their key, capitalised.
+LABELS: Mapping[str, Any] = {  # lazy translated strings
+    "scoring": _("Scoring"),
+    "target": _("Target"),
+    "reset_rule": _("Reset rule"),
+    "all_ones": _("All ones"),
+    "playoff_value": _("Play-off value"),
+    "tie_value": _("Tie value"),
+    "tie_value_cap": _("Tie value cap"),
+    "tie_opener": _("Tie opener"),
+    "replay_leader_loss": _("Replay leader loss"),
+    "after_reset_opener": _("After a reset, who opens"),
+    "llave": _("Llave"),
+    "sporting_allowed": _("Sporting play allowed"),
+    "opening": _("Opening"),
+    "deal": _("Deal"),
+    "boneyard": _("Boneyard"),
+    "draw_when_playable": _("Draw when a tile is playable"),
+    "boneyard_reserve": _("Boneyard reserve"),
+    "teams": _("Teams"),
+    "partner_credit": _("Partner credit"),
+}
+
 # What each key means, with its rule (RULES.md). Keys the engine gains later fall back to §1.
 HELP: Mapping[str, Any] = {  # lazy translated strings
     "scoring": _("How a match is scored: six_love (R31, R32), straight_six (R30), pips (R40)."),
@@ -175,7 +198,7 @@ class TournamentForm(forms.Form):
     def _add_override(self, key: str, presets: Mapping[str, Mapping[str, object]]) -> None:
         per_preset = ", ".join(f"{n}: {_show(v[key], key)}" for n, v in presets.items())
         help_text = f"{HELP.get(key, _('A ruleset option (§1).'))} {_('Presets')}: {per_preset}."
-        label = key.replace("_", " ").capitalize()
+        label = LABELS.get(key) or key.replace("_", " ").capitalize()
         kind = _kind(key)
         name = f"rule_{key}"
         if kind == "enum":

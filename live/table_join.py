@@ -53,11 +53,14 @@ def table_join(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("No such table.")
     match = table_current_match(tournament_id=tournament.id, number=number)
     referee = principal_from_request(request).referee
+    # A finished event's QR is a public page: the short read a referee link keeps after the
+    # finish (tournament.principal) is for the phone's last answer, not for scanning tables.
     if (
         match is not None
         and referee is not None
         and referee.tournament_id == tournament.id
         and match.referee_id == referee.pk
+        and not referee.read_only
     ):
         return HttpResponseRedirect(reverse("scoring:match-referee", args=[match.pk]))
     if match is not None:

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from brackets.views.base import DirectorTournamentMixin
+from core.choice_labels import choice_label
 from notify import services
 from notify.emails import player_emails
 from notify.models import (
@@ -24,9 +25,22 @@ from notify.models import (
     WebhookEvent,
 )
 from notify.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
-from tournament.models import Entry
+from tournament.context import Action
+from tournament.models import Entry, Tournament
 
 PAGE_SIZE = 50
+
+
+def _gate(view: DirectorTournamentMixin) -> dict[str, Any]:
+    """Whether the page's forms can succeed, by the services' own rule (``require_actor`` with
+    ``Action.MANAGE``: the permission table and the lifecycle gate, tournament.context): a
+    finished tournament shows its endpoints, log and addresses, but no form that could only
+    be refused, and says why."""
+    tournament = view.tournament
+    return {
+        "can_manage": view.tournament_context.can(Action.MANAGE),
+        "status_label": choice_label(Tournament.Status, tournament.status),
+    }
 
 
 class WebhooksView(DirectorTournamentMixin):
@@ -56,6 +70,7 @@ class WebhooksView(DirectorTournamentMixin):
             endpoint_filter=endpoint_filter,
             status_filter=status_filter,
             headers=[TIMESTAMP_HEADER, SIGNATURE_HEADER, DELIVERY_HEADER, EVENT_HEADER],
+            **_gate(self),
             **extra,
         )
 
@@ -167,6 +182,7 @@ class PlayerEmailsView(DirectorTournamentMixin):
             languages=settings.LANGUAGES,
             default_language=default or "",
             site_language=dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),
+            **_gate(self),
             **extra,
         )
 

@@ -47,6 +47,7 @@ from tournament.context import (
     require,
 )
 from tournament.models import Tournament
+from tournament.selectors import signed_in_name
 
 LIVE_STATUSES = (Match.Status.IN_PROGRESS, Match.Status.SCHEDULED)
 DASHBOARD_REFRESH_SECONDS = 15
@@ -129,6 +130,8 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "can_record": in_progress and may_write,
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
         "is_director": is_director,
+        # The referee's last look after the finish (a short read, tournament.principal).
+        "tournament_finished": match.tournament.status == Tournament.Status.FINISHED,
         "recent_hands": list(reversed(view.hands))[:12],
         # Live hands entered move by move link to their spectator replay (issue 15), once the
         # tournament is public (a draft has no public pages).
@@ -250,7 +253,19 @@ def referee_home(request: HttpRequest) -> HttpResponse:
         }
         for m in matches
     ]
-    return render(request, "scoring/referee_home.html", {"rows": rows})
+    signed_in_as = signed_in_name(
+        user=principal.user, credential_id=referee.credential_id if referee else None
+    )
+    return render(
+        request,
+        "scoring/referee_home.html",
+        {
+            "rows": rows,
+            "signed_in_as": signed_in_as,
+            # The short read after the finish (tournament.principal.session_referee).
+            "tournament_finished": bool(referee and referee.read_only),
+        },
+    )
 
 
 # -- director dashboard ---------------------------------------------------------------------

@@ -11,13 +11,25 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
+from django.utils import timezone
 
 from tournament.models import RefereeToken, Tournament, TournamentRole
 
 SESSION_CREDENTIAL_KEY = "referee_credential_id"
+
+#: How long after its tournament finished a session opened from a referee link may still READ
+#: (the answer to the final hand, the result on the referee's page): never a write, and no new
+#: session (the link itself stops working at the finish). Setting: REFEREE_READ_AFTER_FINISH
+#: (seconds).
+REFEREE_READ_AFTER_FINISH = timedelta(minutes=15)
+
+#: The methods a session may still use in that short read (nothing that changes anything).
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Status = Tournament.Status
 
@@ -45,17 +57,28 @@ class RefereeActor:
     is_staff = False
     is_superuser = False
 
-    def __init__(self, *, user_id: int, tournament_id: int, credential_id: int | None = None):
+    def __init__(
+        self,
+        *,
+        user_id: int,
+        tournament_id: int,
+        credential_id: int | None = None,
+        read_only: bool = False,
+    ):
         self.pk = self.id = user_id
         self.tournament_id = tournament_id
         self.credential_id = credential_id
+        # A link session in its short read after the finish (:func:`session_referee`): it
+        # only ever reaches read requests, and the lifecycle gates refuse every write anyway.
+        self.read_only = read_only
 
     @classmethod
-    def of(cls, token: RefereeToken) -> RefereeActor:
+    def of(cls, token: RefereeToken, *, read_only: bool = False) -> RefereeActor:
         return cls(
             user_id=token.role.user_id,
             tournament_id=token.role.tournament_id,
             credential_id=token.pk,
+            read_only=read_only,
         )
 
     def has_perm(self, perm: str, obj: Any = None) -> bool:
@@ -170,8 +193,16 @@ def principal_from_request(request: HttpRequest) -> Principal:
 
 
 def session_referee(request: HttpRequest) -> RefereeActor | None:
-    """The referee credential of a session opened from a link, re-checked now: revoked,
-    expired (tournament finished) or not running -> the session forgets it at once."""
+    """The referee credential of a session opened from a link, re-checked now: revoked or not
+    running -> the session forgets it at once.
+
+    One exception, read-only and short: when the credential's tournament has just FINISHED
+    (the referee's own last hand may have finished it), a read request (GET/HEAD/OPTIONS) still
+    acts as a read-only credential for :data:`REFEREE_READ_AFTER_FINISH`, so the phone can load
+    the result of the hand it just recorded. A write is never accepted then: it gets no
+    credential at all (and the lifecycle gates refuse writes in a finished tournament for
+    everyone). The session forgets the credential once that window has passed.
+    """
     session = getattr(request, "session", None)
     if session is None:
         return None
@@ -179,15 +210,21 @@ def session_referee(request: HttpRequest) -> RefereeActor | None:
     if credential_id is None:
         return None
     token = credential_usable(credential_id=credential_id)
-    if token is None:
+    if token is not None:
+        return RefereeActor.of(token)
+    # Only off the running path: the hand POST of a running tournament never gets here.
+    reader = credential_readable_after_finish(credential_id=credential_id)
+    if reader is None:
         session.pop(SESSION_CREDENTIAL_KEY, None)
         return None
-    return RefereeActor.of(token)
+    if request.method not in READ_METHODS:
+        return None  # never a write after the finish; the session keeps its short read
+    return RefereeActor.of(reader, read_only=True)
 
 
-def credential_usable(*, credential_id: Any) -> RefereeToken | None:
-    """The credential with this id when it may still act: not revoked, its role standing, its
-    tournament running (one query)."""
+def _credential(credential_id: Any, **tournament: Any) -> RefereeToken | None:
+    """The credential with this id, not revoked, its referee role standing, its tournament
+    matching ``tournament`` (``role__tournament__`` lookups); one query."""
     try:
         pk = int(credential_id)
     except (TypeError, ValueError):
@@ -198,7 +235,32 @@ def credential_usable(*, credential_id: Any) -> RefereeToken | None:
             pk=pk,
             revoked_at__isnull=True,
             role__role=TournamentRole.Role.REFEREE,
-            role__tournament__status=Status.RUNNING,
+            **{f"role__tournament__{k}": v for k, v in tournament.items()},
         )
         .first()
+    )
+
+
+def credential_usable(*, credential_id: Any) -> RefereeToken | None:
+    """The credential with this id when it may still act: not revoked, its role standing, its
+    tournament running (one query)."""
+    return _credential(credential_id, status=Status.RUNNING)
+
+
+def read_after_finish() -> timedelta:
+    """:data:`REFEREE_READ_AFTER_FINISH`, or the ``REFEREE_READ_AFTER_FINISH`` setting
+    (seconds)."""
+    seconds = getattr(settings, "REFEREE_READ_AFTER_FINISH", None)
+    return REFEREE_READ_AFTER_FINISH if seconds is None else timedelta(seconds=int(seconds))
+
+
+def credential_readable_after_finish(*, credential_id: Any) -> RefereeToken | None:
+    """The credential with this id when its tournament finished less than
+    :func:`read_after_finish` ago (not revoked, its role standing): it may still read, never
+    write (one query). A finished tournament is read-only, so its ``updated_at`` is the time
+    it finished (the finish and a reopen both write it; version bumps do not)."""
+    return _credential(
+        credential_id,
+        status=Status.FINISHED,
+        updated_at__gte=timezone.now() - read_after_finish(),
     )

@@ -131,3 +131,19 @@ def referee_match_ids(*, tournament_id: int, user_id: int) -> list[int]:
         .order_by("id")
         .values_list("id", flat=True)
     )
+
+
+def signed_in_name(*, user: UserLike | None = None, credential_id: int | None = None) -> str:
+    """Who a referee page says is signed in: a referee credential's identity by its display
+    name, else its username, else the credential's label (one query); a site account by its
+    full name or username (no query)."""
+    if credential_id is not None:
+        token = RefereeToken.objects.select_related("role__user").filter(pk=credential_id).first()
+        if token is None:
+            return ""
+        identity = token.role.user
+        return identity.get_full_name() or identity.get_username() or token.label
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    full_name = getattr(user, "get_full_name", None)
+    return str((full_name() if full_name else "") or user.get_username())

@@ -18,13 +18,14 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
@@ -75,15 +76,7 @@ def referee_link(request: HttpRequest) -> HttpResponse:
     except RefereeTokenThrottledError as exc:
         return _link_problem(exc.message, status=429)
     except RefereeTokenInvalidError as exc:
-        message = (
-            exc.message
-            if exc.code == "tournament_not_running"
-            else gettext(
-                "This referee link is not valid. It may have been revoked or mistyped: "
-                "ask the tournament director for a new one."
-            )
-        )
-        return _link_problem(message, status=404 if exc.code == "invalid_token" else 403)
+        return _link_refused(exc)
     # A fresh session: whoever was signed in on this phone (say, the director) is signed out,
     # and the session holds the credential id only.
     logout(request)
@@ -108,8 +101,24 @@ def _posted_key(request: HttpRequest) -> str:
     return value[:200] if isinstance(value, str) else ""
 
 
-def _link_problem(message: str, *, status: int) -> JsonResponse:
-    response = JsonResponse({"error": {"code": "referee_link", "message": message}}, status=status)
+def _link_refused(exc: RefereeTokenInvalidError) -> JsonResponse:
+    """A valid key of a tournament that is not running says so (and, once it is finished,
+    that the referee's work is done); any other refusal says only that the link is not
+    valid (a revoked key reveals nothing)."""
+    if exc.code != "tournament_not_running":
+        message = gettext(
+            "This referee link is not valid. It may have been revoked or mistyped: "
+            "ask the tournament director for a new one."
+        )
+        return _link_problem(message, status=404 if exc.code == "invalid_token" else 403)
+    if exc.extra.get("tournament_status") == Tournament.Status.FINISHED:
+        done = gettext("Your work as referee is done: thank you!")
+        return _link_problem(f"{exc.message} {done}", status=403, code="tournament_finished")
+    return _link_problem(exc.message, status=403)
+
+
+def _link_problem(message: str, *, status: int, code: str = "referee_link") -> JsonResponse:
+    response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
     response["Referrer-Policy"] = "no-referrer"
     return response
 
@@ -151,9 +160,48 @@ class ReopenForm(forms.Form):
     reason = forms.CharField(max_length=2000)
 
 
+def _user_max_length(name: str) -> int:
+    """The column's limit: a referee is a user row (``referee_create``)."""
+    field = get_user_model()._meta.get_field(name)
+    assert isinstance(field, models.CharField), name
+    assert field.max_length is not None, name
+    return int(field.max_length)
+
+
 class RefereeForm(forms.Form):
-    username = forms.SlugField(max_length=150)
-    display_name = forms.CharField(max_length=150, required=False)
+    """A new referee: each problem is one message under its field, naming the field and the
+    limit or the rule ("Display name: at most 150 characters (this one has 200)."); the page
+    keeps what was typed."""
+
+    username = forms.SlugField(
+        max_length=_user_max_length("username"),
+        label=gettext_lazy("New referee (name without spaces)"),
+        widget=forms.TextInput(attrs={"pattern": "[-a-zA-Z0-9_]+", "autocomplete": "off"}),
+        error_messages={
+            "required": gettext_lazy("Referee name: required."),
+            "invalid": gettext_lazy(
+                "Referee name: only letters, digits, - and _ (no spaces or accents)."
+            ),
+            "max_length": gettext_lazy(
+                "Referee name: at most %(limit_value)d characters (this one has %(show_value)d)."
+            ),
+        },
+    )
+    display_name = forms.CharField(
+        max_length=_user_max_length("first_name"),
+        required=False,
+        label=gettext_lazy("Display name"),
+        error_messages={
+            "max_length": gettext_lazy(
+                "Display name: at most %(limit_value)d characters (this one has %(show_value)d)."
+            ),
+        },
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "ref-%s")
+        super().__init__(*args, **kwargs)
+        self.fields["display_name"].widget.attrs["id"] = "ref-display"
 
 
 class IssueForm(forms.Form):
@@ -165,18 +213,20 @@ class RevokeForm(forms.Form):
     token = forms.IntegerField(min_value=1)
 
 
+def _service_text(exc: ApplicationError) -> str:
+    """A service's refusal as the page says it, naming its rule if it has one."""
+    if exc.rule:
+        return gettext("%(message)s [rule %(rule)s]") % {"message": exc.message, "rule": exc.rule}
+    return exc.message
+
+
 def _run(request: HttpRequest, call: Any, success: str) -> Any:
     try:
         result = call()
     except PermissionDeniedError as exc:
         raise PermissionDenied(exc.message) from exc
     except ApplicationError as exc:
-        text = (
-            gettext("%(message)s [rule %(rule)s]") % {"message": exc.message, "rule": exc.rule}
-            if exc.rule
-            else exc.message
-        )
-        messages.error(request, text)
+        messages.error(request, _service_text(exc))
         return None
     messages.success(request, success)
     return result
@@ -243,16 +293,12 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         op = request.POST.get("op", "")
         if op == "create":
-            form: forms.Form = RefereeForm(request.POST)
-            if form.is_valid():
-                _run(
-                    request,
-                    lambda: referee_create(tournament=tournament, actor=actor, **form.cleaned_data),
-                    gettext("Referee created. Issue them a credential."),
-                )
-            else:
-                messages.error(request, gettext("A referee name is letters, digits, - or _."))
+            create_form = RefereeForm(request.POST)
+            if not _referee_create(request, ctx, create_form):
+                # The errors are on the form, once, and the inputs keep what was typed.
+                return _referees_page(request, ctx, None, create_form=create_form, status=400)
         elif op == "issue":
+            form: forms.Form
             form = IssueForm(request.POST)
             role = (
                 TournamentRole.objects.filter(
@@ -306,12 +352,35 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                 )
         if issued is None:
             return HttpResponseRedirect(reverse("tournament:referees", args=[slug]))
-    return _referees_page(request, tournament, issued)
+    return _referees_page(request, ctx, issued)
+
+
+def _referee_create(request: HttpRequest, ctx: TournamentContext, form: RefereeForm) -> bool:
+    """Create the referee of a valid ``form``; a refusal becomes an error of the form, on the
+    field it names (a taken name) or on the form (the lifecycle gate)."""
+    if not form.is_valid():
+        return False
+    try:
+        referee_create(tournament=ctx.tournament, actor=ctx.actor, **form.cleaned_data)
+    except PermissionDeniedError as exc:
+        raise PermissionDenied(exc.message) from exc
+    except ApplicationError as exc:
+        field = next((name for name in exc.fields if name in form.fields), None)
+        form.add_error(field, _service_text(exc))
+        return False
+    messages.success(request, gettext("Referee created. Issue them a credential."))
+    return True
 
 
 def _referees_page(
-    request: HttpRequest, tournament: Tournament, issued: dict[str, Any] | None
+    request: HttpRequest,
+    ctx: TournamentContext,
+    issued: dict[str, Any] | None,
+    *,
+    create_form: RefereeForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
+    tournament = ctx.tournament
     roles = list(
         TournamentRole.objects.filter(tournament=tournament, role=TournamentRole.Role.REFEREE)
         .select_related("user")
@@ -330,8 +399,13 @@ def _referees_page(
             "referees": roles,
             "tokens": tokens,
             "issued": issued,
-            "writable": tournament.status != Tournament.Status.FINISHED,
+            # The services' own rule (permission table and lifecycle gate): a finished
+            # tournament shows no form that could only be refused.
+            "writable": ctx.can(Action.MANAGE_REFEREES),
+            "status_label": choice_label(Tournament.Status, tournament.status),
+            "create_form": create_form or RefereeForm(),
         },
+        status=status,
     )
     response["Cache-Control"] = "no-store"
     return response

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.csv_import import player_key
+from brackets.csv_import import MAX_LENGTHS, player_key
 from brackets.pairs_csv import parse_pairs_csv
 from brackets.services.pairs import pairs_import_csv, partnership_substitute
 from brackets.views.base import DirectorTournamentMixin
@@ -30,15 +30,21 @@ from tournament.partnerships import (
 )
 from tournament.services import player_create
 
+# The players' limits are tournament.Player's (brackets.csv_import.MAX_LENGTHS).
+NAME_MAX, CLUB_MAX = MAX_LENGTHS["name"], MAX_LENGTHS["club"]
+PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
+
 
 class PairRegisterForm(forms.Form):
     name = forms.CharField(
-        label=gettext_lazy("Partnership name (optional)"), max_length=120, required=False
+        label=gettext_lazy("Partnership name (optional)"),
+        max_length=PARTNERSHIP_NAME_MAX,
+        required=False,
     )
-    player_a = forms.CharField(label=gettext_lazy("First player"), max_length=120)
-    club_a = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
-    player_b = forms.CharField(label=gettext_lazy("Second player"), max_length=120)
-    club_b = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    player_a = forms.CharField(label=gettext_lazy("First player"), max_length=NAME_MAX)
+    club_a = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
+    player_b = forms.CharField(label=gettext_lazy("Second player"), max_length=NAME_MAX)
+    club_b = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
     check_in = forms.BooleanField(label=gettext_lazy("Check both in"), required=False, initial=True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -49,8 +55,8 @@ class PairRegisterForm(forms.Form):
 
 class PairSubstituteForm(forms.Form):
     leaving = forms.IntegerField(label=gettext_lazy("Player leaving"))
-    player = forms.CharField(label=gettext_lazy("Substitute"), max_length=120)
-    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    player = forms.CharField(label=gettext_lazy("Substitute"), max_length=NAME_MAX)
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
     reason = forms.CharField(label=gettext_lazy("Reason (T11)"), max_length=500)
 
 
@@ -89,6 +95,8 @@ class PairsView(DirectorTournamentMixin):
             partnership_ruleset=is_partnership_ruleset(self.tournament.ruleset),
             register_form=extra.pop("register_form", None) or PairRegisterForm(),
             csv_form=extra.pop("csv_form", None) or PairsCsvForm(),
+            name_max=NAME_MAX,
+            club_max=CLUB_MAX,
             **extra,
         )
 

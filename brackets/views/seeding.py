@@ -68,8 +68,14 @@ class SeedingView(DirectorTournamentMixin):
         seeded, others = seeding_rows(stage)
         started = stage.rounds.exists()
         active = [r for r in seeded if r.active]
-        waiting = [r for r in others if r.checked_in and r.entry_status == Entry.Status.ACTIVE]
+        # Seeding takes the checked-in entries only where the stage is seeded from them (the
+        # first stage, before its first round; stage_seed): there, checked-in players outside
+        # the seeding mean "seed again". A later stage is filled by the previous stage's
+        # advancement (T6), so the page never invites a seeding the service refuses.
         can_seed = stage.number == 1 and not started and stage.status != Stage.Status.FINISHED
+        waiting = [
+            r for r in others if can_seed and r.checked_in and r.entry_status == Entry.Status.ACTIVE
+        ]
         context = self.base_context(
             stage=stage,
             seeded=seeded,

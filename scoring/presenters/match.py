@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
 from scoring.engine.match import match_start as engine_match_start
+from scoring.engine.match_state import match_context
 from scoring.engine.rules import Opening
 from scoring.presenters.bodies import next_hand_json
 from scoring.presenters.partnership import SideView, partnership_sides
@@ -102,6 +103,16 @@ class MatchView:
     scoring_label: str
     last_event: str = ""  # the last hand's reset or tie, explained, shown above the next hand
     sides: tuple[SideView, ...] = ()  # partnerships AC and BD under teams = partners (R42)
+    # The tiles a forced pose may lead under this ruleset and player count (R5): 6-6 alone when
+    # every tile is dealt, else 6-6 and the fallbacks R5 allows.
+    forced_tiles: tuple[str, ...] = ()
+
+    @property
+    def pose_forced(self) -> bool:
+        """The next hand is a forced pose of a known tile: the form offers only the tiles R5
+        allows, the forced tile chosen (the server still checks the record)."""
+        nh = self.next_hand
+        return bool(nh is not None and nh.forced and nh.forced_tile and self.forced_tiles)
 
 
 def _tile_label(raw: object) -> str | None:
@@ -378,9 +389,12 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         last = live[-1]
         last_event = _("Hand %(n)s: %(text)s") % {"n": last.number, "text": last.explanation}
     in_use = ruleset.set_mask(n)
-    tiles = tuple(
-        str(t) for t in sorted(ALL_TILES, key=lambda t: (-t.high, -t.low)) if in_use >> t.index & 1
-    )
+    ordered = sorted(ALL_TILES, key=lambda t: (-t.high, -t.low))
+    tiles = tuple(str(t) for t in ordered if in_use >> t.index & 1)
+    forced_tiles: tuple[str, ...] = ()
+    with contextlib.suppress(RuleViolation):
+        allowed = in_use & match_context(ruleset, n).forced_mask
+        forced_tiles = tuple(str(t) for t in ordered if allowed >> t.index & 1)
     return MatchView(
         seats=tuple(seat_views),
         next_hand=next_view,
@@ -398,4 +412,5 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         scoring_label=ruleset.scoring.value,
         last_event=last_event,
         sides=partnership_sides(match, ruleset, names, scores),
+        forced_tiles=forced_tiles,
     )

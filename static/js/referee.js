@@ -4,6 +4,14 @@
  * The page is server rendered; this script only submits to the JSON API and swaps in the
  * server-rendered panel (#match-panel) afterwards, so all wording and rules live on the server.
  *
+ * A double tap records one hand and shows no false error: taps on "Record hand" are ignored
+ * while a hand is being sent and for a moment (SETTLE_MS) after the form is reset for the next
+ * hand; the button is disabled meanwhile.
+ *
+ * The answer to a hand is the truth: when the panel cannot be loaded afterwards (the referee
+ * link ended with the tournament, the network), the page still says the hand is recorded and
+ * never draws a recorded hand as "not yet sent".
+ *
  * Never double-record on a flaky phone connection:
  *   - every submission carries the expected hand number and an Idempotency-Key made once per
  *     submission and reused on every retry of it (automatic or the Retry button);
@@ -28,7 +36,12 @@
   var storageKey = "ct-pending-" + matchId;
   var TIMEOUT_MS = 15000;
   var AUTO_RETRIES = 3;
+  var SETTLE_MS = 700; // a double tap's second tap lands well within this after the reset
   var busy = false;
+  var handLock = false; // a hand is on its way: "Record hand" taps are ignored
+  var settleUntil = 0; // ... and until then, after the form was reset for the next hand
+  var settleTimer = null;
+  var ended = false; // the referee link no longer opens this match: nothing more to send
 
   // -- small helpers ---------------------------------------------------------------------------
 
@@ -355,8 +368,30 @@
       msg = $("#block-result", p).textContent;
     }
     out.textContent = msg;
-    // Always tappable: a tap on an incomplete form says what is missing, next to the field.
-    $("#confirm-hand", p).disabled = busy;
+    // Tappable unless a hand is on its way: a tap on an incomplete form says what is
+    // missing, next to the field.
+    syncRecordButton();
+  }
+
+  // -- a double tap records one hand ----------------------------------------------------------
+
+  function tapsHeld() {
+    return handLock || Date.now() < settleUntil;
+  }
+
+  function syncRecordButton() {
+    var button = panel() && $("#confirm-hand", panel());
+    if (button) button.disabled = busy || ended || tapsHeld();
+  }
+
+  // The hand was answered and the form shows the next one: the second tap of a double tap
+  // (or a tap a moment late) must not submit the freshly cleared form.
+  function settle() {
+    handLock = false;
+    settleUntil = Date.now() + SETTLE_MS;
+    syncRecordButton();
+    if (settleTimer) window.clearTimeout(settleTimer);
+    settleTimer = window.setTimeout(function () { settleTimer = null; syncRecordButton(); }, SETTLE_MS + 20);
   }
 
   function showPendingBanner() {
@@ -420,8 +455,15 @@
   // Swap in the server-rendered panel. With onlyIfChanged, keep what the referee is typing
   // unless the match really changed (another device, the director).
   function refreshPanel(flash, onlyIfChanged) {
-    return window.fetch(panelUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+    // redirect "manual": a redirect is the sign-in page, never a panel (nor cached as one).
+    return window.fetch(panelUrl, { credentials: "same-origin", redirect: "manual",
+      headers: { "Accept": "text/html" } })
       .then(function (res) {
+        if (res.type === "opaqueredirect" || res.redirected) {
+          var out = new Error("panel: signed out");
+          out.signedOut = true;
+          throw out;
+        }
         if (!res.ok) throw new Error("panel " + res.status);
         return res.text();
       })
@@ -429,17 +471,45 @@
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var fresh = holder.querySelector("#match-panel");
-        if (!fresh) return;
+        if (!fresh) throw new Error("panel: none in the answer");
         if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
         panel().replaceWith(fresh);
         initPanel();
         if (flash) confirmInView(flash, fresh.dataset.lastNumber);
       })
-      .catch(function () {
+      .catch(function (err) {
         if (onlyIfChanged) return; // a background check; try again next time
+        if (err && err.signedOut) {
+          // The referee link no longer opens this match (the tournament finished, the link
+          // was revoked): a reload would only show the sign-in page. The answer stands.
+          linkEnded(flash);
+          return;
+        }
         // The hand is stored; only the view is stale. A reload shows the truth.
         window.location.reload();
       });
+  }
+
+  // The server took the hand but this phone may no longer load the match: say the hand is
+  // recorded and that the link has ended; no form is offered any more (the server would
+  // refuse it). The hands confirmed are drawn on this phone as recorded, never as unsent.
+  function linkEnded(flash) {
+    ended = true;
+    root.dataset.ended = "1";
+    var words = root.dataset.msgEnded || "";
+    if (flash) confirmInView(flash + " " + words, null);
+    else setStatus("error", words);
+    hideWriting();
+  }
+
+  function hideWriting() {
+    var p = panel();
+    if (!ended || !p) return;
+    ["#hand-form", "#undo"].forEach(function (sel) {
+      var el = $(sel, p);
+      if (el) el.hidden = true;
+    });
+    syncRecordButton();
   }
 
   function handleResult(res, kind) {
@@ -495,6 +565,9 @@
   }
 
   function submitHand() {
+    // A second tap while the hand is on its way, or just after the form was reset for the
+    // next hand, is the same tap again: ignored (no second hand, no false error).
+    if (ended || tapsHeld()) return;
     var payload = buildPayload();
     var problems = localProblems(payload);
     if (Object.keys(problems).length) {
@@ -503,13 +576,16 @@
       return;
     }
     clearErrors();
+    handLock = true;
     // Every hand goes through the ordered queue (IndexedDB): sent at once when online, kept on
     // this phone when not. Its Idempotency-Key is made here, once, and reused on every resend.
     var entry = { match: matchId, key: uuid4(), number: payload.number, payload: payload,
       status: "queued", error: null };
     formHolds = entry.key; // the form still shows this hand until it is sent or queued
+    syncRecordButton();
     setStatus("working", root.dataset.msgSending);
-    queue.add(entry).then(function () { return showQueue(false); }).then(drain);
+    queue.add(entry).then(function () { return showQueue(false); }).then(drain)
+      .then(settle, settle);
   }
 
   function submitVoid() {
@@ -594,6 +670,7 @@
       var state = snap.state;
       var folded = 0;
       previewScored = null;
+      previewRecorded = true;
       entries = entries.filter(isHand);
       for (var i = 0; i < entries.length; i++) {
         var e = entries[i];
@@ -606,6 +683,7 @@
         });
         state = step.state;
         previewScored = step.scored;
+        if (e.status !== "confirmed") previewRecorded = false;
         folded++;
       }
       return folded ? state : null;
@@ -625,6 +703,7 @@
 
   var pristine = null;
   var previewScored = null; // the reducer's scored line of the last queued hand
+  var previewRecorded = false; // every hand folded is confirmed: recorded, only not shown yet
 
   // explain_hand (scoring/presenters/match.py) for a reset, from the reducer's notes: the
   // server shows it above the next hand while the last hand is a reset.
@@ -734,8 +813,9 @@
       lastEvent.hidden = !event;
     }
     var note = $("#unsent-note", section);
-    note.textContent = section.dataset.unsent;
-    note.hidden = false;
+    // The server has every hand drawn here (its panel could not be loaded): never "unsent".
+    note.textContent = previewRecorded ? (section.dataset.recorded || "") : section.dataset.unsent;
+    note.hidden = !note.textContent;
     var h2 = $("h2", section);
     var desc = h2.nextElementSibling;
     $all(".explanation, #forced-note", section).forEach(function (el) { el.remove(); });
@@ -787,19 +867,35 @@
     });
     var select = $("#pose-tile", p);
     if (!select) return;
-    var blank = $('option[value=""]', select);
-    if (nh.forced) {
-      if (blank) blank.remove();
-      select.value = nh.forcedTile;
-    } else {
-      if (!blank) {
-        blank = document.createElement("option");
-        blank.value = "";
-        blank.textContent = select.dataset.choose || "—";
-        select.insertBefore(blank, select.firstChild);
-      }
-      select.value = "";
+    tileChoices(select, nh.forced ? nh.forcedTile : null);
+  }
+
+  // The pose tile's choices: under a forced pose (R5) only the tiles R5 allows, the forced
+  // tile chosen (6-6 alone when every tile is dealt), as the server renders them; otherwise
+  // every tile in play after "choose the tile posed". The server checks the record anyway.
+  function tileChoices(select, forcedTile) {
+    var words = function (v) { return (v || "").split(" ").filter(Boolean); };
+    var all = words(select.dataset.tiles);
+    var allowed = words(select.dataset.forcedTiles);
+    var lock = !!forcedTile && allowed.length > 0;
+    var values = lock ? allowed : all;
+    if (!values.length) return; // an older panel without the lists: leave it as it is
+    select.textContent = "";
+    if (!lock) {
+      var blank = document.createElement("option");
+      blank.value = "";
+      blank.textContent = select.dataset.choose || "—";
+      select.appendChild(blank);
     }
+    values.forEach(function (t) {
+      var o = document.createElement("option");
+      o.value = t;
+      o.textContent = t;
+      select.appendChild(o);
+    });
+    select.value = lock ? (allowed.indexOf(forcedTile) !== -1 ? forcedTile : allowed[0]) : "";
+    if (lock) select.dataset.locked = "1";
+    else delete select.dataset.locked;
     $all("option", select).forEach(function (o) { o.defaultSelected = o.value === select.value; });
   }
 
@@ -863,7 +959,7 @@
       var last = handEntries.length ? handEntries[handEntries.length - 1] : null;
       var state = preview(entries);
       var next = $("#offline-next", box);
-      if (state && !state.over) {
+      if (state && !state.over && open.length) {
         var poser = state.next.poser === null ? root.dataset.msgForced : seatName(state.next.poser);
         next.textContent = fill(root.dataset.msgOfflineNext, {
           number: state.next.number, poser: poser, value: state.next.value,
@@ -891,6 +987,7 @@
         if (advance && $("#hand-form", p)) {
           $("#hand-form", p).reset();
           if (state) presetForm(p, state.next);
+          else if ($("#pose-tile", p)) tileChoices($("#pose-tile", p), null); // not known: any tile
           updateEnd();
         }
       }
@@ -958,9 +1055,9 @@
     if (!confirmData()) wait = null; // the match no longer waits for anyone (finished, void)
     var form = $("#hand-form", panel());
     var undo = $("#undo", panel());
-    if (undo) undo.hidden = !!(wait && wait.disputed); // a dispute freezes the match
+    if (undo) undo.hidden = ended || !!(wait && wait.disputed); // a dispute freezes the match
     box.hidden = !wait;
-    if (form) form.hidden = !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
+    if (form) form.hidden = ended || !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
     if (!wait) return;
     box.dataset.waitNumber = String(wait.number);
     $("#table-confirm-title", box).textContent = fill(
@@ -1065,8 +1162,10 @@
   }
 
   // Send the queue in order, one hand at a time; stop at the first failure or refusal.
+  var drainRun = Promise.resolve();
   function drain() {
-    if (draining) return Promise.resolve();
+    // Already sending: run again once it is done (a hand added meanwhile is sent then).
+    if (draining) return drainRun.then(drain, drain);
     draining = true;
     var sentAny = false;
     var lastSent = null; // the last entry the server took: its kind words the flash
@@ -1127,7 +1226,7 @@
         });
       });
     }
-    return step().then(function (how) {
+    drainRun = step().then(function (how) {
       draining = false;
       if (how === "shown") return showQueue(false);
       if (how === "offline") {
@@ -1156,6 +1255,7 @@
       }
       return showQueue(false);
     }, function () { draining = false; });
+    return drainRun;
   }
 
   // The referee resolves the refused hand: discard it, or record it as the next hand. Either
@@ -1254,6 +1354,7 @@
     if (p.dataset.unsent !== "1") pristine = p.cloneNode(true); // the server's panel as rendered
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
+    hideWriting();
     showPendingBanner();
     if (queueReady) showQueue(false);
     else tableConfirm([], null); // before the queue is read (or without IndexedDB)

@@ -35,7 +35,7 @@ self.addEventListener("message", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     return Promise.all(urls.map(function (u) {
       return fetch(u, { credentials: "same-origin" }).then(function (res) {
-        if (res.ok) return cache.put(u, res);
+        if (res.ok && !res.redirected) return cache.put(u, res); // never the sign-in page
         return null;
       }).catch(function () { return null; });
     }));
@@ -69,7 +69,8 @@ self.addEventListener("fetch", function (event) {
     return cache.match(req, { ignoreSearch: true, ignoreVary: true }).then(function (hit) {
       if (!hit) return fetch(req);
       return fetch(req).then(function (res) {
-        if (res.ok) cache.put(req, res.clone());
+        // A redirect (the referee link ended: the sign-in page) is answered, never kept.
+        if (res.ok && !res.redirected) cache.put(req, res.clone());
         return res;
       }, function () { return hit; });
     });

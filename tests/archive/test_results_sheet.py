@@ -8,11 +8,12 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from brackets import services as brackets_services
 from brackets.models import RoundMatch
 from live.scope import RECENT
-from scoring.models import Seat
+from scoring.models import Match, Seat
 from scoring.services import match_result_override
 from tests.brackets.conftest import make_tournament, open_matches, play_round
 from tournament.models import Tournament
@@ -93,3 +94,62 @@ def test_the_sheet_is_public_but_not_for_drafts_or_other_tournaments() -> None:
     html = client.get(f"/live/{other.slug}/rounds/{other_rnd.pk}/results/").content.decode()
     assert "0 of 2 tables finished" in html
     assert "—" in html
+
+
+def _sheet_with_a_time_call_and_a_match_in_play() -> tuple[Tournament, str]:
+    """A round whose first table ended on time (T3) and whose second is still in play."""
+    tournament, _, rnd = _round(8)
+    first, second = (link.match_id for link in RoundMatch.objects.filter(round=rnd))
+    now = timezone.now()
+    Match.objects.filter(pk=first).update(
+        status=Match.Status.FINISHED,
+        end_reason=Match.EndReason.TIME,
+        hands_count=6,
+        started_at=now,
+        finished_at=now,
+    )
+    Match.objects.filter(pk=second).update(
+        status=Match.Status.IN_PROGRESS, hands_count=2, started_at=now
+    )
+    return tournament, f"/live/{tournament.slug}/rounds/{rnd.pk}/results/"
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "english"),
+    [
+        ("es", ["En juego", "6 manos · Tiempo (T3)", "Qualifying, Ronda 1"], ["In progress"]),
+        ("en", ["In progress", "6 hands · Time (T3)", "Qualifying, Round 1"], []),
+    ],
+)
+def test_the_sheet_names_statuses_end_reasons_and_the_round_in_the_page_language(
+    language: str, words: list[str], english: list[str]
+) -> None:
+    """QA: the Spanish sheet said "In progress" and "Time (T3)" (and "Round 2") in English."""
+    _, url = _sheet_with_a_time_call_and_a_match_in_play()
+    html = Client(HTTP_ACCEPT_LANGUAGE=language).get(url).content.decode()
+    for word in words:
+        assert word in html
+    for word in english:
+        assert word not in html
+
+
+def test_a_spanish_sheet_is_never_served_to_an_english_visitor() -> None:
+    """The sheet's text is translated, so its cache key is per language: the weak ETag names the
+    language and the answer varies on Accept-Language (and Cookie, the language switcher's). A
+    browser or proxy holding the Spanish copy that revalidates it for an English visitor gets
+    the English page, never a 304."""
+    _, url = _sheet_with_a_time_call_and_a_match_in_play()
+    spanish = Client(HTTP_ACCEPT_LANGUAGE="es").get(url)
+    etag = spanish["ETag"]
+    assert "En juego" in spanish.content.decode()
+    vary = {v.strip().lower() for v in spanish["Vary"].split(",")}
+    assert {"accept-language", "cookie"} <= vary
+    assert "public" not in spanish["Cache-Control"]
+    again = Client(HTTP_ACCEPT_LANGUAGE="es").get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304  # the same language revalidates
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(url, HTTP_IF_NONE_MATCH=etag)
+    assert english.status_code == 200
+    assert english["ETag"] != etag
+    html = english.content.decode()
+    assert "In progress" in html
+    assert "En juego" not in html

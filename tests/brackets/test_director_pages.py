@@ -699,4 +699,33 @@ def test_action_log_page_lists_who_when_what_why(setup: dict[str, Any]) -> None:
     assert setup["director"].username in text
     assert "stage 1, Qualifying" in text  # the target by name, not by id
     filtered = client.get(url("log", slug), {"verb": "stage.reorder"})
-    assert [r["log"].verb for r in filtered.context["rows"]] == ["stage.reorder"]
+    assert [r.log.verb for r in filtered.context["rows"]] == ["stage.reorder"]
+
+
+def test_a_stage_filled_by_advancement_never_asks_to_seed_again(setup: dict[str, Any]) -> None:
+    """QA: stage 2 (seeded from the standings of stage 1, T6) said "10 checked-in players are
+    not in the seeding yet: seed again to include them", an action its page does not offer
+    and the service refuses. The hint is for a stage seeded from the entries only."""
+    from brackets.services import stage_create
+
+    seeded(setup)
+    client, slug = setup["client"], setup["t"].slug
+    knockout = stage_create(
+        tournament=setup["t"],
+        actor=setup["director"],
+        name="Knockout",
+        kind="knockout",
+        final_table_size=4,
+    )
+    assert knockout.number == 2
+    assert knockout.seeding == Stage.Seeding.STANDINGS
+    page = client.get(url("seeding", slug, knockout.pk)).content.decode()
+    assert "not in the seeding yet" not in page
+    assert 'id="seed-again"' not in page
+    assert "advancement when that stage ends (T6)." in page  # what the page says instead
+    # Stage 1 still says it when a checked-in player is missing from its seeding.
+    from tests.factories import EntryFactory
+
+    EntryFactory(tournament=setup["t"], checked_in=True)
+    page = client.get(url("seeding", slug, setup["stage"].pk)).content.decode()
+    assert "1 checked-in player is not in the seeding yet: seed again to include them." in page

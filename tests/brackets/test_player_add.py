@@ -105,3 +105,42 @@ def test_only_the_tournaments_directors_may_add(page: dict[str, Any]) -> None:
     response = director_client(other_director()).post(page["url"], {"name": "Eve"})
     assert response.status_code in (403, 404)
     assert not Player.objects.filter(name="Eve").exists()
+
+
+def _input_tag(html: str, element_id: str) -> str:
+    import re
+
+    found = re.search(rf'<input[^>]*id="{element_id}"[^>]*>', html)
+    assert found, element_id
+    return found.group(0)
+
+
+@pytest.mark.django_db
+def test_the_text_inputs_stop_at_the_players_column_limits(page: dict[str, Any]) -> None:
+    """QA: Name and Club accepted 1000 characters in the browser, then the server said "at
+    most 120". The inputs carry tournament.Player's own limits (one source, the model)."""
+    html = page["client"].get(page["import"]).content.decode()
+    for name in ("name", "nickname", "club"):
+        limit = Player._meta.get_field(name).max_length
+        assert f'maxlength="{limit}"' in _input_tag(html, f"id_add_{name}"), name
+    assert 'maxlength="1000"' not in html
+    # A longer value sent anyway (no browser) is still reported by the CSV rules, per field.
+    response = page["client"].post(page["url"], {"name": "N" * 121, "club": "C" * 121})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "Name: At most 120 characters (121)." in text
+    assert "Club: At most 120 characters (121)." in text
+
+
+@pytest.mark.django_db
+def test_the_pairs_page_inputs_carry_the_same_limits() -> None:
+    from tests.brackets.pairs_helpers import make_pairs_tournament
+
+    t, d, _ = make_pairs_tournament(1, status="registration")
+    html = director_client(d).get(reverse("brackets:pairs", args=[t.slug])).content.decode()
+    name_limit = Player._meta.get_field("name").max_length
+    club_limit = Player._meta.get_field("club").max_length
+    assert f'maxlength="{name_limit}"' in _input_tag(html, "id_pair_player_a")
+    assert f'maxlength="{club_limit}"' in _input_tag(html, "id_pair_club_a")
+    assert f'<input name="player" maxlength="{name_limit}" required>' in html
+    assert f'<input name="club" maxlength="{club_limit}">' in html

@@ -406,3 +406,32 @@ def test_archive_refusals_are_in_the_directors_language(
     assert (exc.code, exc.message) == ("archive_corrupt", rows)
     exc = refusal(lambda: archive_import(newer), language)
     assert (exc.code, exc.message) == ("archive_version", version.format(supported=FORMAT_VERSION))
+
+
+@pytest.mark.parametrize(
+    ("language", "labels", "absent"),
+    [
+        (
+            "es",
+            ["Puntuación", "Meta", "Regla de reinicio", "Pozo", "Reserva del pozo"],
+            ["Reset rule"],
+        ),
+        ("en", ["Scoring", "Target", "Reset rule", "Boneyard", "Boneyard reserve"], ["Pozo"]),
+    ],
+)
+def test_ruleset_options_are_labelled_in_the_directors_language(
+    language: str, labels: list[str], absent: list[str]
+) -> None:
+    """The ruleset overrides on the new-tournament and settings pages (§1) carry labels in the
+    page's language (brackets.tournament_forms.LABELS), not their keys."""
+    from html import unescape
+
+    tournament, director, _stage = tournament_with_stage(8)
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    for path in (url("tournament-create"), url("settings", tournament.slug)):
+        html = unescape(client.get(path).content.decode())
+        for text in labels:
+            assert f">{text}" in html, (path, text)
+        for text in absent:
+            assert f">{text}<" not in html, (path, text)

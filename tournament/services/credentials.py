@@ -169,6 +169,8 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
                 "status": choice_label(Tournament.Status, token.role.tournament.status).lower(),
             },
             code="tournament_not_running",
+            # Which status: a finished tournament means the referee's work is done.
+            extra={"tournament_status": token.role.tournament.status},
         )
     now = timezone.now()
     # Write at most once a minute: the credential is read on every request of the referee.

@@ -1,0 +1,307 @@
+"""The director's action log page: what each entry means and what it was about, in the
+director's language.
+
+Every verb a service records (``action_log_record(verb=...)`` anywhere in the project) has a
+label here (tests/brackets/test_action_log_page.py reads the code and fails on a verb without
+one); an unknown verb (an older entry) shows as it was recorded. Targets are named from the
+data: a round as "Qualifying, round 2", a match as its table in its round, a credential by
+its prefix and referee, a table by its number, a webhook by its URL, and so on. Naming the
+targets of a page costs one query per kind of target on it, whatever the number of entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import pgettext, pgettext_lazy
+
+from brackets.models import Round, RoundMatch, Stage
+from brackets.presenters.director import user_label
+from core.choice_labels import choice_phrase
+from scoring.models import Match, ResultDispute
+from tournament.models import (
+    ActionLog,
+    Entry,
+    Partnership,
+    Player,
+    RefereeToken,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+# Every label below is in the catalogue under the context "action log" (a literal: xgettext
+# reads it from the call).
+
+# What each recorded verb means. Keep in step with the services (the test above checks).
+VERBS: dict[str, Promise] = {
+    # tournament
+    "tournament.update": pgettext_lazy("action log", "Tournament settings changed"),
+    "tournament.status": pgettext_lazy("action log", "Tournament status changed"),
+    "tournament.reopen": pgettext_lazy("action log", "Tournament reopened"),
+    "tournament.running": pgettext_lazy("action log", "Tournament running (first round published)"),
+    "tournament.finished": pgettext_lazy("action log", "Tournament finished"),
+    "tournament.entry_format": pgettext_lazy("action log", "Entry format changed (T9)"),
+    # people and credentials
+    "referee.create": pgettext_lazy("action log", "Referee created"),
+    "referee_token.issue": pgettext_lazy("action log", "Referee credential issued"),
+    "referee_token.revoke": pgettext_lazy("action log", "Referee credential revoked"),
+    "role.grant": pgettext_lazy("action log", "Role granted"),
+    "role.revoke": pgettext_lazy("action log", "Role removed"),
+    "players.add": pgettext_lazy("action log", "Player added"),
+    "players.import": pgettext_lazy("action log", "Players imported (CSV)"),
+    "players.emails": pgettext_lazy("action log", "Players' e-mail addresses changed"),
+    "player.merge": pgettext_lazy("action log", "Duplicate players merged"),
+    "entry.withdrawn": pgettext_lazy("action log", "Entry withdrawn"),
+    "entry.disqualified": pgettext_lazy("action log", "Entry disqualified"),
+    "entry.pin_issue": pgettext_lazy("action log", "Confirmation PIN issued"),
+    "partnership.register": pgettext_lazy("action log", "Partnership registered"),
+    "partnership.substitute": pgettext_lazy("action log", "Partner substituted (T11)"),
+    # stages and rounds
+    "stage.create": pgettext_lazy("action log", "Stage created"),
+    "stage.update": pgettext_lazy("action log", "Stage settings changed"),
+    "stage.seed": pgettext_lazy("action log", "Stage seeded"),
+    "stage.reorder": pgettext_lazy("action log", "Seed order changed"),
+    "stage.add_entry": pgettext_lazy("action log", "Late entry added"),
+    "stage.withdraw": pgettext_lazy("action log", "Player withdrawn"),
+    "stage.disqualify": pgettext_lazy("action log", "Player disqualified"),
+    "stage.finish": pgettext_lazy("action log", "Stage finished"),
+    "round.publish": pgettext_lazy("action log", "Round published"),
+    "round.close": pgettext_lazy("action log", "Round closed"),
+    "round.call_time": pgettext_lazy("action log", "Time called (T3)"),
+    "round.replace_player": pgettext_lazy("action log", "Player replaced"),
+    # matches
+    "match.override": pgettext_lazy("action log", "Result set by the director"),
+    "match.forfeit": pgettext_lazy("action log", "Forfeit (T7)"),
+    "match.assign_referee": pgettext_lazy("action log", "Referee changed"),
+    "hand.void": pgettext_lazy("action log", "Hand voided"),
+    "table_feature_on": pgettext_lazy("action log", "Feature table on"),
+    "table_feature_off": pgettext_lazy("action log", "Feature table off"),
+    "result.dispute": pgettext_lazy("action log", "Result disputed"),
+    "result.dispute.uphold": pgettext_lazy("action log", "Dispute resolved: result upheld"),
+    "result.dispute.correct": pgettext_lazy("action log", "Dispute resolved: result corrected"),
+    # notifications
+    "webhook.create": pgettext_lazy("action log", "Webhook added"),
+    "webhook.disable": pgettext_lazy("action log", "Webhook disabled"),
+    "webhook.ping": pgettext_lazy("action log", "Webhook test event sent"),
+}
+
+# A target whose object is gone (a revoked role, a merged player) or of an unknown kind.
+KINDS: dict[str, Promise] = {
+    "tournament.tournament": pgettext_lazy("action log", "tournament"),
+    "tournament.table": pgettext_lazy("action log", "table"),
+    "tournament.entry": pgettext_lazy("action log", "entry"),
+    "tournament.player": pgettext_lazy("action log", "player"),
+    "tournament.refereetoken": pgettext_lazy("action log", "credential"),
+    "tournament.tournamentrole": pgettext_lazy("action log", "role"),
+    "tournament.partnership": pgettext_lazy("action log", "partnership"),
+    "brackets.stage": pgettext_lazy("action log", "stage"),
+    "brackets.round": pgettext_lazy("action log", "round"),
+    "scoring.match": pgettext_lazy("action log", "match"),
+    "scoring.resultdispute": pgettext_lazy("action log", "dispute"),
+    "notify.webhookendpoint": pgettext_lazy("action log", "webhook"),
+}
+
+
+def verb_label(verb: str) -> str:
+    label = VERBS.get(verb)
+    return str(label) if label is not None else verb
+
+
+def round_name(rnd: Round, stage_name: str) -> str:
+    """ "Qualifying, round 2"; "Final, final table" (the kind of a one-off round)."""
+    if rnd.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT):
+        label = pgettext("action log", "round %(number)s") % {"number": rnd.number}
+    else:
+        label = choice_phrase(Round.Kind, rnd.kind)
+    return pgettext("action log", "%(stage)s, %(round)s") % {"stage": stage_name, "round": label}
+
+
+@dataclass(frozen=True)
+class LogRow:
+    log: ActionLog
+    who: str
+    what: str
+    target: str
+    target_url: str
+
+
+Names = dict[tuple[str, str], str]
+
+
+def _ids(logs: Iterable[ActionLog], target_type: str) -> list[int]:
+    return [
+        int(x.target_id) for x in logs if x.target_type == target_type and x.target_id.isdigit()
+    ]
+
+
+def _rounds(t: Tournament, ids: list[int]) -> dict[int, str]:
+    rounds = Round.objects.filter(pk__in=ids, stage__tournament=t).select_related("stage")
+    return {r.pk: round_name(r, r.stage.name) for r in rounds}
+
+
+def _matches(t: Tournament, ids: list[int]) -> dict[int, str]:
+    """A match as its table in its round ("Qualifying, round 2 · table 8"), else its label."""
+    out: dict[int, str] = {}
+    links = RoundMatch.objects.filter(match_id__in=ids, round__stage__tournament=t).select_related(
+        "round__stage"
+    )
+    for link in links:
+        out[link.match_id] = pgettext("action log", "%(round)s · table %(table)s") % {
+            "round": round_name(link.round, link.round.stage.name),
+            "table": link.table_number,
+        }
+    missing = [i for i in ids if i not in out]
+    for pk, label in Match.objects.filter(pk__in=missing, tournament=t).values_list("pk", "label"):
+        out[pk] = label or pgettext("action log", "match #%(id)s") % {"id": pk}
+    return out
+
+
+def _stages(t: Tournament, ids: list[int]) -> dict[int, str]:
+    return {
+        s.pk: pgettext("action log", "stage %(number)s, %(name)s")
+        % {"number": s.number, "name": s.name}
+        for s in Stage.objects.filter(pk__in=ids, tournament=t)
+    }
+
+
+def _entries(t: Tournament, ids: list[int]) -> dict[int, str]:
+    qs = Entry.objects.filter(pk__in=ids, tournament=t).values_list("pk", "player__name")
+    return dict(qs)
+
+
+def _players(t: Tournament, ids: list[int]) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+def _tables(t: Tournament, ids: list[int]) -> dict[int, str]:
+    return {
+        pk: pgettext("action log", "table %(number)s") % {"number": number}
+        for pk, number in Table.objects.filter(pk__in=ids, tournament=t).values_list("pk", "number")
+    }
+
+
+def _tokens(t: Tournament, ids: list[int]) -> dict[int, str]:
+    tokens = RefereeToken.objects.filter(pk__in=ids, role__tournament=t).select_related(
+        "role__user"
+    )
+    return {
+        token.pk: pgettext("action log", "credential %(prefix)s of %(referee)s")
+        % {"prefix": token.prefix, "referee": user_label(token.role.user)}
+        for token in tokens
+    }
+
+
+def _roles(t: Tournament, ids: list[int]) -> dict[int, str]:
+    roles = TournamentRole.objects.filter(pk__in=ids, tournament=t).select_related("user")
+    return {
+        role.pk: pgettext("action log", "%(role)s %(name)s")
+        % {"role": choice_phrase(TournamentRole.Role, role.role), "name": user_label(role.user)}
+        for role in roles
+    }
+
+
+def _partnerships(t: Tournament, ids: list[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for pk, number, name in Partnership.objects.filter(pk__in=ids, tournament=t).values_list(
+        "pk", "number", "name"
+    ):
+        label = pgettext("action log", "partnership %(number)s") % {"number": number}
+        out[pk] = f"{label} ({name})" if name else label
+    return out
+
+
+def _disputes(t: Tournament, ids: list[int]) -> dict[int, str]:
+    rows = list(
+        ResultDispute.objects.filter(pk__in=ids, match__tournament=t).values_list(
+            "pk", "match_id", "hand__number"
+        )
+    )
+    matches = _matches(t, [match_id for _pk, match_id, _n in rows])
+    return {
+        pk: pgettext("action log", "hand %(number)s of %(match)s")
+        % {"number": number, "match": matches.get(match_id, "")}
+        for pk, match_id, number in rows
+    }
+
+
+def _tournaments(t: Tournament, ids: list[int]) -> dict[int, str]:
+    return {t.pk: t.name} if t.pk in ids else {}
+
+
+NAMERS: dict[str, Callable[[Tournament, list[int]], dict[int, str]]] = {
+    "brackets.round": _rounds,
+    "brackets.stage": _stages,
+    "scoring.match": _matches,
+    "scoring.resultdispute": _disputes,
+    "tournament.entry": _entries,
+    "tournament.player": _players,
+    "tournament.table": _tables,
+    "tournament.refereetoken": _tokens,
+    "tournament.tournamentrole": _roles,
+    "tournament.partnership": _partnerships,
+    "tournament.tournament": _tournaments,
+}
+
+
+def target_names(t: Tournament, logs: list[ActionLog]) -> Names:
+    """Readable names of the logs' targets (one query per kind of target present)."""
+    out: Names = {}
+    for kind, namer in NAMERS.items():
+        if ids := _ids(logs, kind):
+            for pk, name in namer(t, ids).items():
+                out[kind, str(pk)] = name
+    return out
+
+
+def _target(log: ActionLog, names: Names) -> str:
+    name = names.get((log.target_type, log.target_id))
+    if name:
+        return name
+    data: dict[str, Any] = log.data if isinstance(log.data, dict) else {}
+    if log.target_type == "notify.webhookendpoint" and data.get("url"):
+        return str(data["url"])
+    if log.target_type == "tournament.player" and data.get("merged_name"):
+        return str(data["merged_name"])
+    if not log.target_id:
+        return ""
+    kind = KINDS.get(log.target_type)
+    return pgettext("action log", "%(kind)s #%(id)s") % {
+        "kind": str(kind) if kind is not None else log.target_type.split(".")[-1],
+        "id": log.target_id,
+    }
+
+
+def _target_url(t: Tournament, log: ActionLog) -> str:
+    if not log.target_id.isdigit():
+        return ""
+    if log.target_type == "brackets.round":
+        return reverse("brackets:round", args=[t.slug, int(log.target_id)])
+    if log.target_type == "brackets.stage":
+        return reverse("brackets:seeding", args=[t.slug, int(log.target_id)])
+    if log.target_type == "scoring.match":
+        return reverse("scoring:match-referee", args=[int(log.target_id)])
+    return ""
+
+
+def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
+    names = target_names(t, logs)
+    return [
+        LogRow(
+            log=log,
+            who=user_label(log.actor) if log.actor else pgettext("action log", "system"),
+            what=verb_label(log.verb),
+            target=_target(log, names),
+            target_url=_target_url(t, log),
+        )
+        for log in logs
+    ]
+
+
+def verb_choices(verbs: Iterable[str]) -> list[tuple[str, str]]:
+    """The filter's options: every verb present, by label in the page's language."""
+    return sorted(((v, verb_label(v)) for v in set(verbs)), key=lambda c: (c[1].lower(), c[0]))

@@ -1,0 +1,142 @@
+"""Pages keep their layout whatever the screen and whatever people type (QA on the demo).
+
+* The public results sheet of a round laid out at 531 px (619 px in Spanish) on a 390 px phone,
+  so the phone zoomed the whole page out. It now fits the phone in both languages (short
+  columns' headings written upwards, tighter cells; anything wider scrolls inside its own
+  box), while desktop and print keep the plain table.
+* A referee's display name of 150 characters (the form allows it) stretched the referees
+  page to 1742 px and every round page: the referee drop-down grew to the name's width and the
+  seats column collapsed until names ran over the scores. Names now wrap or end in an
+  ellipsis inside their cell, and the pages keep their width.
+
+Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page
+
+from brackets.models import RoundMatch
+from scoring.models import Match
+from tests.browser.conftest import DESKTOP, ContextFactory
+from tests.factories import referee_of
+from tests.live.conftest import make_live_tournament
+from tournament.models import Player
+
+PHONE_390 = {"width": 390, "height": 844}
+LOCALES = {"en": "en-US", "es": "es-ES"}
+# Names like the demo's (the width of a column is its longest word).
+NAMES = [
+    ("Winston Hall", ""),
+    ("Emilio Santana", ""),
+    ("Quentin Baptiste", ""),
+    ("Samuel Adeyemi", ""),
+    ("Carlos Medina", "Carlitos"),
+    ("Grace Thompson", ""),
+    ("Ana Rivera", "La Flaca"),
+    ("Desmond Clarke", "Dez"),
+]
+
+
+@pytest.fixture
+def event(transactional_db: Any) -> dict[str, Any]:
+    """Round 1 of eight players: table 1 ended on time (T3), table 2 in play; a referee with
+    a 150-character name (and username) referees table 1."""
+    lt = make_live_tournament(8, cut_size=4, slug="wide-open")
+    for player, (name, nickname) in zip(
+        Player.objects.filter(entries__tournament=lt.tournament).order_by("pk"), NAMES, strict=True
+    ):
+        Player.objects.filter(pk=player.pk).update(name=name, nickname=nickname)
+    first, second = (
+        link.match_id for link in RoundMatch.objects.filter(round=lt.round).order_by("table_number")
+    )
+    now = timezone.now()
+    Match.objects.filter(pk=first).update(
+        status=Match.Status.FINISHED,
+        end_reason=Match.EndReason.TIME,
+        hands_count=6,
+        started_at=now,
+        finished_at=now,
+    )
+    Match.objects.filter(pk=second).update(
+        status=Match.Status.IN_PROGRESS, hands_count=2, started_at=now
+    )
+    long_referee = referee_of(lt.tournament, username="u" * 150, first_name="d" * 150)
+    referee_of(lt.tournament, username="ref-rosa", first_name="Rosa Méndez")
+    Match.objects.filter(pk__in=[first, second]).update(referee=long_referee)
+    return {"slug": lt.tournament.slug, "director": lt.director, "round": lt.round.pk}
+
+
+def page_width(page: Page) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+@pytest.mark.parametrize("language", sorted(LOCALES))
+def test_the_results_sheet_fits_a_390_px_phone_and_stays_a_plain_table_on_desktop(
+    browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path, language: str
+) -> None:
+    url = f"/live/{event['slug']}/rounds/{event['round']}/results/"
+    phone = browser_context(viewport=PHONE_390, locale=LOCALES[language]).new_page()
+    phone.goto(url)
+    phone.screenshot(path=artifacts_dir / f"results-sheet-390-{language}.png", full_page=True)
+    assert page_width(phone) <= 390
+    fit = phone.evaluate(
+        """() => { const t = document.querySelector('#round-results');
+                   return [t.scrollWidth, t.parentElement.clientWidth]; }"""
+    )
+    assert fit[0] <= fit[1], f"the table is wider than its box: {fit}"
+    status = "En juego" if language == "es" else "In progress"
+    assert status in phone.locator("#round-results").inner_text()
+
+    desk = browser_context(viewport=DESKTOP, locale=LOCALES[language]).new_page()
+    desk.goto(url)
+    heads = "[...document.querySelectorAll('#round-results thead th')]"
+    modes = f"{heads}.map(th => getComputedStyle(th).writingMode)"
+    assert set(desk.evaluate(modes)) == {"horizontal-tb"}
+    assert page_width(desk) <= DESKTOP["width"]
+    desk.emulate_media(media="print")
+    assert set(desk.evaluate(modes)) == {"horizontal-tb"}
+    overflow = "getComputedStyle(document.querySelector('#round-results').parentElement).overflowX"
+    assert desk.evaluate(overflow) == "visible"  # print never clips the table
+
+
+def test_a_150_character_referee_name_keeps_the_referees_and_round_pages_in_shape(
+    browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path
+) -> None:
+    slug = event["slug"]
+    desk = browser_context(viewport=DESKTOP, user=event["director"]).new_page()
+
+    desk.goto(f"/director/tournaments/{slug}/referees/")
+    desk.screenshot(path=artifacts_dir / "referees-long-name.png", full_page=True)
+    assert page_width(desk) <= DESKTOP["width"]
+
+    desk.goto(f"/director/tournaments/{slug}/rounds/{event['round']}/")
+    desk.screenshot(path=artifacts_dir / "round-long-referee.png", full_page=True)
+    assert page_width(desk) <= DESKTOP["width"]
+    widths = desk.evaluate(
+        "[...document.querySelectorAll('.referee-form select')]"
+        ".map(s => s.getBoundingClientRect().width)"
+    )
+    assert widths
+    assert max(widths) <= 260, widths  # 15rem, not the name's width
+    # Every seat's name ends before its score starts (the seats column no longer collapses).
+    overlaps = desk.evaluate(
+        """() => [...document.querySelectorAll('ol.seats.compact li')].filter(li => {
+                 const who = li.querySelector('.seat-who').getBoundingClientRect();
+                 const score = li.querySelector('.num').getBoundingClientRect();
+                 return who.right > score.left + 1; }).map(li => li.textContent)"""
+    )
+    assert overlaps == []
+
+    phone = browser_context(viewport=PHONE_390, user=event["director"]).new_page()
+    for url in (
+        f"/director/tournaments/{slug}/referees/",
+        f"/director/tournaments/{slug}/rounds/{event['round']}/",
+    ):
+        phone.goto(url)
+        assert page_width(phone) <= 390, url

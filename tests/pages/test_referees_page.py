@@ -1,0 +1,129 @@
+"""The director's referees page (``/director/tournaments/<slug>/referees/``).
+
+QA: a 200-letter referee name got "A referee name is letters, digits, - or _." although the
+problem was the 150-character limit; the message was shown twice (the site's banner and again
+under the heading) and both inputs came back empty. Now each problem is said once, under its
+field, naming the field and the limit; the inputs keep what was typed; the limits are the user
+columns' own (a referee is a user row)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import TournamentFactory, director_of
+from tournament.models import Tournament, TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+LIMIT = User._meta.get_field("username").max_length
+
+
+def _page(language: str = "en") -> tuple[Tournament, Client, str]:
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(director_of(tournament))
+    return tournament, client, reverse("tournament:referees", args=[tournament.slug])
+
+
+def _input(html: str, name: str) -> str:
+    found = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+    assert found, name
+    return found.group(0)
+
+
+def _referees(tournament: Tournament) -> int:
+    return TournamentRole.objects.filter(
+        tournament=tournament, role=TournamentRole.Role.REFEREE
+    ).count()
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Referee name: at most 150 characters (this one has 200)."),
+        ("es", "Nombre del árbitro: como máximo 150 caracteres (este tiene 200)."),
+    ],
+)
+def test_a_too_long_name_says_so_once_and_keeps_the_inputs(language: str, message: str) -> None:
+    tournament, client, url = _page(language)
+    name = "a" * 200
+    response = client.post(url, {"op": "create", "username": name, "display_name": "Ana Ruiz"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count(message) == 1
+    assert "letters, digits, - or _" not in html
+    assert "letras, dígitos" not in html
+    assert f'value="{name}"' in _input(html, "username")
+    assert 'value="Ana Ruiz"' in _input(html, "display_name")
+    assert _referees(tournament) == 0
+
+
+def test_a_too_long_display_name_names_the_display_name() -> None:
+    tournament, client, url = _page()
+    response = client.post(
+        url, {"op": "create", "username": "ref-ana", "display_name": "Ana " + "b" * 196}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count("Display name: at most 150 characters (this one has 200).") == 1
+    assert "Referee name:" not in html
+    assert 'value="ref-ana"' in _input(html, "username")
+    assert _referees(tournament) == 0
+
+
+def test_a_name_with_spaces_names_the_rule_and_a_taken_name_says_it_is_taken() -> None:
+    tournament, client, url = _page()
+    response = client.post(url, {"op": "create", "username": "ana ruiz", "display_name": ""})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count("Referee name: only letters, digits, - and _ (no spaces or accents).") == 1
+    User.objects.create(username="ref-taken")
+    response = client.post(url, {"op": "create", "username": "ref-taken", "display_name": "Ana"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.count("The name &#x27;ref-taken&#x27; is taken; choose another.") == 1
+    assert 'value="ref-taken"' in _input(html, "username")
+    assert _referees(tournament) == 0
+
+
+def test_a_created_referee_is_announced_once() -> None:
+    tournament, client, url = _page()
+    response = client.post(url, {"op": "create", "username": "ref-ana", "display_name": "Ana"})
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert html.count("Referee created. Issue them a credential.") == 1
+    assert _referees(tournament) == 1
+
+
+def test_the_inputs_carry_the_user_columns_limits() -> None:
+    _, client, url = _page()
+    html = client.get(url).content.decode()
+    assert f'maxlength="{LIMIT}"' in _input(html, "username")
+    display_limit = User._meta.get_field("first_name").max_length
+    assert f'maxlength="{display_limit}"' in _input(html, "display_name")
+    assert 'id="ref-username"' in html
+    assert 'id="ref-display"' in html
+
+
+def test_a_finished_tournament_offers_no_form_and_says_why() -> None:
+    tournament, client, url = _page()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    html = client.get(url).content.decode()
+    assert 'name="op" value="create"' not in html
+    assert "status is “Finished”: referees and credentials cannot be created" in html
+
+
+def test_the_lifecycle_page_also_says_its_message_once() -> None:
+    """The site's frame shows the messages; the lifecycle page no longer repeats them."""
+    tournament, client, _ = _page()
+    url = reverse("tournament:lifecycle", args=[tournament.slug])
+    response = client.post(url, {"status": "running", "reason": ""})
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert html.count("Status changed.") == 1
