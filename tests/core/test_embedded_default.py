@@ -97,3 +97,42 @@ def test_the_embedded_default_records_hands_on_sqlite(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[:3000]
     assert "EMBEDDED-OK" in proc.stdout
+
+
+def _local_database(**env: str) -> str:
+    """``config.settings.local``'s default database, as ``make demo``/``runserver`` read it."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json; from config.settings import local; "
+            "d = local.DATABASES['default']; "
+            "print(json.dumps([d['ENGINE'], d['CONN_MAX_AGE'], d.get('OPTIONS', {})]))",
+        ],
+        cwd=BASE,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings.local", **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def test_the_demo_on_postgresql_closes_each_requests_connection() -> None:
+    """runserver answers every request on a thread of its own: a persistent connection is
+    never reused there, and they piled up (50+ idle after minutes of play on PostgreSQL)."""
+    engine_age_options = _local_database(DATABASE_URL="postgres://postgres@127.0.0.1:5432/x")
+    assert engine_age_options.startswith('["django.db.backends.postgresql", 0,')
+    kept = _local_database(
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/x", DATABASE_CONN_MAX_AGE="30"
+    )
+    assert kept.startswith('["django.db.backends.postgresql", 30,')
+
+
+def test_the_demo_on_sqlite_queues_its_writers() -> None:
+    """The embedded default's SQLite options (config.settings.base.embedded_sqlite)."""
+    sqlite = _local_database()
+    assert sqlite.startswith('["django.db.backends.sqlite3"')
+    assert '"transaction_mode": "IMMEDIATE"' in sqlite
+    assert '"timeout": 20' in sqlite
