@@ -140,3 +140,16 @@ def test_a_150_character_referee_name_keeps_the_referees_and_round_pages_in_shap
     ):
         phone.goto(url)
         assert page_width(phone) <= 390, url
+
+
+@pytest.mark.parametrize("language", sorted(LOCALES))
+def test_the_stages_page_fits_a_390_px_phone(
+    browser_context: ContextFactory, event: dict[str, Any], language: str
+) -> None:
+    """The rounds table of the stages page (594 px in Spanish) scrolls inside its own box."""
+    phone = browser_context(
+        viewport=PHONE_390, user=event["director"], locale=LOCALES[language]
+    ).new_page()
+    phone.goto(f"/director/tournaments/{event['slug']}/stages/")
+    assert phone.locator("table.rounds").count() >= 1
+    assert page_width(phone) <= 390

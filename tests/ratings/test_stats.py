@@ -133,3 +133,22 @@ def test_bar_chart_scales_to_the_largest_value(items: Any, widths: Any) -> None:
     else:
         assert chart is not None
         assert [b.width for b in chart.bars] == widths
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_statistics_chart_keeps_its_numbers_in_every_language(
+    client: Any, language: str
+) -> None:
+    """SVG coordinates are numbers: a Spanish page wrote the bar widths as "272,0", which
+    the browser drops (no bars, console errors)."""
+    import re
+
+    tournament = _tournament()
+    hero = EntryFactory(tournament=tournament).player
+    for seed in range(3):
+        _play_with(tournament, hero, seed)
+    page = client.get(f"/players/{hero.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    numbers = re.findall(r'\b(?:x|y|width|height)="([^"]*)"', svg)
+    assert numbers, svg
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", n) for n in numbers), numbers
