@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
 from brackets.models import Stage
+from core.choice_labels import form_choices
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
 KIND_CHOICES = [
@@ -110,10 +111,14 @@ class StageForm(forms.Form):
         required=False, initial=True, label=_("Allow 3-player tables (T1)")
     )
     bye_policy = forms.ChoiceField(
-        choices=Stage.ByePolicy.choices, initial=Stage.ByePolicy.WIN, label=_("A bye counts")
+        choices=form_choices(Stage.ByePolicy),
+        initial=Stage.ByePolicy.WIN,
+        label=_("A bye counts"),
     )
     seat_order = forms.ChoiceField(
-        choices=Stage.SeatOrder.choices, initial=Stage.SeatOrder.BALANCED, label=_("Seat order")
+        choices=form_choices(Stage.SeatOrder),
+        initial=Stage.SeatOrder.BALANCED,
+        label=_("Seat order"),
     )
     seeding = forms.ChoiceField(
         choices=[

@@ -10,7 +10,8 @@ in step with the models' choices (tests/core/test_choice_labels.py checks it).
 from __future__ import annotations
 
 from django.db.models import Choices
-from django.utils.translation import gettext, gettext_noop
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 
 def choice_label(choices: type[Choices], value: str) -> str:
@@ -20,6 +21,11 @@ def choice_label(choices: type[Choices], value: str) -> str:
         return ""
     label = dict(choices.choices).get(value)
     return gettext(str(label)) if label is not None else value
+
+
+def form_choices(choices: type[Choices]) -> list[tuple[str, Promise]]:
+    """``choices`` for a form's select, each label translated when the form is shown."""
+    return [(str(value), gettext_lazy(str(label))) for value, label in choices.choices]
 
 
 def choice_phrase(choices: type[Choices], value: str) -> str:

@@ -435,3 +435,25 @@ def test_ruleset_options_are_labelled_in_the_directors_language(
             assert f">{text}" in html, (path, text)
         for text in absent:
             assert f">{text}<" not in html, (path, text)
+
+
+@pytest.mark.parametrize(
+    ("language", "options"),
+    [
+        ("es", ["Un descanso cuenta como partida ganada", "Equilibrado (T8)"]),
+        ("en", ["A bye counts as a match win", "Balanced (T8)"]),
+    ],
+)
+def test_the_stage_forms_choices_are_in_the_directors_language(
+    language: str, options: list[str]
+) -> None:
+    """The bye policy and seat order selects of the stage form (core.choice_labels)."""
+    from html import unescape
+
+    tournament, director, stage = tournament_with_stage(8)
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    for path in (url("stage-edit", tournament.slug, stage.pk), url("stages", tournament.slug)):
+        html = unescape(client.get(path).content.decode())
+        for text in options:
+            assert f">{text}</option>" in html, (path, text)
