@@ -98,7 +98,9 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         else {"id": link.round_id, "number": link.round.number, "kind": link.round.kind},
         "n_players": match.n_players,
         "hands_count": match.hands_count,
-        "winner_seat": match.winner_seat,
+        # A winner only once the match is final: a match waiting for the players' confirmation
+        # or under dispute (issue 15) may still change.
+        "winner_seat": match.winner_seat if match.status == "finished" else None,
         "end_reason": match.end_reason,
         "confirmation_hold": CONFIRMATION_HOLDS.get(match.confirmation_hold),
         "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,

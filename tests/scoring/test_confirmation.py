@@ -452,3 +452,27 @@ def test_a_match_decided_by_the_director_meanwhile_waits_for_nobody() -> None:
     with pytest.raises(ApplicationError) as nothing:
         confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=0)
     assert nothing.value.code == "nothing_to_confirm"
+
+
+def test_spectators_see_no_winner_until_the_result_is_confirmed(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The last hand is stored and the engine knows the winner, but the match waits for the
+    players (or a dispute): the public match names no winner until it is final."""
+    t, _, match, referee = _setup("match_end")
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_to_last(match, referee)
+        _record(match, referee, 6, LAST_BLOCK)
+    url = f"/api/live/{t.slug}/matches/{match.pk}/"
+    body = client.get(url).json()
+    assert body["match"]["status"] == "in_progress"
+    assert body["match"]["winner_seat"] is None
+    for seat in range(4):
+        with django_capture_on_commit_callbacks(execute=True):
+            confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=seat)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    version = Tournament.objects.get(pk=t.pk).version
+    body = client.get(url, HTTP_X_LIVE_VERSION=str(version)).json()  # as live.js asks
+    assert body["match"]["status"] == "finished"
+    assert body["match"]["winner_seat"] == 0
