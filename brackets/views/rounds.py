@@ -165,7 +165,9 @@ class RoundProgressView(DirectorTournamentMixin):
             now=timezone.now(),
             clock_form=ClockForm(initial={"minutes": rnd.time_limit}),
             call_time_form=CallTimeForm(
-                open_matches=[(m.match_id, f"Table {m.table_number}") for m in open_matches]
+                open_matches=[
+                    (m.match_id, _("Table %(n)s") % {"n": m.table_number}) for m in open_matches
+                ]
             ),
             referees=referee_choices(self.tournament),
             scheduled=Match.Status.SCHEDULED,

@@ -457,3 +457,23 @@ def test_the_stage_forms_choices_are_in_the_directors_language(
         html = unescape(client.get(path).content.decode())
         for text in options:
             assert f">{text}</option>" in html, (path, text)
+
+
+@pytest.mark.parametrize(
+    ("language", "table", "qr"), [("es", "Mesa 1", "Código QR"), ("en", "Table 1", "QR code")]
+)
+def test_call_time_tables_and_the_sheets_qr_are_named_in_the_directors_language(
+    language: str, table: str, qr: str
+) -> None:
+    from html import unescape
+
+    tournament, director, stage = tournament_with_stage(8)
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    client.post(url("seed", tournament.slug, stage.pk), {"method": "rating"})
+    client.post(url("publish", tournament.slug, stage.pk), {"expected_number": "1"})
+    rnd = Round.objects.get(stage=stage, number=1)
+    page = unescape(client.get(url("round", tournament.slug, rnd.pk)).content.decode())
+    assert f"> {table}</label>" in page  # the call-time dialog's sudden-death checkboxes
+    sheets = unescape(client.get(url("sheets", tournament.slug, rnd.pk)).content.decode())
+    assert f'aria-label="{qr}"' in sheets
