@@ -27,6 +27,7 @@ from django.test import Client
 from archive.services import FORMAT_VERSION, ArchiveError, archive_export, archive_import
 from brackets.models import Round, Stage
 from scoring.models import Hand, Match
+from tests.archive.helpers import exported_then_emptied, rewrite_archive
 from tournament.models import Entry, Player, Tournament
 
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]+"')
@@ -140,18 +141,10 @@ def test_import_refuses_damaged_or_foreign_archives() -> None:
 
     t = TournamentFactory()
     EntryFactory(tournament=t)
-    data = archive_export(t)
-    Entry.objects.all().delete()
-    Tournament.objects.all().delete()
-    Player.objects.all().delete()
+    data = exported_then_emptied(t)
 
     def rewrite(change: dict[str, bytes]) -> bytes:
-        src = zipfile.ZipFile(io.BytesIO(data))
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w") as zf:
-            for name in src.namelist():
-                zf.writestr(name, change.get(name, src.read(name)))
-        return out.getvalue()
+        return rewrite_archive(data, change)
 
     manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("manifest.json"))
     tampered = rewrite({"tournament_player.json": b'{"rows": []}'})

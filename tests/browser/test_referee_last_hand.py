@@ -18,8 +18,8 @@ import pytest
 from django.utils.translation import gettext, override
 from playwright.sync_api import Page, Response, expect
 
-from scoring.engine.record import EndKind, HandRecord
 from scoring.models import Hand, Match
+from tests.browser.referee_form import fill_hand_form
 from tests.pages.final_table import FinalTable, final_table_one_hand_from_the_end
 from tournament.models import Tournament
 
@@ -31,19 +31,6 @@ DONE = "Your work as referee is done: thank you!"
 def final(transactional_db: Any, settings: Any) -> FinalTable:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return final_table_one_hand_from_the_end()
-
-
-def _fill(page: Page, record: HandRecord) -> None:
-    page.locator(f"#hand-form input[name='poser'][value='{record.poser}'] + span").tap()
-    page.select_option("#pose-tile", str(record.pose_tile))
-    if record.end is EndKind.DOMINO:
-        page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
-        page.locator(f"#hand-form input[name='winner'][value='{record.winner}'] + span").tap()
-    else:
-        page.locator("#hand-form input[name='end'][value='block'] + span").tap()
-        assert record.counts is not None
-        for seat, count in enumerate(record.counts):
-            page.fill(f"#count-{seat}", str(count))
 
 
 def _record_the_last_hand(page: Page, final: FinalTable) -> list[tuple[str, int]]:
@@ -59,7 +46,7 @@ def _record_the_last_hand(page: Page, final: FinalTable) -> list[tuple[str, int]
     page.goto(f"/ref/#{final.token.key}")
     page.wait_for_url(f"**/matches/{final.match.pk}/")
     expect(page.locator("#match-panel")).to_have_attribute("data-number", str(final.number))
-    _fill(page, final.last)
+    fill_hand_form(page, final.last)
     page.locator("#confirm-hand").tap()
     return seen
 

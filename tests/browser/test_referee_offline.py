@@ -23,6 +23,7 @@ from scoring.engine import Ruleset
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.simulate import simulate_match
 from scoring.models import Hand, Match
+from tests.browser.referee_form import fill_hand_form
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
 from tournament.services import referee_token_issue
@@ -42,22 +43,9 @@ def offline_match(transactional_db: Any) -> dict[str, Any]:
     return {"match": match, "token": token, "sim": sim, "director": director}
 
 
-def _fill(page: Page, record: HandRecord) -> None:
-    page.locator(f"#hand-form input[name='poser'][value='{record.poser}'] + span").tap()
-    page.select_option("#pose-tile", str(record.pose_tile))
-    if record.end is EndKind.DOMINO:
-        page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
-        page.locator(f"#hand-form input[name='winner'][value='{record.winner}'] + span").tap()
-    else:
-        page.locator("#hand-form input[name='end'][value='block'] + span").tap()
-        assert record.counts is not None
-        for seat, count in enumerate(record.counts):
-            page.fill(f"#count-{seat}", str(count))
-
-
 def _record_offline(page: Page, record: HandRecord, number: int) -> None:
     expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
-    _fill(page, record)
+    fill_hand_form(page, record)
     page.locator("#confirm-hand").tap()
     expect(page.locator("#submit-status")).to_contain_text(f"Hand {number} is saved on this phone")
     expect(page.locator(f"#queue-list li[data-number='{number}']")).to_have_attribute(

@@ -16,12 +16,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from archive.services import FORMAT_VERSION, archive_export, archive_import
+from archive.services import FORMAT_VERSION, archive_import
 from brackets.models import Round
 from brackets.services import stage_entry_withdraw, stage_seed, stage_update
 from brackets.services._common import stage_lock
 from core.exceptions import ApplicationError
 from scoring.services import hand_void_last, match_result_override, match_start
+from tests.archive.helpers import exported_then_emptied, rewrite_archive
 from tests.brackets.conftest import make_tournament
 from tests.brackets.factories_pages import director_client, tournament_with_stage
 from tests.factories import (
@@ -31,7 +32,7 @@ from tests.factories import (
     match_in_progress,
     scheduled_match,
 )
-from tournament.models import Entry, Player, Tournament
+from tournament.models import Entry, Tournament
 from tournament.services import (
     referee_create,
     referee_token_issue,
@@ -370,18 +371,10 @@ def test_archive_refusals_are_in_the_directors_language(
     """archive.services: a damaged or newer archive is refused naming the file or version."""
     tournament = TournamentFactory()
     EntryFactory(tournament=tournament)
-    data = archive_export(tournament)
-    Entry.objects.all().delete()
-    Tournament.objects.all().delete()
-    Player.objects.all().delete()
+    data = exported_then_emptied(tournament)
 
     def rewrite(change: dict[str, bytes]) -> bytes:
-        src = zipfile.ZipFile(io.BytesIO(data))
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w") as zf:
-            for member in src.namelist():
-                zf.writestr(member, change.get(member, src.read(member)))
-        return out.getvalue()
+        return rewrite_archive(data, change)
 
     manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("manifest.json"))
     empty = b'{"rows": []}'
