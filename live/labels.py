@@ -59,6 +59,8 @@ LABELS: dict[str, dict[str, Promise]] = {
         "clinched": _("Clinched"),
         "advanced": _("Advanced"),
         "eliminated": _("Eliminated"),
+        "champion": _("Champion"),
+        "final_table": _("Final table"),
     },
     "entrant": {
         "active": pgettext_lazy("entrant", "Playing"),

@@ -80,6 +80,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
         "rows": rows,
         "tie_groups": tie_groups,
         "final_table": _final(data),
+        "placed": False,  # partnerships rank by T10 keys; the final's result is shown on its own
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
     }
 

@@ -137,6 +137,10 @@ class LiveTablesSerializer(serializers.Serializer[Any]):
 
 class StandingRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField(help_text="Competition rank by T5 (1, 2, 2, 4).")
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="Place in the event once the last stage is finished (T6), else null.",
+    )
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField(allow_blank=True)
@@ -161,7 +165,9 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     forfeits = serializers.IntegerField()
     status = serializers.CharField(allow_blank=True)
     outlook = serializers.CharField(
-        allow_null=True, help_text="clinched / eliminated / advanced when already certain (T6)."
+        allow_null=True,
+        help_text="clinched / eliminated / advanced when already certain (T6); in the finished "
+        "last stage, champion (the single first place) and final_table (its other players).",
     )
     above_cut = serializers.BooleanField(allow_null=True)
     cut_after = serializers.BooleanField(help_text="The cut line (T6) falls after this row.")
@@ -195,6 +201,9 @@ class StageStandingsSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="The played final table's result, champion first; null until it is finished.",
     )
+    placed = serializers.BooleanField(
+        help_text="The finished last stage: rows are listed by ``place``, not by ``rank``."
+    )
     rows_counted = serializers.BooleanField(
         help_text="Whether the stage has Swiss or knockout rounds for the rows to count (T5): a "
         "stage that is only a final table places by its result."
@@ -219,6 +228,9 @@ class BracketSeatSerializer(serializers.Serializer[Any]):
     points = serializers.IntegerField()
     forfeited = serializers.BooleanField()
     advanced = serializers.BooleanField(allow_null=True, help_text="Went on from this round (T6).")
+    champion = serializers.BooleanField(
+        help_text="The tournament's champion, on the final table's seat (T6)."
+    )
 
 
 class BracketTableSerializer(serializers.Serializer[Any]):
@@ -256,6 +268,11 @@ class BracketSerializer(serializers.Serializer[Any]):
     tournament_version = serializers.IntegerField()
     stages = BracketStageSerializer(many=True)
     placings = PlacingSerializer(many=True)
+    champion = NamedEntrySerializer(
+        allow_null=True,
+        help_text="The finished tournament's single first place; null while it is played or "
+        "while a shared first place awaits a play-off (T3).",
+    )
 
 
 class PlayerEntrySerializer(serializers.Serializer[Any]):

@@ -16,6 +16,7 @@ from django.db.models import Q
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
+    Placing,
     StageData,
     stage_data_for,
     standings_from_data,
@@ -170,14 +171,36 @@ def _win_bounds(data: StageData, rows: Any) -> list[WinBounds]:
     ]
 
 
-def _outlooks(data: StageData, rows: Any) -> dict[int, str]:
-    """Certain outcomes: the stage's own verdict once given, else the cut bound (T6)."""
+def _final_places(data: StageData) -> dict[int, int]:
+    """Entry -> place in the event, for a finished stage nobody advanced from (the last one:
+    its final table and the rounds before it placed every entrant, T6); empty otherwise."""
+    if data.status != Stage.Status.FINISHED or any(
+        e.status == StageEntry.Status.ADVANCED for e in data.entrants
+    ):
+        return {}
+    return {e.entry_id: e.placing for e in data.entrants if e.placing is not None}
+
+
+def _outlooks(data: StageData, rows: Any, places: dict[int, int]) -> dict[int, str]:
+    """Certain outcomes: the stage's own verdict once given, else the cut bound (T6).
+
+    In the last stage, once finished, the final table's players are not "eliminated": its
+    single first place is the champion and the others are marked as final-table players (a
+    shared first place, T3, names no champion until the director's play-off decides it).
+    """
     out: dict[int, str] = {}
     for e in data.entrants:
         if e.status == StageEntry.Status.ADVANCED:
             out[e.entry_id] = "advanced"
         elif e.status in (StageEntry.Status.ELIMINATED, StageEntry.Status.WITHDRAWN):
             out[e.entry_id] = "eliminated"
+    if places:
+        finalists = {line["entry_id"] for line in _final_table(data) or ()}
+        firsts = [entry for entry, place in places.items() if place == 1]
+        for entry in finalists:
+            out[entry] = "final_table"
+        if len(firsts) == 1 and firsts[0] in finalists:
+            out[firsts[0]] = "champion"
     undecided = data.status != Stage.Status.FINISHED and not out
     if undecided and data.kind == Stage.Kind.QUALIFYING and data.cut_size:
         for player_id, outlook in cut_outlook(_win_bounds(data, rows), data.cut_size).items():
@@ -193,7 +216,8 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         return pairs_stage_standings(data, stage_json=_stage_json(stage))
     standings = standings_from_data(data)
     by_entry = {e.entry_id: e for e in data.entrants}
-    outlook = _outlooks(data, standings.rows)
+    places = _final_places(data)
+    outlook = _outlooks(data, standings.rows, places)
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []
     # Players level on every key (T5) form a tie group, listed once per stage and referenced by
@@ -207,7 +231,12 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     all_played = all_played and all(r.complete for r in data.rounds)
     count = len(standings.rows)
     line_rank = standings.rows[cut - 1].rank if cut and count > cut else None
-    for i, row in enumerate(standings.rows):
+    ordered = list(standings.rows)
+    if places and cut is None:
+        # The finished last stage lists its rows in event places (the final table's result,
+        # then by the round each player went out in, T6), not by the T5 keys of its rounds.
+        ordered.sort(key=lambda r: places.get(r.player_id, count + 1))
+    for i, row in enumerate(ordered):
         entrant = by_entry.get(row.player_id)
         tie_group = None
         if row.tied_with:
@@ -221,6 +250,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         rows.append(
             {
                 "rank": row.rank,
+                "place": places.get(row.player_id),
                 "entry_id": row.player_id,
                 "name": entrant.name if entrant else "",
                 "club": entrant.club if entrant else "",
@@ -260,6 +290,8 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         "rows": rows,
         "tie_groups": tie_groups,
         "final_table": _final_table(data),
+        # The finished last stage: rows are in event places (``place``), not T5 ranks.
+        "placed": bool(places) and cut is None,
         # Rows count the stage's Swiss/knockout rounds only (T5): a stage that is a final table
         # alone has nothing to show there (every row 0 and level), only the final's result.
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
@@ -316,6 +348,8 @@ def bracket(*, tournament: Tournament) -> JSON:
     1 + 3 queries per stage + 1 for the placings.
     """
     stages = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("number"))
+    placings = tournament_placings(tournament_id=tournament.pk)
+    champion = _champion(tournament, placings)
     out_stages = []
     for stage in stages:
         data = stage_data_for(stage)
@@ -346,6 +380,11 @@ def bracket(*, tournament: Tournament) -> JSON:
                                     "points": s.points,
                                     "forfeited": s.forfeited,
                                     "advanced": mark(s.entry_id),
+                                    "champion": bool(
+                                        champion
+                                        and rnd.kind == Round.Kind.FINAL
+                                        and s.entry_id == champion["entry_id"]
+                                    ),
                                 }
                                 for s in t.seats
                             ],
@@ -371,9 +410,21 @@ def bracket(*, tournament: Tournament) -> JSON:
         "stages": out_stages,
         "placings": [
             {"place": p.place, "entry_id": p.entry_id, "name": p.name, "stage": p.stage_number}
-            for p in tournament_placings(tournament_id=tournament.pk)
+            for p in placings
         ],
+        "champion": champion,
     }
+
+
+def _champion(tournament: Tournament, placings: list[Placing]) -> JSON | None:
+    """The finished tournament's single first place, or ``None`` (still playing, or a shared
+    first place that no play-off has split yet, T3)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    firsts = [p for p in placings if p.place == 1]
+    if len(firsts) != 1:
+        return None
+    return {"entry_id": firsts[0].entry_id, "name": firsts[0].name}
 
 
 # --- one player ----------------------------------------------------------------------------

@@ -135,6 +135,77 @@ def test_bracket_goes_to_the_final_table_and_placings(two_stage: Any) -> None:
     assert data["placings"][0]["entry_id"] == champion["entry_id"]
 
 
+def test_the_finished_last_stage_lists_event_places_and_names_the_champion(
+    two_stage: Any, client: Any
+) -> None:
+    """Once the final is played the knockout's rows are the event's places, not T5 ranks over
+    the rounds before the final: the champion first and marked (not "eliminated"), the other
+    final-table players next, then the players out in earlier rounds (T6)."""
+    lt = two_stage
+    assert selectors.bracket(tournament=lt.tournament)["champion"] is None  # still to play
+    _advance_until_done(lt)
+    lt.tournament.refresh_from_db()
+    knockout, qualifying = selectors.standings(tournament=lt.tournament)["stages"]
+    ko_stage = Stage.objects.get(tournament=lt.tournament, kind=Stage.Kind.KNOCKOUT)
+    stored = dict(StageEntry.objects.filter(stage=ko_stage).values_list("entry_id", "placing"))
+    rows = knockout["rows"]
+    assert knockout["placed"] is True
+    assert [r["place"] for r in rows] == sorted(stored.values())
+    assert {r["entry_id"]: r["place"] for r in rows} == stored
+    final = selectors.bracket(tournament=lt.tournament)
+    final_table = final["stages"][-1]["rounds"][-1]
+    assert final_table["kind"] == "final"
+    finalists = {s["entry_id"] for t in final_table["tables"] for s in t["seats"]}
+    winner = next(s for t in final_table["tables"] for s in t["seats"] if s["placing"] == 1)
+    assert rows[0]["entry_id"] == winner["entry_id"]
+    outlooks = {r["entry_id"]: r["outlook"] for r in rows}
+    assert outlooks[winner["entry_id"]] == "champion"
+    assert {e for e, o in outlooks.items() if o == "final_table"} == finalists - {
+        winner["entry_id"]
+    }
+    assert all(o == "eliminated" for e, o in outlooks.items() if e not in finalists)
+    # The qualifying stage keeps its T5 order and its advanced / eliminated verdicts.
+    assert qualifying["placed"] is False
+    assert all(r["place"] is None for r in qualifying["rows"])
+    assert [r["rank"] for r in qualifying["rows"]] == sorted(r["rank"] for r in qualifying["rows"])
+    # The bracket names the champion once, on the final table's seat.
+    assert final["champion"] == {"entry_id": winner["entry_id"], "name": winner["name"]}
+    marked = [
+        (r["kind"], s["entry_id"])
+        for st in final["stages"]
+        for r in st["rounds"]
+        for t in r["tables"]
+        for s in t["seats"]
+        if s["champion"]
+    ]
+    assert marked == [("final", winner["entry_id"])]
+
+    html = client.get(f"/live/{lt.tournament.slug}/standings/").content.decode()
+    ko_html, q_html = html.split('id="st-', 2)[1:]
+    assert ">Place</th>" in ko_html
+    assert ">Rank</th>" in q_html
+    assert "Listed by final place" in ko_html
+    assert 'class="outlook outlook-champion">Champion<' in ko_html
+    bracket_html = client.get(f"/live/{lt.tournament.slug}/bracket/").content.decode()
+    assert "Champion:" in bracket_html
+    assert bracket_html.count('<li class="champion">') == 1
+
+
+def test_a_shared_first_place_names_no_champion() -> None:
+    """T3: players still level share the placing and a shared first place is not a win, so
+    the bracket names nobody until the director's play-off splits it."""
+    from brackets.selectors import Placing
+    from tournament.models import Tournament
+
+    finished = Tournament(status=Tournament.Status.FINISHED)
+    alone = [Placing(7, 1, 2, "Ana"), Placing(8, 2, 2, "Bo")]
+    shared = [Placing(7, 1, 2, "Ana"), Placing(8, 1, 2, "Bo")]
+    assert selectors._champion(finished, alone) == {"entry_id": 7, "name": "Ana"}
+    assert selectors._champion(finished, shared) is None
+    running = Tournament(status=Tournament.Status.RUNNING)
+    assert selectors._champion(running, alone) is None
+
+
 def test_player_results_list_matches_and_hands(two_stage: Any) -> None:
     lt = two_stage
     match = lt.matches()[0]
