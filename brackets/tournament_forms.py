@@ -16,6 +16,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine import InvalidRuleset, Ruleset
 from scoring.engine import rules as engine_rules
@@ -84,6 +85,54 @@ NULL_MEANING: Mapping[str, Any] = {  # lazy translated strings
 }
 
 
+# Each choice's name on the form, shown with its RULES.md §1 value ("Six-love (six_love)"), so
+# the director reads what it does and can still find it in the rules and the help text.
+VALUE_LABELS: Mapping[str, Mapping[str, Any]] = {  # lazy translated strings
+    "scoring": {
+        "six_love": _("Six-love, with resets"),
+        "straight_six": _("Straight to the target"),
+        "pips": _("Pip count"),
+    },
+    "reset_rule": {
+        "all_scored": _("Reset once everyone has scored"),
+        "any_challenger": _("Reset when a challenger has points"),
+    },
+    "all_ones": {"reset": _("Reset"), "playoff": _("Play-off hand")},
+    "tie_value": {
+        "escalate": _("One more per tie"),
+        "flat2": _("Worth 2 after a tie"),
+        "none": _("No change"),
+    },
+    "tie_opener": {
+        "leader": _("The leader"),
+        "six_six_holder": _("The 6-6 holder"),
+        "previous_opener": _("The same poser"),
+    },
+    "replay_leader_loss": {"reset": _("Scores reset"), "award": _("The winner scores")},
+    "after_reset_opener": {
+        "six_six_holder": _("The 6-6 holder"),
+        "hand_winner": _("The hand's winner"),
+    },
+    "llave": {"off": _("Off"), "plus_one": _("Value + 1"), "flat_two": _("At least 2")},
+    "opening": {"forced_six_six": _("Forced 6-6"), "lot_then_rotate": _("Lot, then rotate")},
+    "deal": {"standard": _("Standard"), "seven": _("Seven tiles each"), "block": _("Block sizes")},
+    "boneyard": {
+        "none": _("None"),
+        "sleeping": _("Sleeping"),
+        "draw": pgettext_lazy("boneyard", "Draw"),
+    },
+    "teams": {"none": _("Individual play"), "partners": _("Partners across the table")},
+    "partner_credit": {"net": _("Net"), "opponents": _("Opponents' pips")},
+}
+
+
+def value_label(key: str, value: str) -> str:
+    """An enum value as the form shows it: its name and its §1 value ("Forced 6-6
+    (forced_six_six)"); a value without a name shows as itself."""
+    name = VALUE_LABELS.get(key, {}).get(value)
+    return f"{name} ({value})" if name is not None else value
+
+
 def option_keys() -> tuple[str, ...]:
     """Every ruleset key a tournament may override, in the engine's order (RULES.md §1)."""
     return tuple(engine_rules._OPTION_KEYS)
@@ -115,7 +164,12 @@ def preset_labels() -> dict[str, object]:
     return {
         "prefix": str(_("preset")),
         "values": {
-            name: {key: _show(value, key) for key, value in values.items()}
+            name: {
+                key: value_label(key, value)
+                if isinstance(value, str) and key in engine_rules._ENUM_KEYS
+                else _show(value, key)
+                for key, value in values.items()
+            }
             for name, values in preset_values().items()
         },
     }
@@ -208,7 +262,7 @@ class TournamentForm(forms.Form):
                 choices.append(
                     (NULL, _("the rule's default: %(meaning)s") % {"meaning": NULL_MEANING[key]})
                 )
-            choices += [(v, v) for v in values]
+            choices += [(v, value_label(key, v)) for v in values]
             self.fields[name] = forms.ChoiceField(
                 choices=choices, required=False, label=label, help_text=help_text
             )

@@ -155,7 +155,7 @@
           var count = doc.getElementById("finished-count");
           if (rows) document.getElementById("round-rows").innerHTML = rows.innerHTML;
           if (count) document.getElementById("finished-count").textContent = count.textContent;
-          if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString();
+          if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined);
         })
         .catch(function () { if (stamp) stamp.textContent = "· offline?"; });
     }, every);

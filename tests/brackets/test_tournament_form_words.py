@@ -50,3 +50,33 @@ def test_preset_labels_name_the_block_target_by_rule() -> None:
     block = preset_labels()["values"]["block"]  # type: ignore[index]
     assert "R41" in block["target"]
     assert block["tie_value_cap"] == "no cap (R26)"
+
+
+def test_every_ruleset_choice_is_named_with_its_rules_value() -> None:
+    """A choice reads as what it does, with the RULES.md §1 value beside it ("Forced 6-6
+    (forced_six_six)"): the director can find it in the rules and in the help text, which
+    quote the values."""
+    from brackets.tournament_forms import VALUE_LABELS, value_label
+    from scoring.engine import rules as engine_rules
+
+    for key, members in engine_rules._ENUM_KEYS.items():
+        for member in members:
+            assert member.value in VALUE_LABELS.get(key, {}), (key, member.value)
+    assert value_label("opening", "forced_six_six") == "Forced 6-6 (forced_six_six)"
+    assert value_label("unknown_key", "x") == "x"  # a key the engine gains shows its value
+
+    tournament = TournamentFactory()
+    client = Client()
+    client.force_login(director_of(tournament))
+    html = client.get(reverse("brackets:settings", args=[tournament.slug])).content.decode()
+    assert '<option value="lot_then_rotate">Lot, then rotate (lot_then_rotate)</option>' in html
+    assert '<option value="pips">Pip count (pips)</option>' in html
+    wsod = preset_labels()["values"]["wsod"]  # type: ignore[index]
+    assert wsod["scoring"] == "Six-love, with resets (six_love)"  # "— preset: ... —"
+    assert wsod["target"] == "6"
+
+    client.cookies["django_language"] = "es"
+    html_es = client.get(reverse("brackets:settings", args=[tournament.slug])).content.decode()
+    assert '<option value="lot_then_rotate">Sorteo y luego rotación (lot_then_rotate)</option>' in (
+        html_es
+    )
