@@ -43,7 +43,9 @@ def test_settings_override_and_replace_on_a_phone(
     expect(page.locator("#id_rule_tie_value_cap")).to_be_visible()
     no_sideways_scroll(page)
     page.select_option("#id_ruleset_preset", "block")
-    expect(page.locator("#id_rule_scoring option").first).to_contain_text("preset: Pip count (pips)")
+    expect(page.locator("#id_rule_scoring option").first).to_contain_text(
+        "preset: Pip count (pips)"
+    )
     page.select_option("#id_rule_llave", "plus_one")
     page.locator("#save-tournament").click()
     expect(page.locator("[data-field='rule_llave'] .field-error")).to_contain_text("R24")

@@ -201,7 +201,9 @@ def test_a_13_player_event_from_start_to_champion(
     desk.fill("#id_slug", SLUG)
     desk.fill("#id_venue", "Club Bayamón")
     desk.select_option("#id_ruleset_preset", "wsod")
-    expect(desk.locator("#id_rule_tie_value option").first).to_contain_text("preset: One more per tie (escalate)")
+    expect(desk.locator("#id_rule_tie_value option").first).to_contain_text(
+        "preset: One more per tie (escalate)"
+    )
     desk.select_option("#id_rule_tie_value", "flat2")
     desk.fill("#id_rule_target", str(TARGET))
     desk.locator("#id_ruleset_preset").scroll_into_view_if_needed()
