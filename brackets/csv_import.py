@@ -26,6 +26,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import CharField
+from django.utils.translation import gettext as _
 
 from tournament.models import Player
 
@@ -74,8 +75,13 @@ class RowError:
     reason: str
 
     def __str__(self) -> str:
-        where = f"Row {self.row}" if self.row else "File"
-        return f"{where}, {self.field}: {self.reason}"
+        if self.row:
+            return _("Row %(row)s, %(field)s: %(reason)s") % {
+                "row": self.row,
+                "field": self.field,
+                "reason": self.reason,
+            }
+        return _("File, %(field)s: %(reason)s") % {"field": self.field, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +144,9 @@ def _decode(data: bytes | str) -> tuple[str | None, RowError | None]:
         text = data
     else:
         if len(data) > MAX_BYTES:
-            return None, RowError(0, "file", f"The file is larger than {MAX_BYTES // 1024} KB.")
+            return None, RowError(
+                0, "file", _("The file is larger than %(kb)s KB.") % {"kb": MAX_BYTES // 1024}
+            )
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -146,8 +154,11 @@ def _decode(data: bytes | str) -> tuple[str | None, RowError | None]:
             return None, RowError(
                 row,
                 "file",
-                "The file is not UTF-8 text: save it as 'CSV UTF-8' in the spreadsheet program "
-                f"(first bad byte in row {row}).",
+                _(
+                    "The file is not UTF-8 text: save it as 'CSV UTF-8' in the spreadsheet "
+                    "program (first bad byte in row %(row)s)."
+                )
+                % {"row": row},
             )
     bad = _NOT_TEXT.search(text)
     if bad is not None:
@@ -155,8 +166,11 @@ def _decode(data: bytes | str) -> tuple[str | None, RowError | None]:
         return None, RowError(
             row,
             "file",
-            "The file is not a text CSV: it holds a NUL byte or an invalid character "
-            f"(first in row {row}). Save it as 'CSV UTF-8' in the spreadsheet program.",
+            _(
+                "The file is not a text CSV: it holds a NUL byte or an invalid character "
+                "(first in row %(row)s). Save it as 'CSV UTF-8' in the spreadsheet program."
+            )
+            % {"row": row},
         )
     return text, None
 
@@ -171,26 +185,34 @@ def _header(cells: list[str]) -> tuple[list[str], list[RowError]]:
         names.pop()  # spreadsheets often export empty trailing columns
     errors: list[RowError] = []
     if "name" not in names:
-        shown = ", ".join(c.strip() for c in cells if c.strip())[:80] or "an empty row"
+        shown = ", ".join(c.strip() for c in cells if c.strip())[:80] or _("an empty row")
         errors.append(
             RowError(
                 1,
                 "header",
-                "The first row must be a header naming the columns "
-                f"({', '.join(COLUMNS)}); it reads: {shown}.",
+                _(
+                    "The first row must be a header naming the columns (%(columns)s); it "
+                    "reads: %(shown)s."
+                )
+                % {"columns": ", ".join(COLUMNS), "shown": shown},
             )
         )
         return names, errors
     seen: set[str] = set()
     for name in names:
         if not name:
-            errors.append(RowError(1, "header", "A column has no name."))
+            errors.append(RowError(1, "header", _("A column has no name.")))
         elif name not in COLUMNS:
             errors.append(
-                RowError(1, name, f"Unknown column; the columns are {', '.join(COLUMNS)}.")
+                RowError(
+                    1,
+                    name,
+                    _("Unknown column; the columns are %(columns)s.")
+                    % {"columns": ", ".join(COLUMNS)},
+                )
             )
         elif name in seen:
-            errors.append(RowError(1, name, "The column appears twice."))
+            errors.append(RowError(1, name, _("The column appears twice.")))
         seen.add(name)
     return names, errors
 
@@ -204,19 +226,27 @@ def _check_row(number: int, values: dict[str, str], errors: list[RowError]) -> P
     country = values.get("country", "").strip().upper()
     rating_text = values.get("rating", "").strip()
     if not name:
-        errors.append(RowError(number, "name", "Required."))
+        errors.append(RowError(number, "name", _("Required.")))
     for key, value in (("name", name), ("nickname", nickname), ("club", club)):
         if len(value) > MAX_LENGTHS[key]:
             errors.append(
-                RowError(number, key, f"At most {MAX_LENGTHS[key]} characters ({len(value)}).")
+                RowError(
+                    number,
+                    key,
+                    _("At most %(max)s characters (%(length)s).")
+                    % {"max": MAX_LENGTHS[key], "length": len(value)},
+                )
             )
     if country and country not in COUNTRY_CODES:
         errors.append(
             RowError(
                 number,
                 "country",
-                f"{values.get('country', '').strip()!r} is not an ISO 3166-1 alpha-2 country "
-                "code (two letters, e.g. PR, DO, US).",
+                _(
+                    "%(value)s is not an ISO 3166-1 alpha-2 country code (two letters, e.g. "
+                    "PR, DO, US)."
+                )
+                % {"value": repr(values.get("country", "").strip())},
             )
         )
     rating: int | None = None
@@ -224,13 +254,21 @@ def _check_row(number: int, values: dict[str, str], errors: list[RowError]) -> P
         if re.fullmatch(r"[+]?\d+", rating_text):
             rating = int(rating_text)
             if rating > RATING_MAX:
-                errors.append(RowError(number, "rating", f"At most {RATING_MAX} ({rating_text})."))
+                errors.append(
+                    RowError(
+                        number,
+                        "rating",
+                        _("At most %(max)s (%(value)s).")
+                        % {"max": RATING_MAX, "value": rating_text},
+                    )
+                )
         else:
             errors.append(
                 RowError(
                     number,
                     "rating",
-                    f"{rating_text!r} is not a whole number from 0 to {RATING_MAX}.",
+                    _("%(value)s is not a whole number from 0 to %(max)s.")
+                    % {"value": repr(rating_text), "max": RATING_MAX},
                 )
             )
     if len(errors) > before:
@@ -258,7 +296,7 @@ def parse_players_csv(
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     if not first:
-        return ImportReport(errors=(RowError(0, "file", "The file is empty."),))
+        return ImportReport(errors=(RowError(0, "file", _("The file is empty.")),))
     reader = csv.reader(io.StringIO(text), delimiter=_dialect(first))
     records: Iterable[list[str]] = reader
     errors: list[RowError] = []
@@ -280,15 +318,20 @@ def parse_players_csv(
                 continue
             rows_read += 1
             if rows_read > MAX_ROWS:
-                errors.append(RowError(number, "file", f"More than {MAX_ROWS} players."))
+                errors.append(
+                    RowError(number, "file", _("More than %(max)s players.") % {"max": MAX_ROWS})
+                )
                 break
             if len(cells) > len(columns) and any(c.strip() for c in cells[len(columns) :]):
                 errors.append(
                     RowError(
                         number,
                         "row",
-                        f"{len(cells)} values for {len(columns)} columns "
-                        "(a comma inside a value needs quotes).",
+                        _(
+                            "%(values)s values for %(columns)s columns (a comma inside a value "
+                            "needs quotes)."
+                        )
+                        % {"values": len(cells), "columns": len(columns)},
                     )
                 )
                 continue
@@ -299,21 +342,31 @@ def parse_players_csv(
             key = player_key(row.name, row.club)
             if key in already:
                 errors.append(
-                    RowError(number, "name", f"{row.name} is already entered in this tournament.")
+                    RowError(
+                        number,
+                        "name",
+                        _("%(name)s is already entered in this tournament.") % {"name": row.name},
+                    )
                 )
             elif key in seen:
                 errors.append(
-                    RowError(number, "name", f"Repeats row {seen[key]} (same name and club).")
+                    RowError(
+                        number,
+                        "name",
+                        _("Repeats row %(row)s (same name and club).") % {"row": seen[key]},
+                    )
                 )
             else:
                 seen[key] = number
                 players.append(row)
     except csv.Error as exc:
-        errors.append(RowError(reader.line_num, "file", f"Unreadable CSV: {exc}."))
+        errors.append(
+            RowError(reader.line_num, "file", _("Unreadable CSV: %(error)s.") % {"error": exc})
+        )
     if not columns:
-        return ImportReport(errors=(RowError(0, "file", "The file is empty."),))
+        return ImportReport(errors=(RowError(0, "file", _("The file is empty.")),))
     if rows_read == 0 and not errors:
-        errors.append(RowError(0, "file", "The file has a header but no players."))
+        errors.append(RowError(0, "file", _("The file has a header but no players.")))
     return ImportReport(
         players=tuple(players), errors=tuple(errors), rows_read=rows_read, columns=tuple(columns)
     )

@@ -12,6 +12,9 @@ import csv
 import io
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from brackets.csv_import import ImportReport, PlayerRow, RowError, parse_players_csv
 
 PAIR_COLUMN = "pair"
@@ -41,7 +44,7 @@ def parse_pairs_csv(data: bytes | str, *, entered: tuple[tuple[str, str], ...] =
     except csv.Error as exc:
         return PairsReport(
             players=parse_players_csv(data, entered=entered),
-            errors=(RowError(0, "file", f"Unreadable CSV: {exc}."),),
+            errors=(RowError(0, "file", _("Unreadable CSV: %(error)s.") % {"error": exc}),),
         )
     header_at = next((i for i, r in enumerate(records) if any(c.strip() for c in r)), None)
     if header_at is None:
@@ -51,7 +54,7 @@ def parse_pairs_csv(data: bytes | str, *, entered: tuple[tuple[str, str], ...] =
         report = parse_players_csv(text, entered=entered)
         return PairsReport(
             players=report,
-            errors=(RowError(1, PAIR_COLUMN, "A pairs file needs a 'pair' column (T9)."),),
+            errors=(RowError(1, PAIR_COLUMN, _("A pairs file needs a 'pair' column (T9).")),),
         )
     k = header.index(PAIR_COLUMN)
     labels: dict[int, str] = {}
@@ -67,7 +70,7 @@ def parse_pairs_csv(data: bytes | str, *, entered: tuple[tuple[str, str], ...] =
     for p in report.players:
         label = labels.get(p.row, "")
         if not label:
-            errors.append(RowError(p.row, PAIR_COLUMN, "Name the player's partnership (T9)."))
+            errors.append(RowError(p.row, PAIR_COLUMN, _("Name the player's partnership (T9).")))
             continue
         groups.setdefault(label, []).append(p)
     pairs = []
@@ -78,12 +81,19 @@ def parse_pairs_csv(data: bytes | str, *, entered: tuple[tuple[str, str], ...] =
                     RowError(
                         p.row,
                         PAIR_COLUMN,
-                        f"Partnership '{label}' has {len(rows)} valid row(s); it needs two (T9).",
+                        ngettext(
+                            "Partnership '%(label)s' has %(n)s valid row; it needs two (T9).",
+                            "Partnership '%(label)s' has %(n)s valid rows; it needs two (T9).",
+                            len(rows),
+                        )
+                        % {"label": label, "n": len(rows)},
                     )
                 )
             continue
         if len(label) > 120:
-            errors.append(RowError(rows[0].row, PAIR_COLUMN, "At most 120 characters."))
+            errors.append(
+                RowError(rows[0].row, PAIR_COLUMN, _("At most %(max)s characters.") % {"max": 120})
+            )
             continue
         pairs.append((label, rows[0], rows[1]))
     return PairsReport(players=report, pairs=tuple(pairs), errors=tuple(errors))

@@ -244,6 +244,38 @@ def test_page_reports_bad_rows_and_imports_nothing(page: dict[str, Any]) -> None
 
 
 @pytest.mark.django_db
+def test_page_reports_bad_rows_in_the_directors_language(page: dict[str, Any]) -> None:
+    """A director reading Spanish gets the row problems in Spanish; the column names stay
+    the CSV's own (name, country, rating), as they are typed in the file."""
+    client = page["client"]
+    client.cookies["django_language"] = "es"
+    response = client.post(page["url"], {"file": upload(BAD_FILE)})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "Obligatorio." in text  # row 3, name
+    assert "&#x27;XX&#x27; no es un código de país ISO 3166-1 alfa-2" in text
+    assert "&#x27;abc&#x27; no es un número entero de 0 a 9999." in text
+    assert "Repite la fila 2 (mismo nombre y club)." in text  # row 5 repeats Ana of Club A
+    assert "is not an ISO" not in text
+    header = client.post(page["url"], {"file": upload("nombre,club\nAna,A\n")})
+    assert "La primera fila debe ser una cabecera con los nombres de las columnas" in (
+        header.content.decode()
+    )
+
+
+def test_pairs_file_problems_are_translated() -> None:
+    from django.utils import translation
+
+    from brackets.pairs_csv import parse_pairs_csv
+
+    with translation.override("es"):
+        report = parse_pairs_csv("name,pair\nAna,P1\nBo,\n")
+    reasons = [e.reason for e in report.all_errors]
+    assert "La pareja «P1» tiene 1 fila válida; necesita dos (T9)." in reasons
+    assert "Indica la pareja del jugador (T9)." in reasons
+
+
+@pytest.mark.django_db
 def test_page_imports_valid_rows_when_asked(page: dict[str, Any]) -> None:
     client = page["client"]
     response = client.post(page["url"], {"file": upload(BAD_FILE), "check_in": "on"})
