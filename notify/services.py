@@ -68,9 +68,9 @@ def endpoint_create(
     chosen = sorted(set(events))
     errors: dict[str, list[str]] = {}
     if not url:
-        errors["url"] = ["Enter the receiver's URL."]
+        errors["url"] = [_("Enter the receiver's URL.")]
     elif len(url) > 500:
-        errors["url"] = ["At most 500 characters."]
+        errors["url"] = [_("At most %(max)s characters.") % {"max": 500}]
     else:
         try:
             transport.resolve(url)
@@ -78,18 +78,19 @@ def endpoint_create(
             errors["url"] = [str(exc)]
     unknown = [e for e in chosen if e not in EVENTS]
     if unknown or not chosen:
-        errors["events"] = [f"Choose one or more of: {', '.join(EVENTS)}."]
+        errors["events"] = [_("Choose one or more of: %(events)s.") % {"events": ", ".join(EVENTS)}]
     if len(description) > 120:
-        errors["description"] = ["At most 120 characters."]
+        errors["description"] = [_("At most %(max)s characters.") % {"max": 120}]
     if errors:
         raise ApplicationError(
-            "The webhook was not added: " + "; ".join(f"{k}: {v[0]}" for k, v in errors.items()),
+            _("The webhook was not added: %(problems)s")
+            % {"problems": "; ".join(f"{k}: {v[0]}" for k, v in errors.items())},
             code="invalid_webhook",
             fields=errors,
         )
     if WebhookEndpoint.objects.filter(tournament=tournament, active=True).count() >= MAX_ENDPOINTS:
         raise ApplicationError(
-            f"A tournament has at most {MAX_ENDPOINTS} active webhooks.",
+            _("A tournament has at most %(max)s active webhooks.") % {"max": MAX_ENDPOINTS},
             code="too_many_webhooks",
         )
     secret = signing.new_secret()
@@ -516,23 +517,30 @@ def contacts_update(
     errors: dict[str, list[str]] = {}
     for pid, email in emails.items():
         if pid not in entered:
-            errors[f"email-{pid}"] = ["This player is not entered in this tournament."]
+            errors[f"email-{pid}"] = [_("This player is not entered in this tournament.")]
             continue
         if email:
             try:
                 validate_email(email)
             except ValidationError:
-                errors[f"email-{pid}"] = [f"{email!r} is not an e-mail address."]
+                errors[f"email-{pid}"] = [
+                    _("%(email)s is not an e-mail address.") % {"email": repr(email)}
+                ]
     codes = {code for code, _name in settings.LANGUAGES}
     languages = {pid: code.strip() for pid, code in (languages or {}).items()}
     for pid, code in languages.items():
         if code and code not in codes:
-            errors[f"language-{pid}"] = [f"{code!r} is not a language of this site."]
+            errors[f"language-{pid}"] = [
+                _("%(code)s is not a language of this site.") % {"code": repr(code)}
+            ]
     if default_language and default_language not in codes:
-        errors["default_language"] = [f"{default_language!r} is not a language of this site."]
+        errors["default_language"] = [
+            _("%(code)s is not a language of this site.") % {"code": repr(default_language)}
+        ]
     if errors:
         raise ApplicationError(
-            "No address was saved: " + "; ".join(v[0] for v in errors.values()),
+            _("No address was saved: %(problems)s")
+            % {"problems": "; ".join(v[0] for v in errors.values())},
             code="invalid_email",
             fields=errors,
         )

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import urllib3
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 MAX_RESPONSE_BYTES = 1024
 
@@ -61,15 +62,15 @@ def check_url(url: str) -> tuple[str, str, int, str]:
     """Scheme, host, port and path of ``url``, or :class:`UnsafeTargetError` (no DNS lookup)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
-        raise UnsafeTargetError("only http and https URLs may receive webhooks")
+        raise UnsafeTargetError(_("only http and https URLs may receive webhooks"))
     if parts.username or parts.password:
-        raise UnsafeTargetError("a webhook URL may not carry a user name or password")
+        raise UnsafeTargetError(_("a webhook URL may not carry a user name or password"))
     if not parts.hostname:
-        raise UnsafeTargetError("the URL has no host")
+        raise UnsafeTargetError(_("the URL has no host"))
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError as exc:
-        raise UnsafeTargetError("the URL's port is not a number from 1 to 65535") from exc
+        raise UnsafeTargetError(_("the URL's port is not a number from 1 to 65535")) from exc
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
@@ -93,15 +94,22 @@ def resolve(url: str) -> Target:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
-        raise UnsafeTargetError(f"the host {host} does not resolve", transient=True) from exc
+        raise UnsafeTargetError(
+            _("the host %(host)s does not resolve") % {"host": host}, transient=True
+        ) from exc
     addresses = [str(info[4][0]) for info in infos]
     if not addresses:
-        raise UnsafeTargetError(f"the host {host} does not resolve", transient=True)
+        raise UnsafeTargetError(
+            _("the host %(host)s does not resolve") % {"host": host}, transient=True
+        )
     refused = [a for a in addresses if not address_allowed(a)]
     if refused:
         raise UnsafeTargetError(
-            f"{host} resolves to a private, loopback or reserved address ({refused[0]}); "
-            "webhooks go to public addresses only"
+            _(
+                "%(host)s resolves to a private, loopback or reserved address (%(address)s); "
+                "webhooks go to public addresses only"
+            )
+            % {"host": host, "address": refused[0]}
         )
     return Target(scheme, host, port, path, tuple(dict.fromkeys(addresses)))
 

@@ -497,3 +497,13 @@ def test_the_page_speaks_spanish() -> None:
     html = client.get(reverse("notify:webhooks", args=[tournament.slug])).content.decode()
     assert "Añadir un webhook" in html
     assert "Todavía no hay webhooks." in html
+    # A refused receiver is explained in Spanish too (the field and the reason).
+    url = reverse("notify:webhooks", args=[tournament.slug])
+    bad = client.post(url, {"url": "gopher://x", "events": ["round_published"]})
+    assert bad.status_code == 400
+    text = bad.content.decode()
+    assert "solo las URL http y https pueden recibir webhooks" in text
+    assert "only http and https" not in text
+    empty = client.post(url, {"url": "", "events": []}).content.decode()
+    assert "Escribe la URL del receptor." in empty
+    assert "Elige uno o más de: round_published" in empty
