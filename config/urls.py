@@ -14,6 +14,7 @@ API_URLS = [
     path("", include("ratings.api.urls")),
     path("", include("live.api.urls")),
     path("", include("circuits.api.urls")),
+    path("", include("notify.api.urls")),
 ]
 
 urlpatterns = [

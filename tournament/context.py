@@ -268,6 +268,12 @@ ROUTES: dict[str, dict[str, Action]] = {
     # webhooks (endpoints, delivery log) and players' e-mail addresses: director pages
     "notify:*": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
     "notify:webhook-ping": {"POST": Action.MANAGE},  # a signed test event to one endpoint
+    # the webhooks API: the same, for a director's scripts (the secret is shown once)
+    "notify-api:webhook-list": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE},
+    "notify-api:webhook": {"GET": Action.VIEW_PRIVATE},
+    "notify-api:webhook-disable": {"POST": Action.MANAGE},
+    "notify-api:webhook-ping": {"POST": Action.MANAGE},
+    "notify-api:webhook-deliveries": {"GET": Action.VIEW_PRIVATE},
     # the tournament's ZIP archive (every table of its data): its directors
     "archive:download": {"GET": Action.VIEW_PRIVATE},
     "archive:round-results": {_R: Action.VIEW_PUBLIC},  # printable results sheet of a round

@@ -147,7 +147,13 @@ def test_the_finished_last_stage_lists_event_places_and_names_the_champion(
     lt.tournament.refresh_from_db()
     knockout, qualifying = selectors.standings(tournament=lt.tournament)["stages"]
     ko_stage = Stage.objects.get(tournament=lt.tournament, kind=Stage.Kind.KNOCKOUT)
-    stored = dict(StageEntry.objects.filter(stage=ko_stage).values_list("entry_id", "placing"))
+    stored: dict[int, int] = {
+        entry: int(place or 0)
+        for entry, place in StageEntry.objects.filter(stage=ko_stage).values_list(
+            "entry_id", "placing"
+        )
+    }
+    assert all(stored.values())  # every player of the finished last stage has a place
     rows = knockout["rows"]
     assert knockout["placed"] is True
     assert [r["place"] for r in rows] == sorted(stored.values())
