@@ -9,18 +9,37 @@ in step with the models' choices (tests/core/test_choice_labels.py checks it).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Choices
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext
 
 
 def choice_label(choices: type[Choices], value: str) -> str:
     """The label of ``value`` among ``choices`` in the active language; "" for "" and the
-    value itself when it is not a choice (never the catalogue's header, ``gettext("")``)."""
+    value itself when it is not a choice (never the catalogue's header, ``gettext("")``).
+
+    The model's name is the translation's context where the catalogue has one: Spanish
+    agrees the label with the noun ("Finished" is *Terminada* for a match or a stage, *la
+    partida*, *la fase*, and *Terminado* for a tournament); elsewhere the plain label."""
     if not value:
         return ""
     label = dict(choices.choices).get(value)
-    return gettext(str(label)) if label is not None else value
+    if label is None:
+        return value
+    text = str(label)
+    context = choices.__qualname__.split(".", 1)[0].lower()
+    agreed = pgettext(context, text)
+    return agreed if agreed != text else gettext(text)
+
+
+def status_label(obj: Any) -> str:
+    """``obj.status`` as :func:`choice_label` words it (``{{ match|status_label }}``)."""
+    choices = getattr(type(obj), "Status", None)
+    if choices is None:
+        return str(getattr(obj, "status", ""))
+    return choice_label(choices, obj.status)
 
 
 def form_choices(choices: type[Choices]) -> list[tuple[str, Promise]]:

@@ -290,11 +290,9 @@ def endpoint_ping(
 def enqueue(delivery_id: uuid.UUID | str, *, countdown: float | None = None) -> None:
     """Queue the send of one delivery. The task is looked up by name in Celery's registry
     (``notify.tasks`` registers it and calls back into this module). A web process never
-    runs Celery's task autodiscovery (only workers do), so ``notify.tasks`` is imported here,
-    at call time (no import circle): looked up by name alone, the first deliveries of a fresh
-    web process failed with ``NotRegistered`` and waited for the outbox sweep."""
-    import notify.tasks  # noqa: F401  (registers the task in this process)
-
+    runs Celery's task autodiscovery (only workers do): ``NotifyConfig.ready`` imports
+    ``notify.tasks`` in every process, or the first deliveries of a fresh web process failed
+    with ``NotRegistered`` and waited for the outbox sweep."""
     webhook_deliver = current_app.tasks[WEBHOOK_DELIVER_TASK]
     options: dict[str, Any] = {}
     if queue := _setting("NOTIFY_TASK_QUEUE", ""):

@@ -44,7 +44,11 @@ class DisputeRow:
 def disputes_for(*, tournament: Tournament, open_only: bool = True) -> list[DisputeRow]:
     """The tournament's disputes, oldest first, with both versions (three queries)."""
     qs = ResultDispute.objects.filter(match__tournament=tournament).select_related(
-        "hand", "match", "match__table"
+        # the round link titles the match in the page's language (core.templatetags.titles)
+        "hand",
+        "match",
+        "match__table",
+        "match__round_link__round__stage",
     )
     if open_only:
         qs = qs.filter(status=ResultDispute.Status.OPEN)

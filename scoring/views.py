@@ -210,6 +210,8 @@ def _round_title(match: Match) -> str:
         "playoff": _("Play-off table"),
     }
     title = kinds.get(rnd.kind, _("Round %(n)s")) % {"n": rnd.number}
+    if rnd.stage.name.strip().casefold() == title.casefold():  # a stage named "Final table"
+        return title
     return f"{rnd.stage.name} · {title}"
 
 

@@ -176,7 +176,7 @@ class RefereeForm(forms.Form):
     username = forms.SlugField(
         max_length=_user_max_length("username"),
         label=gettext_lazy("New referee (name without spaces)"),
-        widget=forms.TextInput(attrs={"pattern": "[-a-zA-Z0-9_]+", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"pattern": "[a-zA-Z0-9_\\-]+", "autocomplete": "off"}),
         error_messages={
             "required": gettext_lazy("Referee name: required."),
             "invalid": gettext_lazy(

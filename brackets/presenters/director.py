@@ -13,6 +13,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
@@ -241,8 +244,17 @@ def seating_warnings(
                         SeatingWarning(
                             "repeat",
                             number,
-                            f"Table {number}: {names.get(a, a)} and {names.get(b, b)} met "
-                            f"before (round {when}).",
+                            ngettext(
+                                "Table %(n)s: %(a)s and %(b)s met before (round %(rounds)s).",
+                                "Table %(n)s: %(a)s and %(b)s met before (rounds %(rounds)s).",
+                                len(rounds),
+                            )
+                            % {
+                                "n": number,
+                                "a": names.get(a, a),
+                                "b": names.get(b, b),
+                                "rounds": when,
+                            },
                         )
                     )
         by_club: dict[str, list[int]] = {}
@@ -253,13 +265,16 @@ def seating_warnings(
         for members in by_club.values():
             if len(members) > 1:
                 who = [str(names.get(p, p)) for p in members]
-                both = "both" if len(who) == 2 else "all"
                 out.append(
                     SeatingWarning(
                         "club",
                         number,
-                        f"Table {number}: {', '.join(who[:-1])} and {who[-1]} are {both} "
-                        f"from {clubs[members[0]]}.",
+                        _("Table %(n)s: %(players)s are from the same club, %(club)s.")
+                        % {
+                            "n": number,
+                            "players": get_text_list(who, _("and")),
+                            "club": clubs[members[0]],
+                        },
                     )
                 )
     earlier_byes: dict[int, list[int]] = {}

@@ -373,7 +373,13 @@ class RoundSheetLinksView(DirectorTournamentMixin):
         if keys:
             messages.success(
                 request,
-                _("Issued %(n)s referee link(s): print now, they are not shown again.")
+                ngettext(
+                    "Issued %(n)s referee link: hand it to its referee now (on their phone, "
+                    "or sent privately); it is not shown again.",
+                    "Issued %(n)s referee links: hand each to its referee now (on their "
+                    "phone, or sent privately); they are not shown again.",
+                    len(keys),
+                )
                 % {"n": len(keys)},
             )
         return render_sheets(self, rnd, keys=keys)

@@ -50,12 +50,15 @@ def _table_plan(stage: Stage, active: int) -> str:
         return error_text(exc)
     fours = sum(1 for s in plan.sizes if s == 4)
     threes = plan.tables - fours
-    text = f"{active} players: {fours} table(s) of 4"
+    parts = [
+        ngettext("%(n)s player", "%(n)s players", active) % {"n": active},
+    ]
+    seats = [ngettext("%(n)s table of 4", "%(n)s tables of 4", fours) % {"n": fours}]
     if threes:
-        text += f", {threes} of 3"
+        seats.append(ngettext("%(n)s table of 3", "%(n)s tables of 3", threes) % {"n": threes})
     if plan.byes:
-        text += f", {plan.byes} bye(s)"
-    return text + " (T1)."
+        seats.append(ngettext("%(n)s bye", "%(n)s byes", plan.byes) % {"n": plan.byes})
+    return _("%(players)s: %(tables)s (T1).") % {"players": parts[0], "tables": ", ".join(seats)}
 
 
 class SeedingView(DirectorTournamentMixin):
@@ -315,8 +318,12 @@ class CsvImportView(DirectorTournamentMixin):
                 % {"n": len(r.entry_ids), "new": r.created, "known": r.reused}
                 + (_(", checked in") if r.checked_in else "")
                 + (
-                    _("; skipped bad rows %(rows)s")
-                    % {"rows": ", ".join(map(str, report.bad_rows))}
+                    ngettext(
+                        "; skipped %(n)s bad row (spreadsheet row %(rows)s)",
+                        "; skipped %(n)s bad rows (spreadsheet rows %(rows)s)",
+                        len(report.bad_rows),
+                    )
+                    % {"n": len(report.bad_rows), "rows": ", ".join(map(str, report.bad_rows))}
                     if report.bad_rows
                     else ""
                 )
@@ -401,4 +408,5 @@ class PlayerAddView(CsvImportView):
                 self.context(CsvImportForm(), add_form=form),
                 status=400,
             )
-        return HttpResponseRedirect(reverse("brackets:import", args=[slug]) + "#add-player")
+        # The page's top: the confirmation (messages) sits just above the form for the next.
+        return HttpResponseRedirect(reverse("brackets:import", args=[slug]))

@@ -304,7 +304,7 @@ AUTHENTICATION_BACKENDS = [
 # A CSRF failure under /api/ answers the API's JSON error shape (core.api.outside_drf).
 CSRF_FAILURE_VIEW = "core.api.outside_drf.csrf_failure"
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "tournament:director-home"  # who signs in runs events (referees use links)
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"

@@ -268,6 +268,10 @@ class BracketSerializer(serializers.Serializer[Any]):
     tournament_version = serializers.IntegerField()
     stages = BracketStageSerializer(many=True)
     placings = PlacingSerializer(many=True)
+    finished = serializers.BooleanField(
+        help_text="The tournament is finished: ``placings`` are final. Before, they are the "
+        "places already decided (players out so far)."
+    )
     champion = NamedEntrySerializer(
         allow_null=True,
         help_text="The finished tournament's single first place; null while it is played or "

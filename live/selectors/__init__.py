@@ -413,6 +413,9 @@ def bracket(*, tournament: Tournament) -> JSON:
             for p in placings
         ],
         "champion": champion,
+        # Until the last match is played the places listed are those already decided (the
+        # players out so far), not the final placings.
+        "finished": tournament.status == Tournament.Status.FINISHED,
     }
 
 

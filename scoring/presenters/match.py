@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
@@ -281,7 +282,7 @@ def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
         elif hand.counts:
             low = min(hand.counts)
             tied = [nm(i) for i, c in enumerate(hand.counts) if c == low]
-            result = _("tie: %(names)s") % {"names": " & ".join(tied)}
+            result = _("tie: %(names)s") % {"names": get_text_list(tied, _("and"))}
         else:
             result = _("tie")
         if hand.counts:

@@ -301,6 +301,13 @@
     });
   }
 
+  // "A, B and C" in the page's language (data-msg-and).
+  function joinNames(names) {
+    if (names.length < 2) return names.join("");
+    var and = panel().dataset.msgAnd || "and";
+    return names.slice(0, -1).join(", ") + " " + and + " " + names[names.length - 1];
+  }
+
   // R20: the unique lowest count wins; a shared lowest count is a tie.
   function updateBlockResult() {
     var p = panel();
@@ -310,6 +317,13 @@
     var counts = readCounts();
     if (counts.some(function (c) { return c === null || isNaN(c); })) {
       out.textContent = p.dataset.msgEnterCounts;
+      out.className = "block-result muted";
+      return;
+    }
+    // A count no hand can have (R20: at most the heaviest hand) gives no result to confirm.
+    var max = Number(p.dataset.maxCount);
+    if (counts.some(function (c) { return !Number.isInteger(c) || c < 0 || (max && c > max); })) {
+      out.textContent = p.dataset.msgCount.replace("%(max)s", max);
       out.className = "block-result muted";
       return;
     }
@@ -323,7 +337,7 @@
       var one = sides.every(function (x) { return x === sides[0]; });
       if (!one) {
         out.textContent = fill(p.dataset.msgPartnersTie, {
-          names: seats.map(seatName).join(" & "), count: low
+          names: joinNames(seats.map(seatName)), count: low
         });
         out.className = "block-result tie";
         return;
@@ -332,7 +346,7 @@
       out.textContent = seats.length === 1
         ? fill(p.dataset.msgPartnersWin, { team: team, name: seatName(seats[0]), count: low })
         : fill(p.dataset.msgPartnersShared, {
-          team: team, names: seats.map(seatName).join(" & "), count: low
+          team: team, names: joinNames(seats.map(seatName)), count: low
         });
       out.className = "block-result ok";
       return;
@@ -342,7 +356,7 @@
       out.className = "block-result ok";
     } else {
       out.textContent = p.dataset.msgBlockTie
-        .replace("%(names)s", seats.map(seatName).join(" & "))
+        .replace("%(names)s", joinNames(seats.map(seatName)))
         .replace("%(count)s", low);
       out.className = "block-result tie";
     }
@@ -1372,6 +1386,11 @@
   });
   document.addEventListener("input", function (ev) {
     if (ev.target.matches && ev.target.matches("input[data-count-seat]")) {
+      // A corrected count no longer carries the error it was refused with.
+      var field = ev.target.dataset.field;
+      var slot = field ? $('.field-error[data-error-for="' + field + '"]', panel()) : null;
+      if (slot) { slot.hidden = true; slot.textContent = ""; }
+      ev.target.removeAttribute("aria-invalid");
       updateBlockResult();
       updateSummary();
     }

@@ -292,7 +292,10 @@ def test_page_imports_valid_rows_when_asked(page: dict[str, Any]) -> None:
     )
     assert response.status_code == 302
     messages = [str(m) for m in client.get(response["Location"]).context["messages"]]
-    assert messages == ["Imported 2 players (2 new, 0 known), checked in; skipped bad rows 3, 5."]
+    assert messages == [
+        "Imported 2 players (2 new, 0 known), checked in; "
+        "skipped 2 bad rows (spreadsheet rows 3, 5)."
+    ]
     entries = Entry.objects.filter(tournament=page["t"])
     assert sorted(e.player.name for e in entries) == ["Ana", "Bo"]
     assert all(e.checked_in for e in entries)

@@ -306,7 +306,7 @@ def test_seed_by_rating_and_list(setup: dict[str, Any]) -> None:
     page = client.get(url("seeding", slug, stage.pk)).content.decode()
     names = re.findall(r'class="player-name">([^<]+)<', page)
     assert names[:3] == ["P0000", "P0001", "P0002"]
-    assert "10 players: 1 table(s) of 4, 2 of 3 (T1)." in page
+    assert "10 players: 1 table of 4, 2 tables of 3 (T1)." in page
 
 
 def test_seed_randomly_records_the_seed(setup: dict[str, Any]) -> None:
@@ -459,9 +459,7 @@ def test_preview_stores_nothing_and_shows_tables_referees_warnings(
     # Snake order (T8): seeds 1 and 4 share table 1, seeds 2 and 3 table 2.
     assert {s.seed for s in preview.tables[0].seats} == {1, 4, 5, 8}
     assert all(t.referee for t in preview.tables)
-    assert (
-        "are all from Club 0" in text or "are both from Club 0" in text
-    )  # one club: same-club warning (T8)
+    assert "are from the same club, Club 0." in text  # one club: same-club warning (T8)
     assert "Publish round 1" in text
 
 
@@ -626,7 +624,8 @@ def test_sheets_carry_table_qr_codes_and_issued_links_only_on_screen(
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     text = response.content.decode()
-    assert "Issued 2 referee link(s)" in text
+    assert "Issued 2 referee links: hand each to its referee now" in text
+    assert "print now" not in text  # the links are handed over, never printed
     assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 2
     assert text.count('<svg class="qr"') == 3  # still the tables' codes only
     sheets = "".join(

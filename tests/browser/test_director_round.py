@@ -70,7 +70,7 @@ def test_director_seeds_previews_publishes(
     expect(page.locator(".messages")).to_contain_text("Seeded 10 players by rating.")
     names = seed_names(page)
     assert names[:3] == ["P0000", "P0001", "P0002"]
-    expect(page.locator("#table-plan")).to_contain_text("1 table(s) of 4, 2 of 3")
+    expect(page.locator("#table-plan")).to_contain_text("1 table of 4, 2 tables of 3")
     page.get_by_role("button", name="Move P0002 up").click()
     expect(page.locator("#order-status")).to_contain_text("Unsaved changes")
     assert seed_names(page)[:3] == ["P0000", "P0002", "P0001"]
@@ -131,7 +131,9 @@ def test_director_seeds_previews_publishes(
     # issued here are listed once on screen, never on a printed sheet.
     page.goto(f"/director/tournaments/{slug}/rounds/{rnd.pk}/sheets/")
     page.locator("#issue-links").click()
-    expect(page.locator(".messages")).to_contain_text("Issued 2 referee link(s)")
+    expect(page.locator(".messages")).to_contain_text(
+        "Issued 2 referee links: hand each to its referee now"
+    )
     sheets = page.locator("article.sheet")
     expect(sheets).to_have_count(3)
     expect(sheets.nth(0).locator("svg.qr")).to_be_visible()
@@ -207,7 +209,8 @@ def test_csv_import_report_then_import_valid_rows(
     before = Entry.objects.filter(tournament=event["t"]).count()
     page.locator("#import-valid").click()
     expect(page.locator(".messages")).to_contain_text(
-        "Imported 2 players (2 new, 0 known), checked in; skipped bad rows 3, 5."
+        "Imported 2 players (2 new, 0 known), checked in; "
+        "skipped 2 bad rows (spreadsheet rows 3, 5)."
     )
     entries = Entry.objects.filter(tournament=event["t"]).select_related("player")
     assert entries.count() == before + 2

@@ -470,3 +470,29 @@ def test_call_time_tables_and_the_sheets_qr_are_named_in_the_directors_language(
     assert f"> {table}</label>" in page  # the call-time dialog's sudden-death checkboxes
     sheets = unescape(client.get(url("sheets", tournament.slug, rnd.pk)).content.decode())
     assert f'aria-label="{qr}"' in sheets
+
+
+def test_a_status_agrees_with_its_noun_in_spanish() -> None:
+    """ "Finished" is *Terminada* for a match (la partida) and a stage (la fase) and *Terminado*
+    for a tournament (el torneo): the model names the translation's context
+    (core.choice_labels); English is unchanged and labels without a context fall back."""
+    from django.template import Context, Template
+
+    from brackets.models import Stage
+    from core.choice_labels import choice_label
+    from scoring.models import Match
+    from tournament.models import Tournament
+
+    with translation.override("es"):
+        assert choice_label(Match.Status, "finished") == "Terminada"
+        assert choice_label(Stage.Status, "finished") == "Terminada"
+        assert choice_label(Tournament.Status, "finished") == "Terminado"
+        assert choice_label(Match.Status, "scheduled") == "Programada"  # no context: the label
+        page = Template("{% load choices %}{{ m|status_label }} / {{ t|status_label }}")
+        rendered = page.render(
+            Context({"m": Match(status="finished"), "t": Tournament(status="finished")})
+        )
+        assert rendered == "Terminada / Terminado"
+    with translation.override("en"):
+        assert choice_label(Match.Status, "finished") == "Finished"
+        assert choice_label(Stage.Status, "seeded") == "Seeded"
