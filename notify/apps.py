@@ -9,12 +9,10 @@ class NotifyConfig(AppConfig):
 
     def ready(self) -> None:
         # notify handles the domain events of the layers below it; none of them imports notify.
+        # notify.tasks: registers the Celery tasks in every process, the web's too (Celery's
+        # autodiscovery runs in workers only): notify.services.enqueue looks its task up by name.
         from core.events import hand_recorded, match_finished, round_published
-        from notify import receivers
-
-        # Registers the Celery tasks in every process, the web's too (Celery's autodiscovery
-        # runs in workers only): notify.services.enqueue looks its task up by name.
-        from notify import tasks  # noqa: F401
+        from notify import receivers, tasks  # noqa: F401
 
         round_published.connect(receivers.on_round_published, dispatch_uid="notify.round")
         match_finished.connect(receivers.on_match_finished, dispatch_uid="notify.match")
