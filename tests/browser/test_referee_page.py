@@ -260,3 +260,33 @@ def test_pip_scoring_domino_takes_the_other_counts(page: Page, artifacts_dir: Pa
     assert _scores(page) == [17, 0]  # the others' counts minus the winner's own (R40)
     hand = Hand.objects.get(match=match)
     assert hand.counts == [0, 17]
+
+
+def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
+    page: Page,
+) -> None:
+    """A typing slip in a block's counts (99 where R20's heaviest hand is far lighter): the
+    preview says what is wrong instead of naming a winner, the tap is refused next to the
+    field, and correcting the count clears that error and shows the R20 result."""
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    referee = referee_of(tournament)
+    match = match_in_progress(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
+    names = [s.entry.player.name for s in match.seats.order_by("seat")]
+    page.goto(f"/ref/#{token.key}")
+    _tap(page, "poser", 0)
+    page.select_option("#pose-tile", "6-6")
+    page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+    for seat, count in enumerate((99, 8, 20, 30)):
+        page.fill(f"#count-{seat}", str(count))
+    preview = page.locator("#block-result")
+    expect(preview).to_contain_text("Enter a count from 0 to")
+    expect(preview).not_to_contain_text("wins the block")
+    expect(page.locator("#confirm-summary")).not_to_contain_text("wins the block")
+    page.locator("#confirm-hand").tap()
+    error = page.locator('.field-error[data-error-for="counts[0]"]')
+    expect(error).to_be_visible()
+    assert not Hand.objects.filter(match=match).exists()
+    page.fill("#count-0", "12")
+    expect(error).to_be_hidden()
+    expect(preview).to_contain_text(f"{names[1]} wins the block with 8")
