@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from live import exports
 from live.http import html_etag, live_conditional, request_tournament
+from live.labels import label
 from live.presenters.documents import html_region, json_document
 from live.scope import PUBLIC_STATUSES
 from tournament.models import Tournament
@@ -106,16 +107,30 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     data = json.loads(json_document("match", t, match_id))
     if data is None:
         raise Http404
-    number = data["match"]["table_number"]
     return _page(
         request,
         page="match",
-        title=_("Table %(number)s") % {"number": number} if number else _("Match"),
+        title=_match_title(data["match"]),
         follow="matches",
         extra=(match_id,),
         matches=[match_id],
         ws=f"/ws/live/{t.slug}/matches/{match_id}/",
     )
+
+
+def _match_title(match: dict[str, Any]) -> str:
+    """ "Round 2 · Table 3", "Final table · Table 1": which table of which round, so a final
+    does not read like any other table."""
+    number = match.get("table_number")
+    table = _("Table %(number)s") % {"number": number} if number else _("Match")
+    rnd = match.get("round")
+    if not rnd:
+        return table
+    if rnd["kind"] in ("swiss", "knockout"):
+        where = _("Round %(n)s") % {"n": rnd["number"]}
+    else:
+        where = label("round_kind", rnd["kind"])
+    return f"{where} · {table}"
 
 
 @live_conditional(html=True)

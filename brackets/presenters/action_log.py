@@ -22,7 +22,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
 from core.choice_labels import choice_phrase
-from scoring.models import Match, ResultDispute
+from scoring.models import Hand, Match, ResultDispute
 from tournament.models import (
     ActionLog,
     Entry,
@@ -103,6 +103,7 @@ KINDS: dict[str, Promise] = {
     "brackets.round": pgettext_lazy("action log", "round"),
     "scoring.match": pgettext_lazy("action log", "match"),
     "scoring.resultdispute": pgettext_lazy("action log", "dispute"),
+    "scoring.hand": pgettext_lazy("action log", "hand"),
     "notify.webhookendpoint": pgettext_lazy("action log", "webhook"),
 }
 
@@ -121,6 +122,21 @@ def round_name(rnd: Round, stage_name: str) -> str:
     return pgettext("action log", "%(stage)s, %(round)s") % {"stage": stage_name, "round": label}
 
 
+def reason_text(log: ActionLog) -> str:
+    """The entry's reason as the director reads it: a director's own words as written, the
+    fixed words a service records (a player added by hand or by a CSV import) in the page's
+    language."""
+    reason = log.reason or ""
+    if log.verb == "players.add" and reason == "Added by hand":
+        return pgettext("action log", "Added by hand")
+    if log.verb in ("players.add", "players.import") and reason.startswith("CSV import"):
+        source = reason[len("CSV import") :].strip()
+        if source:
+            return pgettext("action log", "CSV import of %(file)s") % {"file": source}
+        return pgettext("action log", "CSV import")
+    return reason
+
+
 @dataclass(frozen=True)
 class LogRow:
     log: ActionLog
@@ -128,6 +144,7 @@ class LogRow:
     what: str
     target: str
     target_url: str
+    reason: str = ""
 
 
 Names = dict[tuple[str, str], str]
@@ -229,6 +246,20 @@ def _disputes(t: Tournament, ids: list[int]) -> dict[int, str]:
     }
 
 
+def _hands(t: Tournament, ids: list[int]) -> dict[int, str]:
+    """A hand as its number in its match ("hand 3 of Qualifying, round 1 · table 2"), never
+    its row id."""
+    rows = list(
+        Hand.objects.filter(pk__in=ids, match__tournament=t).values_list("pk", "match_id", "number")
+    )
+    matches = _matches(t, [match_id for _pk, match_id, _n in rows])
+    return {
+        pk: pgettext("action log", "hand %(number)s of %(match)s")
+        % {"number": number, "match": matches.get(match_id, "")}
+        for pk, match_id, number in rows
+    }
+
+
 def _tournaments(t: Tournament, ids: list[int]) -> dict[int, str]:
     return {t.pk: t.name} if t.pk in ids else {}
 
@@ -238,6 +269,7 @@ NAMERS: dict[str, Callable[[Tournament, list[int]], dict[int, str]]] = {
     "brackets.stage": _stages,
     "scoring.match": _matches,
     "scoring.resultdispute": _disputes,
+    "scoring.hand": _hands,
     "tournament.entry": _entries,
     "tournament.player": _players,
     "tournament.table": _tables,
@@ -297,6 +329,7 @@ def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
             what=verb_label(log.verb),
             target=_target(log, names),
             target_url=_target_url(t, log),
+            reason=reason_text(log),
         )
         for log in logs
     ]

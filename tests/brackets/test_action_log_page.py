@@ -182,3 +182,56 @@ def test_the_log_names_actions_and_their_objects_in_the_page_language(
     if language == "es":
         assert options["round.publish"] == "Ronda publicada"
         assert options["table_feature_on"] == "Mesa destacada activada"
+
+
+@pytest.mark.parametrize(
+    ("language", "hand", "by_hand", "csv"),
+    [
+        (
+            "es",
+            "mano 1 de Qualifying, ronda 1 · mesa {table}",
+            "Añadido a mano",
+            "Importación CSV de club.csv",
+        ),
+        (
+            "en",
+            "hand 1 of Qualifying, round 1 · table {table}",
+            "Added by hand",
+            "CSV import of club.csv",
+        ),
+    ],
+)
+def test_an_undone_hand_and_the_player_imports_read_in_the_page_language(
+    language: str, hand: str, by_hand: str, csv: str
+) -> None:
+    """An undone hand is named by its number at its table (never its row id); the fixed
+    words the import service records are shown in the director's language."""
+    from brackets.csv_import import PlayerRow
+    from brackets.services.imports import players_import_csv
+    from scoring.engine import Ruleset
+    from scoring.engine.simulate import simulate_match
+    from scoring.services import hand_record, hand_void_last
+
+    tournament, director, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    link = RoundMatch.objects.filter(round=rnd).order_by("table_number").first()
+    assert link is not None
+    match = Match.objects.get(pk=link.match_id)
+    record = simulate_match(Ruleset.from_json(tournament.ruleset), match.n_players, 5).records[0]
+    hand_record(match_id=match.pk, actor=director, expected_number=1, payload=record.to_dict())
+    hand_void_last(match_id=match.pk, actor=director, reason="wrong counts")
+    players_import_csv(
+        tournament=tournament, actor=director, rows=[PlayerRow(2, "Zoe Nieves")], by_hand=True
+    )
+    players_import_csv(
+        tournament=tournament, actor=director, rows=[PlayerRow(2, "Yara Cruz")], source="club.csv"
+    )
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    rows = client.get(reverse("brackets:log", args=[tournament.slug])).context["rows"]
+    voided = next(r for r in rows if r.log.verb == "hand.void")
+    assert voided.target == hand.format(table=link.table_number)
+    assert voided.reason == "wrong counts"  # the director's own words, as written
+    reasons = {r.log.verb: r.reason for r in rows if r.log.verb.startswith("players.")}
+    assert reasons == {"players.add": by_hand, "players.import": csv}
