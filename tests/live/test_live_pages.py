@@ -97,6 +97,12 @@ def test_player_and_match_pages(client: Any, playing: Any) -> None:
     detail = client.get(f"/live/spring-open/matches/{match.pk}/").content.decode()
     assert f'data-ws="/ws/live/spring-open/matches/{match.pk}/?lang=en"' in detail
     assert detail.count("<tr") >= 2 + 4  # hands table rows and seats
+    number = match.round_link.table_number
+    assert f"<h1>Round 1 · Table {number} <span" in detail  # which table of which round
+    client.cookies["django_language"] = "es"
+    es = client.get(f"/live/spring-open/matches/{match.pk}/").content.decode()
+    assert f"<h1>Ronda 1 · Mesa {number} <span" in es
+    del client.cookies["django_language"]
     assert client.get("/live/spring-open/players/999999/").status_code == 404
     assert client.get("/live/spring-open/matches/999999/").status_code == 404
 
