@@ -18,6 +18,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from dominoes.ruleset import MAX_POINTS
 from scoring.engine import InvalidRuleset, Ruleset
 from scoring.engine import rules as engine_rules
 from tournament.partnerships import INDIVIDUAL, PAIRS, is_partnership_ruleset
@@ -131,6 +132,26 @@ def value_label(key: str, value: str) -> str:
     (forced_six_six)"); a value without a name shows as itself."""
     name = VALUE_LABELS.get(key, {}).get(value)
     return f"{name} ({value})" if name is not None else value
+
+
+# The rules engine's refusals of a ruleset (dominoes.ruleset, English, for the API and logs)
+# as the form words them, by (code, field); %(max)s is MAX_POINTS. Others show the engine's.
+ENGINE_MESSAGES: Mapping[tuple[str, str], Any] = {  # lazy translated strings
+    ("out_of_range", "target"): _("A whole number from 1 to %(max)s (R30-R32)."),
+    ("out_of_range", "playoff_value"): _("A whole number from 1 to %(max)s (R26)."),
+    ("out_of_range", "tie_value_cap"): _("Empty (no cap) or a whole number from 1 to %(max)s."),
+    ("out_of_range", "boneyard_reserve"): _("A whole number from 0 to 28 (R16)."),
+    ("nonsense_combination", "llave"): _(
+        "Pip scoring has no hand value for a llave to adjust (R24, R40): choose Off."
+    ),
+    ("nonsense_combination", "boneyard"): _(
+        "The standard deal deals every tile, so no boneyard is left (R2): keep the deal's "
+        "default or choose the seven or block deal."
+    ),
+    ("nonsense_combination", "boneyard_left_over"): _(
+        "This deal leaves tiles over (R2): choose sleeping or draw."
+    ),
+}
 
 
 def option_keys() -> tuple[str, ...]:
@@ -345,9 +366,11 @@ class TournamentForm(forms.Form):
             self.add_error("ends_on", _("The tournament cannot end before it starts."))
         if self.errors:
             return data
-        ruleset, error = ruleset_form_errors(data.get("ruleset_preset", ""), self.overrides())
+        preset, overrides = data.get("ruleset_preset", ""), self.overrides()
+        ruleset, error = ruleset_form_errors(preset, overrides)
         if error is not None:
-            self.add_engine_error(error)
+            deal = overrides.get("deal", preset_values().get(preset, {}).get("deal"))
+            self.add_engine_error(error, deal)
         data["ruleset"] = ruleset
         # T9, the rule tournament.partnerships applies: a pairs event plays a partnership
         # ruleset. Checked here against the ruleset being saved (the service checks it again).
@@ -359,12 +382,18 @@ class TournamentForm(forms.Form):
             )
         return data
 
-    def add_engine_error(self, error: InvalidRuleset) -> None:
-        """Put the engine's message on the field it names, with its rule."""
+    def add_engine_error(self, error: InvalidRuleset, deal: object = None) -> None:
+        """Put the engine's refusal on the field it names, with its rule: in the page's
+        language where :data:`ENGINE_MESSAGES` words it, else the engine's own message."""
         field = "ruleset_preset" if error.field == "preset" else f"rule_{error.field}"
         if field not in self.fields:
             field = None  # type: ignore[assignment]
-        message = error.message
+        worded = ENGINE_MESSAGES.get((error.code, error.field))
+        if error.code == "nonsense_combination" and error.field == "boneyard":
+            worded = ENGINE_MESSAGES.get(
+                (error.code, "boneyard" if deal == "standard" else "boneyard_left_over")
+            )
+        message = str(worded) % {"max": MAX_POINTS} if worded is not None else error.message
         if error.rule and error.rule not in message:
             message = f"{message} ({error.rule})"
         self.add_error(field, message)

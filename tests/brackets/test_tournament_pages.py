@@ -160,3 +160,34 @@ def test_admin_refuses_an_invalid_ruleset_instead_of_ignoring_it() -> None:
     assert r.status_code == 302
     t.refresh_from_db()
     assert t.ruleset["tie_value"] == "flat2"  # the effective ruleset follows the edit
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "words"),
+    [
+        (
+            {"ruleset_preset": "block", "rule_llave": "plus_one"},
+            "rule_llave",
+            "La puntuación por puntos no tiene valor de mano que la llave pueda ajustar",
+        ),
+        ({"rule_boneyard": "draw"}, "rule_boneyard", "El reparto estándar reparte todas"),
+        (
+            {"rule_deal": "seven", "rule_boneyard": "none"},
+            "rule_boneyard",
+            "Este reparto deja fichas sobrantes",
+        ),
+        ({"rule_playoff_value": "0"}, "rule_playoff_value", "Un número entero de 1 a 1000 (R26)."),
+    ],
+)
+def test_the_engines_refusals_read_in_the_directors_language(
+    extra: dict[str, str], field: str, words: str
+) -> None:
+    """The rules engine words its refusals in English for the API and logs; the form shows the
+    ones a director meets in the page's language, on the field and with the rule."""
+    client = _client(UserFactory(is_staff=True))
+    client.cookies["django_language"] = "es"
+    r = client.post(reverse("brackets:tournament-create"), _post(**extra))
+    assert r.status_code == 400
+    shown = " ".join(r.context["form"].errors[field])
+    assert words in shown, shown
+    assert "=" not in shown  # no engine key=value wording
