@@ -388,7 +388,7 @@ class TournamentForm(forms.Form):
         field = "ruleset_preset" if error.field == "preset" else f"rule_{error.field}"
         if field not in self.fields:
             field = None  # type: ignore[assignment]
-        worded = ENGINE_MESSAGES.get((error.code, error.field))
+        worded = ENGINE_MESSAGES.get((error.code, error.field or ""))
         if error.code == "nonsense_combination" and error.field == "boneyard":
             worded = ENGINE_MESSAGES.get(
                 (error.code, "boneyard" if deal == "standard" else "boneyard_left_over")
