@@ -22,6 +22,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
 from core.choice_labels import choice_phrase
+from core.reasons import reason_text as stored_reason_text
 from scoring.models import Hand, Match, ResultDispute
 from tournament.models import (
     ActionLog,
@@ -134,7 +135,7 @@ def reason_text(log: ActionLog) -> str:
         if source:
             return pgettext("action log", "CSV import of %(file)s") % {"file": source}
         return pgettext("action log", "CSV import")
-    return reason
+    return stored_reason_text(reason)
 
 
 @dataclass(frozen=True)

@@ -352,6 +352,12 @@ class MatchLine:
     def done(self) -> bool:
         return self.status in DONE_STATUSES
 
+    @property
+    def winner_entry(self) -> int | None:
+        """The one seat placed first; a first place shared by time (T3) is no match win."""
+        firsts = [s.entry_id for s in self.seats if s.placing == 1]
+        return firsts[0] if len(firsts) == 1 else None
+
 
 def round_matches(rnd: Round) -> list[MatchLine]:
     """Every match of a round (forfeit continuations too) with seats in play order. Two

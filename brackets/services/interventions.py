@@ -179,11 +179,12 @@ def round_seat_replace(
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ApplicationError(_("The round is closed."), code="round_closed")
-    seat = (
-        Seat.objects.select_related("match")
-        .filter(match__round_link__round_id=rnd.pk, entry_id=out_entry_id)
-        .first()
+    seats = Seat.objects.select_related("match").filter(
+        match__round_link__round_id=rnd.pk, entry_id=out_entry_id
     )
+    # After a forfeit (T7) a player has two seats in the round: the ended match and its
+    # continuation, which is the one still to start.
+    seat = seats.filter(match__status=Match.Status.SCHEDULED).first() or seats.first()
     if seat is None:
         raise ApplicationError(
             _("That player is not seated in this round."),

@@ -216,7 +216,14 @@ class MatchActionView(DirectorTournamentMixin):
     ) -> HttpResponse:
         rnd, match, seats = self._load(round_id, match_id, action)
         form = self._form(action, rnd, seats)
-        return self._render(request, **self._context(action, rnd, match, seats, form))
+        context = self._context(action, rnd, match, seats, form)
+        if action == "replace" and not getattr(form, "candidates", True):
+            # Nobody could take the seat: say so before the director fills the form in.
+            context["problem"] = _(
+                "No player is free to take the seat: every active player is seated in this "
+                "round. Add a player on the Import players page first (T7)."
+            )
+        return self._render(request, **context)
 
     def post(
         self, request: HttpRequest, slug: str, round_id: int, match_id: int, action: str

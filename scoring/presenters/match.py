@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
+from core.reasons import reason_text
 from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
 from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.match_state import match_context
@@ -299,7 +300,7 @@ def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
         paid=hand.paid,
         scores_after=DASH.join(str(s) for s in (hand.scores_after or [])),
         void=hand.void,
-        void_reason=hand.void_reason,
+        void_reason=reason_text(hand.void_reason or ""),
         recorded_at=hand.recorded_at,
         explanation=explain_hand(hand, names),
     )

@@ -235,3 +235,19 @@ def test_an_undone_hand_and_the_player_imports_read_in_the_page_language(
     assert voided.reason == "wrong counts"  # the director's own words, as written
     reasons = {r.log.verb: r.reason for r in rows if r.log.verb.startswith("players.")}
     assert reasons == {"players.add": by_hand, "players.import": csv}
+
+
+def test_service_prefixes_of_reasons_read_in_the_page_language() -> None:
+    """ "dispute: ..." (a corrected dispute's undo) and "Time called (T3). ..." (the matches a
+    call of time ends) are stored as written; pages show the prefix in the reader's words."""
+    from core.reasons import reason_text
+
+    with translation.override("es"):
+        assert reason_text("dispute: checked at the table") == "impugnación: checked at the table"
+        assert reason_text("Time called (T3). Round time is up") == (
+            "Tiempo cumplido (T3). Round time is up"
+        )
+        assert reason_text("Time called (T3).") == "Tiempo cumplido (T3)."
+        assert reason_text("my own words") == "my own words"
+    with translation.override("en"):
+        assert reason_text("dispute: x") == "dispute: x"

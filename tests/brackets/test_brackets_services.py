@@ -581,6 +581,38 @@ def test_replace_a_no_show_before_the_match_starts() -> None:
     assert exc.value.code in ("match_started", "bad_replacement")
 
 
+def test_a_player_of_a_forfeit_continuation_can_be_replaced_before_it_starts() -> None:
+    """After a forfeit (T7) the others have two seats in the round: the ended match and its
+    continuation. Replacing one of them replaces the seat still to be played (it was refused
+    as "the match has started", looking at the ended match)."""
+    t, d = make_tournament(9)
+    spare = Entry.objects.filter(tournament=t).order_by("-id").first()
+    assert spare is not None
+    Entry.objects.filter(pk=spare.pk).update(checked_in=False)
+    q = qualifying(t, d)
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    table = seated(r1)[0]
+    services.stage_entry_withdraw(
+        stage=q, actor=d, entry=Entry.objects.get(pk=table[1]), reason="ill"
+    )
+    cont = RoundMatch.objects.filter(round=r1, table_number=1).order_by("-match_id").first()
+    assert cont is not None
+    assert cont.match.status == "scheduled"
+    stays = table[2]
+    seat = services.round_seat_replace(
+        round=r1, actor=d, out_entry_id=stays, in_entry_id=spare.pk, reason="left the hall"
+    )
+    assert seat.match_id == cont.match_id
+    assert spare.pk in Seat.objects.filter(match=cont.match).values_list("entry_id", flat=True)
+    # Their seat in the ended match stays as played; the continuation's is the spare's now.
+    assert list(
+        Seat.objects.filter(entry_id=stays, match__round_link__round=r1).values_list(
+            "match__end_reason", flat=True
+        )
+    ) == ["forfeit"]
+
+
 def test_a_reopened_match_reopens_its_closed_round() -> None:
     t, d = make_tournament(4)
     q = qualifying(t, d, auto_advance=False)

@@ -139,3 +139,27 @@ def test_last_round_of_a_finished_tournament_says_so_without_a_lifecycle_warning
     assert 'id="tournament-finished"' in html
     assert "rule lifecycle" not in html
     assert [str(m) for m in page.context["messages"]] == []
+
+
+def test_replace_says_when_nobody_is_free_to_take_the_seat(world: dict[str, Any]) -> None:
+    """Every active player is seated (8 players, two tables): the page says so and where to
+    add one, rather than offering an empty list that only answers "required"."""
+    page = world["c"].get(action_url(world, "replace")).content.decode()
+    assert "No player is free to take the seat" in page
+    assert 'id="action-problem"' in page
+
+
+def test_a_shared_first_place_on_time_is_not_shown_as_a_win(world: dict[str, Any]) -> None:
+    """T3: call time on a table where nobody has scored: all four share first place, which is
+    no match win, so no seat is marked as the winner on the round page."""
+    from brackets.services import round_call_time
+
+    round_call_time(round=world["round"], actor=world["d"], reason="time")
+    page = (
+        world["c"]
+        .get(reverse("brackets:round", args=[world["t"].slug, world["round"].pk]))
+        .content.decode()
+    )
+    row = page.split(f'id="match-{world["match"].pk}"')[1].split("</tr>")[0]
+    assert 'class="winner"' not in row
+    assert row.count("(1)") == 4  # the shared placing is still shown
