@@ -10,17 +10,23 @@ from __future__ import annotations
 
 from django.utils.translation import pgettext
 
-# Stored prefix -> its words (context "reason").
-_PREFIXES = (
-    ("dispute: ", lambda: pgettext("reason", "dispute: ")),
-    ("Time called (T3). ", lambda: pgettext("reason", "Time called (T3). ")),
-    ("Time called (T3).", lambda: pgettext("reason", "Time called (T3).")),
-)
+
+def _words(prefix: str) -> str:
+    """A stored prefix in the active language (each one literal, for the catalogue)."""
+    if prefix == "dispute: ":
+        return pgettext("reason", "dispute: ")
+    if prefix == "Time called (T3). ":
+        return pgettext("reason", "Time called (T3). ")
+    return pgettext("reason", "Time called (T3).")
+
+
+# The stored prefixes, longest first.
+_PREFIXES = ("dispute: ", "Time called (T3). ", "Time called (T3).")
 
 
 def reason_text(stored: str) -> str:
     """``stored`` with a service's fixed prefix in the active language."""
-    for prefix, words in _PREFIXES:
+    for prefix in _PREFIXES:
         if stored.startswith(prefix):
-            return words() + stored[len(prefix) :]
+            return _words(prefix) + stored[len(prefix) :]
     return stored
