@@ -239,6 +239,11 @@ def _rows_write(
     return written
 
 
+def ping_event_key(key: str) -> str:
+    """The outbox's event key of the test event a request ``key`` names (one per key)."""
+    return f"ping:{(key or '').strip()}"
+
+
 def endpoint_ping(
     *, tournament: Tournament, actor: Any, endpoint_id: int, key: str
 ) -> WebhookDelivery | None:
@@ -272,7 +277,7 @@ def endpoint_ping(
             [endpoint],
             tournament_id=tournament.pk,
             event=WebhookEvent.PING,
-            key=f"ping:{key}",
+            key=ping_event_key(key),
             data=data,
         )
         if not written:

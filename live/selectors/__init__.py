@@ -181,7 +181,9 @@ def _final_places(data: StageData) -> dict[int, int]:
     return {e.entry_id: e.placing for e in data.entrants if e.placing is not None}
 
 
-def _outlooks(data: StageData, rows: Any, places: dict[int, int]) -> dict[int, str]:
+def _outlooks(
+    data: StageData, rows: Any, places: dict[int, int], final_table: list[JSON] | None
+) -> dict[int, str]:
     """Certain outcomes: the stage's own verdict once given, else the cut bound (T6).
 
     In the last stage, once finished, the final table's players are not "eliminated": its
@@ -195,7 +197,7 @@ def _outlooks(data: StageData, rows: Any, places: dict[int, int]) -> dict[int, s
         elif e.status in (StageEntry.Status.ELIMINATED, StageEntry.Status.WITHDRAWN):
             out[e.entry_id] = "eliminated"
     if places:
-        finalists = {line["entry_id"] for line in _final_table(data) or ()}
+        finalists = {line["entry_id"] for line in final_table or ()}
         firsts = [entry for entry, place in places.items() if place == 1]
         for entry in finalists:
             out[entry] = "final_table"
@@ -217,7 +219,8 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     standings = standings_from_data(data)
     by_entry = {e.entry_id: e for e in data.entrants}
     places = _final_places(data)
-    outlook = _outlooks(data, standings.rows, places)
+    final_table = _final_table(data)
+    outlook = _outlooks(data, standings.rows, places, final_table)
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []
     # Players level on every key (T5) form a tie group, listed once per stage and referenced by
@@ -289,7 +292,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         "cut": cut,
         "rows": rows,
         "tie_groups": tie_groups,
-        "final_table": _final_table(data),
+        "final_table": final_table,
         # The finished last stage: rows are in event places (``place``), not T5 ranks.
         "placed": bool(places) and cut is None,
         # Rows count the stage's Swiss/knockout rounds only (T5): a stage that is a final table

@@ -116,7 +116,7 @@ class WebhookPingApi(_WebhookView):
         if delivery is not None:
             return Response(s.WebhookDeliveryOutput(delivery).data, status=status.HTTP_202_ACCEPTED)
         repeated = WebhookDelivery.objects.get(
-            endpoint=self.endpoint(endpoint_id), event_key=f"ping:{key}"
+            endpoint=self.endpoint(endpoint_id), event_key=services.ping_event_key(key)
         )
         return Response(s.WebhookDeliveryOutput(repeated).data)
 

@@ -182,6 +182,7 @@ def test_a_fresh_web_process_enqueues_a_delivery_without_a_worker_having_run() -
     """Celery's task autodiscovery runs in workers only: a web process that never imported
     ``notify.tasks`` must still find the send task (it answered ``NotRegistered``, so a new
     process's first pings and events waited for the outbox sweep)."""
+    import os
     import subprocess
     import sys
 
@@ -192,7 +193,7 @@ def test_a_fresh_web_process_enqueues_a_delivery_without_a_worker_having_run() -
         "print('queued')\n"
     )
     env = {
-        **__import__("os").environ,
+        **os.environ,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CELERY_BROKER_URL": "memory://",
     }
