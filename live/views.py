@@ -16,9 +16,9 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core.titles import round_title, table_title
 from live import exports
 from live.http import html_etag, live_conditional, request_tournament
-from live.labels import label
 from live.presenters.documents import html_region, json_document
 from live.scope import PUBLIC_STATUSES
 from tournament.models import Tournament
@@ -120,17 +120,10 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 def _match_title(match: dict[str, Any]) -> str:
     """ "Round 2 · Table 3", "Final table · Table 1": which table of which round, so a final
-    does not read like any other table."""
-    number = match.get("table_number")
-    table = _("Table %(number)s") % {"number": number} if number else _("Match")
+    does not read like any other table (the page shows the stage elsewhere)."""
+    table = table_title(match.get("table_number"))
     rnd = match.get("round")
-    if not rnd:
-        return table
-    if rnd["kind"] in ("swiss", "knockout"):
-        where = _("Round %(n)s") % {"n": rnd["number"]}
-    else:
-        where = label("round_kind", rnd["kind"])
-    return f"{where} · {table}"
+    return f"{round_title(rnd['kind'], rnd['number'])} · {table}" if rnd else table
 
 
 @live_conditional(html=True)

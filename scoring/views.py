@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.core.exceptions import PermissionDenied
 from django.db.models import F, Max, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
@@ -32,6 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
+from core.titles import match_round_title
 from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
 from scoring.presenters.confirmation import confirmation_panel
@@ -175,7 +176,7 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
             "void_url": reverse("scoring-api:hand-void-last", args=[match.pk]),
             "panel_url": reverse("scoring:match-panel", args=[match.pk]),
             "admin_url": _admin_url("admin:scoring_match_change", match.pk),
-            "round_title": _round_title(match),
+            "round_title": match_round_title(match),
         }
     )
     return render(request, "scoring/match_referee.html", context)
@@ -190,29 +191,6 @@ def match_panel(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_for_page(match_id)
     match_page_context(request, match)
     return render(request, "scoring/_match_panel.html", _panel_context(request, match))
-
-
-def _round_title(match: Match) -> str:
-    """ "Qualifying · Round 2": which round a match belongs to, so two "Table 1" rows differ.
-
-    The round is the brackets app's (reached through the ``round_link`` relation it declares,
-    no import): a match outside any round has no title.
-    """
-    try:
-        link = match.round_link
-    except ObjectDoesNotExist:
-        return ""
-    rnd = link.round
-    kinds = {
-        "swiss": _("Round %(n)s"),
-        "knockout": _("Knockout round %(n)s"),
-        "final": _("Final table"),
-        "playoff": _("Play-off table"),
-    }
-    title = kinds.get(rnd.kind, _("Round %(n)s")) % {"n": rnd.number}
-    if rnd.stage.name.strip().casefold() == title.casefold():  # a stage named "Final table"
-        return title
-    return f"{rnd.stage.name} · {title}"
 
 
 @never_cache
@@ -249,7 +227,7 @@ def referee_home(request: HttpRequest) -> HttpResponse:
     rows = [
         {
             "match": m,
-            "round": _round_title(m),
+            "round": match_round_title(m),
             "names": ", ".join(seat_label(s.seat, s.entry.player.name) for s in m.seats.all()),
             "score": DASH.join(str(s) for s in (m.scores or [])),
         }
