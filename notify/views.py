@@ -15,13 +15,12 @@ from django.utils.translation import gettext as _
 
 from brackets.views.base import DirectorTournamentMixin
 from core.choice_labels import choice_label
-from notify import services
+from notify import selectors, services
 from notify.emails import player_emails
 from notify.models import (
     MailSettings,
     PlayerContact,
     WebhookDelivery,
-    WebhookEndpoint,
     WebhookEvent,
 )
 from notify.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
@@ -49,16 +48,14 @@ class WebhooksView(DirectorTournamentMixin):
     nav = "webhooks"
 
     def context(self, **extra: Any) -> dict[str, Any]:
-        endpoints = list(WebhookEndpoint.objects.filter(tournament=self.tournament))
-        deliveries = WebhookDelivery.objects.filter(
-            endpoint__tournament=self.tournament
-        ).select_related("endpoint")
+        endpoints = list(selectors.webhook_endpoint_list(tournament=self.tournament))
         endpoint_filter = self.request.GET.get("endpoint", "")
-        if endpoint_filter.isdigit():
-            deliveries = deliveries.filter(endpoint_id=int(endpoint_filter))
         status_filter = self.request.GET.get("status", "")
-        if status_filter in WebhookDelivery.Status.values:
-            deliveries = deliveries.filter(status=status_filter)
+        deliveries = selectors.webhook_delivery_list(
+            tournament=self.tournament,
+            endpoint_id=int(endpoint_filter) if endpoint_filter.isdigit() else None,
+            status=status_filter if status_filter in WebhookDelivery.Status.values else None,
+        )
         page = Paginator(deliveries, PAGE_SIZE).get_page(self.request.GET.get("page"))
         return self.base_context(
             endpoints=endpoints,

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.schema import error_response
-from notify import services
+from notify import selectors, services
 from notify.api import serializers as s
 from notify.models import WebhookDelivery, WebhookEndpoint
 from tournament.api.base import ApiPagination, TournamentScopedMixin
@@ -36,7 +36,7 @@ class WebhookListApi(_WebhookView):
     def get(self, request: Request, slug: str) -> Response:
         return self.paginated(
             request,
-            WebhookEndpoint.objects.filter(tournament=self.tournament).order_by("id"),
+            selectors.webhook_endpoint_list(tournament=self.tournament),
             s.WebhookEndpointOutput,
         )
 
@@ -115,7 +115,7 @@ class WebhookPingApi(_WebhookView):
         )
         if delivery is not None:
             return Response(s.WebhookDeliveryOutput(delivery).data, status=status.HTTP_202_ACCEPTED)
-        repeated = WebhookDelivery.objects.get(
+        repeated = selectors.webhook_ping_delivery(
             endpoint=self.endpoint(endpoint_id), event_key=services.ping_event_key(key)
         )
         return Response(s.WebhookDeliveryOutput(repeated).data)
@@ -140,12 +140,12 @@ class WebhookDeliveryListApi(_WebhookView):
     )
     @director_read
     def get(self, request: Request, slug: str, endpoint_id: int) -> Response:
-        deliveries = WebhookDelivery.objects.filter(endpoint=self.endpoint(endpoint_id))
         wanted = request.query_params.get("status")
-        if wanted is not None:
-            if wanted not in WebhookDelivery.Status.values:
-                raise ValidationError(
-                    {"status": [f"One of: {', '.join(WebhookDelivery.Status.values)}."]}
-                )
-            deliveries = deliveries.filter(status=wanted)
-        return self.paginated(request, deliveries.order_by("-created_at"), s.WebhookDeliveryOutput)
+        if wanted is not None and wanted not in WebhookDelivery.Status.values:
+            raise ValidationError(
+                {"status": [f"One of: {', '.join(WebhookDelivery.Status.values)}."]}
+            )
+        deliveries = selectors.webhook_delivery_list(
+            tournament=self.tournament, endpoint_id=self.endpoint(endpoint_id).pk, status=wanted
+        )
+        return self.paginated(request, deliveries, s.WebhookDeliveryOutput)
