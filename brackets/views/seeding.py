@@ -50,15 +50,13 @@ def _table_plan(stage: Stage, active: int) -> str:
         return error_text(exc)
     fours = sum(1 for s in plan.sizes if s == 4)
     threes = plan.tables - fours
-    parts = [
-        ngettext("%(n)s player", "%(n)s players", active) % {"n": active},
-    ]
+    players = ngettext("%(n)s player", "%(n)s players", active) % {"n": active}
     seats = [ngettext("%(n)s table of 4", "%(n)s tables of 4", fours) % {"n": fours}]
     if threes:
         seats.append(ngettext("%(n)s table of 3", "%(n)s tables of 3", threes) % {"n": threes})
     if plan.byes:
         seats.append(ngettext("%(n)s bye", "%(n)s byes", plan.byes) % {"n": plan.byes})
-    return _("%(players)s: %(tables)s (T1).") % {"players": parts[0], "tables": ", ".join(seats)}
+    return _("%(players)s: %(tables)s (T1).") % {"players": players, "tables": ", ".join(seats)}
 
 
 class SeedingView(DirectorTournamentMixin):
