@@ -3,6 +3,7 @@ service; refusals name their rule. And the call-time form's sudden-death checkbo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -163,3 +164,42 @@ def test_a_shared_first_place_on_time_is_not_shown_as_a_win(world: dict[str, Any
     row = page.split(f'id="match-{world["match"].pk}"')[1].split("</tr>")[0]
     assert 'class="winner"' not in row
     assert row.count("(1)") == 4  # the shared placing is still shown
+
+
+def test_referee_list_tells_the_forfeited_table_from_its_continuation(
+    world: dict[str, Any],
+) -> None:
+    """T7: after a forfeit the referee's list holds two matches at one table; the ended one
+    says it was forfeited and the one still to play says it is the continuation."""
+    from django.test import Client
+
+    from scoring.services import match_forfeit
+    from tournament.models import TournamentRole
+    from tournament.services import referee_token_issue
+
+    match = world["match"]
+    result = match_forfeit(match_id=match.pk, actor=world["d"], seat=1, reason="no-show")
+    continuation = result.continuation
+    assert continuation is not None
+    assert continuation.referee_id == match.referee_id
+    referee = TournamentRole.objects.get(
+        tournament=world["t"], user_id=match.referee_id, role=TournamentRole.Role.REFEREE
+    ).user
+    token = referee_token_issue(tournament=world["t"], actor=world["d"], user=referee)
+    phone = Client()
+    assert phone.get("/ref/").status_code == 200
+    assert phone.post("/ref/", {"key": token.key}).status_code == 200
+    html = phone.get("/referee/").content.decode()
+    rows = {
+        int(m.group(1)): m.group(2)
+        for m in re.finditer(r'<li><a href="/matches/(\d+)/">(.*?)</a></li>', html, re.S)
+    }
+    assert "continuation (T7)" in rows[continuation.pk]
+    assert "Forfeit (T7)" not in rows[continuation.pk]
+    assert "Forfeit (T7)" in rows[match.pk]
+    assert "continuation (T7)" not in rows[match.pk]
+    # The continuation (still to play) comes first, and in Spanish it reads in Spanish.
+    assert list(rows).index(continuation.pk) < list(rows).index(match.pk)
+    es = phone.get("/referee/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "continuación (T7)" in es
+    assert "Incomparecencia (T7)" in es
