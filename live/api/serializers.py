@@ -88,6 +88,11 @@ class RoundSerializer(serializers.Serializer[Any]):
     clock_started_at = serializers.CharField(allow_null=True)
     clock_ends_at = serializers.CharField(allow_null=True)
     time_called_at = serializers.CharField(allow_null=True)
+    open_tables = serializers.IntegerField(
+        allow_null=True,
+        help_text="Tables of the round not yet played out (summary and live tables; null in a "
+        "match's document). After time is called (T3), the tables the director kept going.",
+    )
 
 
 class StageSerializer(serializers.Serializer[Any]):

@@ -35,7 +35,13 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _round_json(rnd: Round) -> JSON:
+#: A match still to be played out: scheduled or in play.
+OPEN_MATCH = frozenset({Match.Status.SCHEDULED, Match.Status.IN_PROGRESS})
+
+
+def _round_json(rnd: Round, open_tables: int | None = None) -> JSON:
+    """A round; ``open_tables`` (its tables not yet finished) where the document counts them:
+    after time is called (T3) the tables the director kept going play on."""
     return {
         "id": rnd.pk,
         "stage_id": rnd.stage_id,
@@ -46,6 +52,7 @@ def _round_json(rnd: Round) -> JSON:
         "clock_started_at": _iso(rnd.clock_started_at),
         "clock_ends_at": _iso(rnd.clock_ends_at),
         "time_called_at": _iso(rnd.time_called_at),
+        "open_tables": open_tables,
     }
 
 
@@ -92,11 +99,14 @@ def tournament_summary(*, tournament: Tournament) -> JSON:
     stages = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("number"))
     rounds = current_rounds(tournament_id=tournament.pk)
     counts: dict[str, int] = defaultdict(int)
+    open_in: dict[int, int] = defaultdict(int)
     if rounds:
-        for status in Match.objects.filter(round_link__round__in=rounds).values_list(
-            "status", flat=True
+        for round_id, status in Match.objects.filter(round_link__round__in=rounds).values_list(
+            "round_link__round_id", "status"
         ):
             counts[status] += 1
+            if status in OPEN_MATCH:
+                open_in[round_id] += 1
     current_stage = None
     if rounds:
         current_stage = next((s for s in stages if s.pk == rounds[0].stage_id), None)
@@ -115,7 +125,7 @@ def tournament_summary(*, tournament: Tournament) -> JSON:
         },
         "stages": [_stage_json(s) for s in stages],
         "current_stage": None if current_stage is None else _stage_json(current_stage),
-        "current_rounds": [_round_json(r) for r in rounds],
+        "current_rounds": [_round_json(r, open_in[r.pk]) for r in rounds],
         "tables": {
             "total": sum(counts.values()),
             "in_progress": counts[Match.Status.IN_PROGRESS],
@@ -133,13 +143,16 @@ def live_tables(*, tournament: Tournament) -> JSON:
         .order_by("round__stage_id", "round__number", "table_number")
     )
     matches = []
+    open_in: dict[int, int] = defaultdict(int)
     for link in links:
         match = link.match
         match.round_link = link  # no second query per match
         matches.append(match)
+        if match.status in OPEN_MATCH:
+            open_in[link.round_id] += 1
     return {
         "tournament_version": tournament.version,
-        "rounds": [_round_json(r) for r in rounds],
+        "rounds": [_round_json(r, open_in[r.pk]) for r in rounds],
         "tables": matches_json(matches),
     }
 

@@ -137,3 +137,24 @@ def test_home_links_the_leaders_and_every_export(client: Any, playing: Any) -> N
             url = f"/live/spring-open/export/{kind}.{fmt}"
             assert url in hrefs
             assert client.get(url).status_code == 200, url
+
+
+def test_time_called_with_tables_playing_on_says_how_many(client: Any, playing: Any) -> None:
+    """T3: the director calls time and keeps one table going (sudden death); the clock line
+    says that table plays on instead of reading as if the round were over, and the summary
+    and tables documents count it (``open_tables``)."""
+    from brackets.services import round_call_time
+    from live.selectors import live_tables, tournament_summary
+
+    kept = playing.matches()[0]
+    round_call_time(
+        round=playing.round, actor=playing.director, reason="over the hour", sudden_death=[kept.pk]
+    )
+    playing.refresh()
+    summary = tournament_summary(tournament=playing.tournament)
+    assert [r["open_tables"] for r in summary["current_rounds"]] == [1]
+    assert [r["open_tables"] for r in live_tables(tournament=playing.tournament)["rounds"]] == [1]
+    home = client.get("/live/spring-open/").content.decode()
+    assert "Time has been called (T3); 1 table plays on." in home
+    es = client.get("/live/spring-open/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Se cumplió el tiempo (T3); sigue jugando 1 mesa." in es
