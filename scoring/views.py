@@ -35,7 +35,7 @@ from core.exceptions import NotFoundError, PermissionDeniedError
 from core.titles import match_round_title
 from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
-from scoring.presenters.confirmation import confirmation_panel
+from scoring.presenters.confirmation import confirmation_panel, dispute_decision
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from tournament.context import (
     PUBLIC_STATUSES,
@@ -125,6 +125,7 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     return {
         # Confirmation at the table (issue 15): the players' block of the panel.
         "table_confirm": confirmation_panel(match, view, hands, may_write=may_write),
+        "dispute_decision": dispute_decision(match, view) if may_write else "",
         "match": match,
         "view": view,
         "seat_letters": SEAT_LETTERS,

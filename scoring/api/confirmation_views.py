@@ -22,7 +22,11 @@ ERRORS = {
     400: error_response(400, "Rejected: names the field and the rule"),
     403: error_response(403, "Not this match's referee, or a wrong PIN"),
     404: error_response(404, "No such match, hand or seat"),
-    409: error_response(409, "Nothing awaits confirmation, or the match is frozen by a dispute"),
+    409: error_response(
+        409,
+        "Nothing awaits confirmation, the match is frozen by a dispute, or the hand was "
+        "changed since the player saw it (hand_changed)",
+    ),
 }
 LIST_ERRORS = {
     403: error_response(403, "Only this tournament's directors read the dispute queue"),
@@ -80,6 +84,21 @@ class ConfirmInput(serializers.Serializer[dict[str, Any]]):
         required=False,
         allow_blank=True,
         help_text="The player's 4-digit PIN, if they have one.",
+    )
+    hand_id = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="The id of the hand the player was shown. When given (or `hand_key`), a "
+        "tap for a hand undone and recorded again under the same number is refused: 409 "
+        "`hand_changed`.",
+    )
+    hand_key = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=128,
+        help_text="The Idempotency-Key the hand was recorded with (a phone that recorded it "
+        "offline knows no id yet); checked like `hand_id`.",
     )
 
 
@@ -141,6 +160,8 @@ class HandConfirmApi(ApiView):
             number=v["number"],
             seat=v["seat"],
             pin=v.get("pin") or None,
+            hand_id=v.get("hand_id"),
+            hand_key=v.get("hand_key") or None,
         )
         return Response(_match_body(result.match, result.confirmed_seats))
 
@@ -164,6 +185,8 @@ class HandDisputeApi(ApiView):
             claimed=dict(v["claimed"]),
             note=v.get("note", ""),
             pin=v.get("pin") or None,
+            hand_id=v.get("hand_id"),
+            hand_key=v.get("hand_key") or None,
         )
         out = _match_body(dispute.match)
         out["dispute_id"] = dispute.pk

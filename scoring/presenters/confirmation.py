@@ -8,7 +8,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.models import HandConfirmation, Match
+from django.utils.translation import gettext as _
+
+from scoring.models import HandConfirmation, Match, ResultDispute
 from tournament.models import Tournament
 
 
@@ -34,6 +36,7 @@ def confirmation_panel(
         )
     recorded = (
         {
+            "id": last.pk,  # a tap names the hand it confirms (hand_changed)
             "number": last.number,
             "poser": last.poser,
             "pose_tile": last.pose_tile,
@@ -53,3 +56,39 @@ def confirmation_panel(
         "seats": view.seats,
         "max_count": view.max_count,
     }
+
+
+def dispute_decision(match: Match, view: Any) -> str:
+    """What the director decided on the last dispute of this match, for the referee's phone
+    (the players at the table asked; the phone must say what became of it), while the
+    disputed hand - or the player's version that replaced it - is still the last hand;
+    "" otherwise (one query).
+    """
+    if not match.hands_count:
+        return ""
+    dispute = (
+        ResultDispute.objects.filter(match=match)
+        .exclude(status=ResultDispute.Status.OPEN)
+        .select_related("hand")
+        .order_by("-resolved_at", "-id")
+        .first()
+    )
+    if dispute is None or dispute.hand.number != match.hands_count:
+        return ""
+    seats = {s.seat: s.label for s in view.seats}
+    words = {
+        "number": dispute.hand.number,
+        "seat": seats.get(dispute.seat, dispute.seat),
+        "reason": dispute.reason,
+    }
+    if dispute.status == ResultDispute.Status.CORRECTED:
+        text = _(
+            "The director decided the dispute of hand %(number)s: %(seat)s's version replaces "
+            "the recorded one. Reason: %(reason)s"
+        )
+    else:
+        text = _(
+            "The director decided the dispute of hand %(number)s: the recorded hand stands "
+            "(%(seat)s disputed it). Reason: %(reason)s"
+        )
+    return text % words

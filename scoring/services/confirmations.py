@@ -128,6 +128,32 @@ def _last_hand(match: Match, number: Any) -> Hand:
     return hand
 
 
+def _same_hand(hand: Hand, hand_id: Any = None, hand_key: str | None = None) -> None:
+    """409 ``hand_changed`` unless ``hand`` is the hand the player was shown.
+
+    A tap names its hand by number; a phone that queued it offline, or showed the hand
+    before a director undid it and recorded another in its place, would otherwise confirm a
+    hand the player never saw. The phone names what it showed: the hand's id (from the page)
+    or the Idempotency-Key it recorded the hand with (a hand recorded offline has no id yet).
+    """
+    if hand_id is not None and hand_id != hand.pk:
+        changed = True
+    elif hand_key:
+        changed = hand_key != hand.idempotency_key
+    else:
+        return
+    if changed:
+        raise ConflictError(
+            _(
+                "Hand %(number)s was changed since the players saw it (undone and recorded "
+                "again): show them the hand as it stands now and let them tap again."
+            )
+            % {"number": hand.number},
+            code="hand_changed",
+            fields={"hand_id": [_("Not the hand recorded now.")]},
+        )
+
+
 def _seat_entry(match: Match, seat: Any) -> Entry:
     seat = _int_field(seat, "seat", 0, match.n_players - 1)
     row = Seat.objects.select_related("entry").filter(match=match, seat=seat).first()
@@ -201,17 +227,27 @@ def _release(match: Match) -> bool:
 
 @transaction.atomic
 def hand_confirm(
-    *, match_id: int, actor: Actor, number: Any, seat: Any, pin: str | None = None
+    *,
+    match_id: int,
+    actor: Actor,
+    number: Any,
+    seat: Any,
+    pin: str | None = None,
+    hand_id: int | None = None,
+    hand_key: str | None = None,
 ) -> ConfirmationResult:
     """A seated player confirms the last hand (and, when it ended the match, the result).
 
     Repeated confirmations record once. When every seat has confirmed, the match is
     released: the next hand may be recorded (``every_hand``), or the match finishes
-    (``match_finished`` after commit). 409 when nothing waits or the match is frozen.
+    (``match_finished`` after commit). 409 when nothing waits or the match is frozen, and
+    (``hand_changed``) when ``hand_id`` / ``hand_key`` name another hand than the one
+    recorded now under that number (:func:`_same_hand`).
     """
     match = _lock(match_id)
     _require_table(actor, match)
     hand = _last_hand(match, number)
+    _same_hand(hand, hand_id, hand_key)
     entry = _seat_entry(match, seat)
     seat_no = int(seat)
     done = set(HandConfirmation.objects.filter(hand=hand).values_list("seat", flat=True))
@@ -284,6 +320,8 @@ def hand_dispute(
     claimed: Any,
     note: str = "",
     pin: str | None = None,
+    hand_id: int | None = None,
+    hand_key: str | None = None,
 ) -> ResultDispute:
     """A seated player disputes a recorded hand with their version of it. The match is
     frozen until a director resolves it. ``every_hand``: the hand awaiting confirmation;
@@ -313,6 +351,7 @@ def hand_dispute(
     hand = Hand.objects.filter(match=match, number=n, void=False).first()
     if hand is None:
         raise NotFoundError(f"No hand {n}.", code="not_found")
+    _same_hand(hand, hand_id, hand_key)
     entry = _seat_entry(match, seat)
     pin_check(entry, pin, int(seat))
     record = _claimed_record(match, n, claimed)

@@ -476,3 +476,99 @@ def test_spectators_see_no_winner_until_the_result_is_confirmed(
     body = client.get(url, HTTP_X_LIVE_VERSION=str(version)).json()  # as live.js asks
     assert body["match"]["status"] == "finished"
     assert body["match"]["winner_seat"] == 0
+
+
+def test_a_tap_for_a_hand_undone_and_recorded_again_is_refused() -> None:
+    """A phone queued taps for hand 2 offline (or showed it before a director undid it); the
+    director undid it and recorded another hand 2. The taps name the hand they saw - its id
+    from the page or the key the phone recorded it with - and are refused (409
+    ``hand_changed``) instead of confirming a hand nobody saw; without that name, as before."""
+    _, director, match, referee = _setup("every_hand")
+    _record(match, referee, 1, FIRST)
+    for seat in range(4):
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=1, seat=seat)
+    first = hand_record(
+        match_id=match.pk,
+        actor=referee,
+        expected_number=2,
+        payload=NEXT,
+        idempotency_key="phone-hand-2",
+    ).hand
+    hand_void_last(match_id=match.pk, actor=director, reason="wrong winner", expected_number=2)
+    again = _record(match, director, 2, {**NEXT, "winner": 1}).hand
+    assert again.pk != first.pk
+    for name in ({"hand_id": first.pk}, {"hand_key": "phone-hand-2"}):
+        with pytest.raises(ConflictError) as changed:
+            confirmation.hand_confirm(match_id=match.pk, actor=referee, number=2, seat=0, **name)
+        assert changed.value.code == "hand_changed"
+        with pytest.raises(ConflictError) as disputed:
+            confirmation.hand_dispute(
+                match_id=match.pk,
+                actor=referee,
+                number=2,
+                seat=1,
+                claimed={**NEXT, "winner": 0},
+                **name,
+            )
+        assert disputed.value.code == "hand_changed"
+    assert not HandConfirmation.objects.filter(hand=again).exists()
+    assert not ResultDispute.objects.filter(match=match).exists()
+    # Naming the hand recorded now confirms it.
+    ok = confirmation.hand_confirm(
+        match_id=match.pk, actor=referee, number=2, seat=0, hand_id=again.pk
+    )
+    assert ok.confirmed_seats == (0,)
+
+
+def test_api_refuses_a_tap_for_a_changed_hand(client: Client) -> None:
+    t, director, match, referee = _setup("every_hand")
+    _record(match, referee, 1, FIRST)
+    hand = Hand.objects.get(match=match, number=1)
+    client.force_login(director)
+    url = f"/api/matches/{match.pk}/confirmations/"
+    stale = client.post(
+        url, {"number": 1, "seat": 0, "hand_id": hand.pk + 1000}, content_type="application/json"
+    )
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "hand_changed"
+    too_long = client.post(
+        url, {"number": 1, "seat": 0, "hand_key": "k" * 129}, content_type="application/json"
+    )
+    assert too_long.status_code == 400
+    assert "hand_key" in too_long.json()["error"]["fields"]
+    fine = client.post(
+        url, {"number": 1, "seat": 0, "hand_id": hand.pk}, content_type="application/json"
+    )
+    assert fine.status_code == 200
+    assert fine.json()["confirmed_seats"] == [0]
+
+
+@pytest.mark.parametrize(
+    ("decision", "says"),
+    [
+        ("uphold", "the recorded hand stands (C · "),
+        ("correct", "s version replaces the recorded one."),
+    ],
+)
+def test_the_phone_says_what_the_director_decided(
+    client: Client, decision: str, says: str
+) -> None:
+    """The players disputed a hand on the referee's phone; once the director decides, the
+    phone's panel says what became of it and why (not only the hand history)."""
+    _, director, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    confirmation.hand_dispute(
+        match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
+    )
+    client.force_login(director)
+    url = f"/matches/{match.pk}/panel/"
+    assert 'id="dispute-decision"' not in client.get(url).content.decode()  # still open
+    confirmation.dispute_resolve(
+        match_id=match.pk, actor=director, decision=decision, reason="seen by the floor judge"
+    )
+    html = client.get(url).content.decode()
+    decided = html.split('id="dispute-decision"', 1)[1].split("</p>", 1)[0]
+    assert "dispute of hand 6" in decided
+    assert says in decided.replace("&#x27;", "'")
+    assert "Reason: seen by the floor judge" in decided
