@@ -61,10 +61,24 @@ class ForfeitForm(forms.Form):
     def summary(self, seats: list[Seat]) -> str:
         seat = self.cleaned_data["seat"]
         name = next(s.entry.player.name for s in seats if s.seat == seat)
-        return _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
+        forfeit = _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
             "name": name,
             "letter": SEAT_LETTERS[seat],
         }
+        if len(seats) == 2:
+            return forfeit
+        # T7 "the table plays on": in a new match (README, Forfeit), which a director must
+        # know before confirming: the hands played so far end with this match.
+        return " ".join(
+            [
+                forfeit,
+                _(
+                    "Where the ruleset allows one player fewer, the others start a new match "
+                    "at this table from love; the hands played so far are not carried over "
+                    "(T7). Otherwise reseat them."
+                ),
+            ]
+        )
 
 
 class OverrideForm(forms.Form):
@@ -130,22 +144,37 @@ class ReplaceForm(forms.Form):
     reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
     def __init__(
-        self, *args: Any, seats: list[Seat], candidates: list[tuple[int, str]], **kwargs: Any
+        self, *args: Any, seats: list[Seat], candidates: list[tuple[int, str, bool]], **kwargs: Any
     ) -> None:
+        """``candidates``: (entry id, name, checked in); one not checked in says so."""
         super().__init__(*args, **kwargs)
         self.fields["out_seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
-        self.fields["in_entry"].choices = candidates  # type: ignore[attr-defined]
+        not_in = _("not checked in")
+        self.fields["in_entry"].choices = [  # type: ignore[attr-defined]
+            (pk, name if checked_in else f"{name} ({not_in})")
+            for pk, name, checked_in in candidates
+        ]
         name_the_rules(self, dict.fromkeys(self.fields, "T7"))
-        self.candidates = dict(candidates)
+        self.candidates = {pk: name for pk, name, _checked in candidates}
 
     def summary(self, seats: list[Seat]) -> str:
         seat = self.cleaned_data["out_seat"]
         out = next(s.entry.player.name for s in seats if s.seat == seat)
-        return _("%(in)s takes seat %(letter)s instead of %(out)s.") % {
+        words = {
             "in": self.candidates.get(self.cleaned_data["in_entry"], "?"),
             "letter": SEAT_LETTERS[seat],
             "out": out,
         }
+        return " ".join(
+            [
+                _("%(in)s takes seat %(letter)s instead of %(out)s.") % words,
+                _(
+                    "%(out)s is withdrawn from this stage: no further rounds of it, and no "
+                    "0-6 loss (the match has not started, so nothing is forfeited; T7)."
+                )
+                % words,
+            ]
+        )
 
 
 class MatchActionView(DirectorTournamentMixin):
@@ -170,7 +199,7 @@ class MatchActionView(DirectorTournamentMixin):
         self.table_number = link.table_number
         return rnd, link.match, seats
 
-    def _candidates(self, rnd: Round) -> list[tuple[int, str]]:
+    def _candidates(self, rnd: Round) -> list[tuple[int, str, bool]]:
         seated = Seat.objects.filter(match__round_link__round=rnd).values_list("entry_id")
         entries = (
             Entry.objects.filter(tournament=self.tournament, status=Entry.Status.ACTIVE)
@@ -178,7 +207,7 @@ class MatchActionView(DirectorTournamentMixin):
             .select_related("player")
             .order_by("player__name")
         )
-        return [(e.pk, e.player.name) for e in entries]
+        return [(e.pk, e.player.name, e.checked_in) for e in entries]
 
     def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
         if action == "forfeit":

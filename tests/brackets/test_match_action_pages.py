@@ -56,6 +56,8 @@ def test_forfeit_asks_for_confirmation_then_records_it(world: dict[str, Any]) ->
     html = r.content.decode()
     assert 'id="confirm-box"' in html
     assert "0-6 loss (T7)" in html
+    # T7 "plays on" is a new match from love: the director reads that before confirming.
+    assert "the hands played so far are not carried over" in html
     world["match"].refresh_from_db()
     assert world["match"].status == Match.Status.SCHEDULED
     # Confirm: the service runs, the continuation is created (T7), logged with the reason.
@@ -93,11 +95,15 @@ def test_replace_a_no_show_with_an_unseated_player(world: dict[str, Any]) -> Non
     late = Entry.objects.create(tournament=t, player=Player.objects.create(name="Late Comer"))
     c, url = world["c"], action_url(world, "replace")
     page = c.get(url).content.decode()
-    assert "Late Comer" in page
+    assert "Late Comer (not checked in)" in page  # offered, and the director sees it
     out = Seat.objects.get(match=world["match"], seat=2)
     data = {"out_seat": "2", "in_entry": str(late.pk), "reason": "did not come"}
     r = c.post(url, data)
-    assert "Late Comer takes seat C" in r.content.decode()
+    confirm = r.content.decode()
+    assert "Late Comer takes seat C" in confirm
+    # What happens to the no-show is said before the director confirms (T7).
+    assert f"{out.entry.player.name} is withdrawn from this stage" in confirm
+    assert "no 0-6 loss" in confirm
     r = c.post(url, {**data, "confirmed": "yes"})
     assert r.status_code == 302
     seat = Seat.objects.get(match=world["match"], seat=2)
