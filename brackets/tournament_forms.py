@@ -127,6 +127,18 @@ VALUE_LABELS: Mapping[str, Mapping[str, Any]] = {  # lazy translated strings
 }
 
 
+# Each preset's name on the form, with its §1 key ("World Series: six-love (wsod)").
+PRESET_LABELS: Mapping[str, Any] = {  # lazy translated strings
+    "wsod": _("World Series: six-love, forced 6-6"),
+    "wsod_playoff": _("World Series with a play-off when all have one"),
+    "straight_six": _("Straight six: first to 6, no resets"),
+    "jamaican": _("Jamaican: six-love with llave"),
+    "block": _("Block: pip count to 100 or 61"),
+    "wsod_partners": _("World Series partnerships (§12)"),
+    "partnership_block": _("Block partnerships to 100 (§12)"),
+}
+
+
 def value_label(key: str, value: str) -> str:
     """An enum value as the form shows it: its name and its §1 value ("Forced 6-6
     (forced_six_six)"); a value without a name shows as itself."""
@@ -254,7 +266,9 @@ class TournamentForm(forms.Form):
     )
     ruleset_preset = forms.ChoiceField(
         label=_("Ruleset preset"),
-        help_text=_("A complete ruleset from RULES.md §1; override single keys below."),
+        help_text=_(
+            "A complete ruleset (the rules, §1: every preset's values); override single keys below."
+        ),
     )
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
@@ -262,7 +276,10 @@ class TournamentForm(forms.Form):
         presets = preset_values()
         field = self.fields["ruleset_preset"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [(name, name) for name in presets]
+        field.choices = [
+            (name, f"{PRESET_LABELS[name]} ({name})" if name in PRESET_LABELS else name)
+            for name in presets
+        ]
         if editing:
             del self.fields["slug"]  # links already printed keep working
         else:
@@ -312,7 +329,15 @@ class TournamentForm(forms.Form):
     # -- reading and writing ------------------------------------------------------------------
 
     def override_fields(self) -> list[forms.BoundField]:
-        return [self[f"rule_{key}"] for key in option_keys()]
+        """Every override in the engine's order, each key's "the rule's default" box right
+        after its field (not at the end of the form, away from it)."""
+        out = []
+        for key in option_keys():
+            out.append(self[f"rule_{key}"])
+            null = self.null_field(key)
+            if null is not None:
+                out.append(null)
+        return out
 
     def null_field(self, key: str) -> forms.BoundField | None:
         name = f"rule_{key}{NULL_SUFFIX}"

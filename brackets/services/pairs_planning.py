@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from brackets.engine import (
     Advancement,
@@ -192,9 +193,12 @@ def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextSte
         number=number,
         kind=Round.Kind.PLAYOFF,
         seating=seating,
-        message=_(
+        message=ngettext(
             "Play-off (T6, T10): %(pairs)s partnerships level on the line play for "
-            "%(spots)s place(s)."
+            "%(spots)s place.",
+            "Play-off (T6, T10): %(pairs)s partnerships level on the line play for "
+            "%(spots)s places.",
+            adv.playoff.spots,
         )
         % {"pairs": len(adv.playoff.players), "spots": adv.playoff.spots},
         follows=last.id,

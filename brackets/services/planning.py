@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from brackets.engine import (
     Advancement,
@@ -338,9 +339,12 @@ def _playoff_step(
     )
     return NextStep(
         PUBLISH_ROUND,
-        _(
+        ngettext(
             "Play-off (T6): %(players)s players level on the advancement line play for "
-            "%(spots)s place(s)."
+            "%(spots)s place.",
+            "Play-off (T6): %(players)s players level on the advancement line play for "
+            "%(spots)s places.",
+            adv.playoff.spots,
         )
         % {"players": len(players), "spots": adv.playoff.spots},
         follows_round_id=last.id,

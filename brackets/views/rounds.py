@@ -211,11 +211,9 @@ class RoundCallTimeView(DirectorTournamentMixin):
                 sudden_death=form.cleaned_data.get("sudden_death") or [],
             ),
             success=lambda ended: (
-                # English keeps its one "match(es)" wording (director pages and their
-                # tests); the plural entry lets Spanish say "partida"/"partidas".
                 ngettext(
-                    "Time called (T3): %(n)s match(es) ended on time.",
-                    "Time called (T3): %(n)s match(es) ended on time.",
+                    "Time called (T3): %(n)s match ended on time.",
+                    "Time called (T3): %(n)s matches ended on time.",
                     len(ended),
                 )
                 % {"n": len(ended)}

@@ -529,7 +529,7 @@ def test_call_time_needs_confirmation_then_ends_matches() -> None:
     assert "Tick the confirmation" in follow_messages(client, response)[0]
     assert not Match.objects.filter(end_reason="time").exists()
     response = client.post(url("call-time", slug, rnd.pk), {"reason": "late", "confirm": "on"})
-    assert "2 match(es) ended" in follow_messages(client, response)[0]
+    assert "2 matches ended" in follow_messages(client, response)[0]
     assert Match.objects.filter(tournament=tournament, end_reason="time").count() == 2
     log = ActionLog.objects.get(verb="round.call_time")
     assert log.reason == "late"

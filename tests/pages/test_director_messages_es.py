@@ -70,7 +70,7 @@ def messages_after(client: Client, response: Any) -> list[str]:
             "Seeded 8 players by rating.",
             "Round 1 of {stage} is published.",
             "Clock started: 25 minutes.",
-            "Time called (T3): 2 match(es) ended on time.",
+            "Time called (T3): 2 matches ended on time.",
         ),
     ],
 )
