@@ -328,7 +328,7 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                     link = referee_link_url(token.key)
                     issued = {
                         "token": token,
-                        "username": role.user.get_username(),
+                        "username": role.user.get_full_name() or role.user.get_username(),
                         "key": token.key,
                         "link": link,
                         "qr": qr_svg(link),
@@ -391,6 +391,12 @@ def _referees_page(
         .select_related("role__user")
         .order_by("-created_at", "-id")
     )
+    active: dict[int, int] = {}
+    for t in tokens:
+        if t.revoked_at is None:
+            active[t.role.user_id] = active.get(t.role.user_id, 0) + 1
+    for role in roles:
+        role.active_credentials = active.get(role.user_id, 0)  # type: ignore[attr-defined]
     response = render(
         request,
         "tournament/referees.html",

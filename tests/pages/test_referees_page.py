@@ -127,3 +127,21 @@ def test_the_lifecycle_page_also_says_its_message_once() -> None:
     assert response.status_code == 302
     html = client.get(response["Location"]).content.decode()
     assert html.count("Status changed.") == 1
+
+
+def test_issuing_names_the_referee_and_the_list_counts_active_credentials() -> None:
+    """A referee who already has a credential is offered "Issue another credential" (for a
+    lost or second phone), not the same first-time button; the shown-once box names the
+    referee by their display name, not their user name."""
+    tournament, client, url = _page()
+    client.post(url, {"op": "create", "username": "ref-nilda", "display_name": "Nilda Paz"})
+    role = TournamentRole.objects.get(tournament=tournament, user__username="ref-nilda")
+    before = client.get(url).content.decode()
+    assert "Issue another credential" not in before
+    assert ">Issue credential</button>" in before
+    issued = client.post(url, {"op": "issue", "user": str(role.user_id)}).content.decode()
+    assert "Credential for Nilda Paz: shown once" in issued
+    after = client.get(url).content.decode()
+    assert "1 active credential" in after
+    assert "Issue another credential" in after
+    assert ">Issue credential</button>" not in after
