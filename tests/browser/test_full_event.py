@@ -252,7 +252,7 @@ def test_a_13_player_event_from_start_to_champion(
         encoding="utf-8",
     )
     desk.goto(f"/director/tournaments/{SLUG}/stages/")
-    desk.get_by_role("link", name="Import players").click()
+    desk.locator(".director-nav").get_by_role("link", name="Players", exact=True).click()
     desk.set_input_files("#id_file", str(csv_path))
     desk.check("#id_check_in")
     desk.locator("#import-form button[type=submit]").click()
