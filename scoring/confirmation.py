@@ -33,12 +33,24 @@ __all__ = [
 ]
 
 
+#: The fields of a hand the dispute queue compares, in its columns' order (RULES.md section 9).
+COMPARED = ("poser", "pose_tile", "end", "winner", "counts", "llave")
+
+
 @dataclass(frozen=True, slots=True)
 class DisputeRow:
     dispute: ResultDispute
     recorded: dict[str, Any]
     claimed: dict[str, Any]
     seat_names: Sequence[str]
+
+    @property
+    def differs(self) -> tuple[str, ...]:
+        """The fields on which the player's version differs from the recorded hand: what
+        the director decides on (a phone shows them before the table's columns)."""
+        return tuple(
+            f for f in COMPARED if (self.recorded.get(f) or None) != (self.claimed.get(f) or None)
+        )
 
 
 def disputes_for(*, tournament: Tournament, open_only: bool = True) -> list[DisputeRow]:

@@ -94,7 +94,11 @@
   // -- confirmations ------------------------------------------------------------------------
   document.addEventListener("submit", function (event) {
     var target = event.target;
-    if (target.dataset && target.dataset.confirm && !window.confirm(target.dataset.confirm)) {
+    // The button pressed may ask on its own (one form, two decisions of different weight).
+    var button = event.submitter;
+    var message = (button && button.dataset && button.dataset.confirm) ||
+      (target.dataset && target.dataset.confirm);
+    if (message && !window.confirm(message)) {
       event.preventDefault();
     }
   });

@@ -122,10 +122,29 @@ def test_a_disputed_block_count_is_resolved_by_the_director(
     expect(card).to_have_count(1)
     expect(card.locator(".version-recorded .counts")).to_have_text("3 · 10 · 12 · 9")
     expect(card.locator(".version-claimed .counts")).to_have_text("2 · 14 · 12 · 9")
+    # What differs is said before the table (on a phone its columns scroll).
+    expect(card.locator(".differs")).to_have_text("They differ on: Counts.")
     desk.screenshot(path=artifacts_dir / "director-dispute-queue.png", full_page=True)
     card.locator("input[name='reason']").fill("Counted again with both players: 2")
+    # Replacing asks first: declined, nothing happens; accepted, the player's version stands.
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Any:
+        def handle(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        return handle
+
+    desk.once("dialog", answer(False))
+    card.get_by_role("button", name="Replace it with the player's version").click()
+    expect(card).to_be_visible()
+    assert ResultDispute.objects.filter(match=match, status="open").count() == 1
+    desk.once("dialog", answer(True))
     card.get_by_role("button", name="Replace it with the player's version").click()
     expect(desk.locator("#no-disputes")).to_be_visible()
+    assert len(asked) == 2
+    assert "voided (kept in the history)" in asked[0]
 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
