@@ -57,6 +57,7 @@ class SeedRow:
     entry_status: str
     stage_status: str = ""
     joined_round: int = 1
+    has_pin: bool = False  # a confirmation PIN was issued (issue 15; tournament.pins)
 
     @property
     def active(self) -> bool:
@@ -89,6 +90,7 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
             entry_status=se.entry.status,
             stage_status=se.status,
             joined_round=se.joined_round,
+            has_pin=bool(se.entry.pin_hash),
         )
         for se in StageEntry.objects.filter(stage=stage)
         .select_related("entry__player")
@@ -106,6 +108,7 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
             rating=e.player.rating,
             checked_in=e.checked_in,
             entry_status=e.status,
+            has_pin=bool(e.pin_hash),
         )
         for e in Entry.objects.filter(tournament_id=stage.tournament_id)
         .select_related("player")

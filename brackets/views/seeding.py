@@ -32,7 +32,8 @@ from brackets.services import (
 )
 from brackets.services.imports import players_import_csv
 from brackets.views.base import DirectorTournamentMixin, error_text
-from tournament.models import Entry
+from tournament.models import Entry, Tournament
+from tournament.pins import entry_check_in
 from tournament.services import entry_disqualify, entry_update, entry_withdraw
 
 
@@ -92,6 +93,8 @@ class SeedingView(DirectorTournamentMixin):
                 1 for r in [*seeded, *others] if r.checked_in and r.entry_status == "active"
             ),
             table_plan=_table_plan(stage, len(active)),
+            # Players' PINs matter only when they confirm results at the table (issue 15).
+            pins=self.tournament.confirmation != Tournament.Confirmation.OFF,
             seed_form=SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),
         )
         return render(request, "brackets/seeding.html", context)
@@ -166,6 +169,29 @@ class CheckInView(DirectorTournamentMixin):
                 % {"player": entry.player.name},
             )
         return self.back(reverse("brackets:stages", args=[slug]))
+
+
+class PinIssueView(DirectorTournamentMixin):
+    """POST ``entries/<id>/pin/``: give a player a new confirmation PIN (issue 15), which also
+    checks them in. The PIN is shown once, on this answer (never in a message, which travels
+    in a cookie), not stored readable; it replaces their previous PIN and lifts a lockout."""
+
+    nav = "stages"
+
+    def post(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+        entry = self.get_entry(entry_id)
+        result = self.run(lambda: entry_check_in(entry=entry, actor=request.user, issue_pin=True))
+        back = self.back(reverse("brackets:stages", args=[slug]))
+        if result is None:
+            return back
+        _, pin = result
+        response = render(
+            request,
+            "brackets/pin_issued.html",
+            self.base_context(player=entry.player.name, pin=pin, back_url=back.url),
+        )
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 class WithdrawView(DirectorTournamentMixin):
