@@ -930,6 +930,7 @@
       entries = entries.filter(function (e) { return stale.indexOf(e) === -1; });
       stale.forEach(function (e) { queue.remove(e.id); });
       queueSize = entries.filter(function (e) { return e.status !== "confirmed"; }).length;
+      syncUndo(false);
       var box = $("#offline-queue");
       if (!box) return entries;
       box.hidden = entries.length === 0;
@@ -1062,14 +1063,21 @@
     return { number: number, tapped: tapped, disputed: disputed, result: result, mode: mode };
   }
 
+  // Undo is offered only while nothing waits on this phone (README "Conflicts and refusals"):
+  // the last hand the server has is not the last hand of the table while one is queued, and
+  // the server would refuse it (submitVoid ignores the tap). Hidden, not merely inert.
+  function syncUndo(disputed) {
+    var undo = $("#undo", panel());
+    if (undo) undo.hidden = ended || queueSize > 0 || disputed;
+  }
+
   function tableConfirm(entries, state) {
     var box = confirmBox();
     if (!box) return;
     var wait = awaiting(entries, state);
     if (!confirmData()) wait = null; // the match no longer waits for anyone (finished, void)
     var form = $("#hand-form", panel());
-    var undo = $("#undo", panel());
-    if (undo) undo.hidden = ended || !!(wait && wait.disputed); // a dispute freezes the match
+    syncUndo(!!(wait && wait.disputed)); // a dispute freezes the match
     box.hidden = !wait;
     if (form) form.hidden = ended || !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
     if (!wait) return;
