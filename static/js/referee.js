@@ -452,11 +452,21 @@
 
   function sleep(ms) { return new Promise(function (r) { window.setTimeout(r, ms); }); }
 
-  // Retries only what may not have reached the server (network error, 5xx, 429), same key.
+  // An answer that may change if the same request is sent again: no answer, a 5xx, or a real
+  // rate limit (429 "throttled": DRF throttling, the referee-key limit, django-axes). Any
+  // other 4xx is the server's decision and is never resent by itself; that includes a 429
+  // with another code: "pin_locked" (tournament/pins.py) stays locked until the director acts.
+  function transient(res) {
+    if (res.status === 0 || res.status >= 500) return true;
+    if (res.status !== 429) return false;
+    var code = res.data && res.data.error && res.data.error.code;
+    return !code || code === "throttled";
+  }
+
+  // Retries only what may not have reached the server, with the same key and a growing wait.
   function sendWithRetry(url, body, key, attempt) {
     return send(url, body, key).then(function (res) {
-      var transient = res.status === 0 || res.status >= 500 || res.status === 429;
-      if (transient && attempt < AUTO_RETRIES) {
+      if (transient(res) && attempt < AUTO_RETRIES) {
         setStatus("working", root.dataset.msgRetrying.replace("%(n)s", attempt + 1));
         return sleep(1000 * Math.pow(2, attempt)).then(function () {
           return sendWithRetry(url, body, key, attempt + 1);
@@ -536,7 +546,7 @@
         : root.dataset.msgRecorded.replace("%(number)s", (res.data && res.data.hand && res.data.hand.number) || "");
       return refreshPanel(flash);
     }
-    if (res.status === 0 || res.status >= 500 || res.status === 429) {
+    if (transient(res)) {
       // Unknown outcome: keep the key so a retry can never record the hand twice.
       setStatus("error", root.dataset.msgNetwork);
       showPendingBanner();
@@ -1018,6 +1028,39 @@
   // in order and survive a reload or a closed browser too.
 
   function isHand(e) { return !e.kind || e.kind === "hand"; }
+  // The order entries are sent in: a hand, then the taps and disputes of that hand, then the
+  // next hand. A player who taps again after a refusal is sent before a hand queued meanwhile.
+  function byTurn(a, b) {
+    return (a.number - b.number) || ((isHand(a) ? 0 : 1) - (isHand(b) ? 0 : 1)) || (a.id - b.id);
+  }
+  var tapHeldFor = null; // the hand a refused tap was for: later hands wait for the player
+
+  // Why a player's tap or dispute was refused, worded by the page (data-msg-* of the block),
+  // naming the player; shown by the names (a tap) or in the dispute form (a dispute).
+  function tapRefused(e, err) {
+    var box = confirmBox();
+    if (!box) return;
+    var seat = seatName(e.payload.seat);
+    var dispute = e.kind === "dispute";
+    var words = {
+      bad_pin: dispute ? box.dataset.msgDisputeBadPin : box.dataset.msgBadPin,
+      pin_required: dispute ? box.dataset.msgDisputePinRequired : box.dataset.msgPinRequired,
+      pin_locked: box.dataset.msgPinLocked
+    }[err.code];
+    var message = words ? fill(words, { seat: seat })
+      : (localise(err).message || err.message || root.dataset.msgFailed) +
+        (err.rule ? " (" + err.rule + ")" : "");
+    var slot = $(dispute ? "#dispute-error" : "#confirm-error", box);
+    if (!slot) return;
+    slot.textContent = message;
+    slot.hidden = false;
+    slot.dataset.seat = String(e.payload.seat);
+    if (dispute) {
+      $("#dispute", box).open = true; // the player's version is still in the form
+      var pin = $("#dispute-pin", box);
+      if (pin && err.code !== "pin_locked") pin.focus();
+    }
+  }
   function entryUrl(e) {
     if (e.kind === "confirm") return confirmUrl;
     if (e.kind === "dispute") return disputeUrl;
@@ -1038,7 +1081,7 @@
     var tapped = {};
     var disputed = false;
     var result = false;
-    if (lastHand && lastHand.number > Number(box.dataset.number || 0)) {
+    if (lastHand && lastHand.number > Number(box.dataset.number || 0) && tapHeldFor === null) {
       number = lastHand.number; // a hand the server has not stored yet (offline)
       result = !!(state && state.over);
       if (mode === "match_end" && !result) return null;
@@ -1053,14 +1096,22 @@
     } else {
       return null;
     }
+    // A tap is pending until the server takes it (queued on the phone, or on its way): it
+    // counts for the next hand offline, but the name is not shown as confirmed yet.
+    var pendingTaps = {};
+    var inFlight = false;
     entries.forEach(function (e) {
       if (e.number !== number || e.status === "refused") return;
-      if (e.kind === "confirm") tapped[e.payload.seat] = true;
+      if (e.kind === "confirm" && e.status !== "confirmed" && !tapped[e.payload.seat]) {
+        pendingTaps[e.payload.seat] = true;
+        if (e.status === "sent") inFlight = true;
+      } else if (e.kind === "confirm") tapped[e.payload.seat] = true;
       if (e.kind === "dispute") disputed = true;
     });
-    var count = Object.keys(tapped).length;
-    if (!disputed && count >= Number(box.dataset.seats)) return null;
-    return { number: number, tapped: tapped, disputed: disputed, result: result, mode: mode };
+    var count = Object.keys(tapped).length + Object.keys(pendingTaps).length;
+    if (!disputed && !inFlight && count >= Number(box.dataset.seats)) return null;
+    return { number: number, tapped: tapped, pending: pendingTaps, disputed: disputed,
+      result: result, mode: mode };
   }
 
   // Undo is offered only while nothing waits on this phone (README "Conflicts and refusals"):
@@ -1086,10 +1137,20 @@
       wait.result ? box.dataset.msgResult : box.dataset.msgTitle, { number: wait.number });
     $all("[data-confirm-seat]", box).forEach(function (b) {
       var done = !!wait.tapped[b.dataset.confirmSeat];
+      var waiting = !done && !!wait.pending[b.dataset.confirmSeat];
       b.setAttribute("aria-pressed", done ? "true" : "false");
       b.classList.toggle("is-confirmed", done);
-      b.disabled = done || wait.disputed;
+      b.classList.toggle("is-pending", waiting);
+      if (waiting) b.setAttribute("aria-busy", "true");
+      else b.removeAttribute("aria-busy");
+      b.disabled = done || waiting || wait.disputed;
     });
+    var refusal = $("#confirm-error", box);
+    if (refusal && (wait.disputed || box.dataset.waitNumber !== refusal.dataset.number)) {
+      // A refusal belongs to its hand: gone once the table moved on or froze.
+      if (refusal.dataset.number) { refusal.hidden = true; refusal.textContent = ""; }
+      refusal.dataset.number = box.dataset.waitNumber;
+    }
     var frozen = $("#table-frozen", box);
     frozen.hidden = !wait.disputed;
     frozen.textContent = wait.disputed ? fill(box.dataset.msgFrozen, { number: wait.number }) : "";
@@ -1145,6 +1206,11 @@
     var payload = { number: Number(box.dataset.waitNumber), seat: Number(button.dataset.confirmSeat) };
     if (pin) payload.pin = pin;
     button.disabled = true;
+    var refusal = $("#confirm-error", box);
+    if (refusal && refusal.dataset.seat === button.dataset.confirmSeat) {
+      refusal.hidden = true;
+      refusal.textContent = "";
+    }
     queueTap("confirm", payload);
   }
 
@@ -1193,9 +1259,12 @@
     var lastSent = null; // the last entry the server took: its kind words the flash
     function step() {
       return queue.all().then(function (entries) {
-        var e = entries.filter(function (x) { return x.status !== "confirmed"; })[0];
+        var e = entries.filter(function (x) { return x.status !== "confirmed"; }).sort(byTurn)[0];
         if (!e) return "done";
         if (e.status === "refused") return "stopped";
+        // A player's tap for this hand was refused: the next hand waits until they tap again
+        // (the server would refuse it with confirmation_pending under every_hand).
+        if (isHand(e) && tapHeldFor !== null && e.number > tapHeldFor) return "held";
         e.status = "sent";
         return queue.put(e).then(function () { return showQueue(false); }).then(function () {
           // Online, a lost answer is retried at once with the same key; offline, it waits.
@@ -1209,15 +1278,24 @@
             sentAny = true;
             lastSent = e;
             if (isHand(e)) lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
+            else if (e.number === tapHeldFor) tapHeldFor = null;
             if (formHolds === e.key) formHolds = null;
             return queue.put(e).then(step);
           }
-          if (res.status === 0 || res.status >= 500 || res.status === 429) {
+          if (transient(res)) {
             e.status = "queued"; // unknown outcome: the same key is resent later
             return queue.put(e).then(function () { return "offline"; });
           }
           var err = (res.data && res.data.error) || { message: root.dataset.msgFailed + " (" + res.status + ")" };
           if (res.status === 409 && !err.message) err.message = root.dataset.msgConflict;
+          if (!isHand(e)) {
+            // A refused tap or dispute (a wrong or locked PIN, a frozen match) is the player's
+            // to redo: dropped at once, the reason shown by the confirmation block, and the
+            // player may tap again. Nothing was stored; the taps of the others go on.
+            tapRefused(e, err);
+            if (tapHeldFor === null || e.number < tapHeldFor) tapHeldFor = e.number;
+            return queue.remove(e.id).then(function () { return showQueue(false); }).then(step);
+          }
           var later = entries.filter(function (x) { return x.status !== "confirmed" && x.id !== e.id; });
           if (formHolds === e.key && !later.length) {
             // The hand just submitted, nothing queued after it: its key is spent and the
@@ -1271,7 +1349,7 @@
             : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
-      if (how === "stopped") {
+      if (how === "stopped" || how === "held") {
         setStatus("", ""); // not "saved on this phone": the queue box says what was refused
         return refreshPanel(null, true).then(function () { return showQueue(false); });
       }

@@ -16,15 +16,20 @@ from typing import Any, cast
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from scoring.models import Hand, Match
-from scoring.services import hand_record
+from core.exceptions import ApplicationError
+from scoring.models import Hand, HandConfirmation, Match, Seat
+from scoring.services import hand_record, match_assign_referee
+from tests.brackets.conftest import make_tournament
 from tests.factories import (
     TournamentFactory,
     director_of,
     match_in_progress,
     referee_of,
+    scheduled_match,
 )
+from tournament import services as tournament_services
 from tournament.models import Tournament
+from tournament.pins import PIN_MAX_FAILURES, entry_check_in, pin_check
 from tournament.services import referee_token_issue
 
 FIRST = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 0}
@@ -84,3 +89,120 @@ def test_undo_is_not_offered_while_a_hand_waits_on_the_phone(
     expect(page.locator("#undo")).to_be_visible()
     expect(page.locator("#undo summary")).to_have_text("Undo hand 2")
     assert Hand.objects.filter(match=match, void=False).count() == 2
+
+
+# -- a player's PIN: locked, wrong, pending (confirmation at the table) --------------------------
+
+
+@pytest.fixture
+def every_hand(transactional_db: Any) -> dict[str, Any]:
+    tournament, director = make_tournament(4, confirmation="every_hand")
+    match = scheduled_match(tournament)
+    role = tournament_services.referee_create(tournament=tournament, actor=director, username="rf")
+    token = tournament_services.referee_token_issue(
+        tournament=tournament, actor=director, user=role.user
+    )
+    match_assign_referee(match_id=match.pk, actor=director, referee=role.user)
+    seat = Seat.objects.select_related("entry").get(match=match, seat=1)
+    entry, pin = entry_check_in(entry=seat.entry, actor=director, issue_pin=True)
+    return {"match": match, "key": token.key, "pin": pin, "entry": entry}  # type: ignore[attr-defined]
+
+
+def _label(match: Match, seat: int) -> str:
+    player = Seat.objects.select_related("entry__player").get(match=match, seat=seat).entry.player
+    return f"{'ABCD'[seat]} · {player.name}"
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_a_locked_pin_is_refused_once_and_the_table_goes_on(
+    browser_context: Any, every_hand: dict[str, Any]
+) -> None:
+    match: Match = every_hand["match"]
+    entry = every_hand["entry"]
+    for _ in range(PIN_MAX_FAILURES):  # five wrong PINs: the player's PIN is locked (429)
+        with pytest.raises(ApplicationError):
+            pin_check(entry, "0000" if every_hand["pin"] != "0000" else "1111", 1)
+    page = browser_context().new_page()
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            posts.append(r.url) if r.method == "POST" and "/confirmations/" in r.url else None
+        ),
+    )
+    _open(page, every_hand["key"], match)
+    _tap_hand(page, FIRST, 1)
+    box = page.locator("#table-confirm")
+    expect(box).to_be_visible(timeout=15_000)
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
+
+    box.locator("#confirm-pin").fill(every_hand["pin"])
+    box.locator("[data-confirm-seat='1']").tap()
+    error = box.locator("#confirm-error")
+    expect(error).to_have_text(
+        f"Too many wrong PINs for {_label(match, 1)}: ask the director.", timeout=15_000
+    )
+    page.wait_for_timeout(4_000)  # the old page resent every ~3 s
+    assert len(posts) == 1
+    expect(page.locator("#submit-status")).not_to_contain_text("retrying")
+    expect(page.locator(WAITING)).to_have_count(0)
+    expect(page.locator("#queue-resolve")).to_be_hidden()
+    # The block stays usable for the others; no hand 2 is offered.
+    expect(box).to_be_visible()
+    expect(box.locator("#dispute-open")).to_be_visible()
+    expect(page.locator("#hand-form")).to_be_hidden()
+    expect(box.locator("[data-confirm-seat='1']")).to_have_attribute("aria-pressed", "false")
+    box.locator("[data-confirm-seat='2']").tap()
+    expect(box.locator("[data-confirm-seat='2']")).to_have_attribute(
+        "aria-pressed", "true", timeout=15_000
+    )
+    assert list(
+        HandConfirmation.objects.filter(hand__match=match).values_list("seat", flat=True)
+    ) == [2]
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_a_tap_is_pending_until_answered_and_a_wrong_pin_is_dropped(
+    browser_context: Any, every_hand: dict[str, Any]
+) -> None:
+    match: Match = every_hand["match"]
+    pin: str = every_hand["pin"]
+    wrong = f"{(int(pin) + 1) % 10000:04d}"
+    page = browser_context().new_page()
+    _open(page, every_hand["key"], match)
+    _tap_hand(page, FIRST, 1)
+    box = page.locator("#table-confirm")
+    expect(box).to_be_visible(timeout=15_000)
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
+
+    held: list[Any] = []
+    page.route("**/confirmations/", lambda route: held.append(route))
+    box.locator("#confirm-pin").fill(wrong)
+    seat = box.locator("[data-confirm-seat='1']")
+    seat.tap()
+    # On its way: pending, not confirmed (no green tick before the server said yes).
+    expect(seat).to_have_class("confirm-seat is-pending")
+    expect(seat).to_have_attribute("aria-pressed", "false")
+    expect(seat).to_be_disabled()
+    page.wait_for_function("() => true")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/confirmations/")
+
+    # Refused: dropped from the queue by itself, the reason by the names; tap again at once.
+    expect(box.locator("#confirm-error")).to_have_text(
+        f"Wrong PIN for {_label(match, 1)}: try again.", timeout=15_000
+    )
+    expect(page.locator("#queue-list li[data-status='refused']")).to_have_count(0)
+    expect(page.locator("#queue-resolve")).to_be_hidden()
+    expect(seat).to_be_enabled()
+    expect(seat).to_have_attribute("aria-pressed", "false")
+    assert not HandConfirmation.objects.filter(hand__match=match).exists()
+    box.locator("#confirm-pin").fill(pin)
+    seat.tap()
+    expect(seat).to_have_attribute("aria-pressed", "true", timeout=15_000)
+    expect(box.locator("#confirm-error")).to_be_hidden()
+    expect(page.locator(WAITING)).to_have_count(0, timeout=15_000)
+    assert HandConfirmation.objects.get(hand__match=match, seat=1).with_pin
