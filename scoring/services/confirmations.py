@@ -314,7 +314,7 @@ def hand_dispute(
     if hand is None:
         raise NotFoundError(f"No hand {n}.", code="not_found")
     entry = _seat_entry(match, seat)
-    pin_check(entry, pin, int(seat))
+    pin_check(entry, pin, int(seat), dispute=True)
     record = _claimed_record(match, n, claimed)
     dispute = ResultDispute.objects.create(
         match=match,

@@ -1163,13 +1163,26 @@
       prefillDispute(entries, wait.number);
       box.dataset.prefilled = version;
     }
+    disputeEnd();
   }
 
   // The dispute form starts from the recorded version (the player changes what they dispute).
+  // The dispute form shows the fields of the end chosen: who dominoed for a domino, the counts
+  // for a block (and for a domino under pip scoring, where a domino carries the counts, R40).
+  function disputeEnd() {
+    var box = confirmBox();
+    if (!box) return;
+    var end = ($('input[name="dispute_end"]:checked', box) || {}).value || "block";
+    var p = panel();
+    var countsOnDomino = !!p && p.dataset.countsOnDomino === "1";
+    $("#dispute-winner", box).hidden = end !== "domino";
+    $("#dispute-counts", box).hidden = end !== "block" && !countsOnDomino;
+  }
+
   function prefillDispute(entries, number) {
     var box = confirmBox();
     var recorded = recordedVersion(entries, number);
-    if (!recorded) return;
+    if (!recorded) { disputeEnd(); return; }
     var end = $('input[name="dispute_end"][value="' + recorded.end + '"]', box);
     if (end) end.checked = true;
     if (recorded.winner !== null && recorded.winner !== undefined) {
@@ -1180,6 +1193,7 @@
       var c = recorded.counts ? recorded.counts[Number(el.dataset.disputeCount)] : null;
       el.value = c === null || c === undefined ? "" : String(c);
     });
+    disputeEnd();
   }
 
   function recordedVersion(entries, number) {
@@ -1237,8 +1251,13 @@
       }
       var payload = { number: number, seat: Number(seat.value), claimed: claimed,
         note: $("#dispute-note", box).value.trim() };
-      var pin = $("#confirm-pin", box).value.trim();
+      // The disputing player's own PIN box (the one above the names is for confirming).
+      var pinEl = $("#dispute-pin", box);
+      var pin = pinEl ? pinEl.value.trim() : "";
+      if (pinEl) pinEl.value = "";
       if (pin) payload.pin = pin;
+      error.hidden = true;
+      error.textContent = "";
       $("#dispute", box).open = false;
       return queueTap("dispute", payload);
     });
@@ -1462,6 +1481,7 @@
 
   document.addEventListener("change", function (ev) {
     var t = ev.target;
+    if (t.name === "dispute_end") disputeEnd();
     if (!panel() || !panel().contains(t)) return;
     if (t.name === "end") updateEnd();
     else { syncWinnerCount(); updateBlockResult(); updateSummary(); }

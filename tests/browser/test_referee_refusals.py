@@ -206,3 +206,46 @@ def test_a_tap_is_pending_until_answered_and_a_wrong_pin_is_dropped(
     expect(box.locator("#confirm-error")).to_be_hidden()
     expect(page.locator(WAITING)).to_have_count(0, timeout=15_000)
     assert HandConfirmation.objects.get(hand__match=match, seat=1).with_pin
+
+
+# -- the dispute form ------------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_the_dispute_form_shows_what_applies_and_asks_for_the_pin(
+    browser_context: Any, every_hand: dict[str, Any]
+) -> None:
+    match: Match = every_hand["match"]
+    page = browser_context().new_page()
+    _open(page, every_hand["key"], match)
+    _tap_hand(page, FIRST, 1)
+    box = page.locator("#table-confirm")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
+    box.locator("#dispute-open").tap()
+    # Prefilled from the record (a domino): who dominoed, no counts.
+    expect(box.locator("#dispute-winner")).to_be_visible()
+    expect(box.locator("#dispute-counts")).to_be_hidden()
+    box.locator("#dispute-form input[name='dispute_end'][value='block'] + span").tap()
+    expect(box.locator("#dispute-winner")).to_be_hidden()
+    expect(box.locator("#dispute-counts")).to_be_visible()
+    expect(box.locator("#dispute-pin")).to_be_visible()
+
+    box.locator("#dispute-form input[name='dispute_seat'][value='1'] + span").tap()
+    for seat, count in enumerate([3, 10, 12, 9]):
+        box.locator(f"#dispute-count-{seat}").fill(str(count))
+    box.locator("#dispute-submit").tap()
+    error = box.locator("#dispute-error")
+    expect(error).to_have_text(
+        f"{_label(match, 1)} has a PIN: type it in this form to send the dispute.",
+        timeout=15_000,
+    )
+    expect(error).not_to_contain_text("confirms")
+    expect(box.locator("#dispute-form")).to_be_visible()  # the player's version is kept
+    expect(box.locator("#dispute-count-1")).to_have_value("10")
+    box.locator("#dispute-pin").fill(every_hand["pin"])
+    box.locator("#dispute-submit").tap()
+    expect(page.locator("#table-frozen")).to_contain_text("disputed", timeout=15_000)
+    expect(page.locator(WAITING)).to_have_count(0, timeout=15_000)
+    match.refresh_from_db()
+    assert match.confirmation_hold == "disputed"
