@@ -199,6 +199,7 @@
     var problems = {};
     var p = panel();
     if (payload.poser === null) problems.poser = [p.dataset.msgPoser];
+    else if (poserProblem()) problems.poser = [poserProblem()];
     if (!payload.pose_tile) problems.pose_tile = [p.dataset.msgTile];
     if (payload.end === "domino" && payload.winner === null) problems.winner = [p.dataset.msgWinner];
     if (payload.counts) {
@@ -285,6 +286,7 @@
     if (llaveRow) llaveRow.hidden = end !== "domino";
     syncWinnerCount();
     updateBlockResult();
+    showPoserProblem();
     updateSummary();
   }
 
@@ -370,6 +372,8 @@
     var msg;
     if (payload.poser === null) {
       msg = p.dataset.msgPoser;
+    } else if (poserProblem()) {
+      msg = poserProblem(); // never "B · X dominoes" for a hand the rules refuse
     } else if (payload.end === "domino") {
       msg = payload.winner === null ? p.dataset.msgTapWinner
         : p.dataset.partners === "1"
@@ -395,7 +399,38 @@
 
   function syncRecordButton() {
     var button = panel() && $("#confirm-hand", panel());
-    if (button) button.disabled = busy || ended || tapsHeld();
+    if (button) button.disabled = busy || ended || tapsHeld() || !!poserProblem();
+  }
+
+  // The poser tapped against who must pose (the server's next hand, data-must-pose, or the
+  // reducer's while hands wait on this phone): the engine's wrong_poser words and rule, or "".
+  function poserProblem() {
+    var p = panel();
+    var group = p && $('fieldset[data-field="poser"]', p);
+    var tapped = checked("poser");
+    if (!group || tapped === null || !group.dataset.mustPose) return "";
+    if (tapped === group.dataset.mustPose) return "";
+    var words = errorMessages().wrong_poser || "%(seat)s must pose this hand.";
+    var rule = group.dataset.poseRule ? " (" + group.dataset.poseRule + ")" : "";
+    return fill(words, { seat: seatName(group.dataset.mustPose) }) + rule;
+  }
+
+  function showPoserProblem() {
+    var slot = errorSlot("poser");
+    var group = $('fieldset[data-field="poser"]', panel());
+    if (!slot || !group) return;
+    var problem = poserProblem();
+    if (problem) {
+      slot.textContent = problem;
+      slot.hidden = false;
+      group.setAttribute("aria-invalid", "true");
+      group.dataset.warned = "1";
+    } else if (group.dataset.warned) {
+      slot.textContent = "";
+      slot.hidden = true;
+      group.removeAttribute("aria-invalid");
+      delete group.dataset.warned;
+    }
   }
 
   // The hand was answered and the form shows the next one: the second tap of a double tap
@@ -880,6 +915,11 @@
     $all('input[name="poser"]', p).forEach(function (radio) {
       radio.closest("label").classList.toggle("suggested", nh.poser !== null && Number(radio.value) === nh.poser);
     });
+    var group = $('fieldset[data-field="poser"]', p);
+    if (group) {
+      group.dataset.mustPose = nh.poser === null ? "" : String(nh.poser);
+      group.dataset.poseRule = nh.poser === null ? "" : nh.rule;
+    }
   }
 
   // The form's defaults for the next hand: who poses (none when forced) and the pose tile.
@@ -1489,6 +1529,7 @@
       var slot = errorSlot(t.name);
       if (slot) slot.hidden = true;
     }
+    if (t.name === "poser") { showPoserProblem(); updateSummary(); }
   });
   document.addEventListener("input", function (ev) {
     if (ev.target.matches && ev.target.matches("input[data-count-seat]")) {

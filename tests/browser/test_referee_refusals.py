@@ -249,3 +249,47 @@ def test_the_dispute_form_shows_what_applies_and_asks_for_the_pin(
     expect(page.locator(WAITING)).to_have_count(0, timeout=15_000)
     match.refresh_from_db()
     assert match.confirmation_hold == "disputed"
+
+
+# -- who poses (R5-R10), as the referee taps -------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_a_poser_the_rules_refuse_is_caught_when_tapped(
+    browser_context: Any, plain_match: dict[str, Any]
+) -> None:
+    match: Match = plain_match["match"]
+    hand_record(match_id=match.pk, actor=plain_match["director"], expected_number=1, payload=FIRST)
+    page = browser_context().new_page()
+    _open(page, plain_match["key"], match)
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", "2")
+    button = page.locator("#confirm-hand")
+    error = page.locator(".field-error[data-error-for='poser']")
+    # A won hand 1, so A poses hand 2 (R7): tapping B warns before anything is sent.
+    page.locator("#hand-form input[name='poser'][value='1'] + span").tap()
+    expect(error).to_be_visible()
+    expect(error).to_have_text(f"{_label(match, 0)} must pose this hand. (R7)")
+    expect(button).to_be_disabled()
+    page.select_option("#pose-tile", "5-4")
+    page.locator("#hand-form input[name='winner'][value='1'] + span").tap()
+    expect(page.locator("#confirm-summary")).not_to_contain_text("dominoes")
+    expect(button).to_be_disabled()
+    # Corrected: the warning goes and the hand is recorded.
+    page.locator("#hand-form input[name='poser'][value='0'] + span").tap()
+    expect(error).to_be_hidden()
+    expect(button).to_be_enabled()
+    button.tap()
+    expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=15_000)
+    assert Hand.objects.get(match=match, number=2).poser == 0
+
+
+@pytest.mark.browser
+def test_a_forced_pose_accepts_any_poser(browser_context: Any, plain_match: dict[str, Any]) -> None:
+    """R5: whoever held 6-6 poses, so no seat is warned (the pose tile is what is forced)."""
+    match: Match = plain_match["match"]
+    page = browser_context().new_page()
+    _open(page, plain_match["key"], match)
+    page.locator("#hand-form input[name='poser'][value='2'] + span").tap()
+    expect(page.locator(".field-error[data-error-for='poser']")).to_be_hidden()
+    expect(page.locator("#confirm-hand")).to_be_enabled()
