@@ -56,9 +56,10 @@ def entry_check_in(*, entry: Entry, actor: Any, issue_pin: bool) -> tuple[Entry,
     return entry, pin
 
 
-def pin_check(entry: Entry, pin: str | None, seat: int) -> bool:
+def pin_check(entry: Entry, pin: str | None, seat: int, *, dispute: bool = False) -> bool:
     """True when the seat's player has a PIN and ``pin`` is it; False when they have none.
-    Raises 403 when the PIN is needed and missing or wrong, 429 when it is locked."""
+    Raises 403 when the PIN is needed and missing or wrong, 429 when it is locked. With
+    ``dispute`` the missing-PIN message speaks of disputing (the code stays ``pin_required``)."""
     if not entry.pin_hash:
         return False
     field = {"pin": [f"Seat {seat}'s player has a PIN: type it."]}
@@ -72,9 +73,12 @@ def pin_check(entry: Entry, pin: str | None, seat: int) -> bool:
             fields=field,
         )
     if not pin:
-        raise PermissionDeniedError(
-            "This player confirms with their PIN.", code="pin_required", fields=field
+        message = (
+            "This player needs their PIN to dispute."
+            if dispute
+            else "This player confirms with their PIN."
         )
+        raise PermissionDeniedError(message, code="pin_required", fields=field)
     if not (isinstance(pin, str) and pin.isdigit() and len(pin) == PIN_LENGTH) or not (
         check_password(pin, entry.pin_hash)
     ):

@@ -353,7 +353,7 @@ def hand_dispute(
         raise NotFoundError(f"No hand {n}.", code="not_found")
     _same_hand(hand, hand_id, hand_key)
     entry = _seat_entry(match, seat)
-    pin_check(entry, pin, int(seat))
+    pin_check(entry, pin, int(seat), dispute=True)
     record = _claimed_record(match, n, claimed)
     dispute = ResultDispute.objects.create(
         match=match,

@@ -199,6 +199,7 @@
     var problems = {};
     var p = panel();
     if (payload.poser === null) problems.poser = [p.dataset.msgPoser];
+    else if (poserProblem()) problems.poser = [poserProblem()];
     if (!payload.pose_tile) problems.pose_tile = [p.dataset.msgTile];
     if (payload.end === "domino" && payload.winner === null) problems.winner = [p.dataset.msgWinner];
     if (payload.counts) {
@@ -285,6 +286,7 @@
     if (llaveRow) llaveRow.hidden = end !== "domino";
     syncWinnerCount();
     updateBlockResult();
+    showPoserProblem();
     updateSummary();
   }
 
@@ -370,6 +372,8 @@
     var msg;
     if (payload.poser === null) {
       msg = p.dataset.msgPoser;
+    } else if (poserProblem()) {
+      msg = poserProblem(); // never "B · X dominoes" for a hand the rules refuse
     } else if (payload.end === "domino") {
       msg = payload.winner === null ? p.dataset.msgTapWinner
         : p.dataset.partners === "1"
@@ -395,7 +399,38 @@
 
   function syncRecordButton() {
     var button = panel() && $("#confirm-hand", panel());
-    if (button) button.disabled = busy || ended || tapsHeld();
+    if (button) button.disabled = busy || ended || tapsHeld() || !!poserProblem();
+  }
+
+  // The poser tapped against who must pose (the server's next hand, data-must-pose, or the
+  // reducer's while hands wait on this phone): the engine's wrong_poser words and rule, or "".
+  function poserProblem() {
+    var p = panel();
+    var group = p && $('fieldset[data-field="poser"]', p);
+    var tapped = checked("poser");
+    if (!group || tapped === null || !group.dataset.mustPose) return "";
+    if (tapped === group.dataset.mustPose) return "";
+    var words = errorMessages().wrong_poser || "%(seat)s must pose this hand.";
+    var rule = group.dataset.poseRule ? " (" + group.dataset.poseRule + ")" : "";
+    return fill(words, { seat: seatName(group.dataset.mustPose) }) + rule;
+  }
+
+  function showPoserProblem() {
+    var slot = errorSlot("poser");
+    var group = $('fieldset[data-field="poser"]', panel());
+    if (!slot || !group) return;
+    var problem = poserProblem();
+    if (problem) {
+      slot.textContent = problem;
+      slot.hidden = false;
+      group.setAttribute("aria-invalid", "true");
+      group.dataset.warned = "1";
+    } else if (group.dataset.warned) {
+      slot.textContent = "";
+      slot.hidden = true;
+      group.removeAttribute("aria-invalid");
+      delete group.dataset.warned;
+    }
   }
 
   // The hand was answered and the form shows the next one: the second tap of a double tap
@@ -452,11 +487,21 @@
 
   function sleep(ms) { return new Promise(function (r) { window.setTimeout(r, ms); }); }
 
-  // Retries only what may not have reached the server (network error, 5xx, 429), same key.
+  // An answer that may change if the same request is sent again: no answer, a 5xx, or a real
+  // rate limit (429 "throttled": DRF throttling, the referee-key limit, django-axes). Any
+  // other 4xx is the server's decision and is never resent by itself; that includes a 429
+  // with another code: "pin_locked" (tournament/pins.py) stays locked until the director acts.
+  function transient(res) {
+    if (res.status === 0 || res.status >= 500) return true;
+    if (res.status !== 429) return false;
+    var code = res.data && res.data.error && res.data.error.code;
+    return !code || code === "throttled";
+  }
+
+  // Retries only what may not have reached the server, with the same key and a growing wait.
   function sendWithRetry(url, body, key, attempt) {
     return send(url, body, key).then(function (res) {
-      var transient = res.status === 0 || res.status >= 500 || res.status === 429;
-      if (transient && attempt < AUTO_RETRIES) {
+      if (transient(res) && attempt < AUTO_RETRIES) {
         setStatus("working", root.dataset.msgRetrying.replace("%(n)s", attempt + 1));
         return sleep(1000 * Math.pow(2, attempt)).then(function () {
           return sendWithRetry(url, body, key, attempt + 1);
@@ -536,7 +581,7 @@
         : root.dataset.msgRecorded.replace("%(number)s", (res.data && res.data.hand && res.data.hand.number) || "");
       return refreshPanel(flash);
     }
-    if (res.status === 0 || res.status >= 500 || res.status === 429) {
+    if (transient(res)) {
       // Unknown outcome: keep the key so a retry can never record the hand twice.
       setStatus("error", root.dataset.msgNetwork);
       showPendingBanner();
@@ -870,6 +915,11 @@
     $all('input[name="poser"]', p).forEach(function (radio) {
       radio.closest("label").classList.toggle("suggested", nh.poser !== null && Number(radio.value) === nh.poser);
     });
+    var group = $('fieldset[data-field="poser"]', p);
+    if (group) {
+      group.dataset.mustPose = nh.poser === null ? "" : String(nh.poser);
+      group.dataset.poseRule = nh.poser === null ? "" : nh.rule;
+    }
   }
 
   // The form's defaults for the next hand: who poses (none when forced) and the pose tile.
@@ -930,6 +980,7 @@
       entries = entries.filter(function (e) { return stale.indexOf(e) === -1; });
       stale.forEach(function (e) { queue.remove(e.id); });
       queueSize = entries.filter(function (e) { return e.status !== "confirmed"; }).length;
+      syncUndo(false);
       var box = $("#offline-queue");
       if (!box) return entries;
       box.hidden = entries.length === 0;
@@ -1017,6 +1068,39 @@
   // in order and survive a reload or a closed browser too.
 
   function isHand(e) { return !e.kind || e.kind === "hand"; }
+  // The order entries are sent in: a hand, then the taps and disputes of that hand, then the
+  // next hand. A player who taps again after a refusal is sent before a hand queued meanwhile.
+  function byTurn(a, b) {
+    return (a.number - b.number) || ((isHand(a) ? 0 : 1) - (isHand(b) ? 0 : 1)) || (a.id - b.id);
+  }
+  var tapHeldFor = null; // the hand a refused tap was for: later hands wait for the player
+
+  // Why a player's tap or dispute was refused, worded by the page (data-msg-* of the block),
+  // naming the player; shown by the names (a tap) or in the dispute form (a dispute).
+  function tapRefused(e, err) {
+    var box = confirmBox();
+    if (!box) return;
+    var seat = seatName(e.payload.seat);
+    var dispute = e.kind === "dispute";
+    var words = {
+      bad_pin: dispute ? box.dataset.msgDisputeBadPin : box.dataset.msgBadPin,
+      pin_required: dispute ? box.dataset.msgDisputePinRequired : box.dataset.msgPinRequired,
+      pin_locked: box.dataset.msgPinLocked
+    }[err.code];
+    var message = words ? fill(words, { seat: seat })
+      : (localise(err).message || err.message || root.dataset.msgFailed) +
+        (err.rule ? " (" + err.rule + ")" : "");
+    var slot = $(dispute ? "#dispute-error" : "#confirm-error", box);
+    if (!slot) return;
+    slot.textContent = message;
+    slot.hidden = false;
+    slot.dataset.seat = String(e.payload.seat);
+    if (dispute) {
+      $("#dispute", box).open = true; // the player's version is still in the form
+      var pin = $("#dispute-pin", box);
+      if (pin && err.code !== "pin_locked") pin.focus();
+    }
+  }
   function entryUrl(e) {
     if (e.kind === "confirm") return confirmUrl;
     if (e.kind === "dispute") return disputeUrl;
@@ -1037,7 +1121,7 @@
     var tapped = {};
     var disputed = false;
     var result = false;
-    if (lastHand && lastHand.number > Number(box.dataset.number || 0)) {
+    if (lastHand && lastHand.number > Number(box.dataset.number || 0) && tapHeldFor === null) {
       number = lastHand.number; // a hand the server has not stored yet (offline)
       result = !!(state && state.over);
       if (mode === "match_end" && !result) return null;
@@ -1052,14 +1136,30 @@
     } else {
       return null;
     }
+    // A tap is pending until the server takes it (queued on the phone, or on its way): it
+    // counts for the next hand offline, but the name is not shown as confirmed yet.
+    var pendingTaps = {};
+    var inFlight = false;
     entries.forEach(function (e) {
       if (e.number !== number || e.status === "refused") return;
-      if (e.kind === "confirm") tapped[e.payload.seat] = true;
+      if (e.kind === "confirm" && e.status !== "confirmed" && !tapped[e.payload.seat]) {
+        pendingTaps[e.payload.seat] = true;
+        if (e.status === "sent") inFlight = true;
+      } else if (e.kind === "confirm") tapped[e.payload.seat] = true;
       if (e.kind === "dispute") disputed = true;
     });
-    var count = Object.keys(tapped).length;
-    if (!disputed && count >= Number(box.dataset.seats)) return null;
-    return { number: number, tapped: tapped, disputed: disputed, result: result, mode: mode };
+    var count = Object.keys(tapped).length + Object.keys(pendingTaps).length;
+    if (!disputed && !inFlight && count >= Number(box.dataset.seats)) return null;
+    return { number: number, tapped: tapped, pending: pendingTaps, disputed: disputed,
+      result: result, mode: mode };
+  }
+
+  // Undo is offered only while nothing waits on this phone (README "Conflicts and refusals"):
+  // the last hand the server has is not the last hand of the table while one is queued, and
+  // the server would refuse it (submitVoid ignores the tap). Hidden, not merely inert.
+  function syncUndo(disputed) {
+    var undo = $("#undo", panel());
+    if (undo) undo.hidden = ended || queueSize > 0 || disputed;
   }
 
   function tableConfirm(entries, state) {
@@ -1068,8 +1168,7 @@
     var wait = awaiting(entries, state);
     if (!confirmData()) wait = null; // the match no longer waits for anyone (finished, void)
     var form = $("#hand-form", panel());
-    var undo = $("#undo", panel());
-    if (undo) undo.hidden = ended || !!(wait && wait.disputed); // a dispute freezes the match
+    syncUndo(!!(wait && wait.disputed)); // a dispute freezes the match
     box.hidden = !wait;
     if (form) form.hidden = ended || !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
     if (!wait) return;
@@ -1078,10 +1177,20 @@
       wait.result ? box.dataset.msgResult : box.dataset.msgTitle, { number: wait.number });
     $all("[data-confirm-seat]", box).forEach(function (b) {
       var done = !!wait.tapped[b.dataset.confirmSeat];
+      var waiting = !done && !!wait.pending[b.dataset.confirmSeat];
       b.setAttribute("aria-pressed", done ? "true" : "false");
       b.classList.toggle("is-confirmed", done);
-      b.disabled = done || wait.disputed;
+      b.classList.toggle("is-pending", waiting);
+      if (waiting) b.setAttribute("aria-busy", "true");
+      else b.removeAttribute("aria-busy");
+      b.disabled = done || waiting || wait.disputed;
     });
+    var refusal = $("#confirm-error", box);
+    if (refusal && (wait.disputed || box.dataset.waitNumber !== refusal.dataset.number)) {
+      // A refusal belongs to its hand: gone once the table moved on or froze.
+      if (refusal.dataset.number) { refusal.hidden = true; refusal.textContent = ""; }
+      refusal.dataset.number = box.dataset.waitNumber;
+    }
     var frozen = $("#table-frozen", box);
     frozen.hidden = !wait.disputed;
     frozen.textContent = wait.disputed ? fill(box.dataset.msgFrozen, { number: wait.number }) : "";
@@ -1094,13 +1203,26 @@
       prefillDispute(entries, wait.number);
       box.dataset.prefilled = version;
     }
+    disputeEnd();
   }
 
   // The dispute form starts from the recorded version (the player changes what they dispute).
+  // The dispute form shows the fields of the end chosen: who dominoed for a domino, the counts
+  // for a block (and for a domino under pip scoring, where a domino carries the counts, R40).
+  function disputeEnd() {
+    var box = confirmBox();
+    if (!box) return;
+    var end = ($('input[name="dispute_end"]:checked', box) || {}).value || "block";
+    var p = panel();
+    var countsOnDomino = !!p && p.dataset.countsOnDomino === "1";
+    $("#dispute-winner", box).hidden = end !== "domino";
+    $("#dispute-counts", box).hidden = end !== "block" && !countsOnDomino;
+  }
+
   function prefillDispute(entries, number) {
     var box = confirmBox();
     var recorded = recordedVersion(entries, number);
-    if (!recorded) return;
+    if (!recorded) { disputeEnd(); return; }
     var end = $('input[name="dispute_end"][value="' + recorded.end + '"]', box);
     if (end) end.checked = true;
     if (recorded.winner !== null && recorded.winner !== undefined) {
@@ -1111,6 +1233,7 @@
       var c = recorded.counts ? recorded.counts[Number(el.dataset.disputeCount)] : null;
       el.value = c === null || c === undefined ? "" : String(c);
     });
+    disputeEnd();
   }
 
   function recordedVersion(entries, number) {
@@ -1137,6 +1260,11 @@
     var payload = { number: Number(box.dataset.waitNumber), seat: Number(button.dataset.confirmSeat) };
     if (pin) payload.pin = pin;
     button.disabled = true;
+    var refusal = $("#confirm-error", box);
+    if (refusal && refusal.dataset.seat === button.dataset.confirmSeat) {
+      refusal.hidden = true;
+      refusal.textContent = "";
+    }
     queueTap("confirm", payload);
   }
 
@@ -1163,8 +1291,13 @@
       }
       var payload = { number: number, seat: Number(seat.value), claimed: claimed,
         note: $("#dispute-note", box).value.trim() };
-      var pin = $("#confirm-pin", box).value.trim();
+      // The disputing player's own PIN box (the one above the names is for confirming).
+      var pinEl = $("#dispute-pin", box);
+      var pin = pinEl ? pinEl.value.trim() : "";
+      if (pinEl) pinEl.value = "";
       if (pin) payload.pin = pin;
+      error.hidden = true;
+      error.textContent = "";
       $("#dispute", box).open = false;
       return queueTap("dispute", payload);
     });
@@ -1185,9 +1318,12 @@
     var lastSent = null; // the last entry the server took: its kind words the flash
     function step() {
       return queue.all().then(function (entries) {
-        var e = entries.filter(function (x) { return x.status !== "confirmed"; })[0];
+        var e = entries.filter(function (x) { return x.status !== "confirmed"; }).sort(byTurn)[0];
         if (!e) return "done";
         if (e.status === "refused") return "stopped";
+        // A player's tap for this hand was refused: the next hand waits until they tap again
+        // (the server would refuse it with confirmation_pending under every_hand).
+        if (isHand(e) && tapHeldFor !== null && e.number > tapHeldFor) return "held";
         e.status = "sent";
         return queue.put(e).then(function () { return showQueue(false); }).then(function () {
           // Online, a lost answer is retried at once with the same key; offline, it waits.
@@ -1201,15 +1337,24 @@
             sentAny = true;
             lastSent = e;
             if (isHand(e)) lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
+            else if (e.number === tapHeldFor) tapHeldFor = null;
             if (formHolds === e.key) formHolds = null;
             return queue.put(e).then(step);
           }
-          if (res.status === 0 || res.status >= 500 || res.status === 429) {
+          if (transient(res)) {
             e.status = "queued"; // unknown outcome: the same key is resent later
             return queue.put(e).then(function () { return "offline"; });
           }
           var err = (res.data && res.data.error) || { message: root.dataset.msgFailed + " (" + res.status + ")" };
           if (res.status === 409 && !err.message) err.message = root.dataset.msgConflict;
+          if (!isHand(e)) {
+            // A refused tap or dispute (a wrong or locked PIN, a frozen match) is the player's
+            // to redo: dropped at once, the reason shown by the confirmation block, and the
+            // player may tap again. Nothing was stored; the taps of the others go on.
+            tapRefused(e, err);
+            if (tapHeldFor === null || e.number < tapHeldFor) tapHeldFor = e.number;
+            return queue.remove(e.id).then(function () { return showQueue(false); }).then(step);
+          }
           var later = entries.filter(function (x) { return x.status !== "confirmed" && x.id !== e.id; });
           if (formHolds === e.key && !later.length) {
             // The hand just submitted, nothing queued after it: its key is spent and the
@@ -1263,7 +1408,7 @@
             : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
-      if (how === "stopped") {
+      if (how === "stopped" || how === "held") {
         setStatus("", ""); // not "saved on this phone": the queue box says what was refused
         return refreshPanel(null, true).then(function () { return showQueue(false); });
       }
@@ -1376,6 +1521,7 @@
 
   document.addEventListener("change", function (ev) {
     var t = ev.target;
+    if (t.name === "dispute_end") disputeEnd();
     if (!panel() || !panel().contains(t)) return;
     if (t.name === "end") updateEnd();
     else { syncWinnerCount(); updateBlockResult(); updateSummary(); }
@@ -1383,6 +1529,7 @@
       var slot = errorSlot(t.name);
       if (slot) slot.hidden = true;
     }
+    if (t.name === "poser") { showPoserProblem(); updateSummary(); }
   });
   document.addEventListener("input", function (ev) {
     if (ev.target.matches && ev.target.matches("input[data-count-seat]")) {

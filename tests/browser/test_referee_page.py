@@ -146,10 +146,11 @@ def test_referee_records_a_match_on_a_phone(
         nh = sim.next_hands[index]
 
         if not wrong_poser_seen and not nh.forced and nh.poser is not None:
-            # Wrong poser: the server refuses and names the rule beside the field.
+            # Wrong poser: caught as soon as it is tapped, naming the rule beside the field
+            # (from the engine's next hand, R7/R10); Record waits until it is corrected.
             wrong = (nh.poser + 1) % match.n_players
-            _fill_hand(page, record, names, poser=wrong)
-            page.locator("#confirm-hand").tap()
+            _tap(page, "poser", wrong)
+            expect(page.locator("#confirm-hand")).to_be_disabled()
             field_error = page.locator(".field-error[data-error-for='poser']")
             expect(field_error).to_be_visible()
             expect(field_error).to_contain_text(nh.rule)

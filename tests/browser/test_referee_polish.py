@@ -62,9 +62,11 @@ def test_spanish_referee_sees_seats_errors_resets_and_confirmations(
     _domino(page, 1, "6-6", 0)
     _in_view_and_focused(page, "Mano 1 anotada")
 
-    # Hand 2 must be posed by A (R7): posing with C is refused, in Spanish, naming "A · name".
+    # Hand 2 must be posed by A (R7): tapping C is caught at once, in Spanish, naming "A · name";
+    # Record waits until the poser is corrected.
     page.locator("#hand-form").scroll_into_view_if_needed()
-    _domino(page, 2, "5-5", 0)
+    _tap(page, "poser", 2)
+    expect(page.locator("#confirm-hand")).to_be_disabled()
     error = page.locator(".field-error[data-error-for='poser']")
     expect(error).to_be_visible()
     expect(error).to_contain_text(f"A · {names[0]} debe salir en esta mano.")
