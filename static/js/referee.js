@@ -329,6 +329,15 @@
       out.className = "block-result muted";
       return;
     }
+    var words = blockWords(counts);
+    out.textContent = words.text;
+    out.className = "block-result " + words.cls;
+  }
+
+  // What a block with these counts gives (R20; R43 with partners): {text, cls} in the page's
+  // words. Used by the form and by the players' confirmation of a recorded hand.
+  function blockWords(counts) {
+    var p = panel();
     var low = Math.min.apply(null, counts);
     var seats = [];
     counts.forEach(function (c, i) { if (c === low) seats.push(i); });
@@ -338,30 +347,42 @@
       var sides = seats.map(function (s) { return s % 2; });
       var one = sides.every(function (x) { return x === sides[0]; });
       if (!one) {
-        out.textContent = fill(p.dataset.msgPartnersTie, {
+        return { text: fill(p.dataset.msgPartnersTie, {
           names: joinNames(seats.map(seatName)), count: low
-        });
-        out.className = "block-result tie";
-        return;
+        }), cls: "tie" };
       }
       var team = p.getAttribute("data-team-" + sides[0]);
-      out.textContent = seats.length === 1
+      return { text: seats.length === 1
         ? fill(p.dataset.msgPartnersWin, { team: team, name: seatName(seats[0]), count: low })
         : fill(p.dataset.msgPartnersShared, {
           team: team, names: joinNames(seats.map(seatName)), count: low
-        });
-      out.className = "block-result ok";
-      return;
+        }), cls: "ok" };
     }
     if (seats.length === 1) {
-      out.textContent = p.dataset.msgBlockWin.replace("%(name)s", seatName(seats[0])).replace("%(count)s", low);
-      out.className = "block-result ok";
-    } else {
-      out.textContent = p.dataset.msgBlockTie
-        .replace("%(names)s", joinNames(seats.map(seatName)))
-        .replace("%(count)s", low);
-      out.className = "block-result tie";
+      return { text: p.dataset.msgBlockWin.replace("%(name)s", seatName(seats[0])).replace("%(count)s", low),
+        cls: "ok" };
     }
+    return { text: p.dataset.msgBlockTie
+      .replace("%(names)s", joinNames(seats.map(seatName)))
+      .replace("%(count)s", low), cls: "tie" };
+  }
+
+  // A recorded hand in words ("B · Ana dominoes.", "A · Luis wins the block with 3 (R20).").
+  function handWords(hand) {
+    var p = panel();
+    if (!hand) return "";
+    if (hand.end === "domino" && hand.winner !== null && hand.winner !== undefined) {
+      var msg = p.dataset.partners === "1"
+        ? fill(p.dataset.msgPartnersDomino, {
+          name: seatName(hand.winner), team: p.getAttribute("data-team-" + (hand.winner % 2))
+        })
+        : p.dataset.msgSummaryDomino.replace("%(name)s", seatName(hand.winner));
+      return hand.llave ? msg + " — " + p.dataset.msgLlave : msg;
+    }
+    if (hand.end === "block" && hand.counts && hand.counts.every(function (c) { return typeof c === "number"; })) {
+      return blockWords(hand.counts).text;
+    }
+    return "";
   }
 
   function updateSummary() {
@@ -1091,6 +1112,7 @@
       : (localise(err).message || err.message || root.dataset.msgFailed) +
         (err.rule ? " (" + err.rule + ")" : "");
     var slot = $(dispute ? "#dispute-error" : "#confirm-error", box);
+    if (err.code === "hand_changed") refreshPanel(); // show the hand as it stands now
     if (!slot) return;
     slot.textContent = message;
     slot.hidden = false;
@@ -1175,6 +1197,20 @@
     box.dataset.waitNumber = String(wait.number);
     $("#table-confirm-title", box).textContent = fill(
       wait.result ? box.dataset.msgResult : box.dataset.msgTitle, { number: wait.number });
+    // What the players confirm, in words and (a block) with every count: they confirm the
+    // hand, not a number.
+    var shown = $("#table-confirm-result", box);
+    if (shown) {
+      var hand = recordedVersion(entries, wait.number);
+      var text = handWords(hand);
+      if (text && hand.counts && hand.counts.every(function (c) { return typeof c === "number"; })) {
+        text += " " + fill(box.dataset.msgCounts, { counts: hand.counts.map(function (c, i) {
+          return "ABCD".charAt(i) + " " + c;
+        }).join(" · ") });
+      }
+      shown.textContent = text;
+      shown.hidden = !text;
+    }
     $all("[data-confirm-seat]", box).forEach(function (b) {
       var done = !!wait.tapped[b.dataset.confirmSeat];
       var waiting = !done && !!wait.pending[b.dataset.confirmSeat];
@@ -1246,10 +1282,32 @@
     } catch (e) { return null; }
   }
 
+  // The hand the players were shown (scoring.services.confirmations._same_hand): the key this
+  // phone is recording it with while it waits here, else the stored hand's id from the page,
+  // else the key of the hand this phone recorded. A tap for a hand a director undid and
+  // recorded again is then refused (409 hand_changed), never counted for a hand nobody saw.
+  function handShown(entries, number) {
+    var mine = (entries || []).filter(function (e) {
+      return isHand(e) && e.number === number && e.status !== "refused";
+    });
+    var waiting = mine.filter(function (e) { return e.status !== "confirmed"; })[0];
+    if (waiting) return { hand_key: waiting.key };
+    try {
+      var data = confirmData();
+      var last = data ? JSON.parse(data.dataset.lastHand || "null") : null;
+      if (last && last.number === number && last.id) return { hand_id: last.id };
+    } catch (e) { /* no page data: the key below, or the number alone */ }
+    return mine.length ? { hand_key: mine[mine.length - 1].key } : {};
+  }
+
   function queueTap(kind, payload) {
-    var entry = { match: matchId, kind: kind, key: uuid4(), number: payload.number, payload: payload,
-      status: "queued", error: null };
-    return queue.add(entry).then(function () { return showQueue(false); }).then(drain);
+    return queue.all().then(function (entries) {
+      var shown = handShown(entries, payload.number);
+      Object.keys(shown).forEach(function (k) { payload[k] = shown[k]; });
+      var entry = { match: matchId, kind: kind, key: uuid4(), number: payload.number,
+        payload: payload, status: "queued", error: null };
+      return queue.add(entry);
+    }).then(function () { return showQueue(false); }).then(drain);
   }
 
   function tapSeat(button) {

@@ -88,6 +88,10 @@ def test_a_disputed_block_count_is_resolved_by_the_director(
     box = phone.locator("#table-confirm")
     expect(box).to_be_visible(timeout=15_000)
     expect(box.locator("#table-confirm-title")).to_contain_text("ended the match")
+    # What they confirm, in words and every count (not only a hand number).
+    result = box.locator("#table-confirm-result")
+    expect(result).to_contain_text("wins the block with 3 (R20)")
+    expect(result).to_contain_text("Counts: A 3 · B 10 · C 12 · D 9.")
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
     assert match.confirmation_hold == "result"
