@@ -11,7 +11,9 @@ What is rated, and how (README, "Ratings"):
   director's override: by its placings, shared placings as a draw between those players;
 - a forfeit (T7) is not rated: it records an absence, not a game; the players who carry on at
   the table play a continuation match, which is rated on its own;
-- play-off matches (T6) are rated like any other match.
+- play-off matches (T6) are rated like any other match;
+- a partnership match (R42) is one team against the other: both partners share their
+  partnership's result (T4), each rated by the team update.
 
 The displayed rating is ``1000 + 40 * (mu - 3 sigma)``: a conservative estimate (the skill the
 player is 99.7 % likely to exceed) that starts at 1000 for a new player (mu 25, sigma 25/3) and
@@ -51,8 +53,14 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
 
 
-def rate_table(skills: Sequence[Skill], placings: Sequence[int]) -> list[Skill]:
+def rate_table(
+    skills: Sequence[Skill], placings: Sequence[int], *, partners: bool = False
+) -> list[Skill]:
     """New skills of the players at one table, given their placings (1 = first; equal = level).
+
+    ``partners``: a partnership table (R42: seats 0, 2 against seats 1, 3), rated as one team
+    against the other, the teams ranked by their better partner's placing (T4 over
+    partnerships); partners win or lose together and share the update of their team.
 
     Deterministic: the same inputs always give the same outputs (no randomness in the model).
     """
@@ -60,6 +68,16 @@ def rate_table(skills: Sequence[Skill], placings: Sequence[int]) -> list[Skill]:
         raise ValueError("one placing per player")
     if len(skills) < 2:
         raise ValueError("a rated match has at least two players")
+    if partners:
+        if len(skills) != 4:
+            raise ValueError("a partnership table has four players (R42)")
+        sides = [
+            [_MODEL.create_rating([skills[i].mu, skills[i].sigma]) for i in (k, k + 2)]
+            for k in (0, 1)
+        ]
+        ranks = [float(min(placings[k], placings[k + 2])) for k in (0, 1)]
+        (a, c), (b, d) = _MODEL.rate(sides, ranks=ranks)
+        return [Skill(r.mu, r.sigma) for r in (a, b, c, d)]
     teams = [[_MODEL.create_rating([s.mu, s.sigma])] for s in skills]
     rated = _MODEL.rate(teams, ranks=[float(p) for p in placings])
     return [Skill(team[0].mu, team[0].sigma) for team in rated]

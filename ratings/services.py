@@ -119,19 +119,23 @@ def ratings_rebuild(*, since: Key | None = None) -> RatingUpdate:
         at, match_id = since
         matches = matches.filter(Q(finished_at__gt=at) | Q(finished_at=at, pk__gte=match_id))
     ordered = list(
-        matches.order_by("finished_at", "pk").values_list("pk", "tournament_id", "finished_at")
+        matches.order_by("finished_at", "pk").values_list(
+            "pk", "tournament_id", "finished_at", "ruleset__teams"
+        )
     )
-    tables = _tables(pk for pk, _, _ in ordered)
+    tables = _tables(pk for pk, _, _, _ in ordered)
     players = affected | {p for rows in tables.values() for p, _ in rows}
     skills = _skills_before(players)
 
     rows: list[RatingChange] = []
-    for match_id, tournament_id, finished_at in ordered:
+    for match_id, tournament_id, finished_at, teams in ordered:
         table = tables.get(match_id)
         if table is None or finished_at is None:
             continue
         before = [skills.get(p, Skill()) for p, _ in table]
-        after = rate_table(before, [pl for _, pl in table])
+        # R42: a partnership table (seats in order, 0/2 against 1/3) is rated team against team.
+        partners = teams == "partners" and len(table) == 4
+        after = rate_table(before, [pl for _, pl in table], partners=partners)
         for (player, placing), b, a in zip(table, before, after, strict=True):
             skills[player] = a
             rows.append(

@@ -17,7 +17,8 @@ from core.sql import Columns, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine import Ruleset, Tile
-from scoring.engine.match import HandScored, MatchState, match_apply, match_start
+from scoring.engine.match import HandScored, MatchState, match_apply, match_fold, match_start
+from scoring.engine.match_state import PlayerStats
 from scoring.engine.record import EndKind, HandRecord
 from scoring.models import Hand, Match, Seat
 from tournament.models import Tournament
@@ -31,12 +32,17 @@ _RULESETS: dict[str, Ruleset] = {}
 
 def match_ruleset(match: Match) -> Ruleset:
     """The ruleset frozen on ``match`` at start (cached per JSON text; Ruleset is immutable)."""
+    return _ruleset_of(match.ruleset)
+
+
+def _ruleset_of(data: dict[str, Any]) -> Ruleset:
+    """A frozen ruleset's JSON as a :class:`Ruleset`, cached per JSON text."""
     import json
 
-    text = json.dumps(match.ruleset, sort_keys=True)
+    text = json.dumps(data, sort_keys=True)
     ruleset = _RULESETS.get(text)
     if ruleset is None:
-        ruleset = Ruleset.from_json(match.ruleset)
+        ruleset = Ruleset.from_json(data)
         if len(_RULESETS) > 256:
             _RULESETS.clear()
         _RULESETS[text] = ruleset
@@ -96,6 +102,41 @@ def match_state(*, match: Match) -> MatchState:
     """The engine state of a started match, folded from its stored non-void hands."""
     state, _, _ = match_fold_records(match, match_hand_records(match_id=match.pk))
     return state
+
+
+def matches_team_stats(*, matches: QuerySet[Match]) -> dict[int, tuple[PlayerStats, ...]]:
+    """Match id -> the ``(AC, BD)`` statistics (R35, each event counted once per partnership,
+    R46) of every partnership match in ``matches``, folded by the engine from the stored
+    non-void hands: two queries.
+
+    Folded, not read from ``Match.engine_state``: that snapshot is a cache of the last hand's
+    fold, retired whenever the match version moves on (an override clears it), so it cannot be
+    the record of a finished match. A match whose hands do not fold (none of a partnership
+    ruleset, or records the engine refuses) is left out and the caller falls back on the seats.
+    """
+    rows = list(matches.values_list("id", "ruleset", "n_players", "lot_winner"))
+    ids = [r[0] for r in rows if r[1] and r[1].get("teams") == "partners" and r[2] == 4]
+    if not ids:
+        return {}
+    records: dict[int, list[HandRecord]] = {m: [] for m in ids}
+    for row in (
+        Hand.objects.filter(match_id__in=ids, void=False)
+        .order_by("match_id", "number")
+        .values("match_id", *_RECORD_COLUMNS)
+    ):
+        records[row["match_id"]].append(hand_record_from_row(row))
+    out: dict[int, tuple[PlayerStats, ...]] = {}
+    for match_id, ruleset_json, n, lot_winner in rows:
+        if match_id not in records:
+            continue
+        try:
+            ruleset = _ruleset_of(ruleset_json)
+            state = match_fold(ruleset, n, records[match_id], lot_winner=lot_winner)
+        except ValueError:  # EngineError included: a refused record or ruleset
+            continue
+        if state.team_stats is not None:
+            out[match_id] = state.team_stats
+    return out
 
 
 def match_get(*, match_id: int) -> Match:

@@ -236,10 +236,19 @@ def seating_warnings(
     names = {e.entry_id: e.name for e in data.entrants}
     clubs = {e.entry_id: e.club.strip() for e in data.entrants}
     met = _earlier_meetings(data)
+    # T9: in a pairs stage partners sit together by design; only opponents count (T8 over
+    # partnerships: repeat opposing partnerships, same-club players across the table).
+    pair_of = data.pairs.pair_of if data.pairs is not None else {}
+
+    def partners(a: int, b: int) -> bool:
+        return a in pair_of and pair_of.get(a) == pair_of.get(b)
+
     out: list[SeatingWarning] = []
     for number, seats in tables:
         for i, a in enumerate(seats):
             for b in seats[i + 1 :]:
+                if partners(a, b):
+                    continue
                 rounds = met.get(frozenset((a, b)))
                 if rounds:
                     when = ", ".join(str(r) for r in rounds)
@@ -266,7 +275,7 @@ def seating_warnings(
             if club:
                 by_club.setdefault(club.casefold(), []).append(p)
         for members in by_club.values():
-            if len(members) > 1:
+            if len(members) > 1 and not all(partners(members[0], p) for p in members[1:]):
                 who = [str(names.get(p, p)) for p in members]
                 out.append(
                     SeatingWarning(
@@ -350,16 +359,21 @@ class MatchLine:
     seats: tuple[SeatLine, ...]
     continuation: bool = False
     last_change: datetime | None = None
+    partners: bool = False
+    """A partnership match (R42): seats 0/2 against 1/3."""
 
     @property
     def done(self) -> bool:
         return self.status in DONE_STATUSES
 
     @property
-    def winner_entry(self) -> int | None:
-        """The one seat placed first; a first place shared by time (T3) is no match win."""
-        firsts = [s.entry_id for s in self.seats if s.placing == 1]
-        return firsts[0] if len(firsts) == 1 else None
+    def winner_entries(self) -> tuple[int, ...]:
+        """Every seat that won: the one placed first, or at a partnership table both partners
+        placed first (R42, T4); none when first is shared otherwise (T3)."""
+        firsts = [i for i, s in enumerate(self.seats) if s.placing == 1]
+        if len(firsts) == 1 or (self.partners and len(firsts) == 2 and firsts[1] - firsts[0] == 2):
+            return tuple(self.seats[i].entry_id for i in firsts)
+        return ()
 
 
 def round_matches(rnd: Round) -> list[MatchLine]:
@@ -406,6 +420,9 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 seats=tuple(seats.get(m.pk, [])),
                 continuation=link.table_number in seen_tables,
                 last_change=m.updated_at,
+                # Frozen on the match when it starts (an override freezes it too), so every
+                # match with a result knows it.
+                partners=m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners",
             )
         )
         seen_tables.add(link.table_number)

@@ -1,8 +1,8 @@
 """A pairs stage's partnerships and partnership statistics, loaded for the engine (T9, T10).
 
 Loaded by :func:`brackets.selectors.stage_data.stage_data_for` only for a stage with
-``Stage.pairs`` (two queries more: memberships, and the finished matches' partnership
-statistics); an individual stage loads nothing here.
+``Stage.pairs`` (three queries more: memberships, the finished matches and their hands, which
+the engine folds into partnership statistics); an individual stage loads nothing here.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scoring.models import Match
+from scoring.selectors import matches_team_stats
 from tournament.models import PartnershipMember
 
 
@@ -46,7 +47,8 @@ class PairsData:
     pair_of: Mapping[int, int]
     """Entry id -> partnership id, for every player who ever played for it (T11 history)."""
     team_lines: Mapping[int, tuple[TeamLine, TeamLine]]
-    """Match id -> (AC, BD) statistics from the engine's partnership rows (R35, R46)."""
+    """Match id -> (AC, BD) statistics folded from the stored hands (R35, R46); a match that
+    does not fold is missing and its seats stand in."""
 
     def pair(self, pair_id: int) -> PairInfo:
         for p in self.pairs:
@@ -56,7 +58,8 @@ class PairsData:
 
 
 def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
-    """Two queries: the tournament's memberships, the stage's matches' partnership rows."""
+    """Three queries: the tournament's memberships, the stage's finished matches and their
+    non-void hands (folded by the engine into each partnership's statistics, R35/R46)."""
     current: dict[int, dict[str, object]] = {}
     members: dict[int, list[tuple[int, int, str, str, int | None]]] = {}
     pair_of: dict[int, int] = {}
@@ -111,16 +114,17 @@ def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
                 ratings=tuple(m[4] for m in ms),
             )
         )
-    team_lines: dict[int, tuple[TeamLine, TeamLine]] = {}
-    for match_id, state in Match.objects.filter(
+    # T10/R46: the partnership's own counts, folded from the stored hands (a hand both
+    # partners won counts once). Never the engine snapshot: it is retired by any later change
+    # of the match (an override clears it) and stored under "state" anyway.
+    finished = Match.objects.filter(
         round_link__round__stage_id=stage_id, status=Match.Status.FINISHED
-    ).values_list("id", "engine_state"):
-        rows = (state or {}).get("team_stats")
-        if not rows or len(rows) != 2:
-            continue
-        # _STATS_KEYS order (scoring.engine.match_state): hands_won first, six_love_given 9th.
-        team_lines[match_id] = (
-            TeamLine(hands_won=int(rows[0][0]), six_loves_given=int(rows[0][8])),
-            TeamLine(hands_won=int(rows[1][0]), six_loves_given=int(rows[1][8])),
+    )
+    team_lines: dict[int, tuple[TeamLine, TeamLine]] = {
+        match_id: (
+            TeamLine(hands_won=ac.hands_won, six_loves_given=ac.six_love_given),
+            TeamLine(hands_won=bd.hands_won, six_loves_given=bd.six_love_given),
         )
+        for match_id, (ac, bd) in matches_team_stats(matches=finished).items()
+    }
     return PairsData(pairs=tuple(pairs), pair_of=pair_of, team_lines=team_lines)

@@ -64,7 +64,19 @@ class LiveMatchSerializer(serializers.Serializer[Any]):
     round = RoundRefSerializer(allow_null=True)
     n_players = serializers.IntegerField()
     hands_count = serializers.IntegerField()
-    winner_seat = serializers.IntegerField(allow_null=True)
+    winner_seat = serializers.IntegerField(
+        allow_null=True,
+        help_text="The winner's seat once the match is finished; in a partnership match (R42) "
+        "the seat of the partner who won the last hand.",
+    )
+    partners = serializers.BooleanField(
+        help_text="A partnership match (R42): seats 0 and 2 (AC) play seats 1 and 3 (BD)."
+    )
+    winner_seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every seat that won the finished match: both partners of the winning "
+        "partnership (R42, T4), else the winner's seat; empty while none.",
+    )
     end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
     confirmation_hold = serializers.ChoiceField(
         choices=["awaiting", "disputed"],

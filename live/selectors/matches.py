@@ -83,6 +83,17 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
                 "forfeited": seat.forfeited,
             }
         )
+    # R42: under teams = partners seats 0/2 and 1/3 are partnerships; a partnership match is
+    # won by both partners (T4), whichever of them won the last hand (``winner_seat``).
+    partners = match.n_players == 4 and (match.ruleset or {}).get("teams") == "partners"
+    winner = match.winner_seat if match.status == "finished" else None
+    winner_seats = (
+        []
+        if winner is None
+        else [k for k in range(4) if k % 2 == winner % 2]
+        if partners
+        else [winner]
+    )
     link = round_link(match)
     table_number = match.table.number if match.table is not None else None
     if table_number is None and link is not None:
@@ -100,7 +111,9 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         "hands_count": match.hands_count,
         # A winner only once the match is final: a match waiting for the players' confirmation
         # or under dispute (issue 15) may still change.
-        "winner_seat": match.winner_seat if match.status == "finished" else None,
+        "winner_seat": winner,
+        "partners": partners,
+        "winner_seats": winner_seats,
         "end_reason": match.end_reason,
         "confirmation_hold": CONFIRMATION_HOLDS.get(match.confirmation_hold),
         "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,

@@ -80,11 +80,21 @@ def seat_label(seat: int | None, names: Sequence[str]) -> str:
 @register.filter
 def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> dict[str, Any]:
     """What a player's page opens with: rank and record in the latest stage they are ranked
-    in (T5), and the table they are playing at now, if any."""
+    in (T5; in a pairs stage their partnership's, T10), and the table they are playing at
+    now, if any."""
     entry_id = player["entry"]["id"]
     row, stage = None, None
     for st in reversed((standings or {}).get("stages") or []):
-        row = next((r for r in st.get("rows") or [] if r.get("entry_id") == entry_id), None)
+        # A pairs stage ranks partnerships (T10): the player's row is their partnership's.
+        row = next(
+            (
+                r
+                for r in st.get("rows") or []
+                if r.get("entry_id") == entry_id
+                or any(p.get("entry_id") == entry_id for p in r.get("players") or [])
+            ),
+            None,
+        )
         if row is not None:
             stage = st
             break

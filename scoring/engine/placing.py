@@ -6,13 +6,16 @@ Glossary:
     reached  -- the earliest hand after which a player stood on their final score for good;
                 earlier is better (T3).
 
+At a partnership table (R42) both partners hold their partnership's placing
+(:func:`team_placings`).
+
 The time-called twin of this rule, over player lines rather than seats, is
 ``brackets.engine.time_called`` (the brackets engine may not import this one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def placings_by_score(
@@ -27,6 +30,15 @@ def placings_by_score(
     order never decides (T3). Without a ``winner`` a shared first stays shared (no match
     win, T3)."""
 
+    return _placings(scores, history, hands_won, lambda i: i == winner)
+
+
+def _placings(
+    scores: Sequence[int],
+    history: Sequence[Sequence[int]],
+    hands_won: Sequence[int],
+    is_winner: Callable[[int], bool],
+) -> list[int]:
     def reached(i: int) -> int:
         j = len(history)
         while j > 0 and history[j - 1][i] == scores[i]:
@@ -36,7 +48,7 @@ def placings_by_score(
     n = len(scores)
 
     def key(i: int) -> tuple[bool, int, int, int]:
-        return (i != winner, -scores[i], reached(i), -hands_won[i])
+        return (not is_winner(i), -scores[i], reached(i), -hands_won[i])
 
     order = sorted(range(n), key=key)
     placing = [0] * n
@@ -45,6 +57,52 @@ def placings_by_score(
         level = previous is not None and key(previous) == key(seat)
         placing[seat] = placing[previous] if level and previous is not None else rank
     return placing
+
+
+def team_placings(
+    scores: Sequence[int],
+    history: Sequence[Sequence[int]],
+    team_hands_won: Sequence[int],
+    winner: int | None,
+) -> list[int]:
+    """Placing at a partnership table (R42, T3/T4): a partnership's match record is one
+    result, so both partners hold their partnership's placing. Seats 0, 2 are AC and 1, 3 BD;
+    each seat's score is its partnership's (R42). The partnership of ``winner`` (the seat that
+    won the last hand) is first, then by score, who reached it first, then the partnership's
+    own hands won (``team_hands_won``: AC, BD; R46). Competition ranks over the four seats:
+    ``[1, 3, 1, 3]`` when AC is ahead, ``[1, 1, 1, 1]`` when the partnerships are level (no
+    match win, T3).
+
+    Raises ``ValueError`` unless there are exactly four seats and two partnerships (R42).
+    """
+    if len(scores) != 4 or len(team_hands_won) != 2:
+        raise ValueError("a partnership table has four seats and two partnerships (R42)")
+    team_winner = None if winner is None else winner % 2
+    # Both partners carry the same score line (R42), so they are level on every key below.
+    team_scores = [scores[i % 2] for i in range(4)]
+    team_history = [[row[i % 2] for i in range(4)] for row in history]
+    return _placings(
+        team_scores,
+        team_history,
+        [team_hands_won[i % 2] for i in range(4)],
+        lambda i: team_winner is not None and i % 2 == team_winner,
+    )
+
+
+def partnership_placings(placings: Sequence[int]) -> list[int]:
+    """Placings given seat by seat at a partnership table (a director's override, a time-called
+    match) as the partnerships' result (R42, T4): each partnership takes its better partner's
+    placing, so ``[1, 3, 2, 3]`` reads ``[1, 3, 1, 3]`` and a level best is ``[1, 1, 1, 1]``
+    (no match win, T3).
+
+    Raises ``ValueError`` unless there are exactly four seats (R42).
+    """
+    if len(placings) != 4:
+        raise ValueError("a partnership table has four seats (R42)")
+    ac, bd = min(placings[0], placings[2]), min(placings[1], placings[3])
+    if ac == bd:
+        return [1, 1, 1, 1]
+    return [1, 3, 1, 3] if ac < bd else [3, 1, 3, 1]
 
 
 def shared_placings_valid(placings: Sequence[int]) -> bool:

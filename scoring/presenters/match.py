@@ -227,8 +227,10 @@ def _seat_player(seat: Any) -> Any:
 _NOTE_SEAT = re.compile(r"\b(?:leader )?([A-H])\b (?:lost the replay|had points)")
 
 
-def explain_hand(hand: Any, names: Sequence[str]) -> str:
-    """A reset, a tie or a coming play-off in words (R27, R31a, R31d, R32, R9).
+def explain_hand(hand: Any, names: Sequence[str], *, partners: bool = False) -> str:
+    """A reset, a tie or a coming play-off in words (R27, R31a, R31d, R32, R9); ``partners``:
+    a partnership match, whose tie is R43's (players of both partnerships share the lowest
+    count).
 
     The engine's notes (English, stored with the hand) say which rule applied; the sentence is
     written here so it can be translated and name seats as "A · Ana".
@@ -261,13 +263,23 @@ def explain_hand(hand: Any, names: Sequence[str]) -> str:
             text += " " + _("Everyone was on one point: the next hand is a play-off (R9).")
         return str(text)
     if hand.tied:
+        if partners:
+            return str(
+                _(
+                    "Tied hand: players of both partnerships share the lowest count, nobody "
+                    "scores and the next hand is a replay worth more (R43, R26, R27)."
+                )
+            )
         return str(
             _("Tied hand: nobody scores and the next hand is a replay worth more (R20, R26, R27).")
         )
     return ""
 
 
-def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
+def hand_row(hand: Any, names: Sequence[str], sides: Sequence[SideView] = ()) -> HandRow:
+    """One hand as the match page lists it; ``sides``: the partnerships of a partnership
+    match, which win a block together (R43)."""
+
     def nm(i: int | None) -> str:
         return names[i] if i is not None and 0 <= i < len(names) else "—"
 
@@ -278,7 +290,11 @@ def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
             result += " · " + _("llave")
     else:
         end = _("block")
-        if hand.winner is not None:
+        if hand.winner is not None and len(sides) == 2:
+            # R43: the lowest count wins for its owner's partnership (also when shared by
+            # the two partners).
+            result = _("%(side)s win the block") % {"side": sides[hand.winner % 2].label}
+        elif hand.winner is not None:
             result = _("%(name)s wins the block") % {"name": nm(hand.winner)}
         elif hand.counts:
             low = min(hand.counts)
@@ -302,8 +318,18 @@ def hand_row(hand: Any, names: Sequence[str]) -> HandRow:
         void=hand.void,
         void_reason=reason_text(hand.void_reason or ""),
         recorded_at=hand.recorded_at,
-        explanation=explain_hand(hand, names),
+        explanation=explain_hand(hand, names, partners=len(sides) == 2),
     )
+
+
+def _winner_seats(match: Any, sides: Sequence[SideView]) -> frozenset[int]:
+    """The seats that won the finished match: both partners of the winning partnership (R42,
+    T4), else the winner's seat."""
+    if match.status != "finished" or match.winner_seat is None:
+        return frozenset()
+    if sides:
+        return frozenset(k for k in range(4) if k % 2 == match.winner_seat % 2)
+    return frozenset({match.winner_seat})
 
 
 def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchView:
@@ -342,6 +368,8 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     leader = nh_data.get("leader") if nh_data else None
     pips = ruleset.scoring is Scoring.PIPS
 
+    sides = partnership_sides(match, ruleset, names, scores)
+    winners = _winner_seats(match, sides)
     seat_views = []
     for s, name in zip(seats, names, strict=False):
         player = _seat_player(s)
@@ -362,7 +390,7 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                     and next_view.poser is not None
                     and next_view.poser == s.seat
                 ),
-                is_winner=(over and match.winner_seat == s.seat),
+                is_winner=s.seat in winners,
                 six_love=bool(over and not pips and score == 0),
             )
         )
@@ -370,11 +398,14 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     result_title = result_detail = ""
     if over:
         w = match.winner_seat
-        if w is not None and 0 <= w < len(names):
+        won = [side for side in sides if side.is_winner]
+        if won:  # R42: a partnership match is won by the partnership
+            result_title = _("Match over — %(side)s win") % {"side": won[0].label}
+        elif w is not None and 0 <= w < len(names):
             result_title = _("Match over — %(name)s wins") % {"name": labels[w]}
         else:
             result_title = _("Match over")
-        loves = [sv.label for sv in seat_views if sv.six_love and sv.seat != w]
+        loves = [sv.label for sv in seat_views if sv.six_love and sv.seat not in winners]
         if loves:
             result_detail = _("Six-love to %(names)s (R31c)") % {"names": ", ".join(loves)}
         reason = getattr(match, "end_reason", "")
@@ -383,7 +414,7 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                 match.get_end_reason_display()  # marked in core/choice_labels.py
             )
 
-    rows = tuple(hand_row(h, labels) for h in hands)
+    rows = tuple(hand_row(h, labels, sides) for h in hands)
     live = [r for r in rows if not r.void]
     last_event = ""
     live_hands = [h for h in hands if not h.void]
@@ -413,6 +444,6 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         target=ruleset.target_for(n),
         scoring_label=ruleset.scoring.value,
         last_event=last_event,
-        sides=partnership_sides(match, ruleset, names, scores),
+        sides=sides,
         forced_tiles=forced_tiles,
     )

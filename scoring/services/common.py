@@ -3,12 +3,14 @@ engine snapshot and the ruleset freeze."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation
 from scoring.engine.match import MatchState
+from scoring.engine.placing import placings_by_score, team_placings
 from scoring.engine.snapshot import state_to_json
 from scoring.models import Hand, Match
 from scoring.presenters.bodies import next_hand_json
@@ -129,6 +131,19 @@ def _snapshot(match: Match, state: MatchState) -> None:
     match.winner_seat = state.winner if state.over else None
     match.version += 1
     match.engine_state = {"match_version": match.version, "state": state_to_json(state)}
+
+
+def _final_placings(state: MatchState, history: Sequence[Sequence[int]]) -> list[int]:
+    """Every seat's placing at the end of a match (T3/T4; ``history`` is the score line after
+    each hand). At a partnership table both partners hold their partnership's placing, ranked
+    on its own hands won (R42, R46)."""
+    if state.team_stats is not None:
+        return team_placings(
+            state.scores, history, [t.hands_won for t in state.team_stats], state.winner
+        )
+    return placings_by_score(
+        state.scores, history, [s.hands_won for s in state.stats], state.winner
+    )
 
 
 _SNAPSHOT_FIELDS = [

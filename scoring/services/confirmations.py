@@ -35,11 +35,11 @@ from core.choice_labels import choice_label
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
 from scoring.engine import RuleViolation
 from scoring.engine.match import match_apply
-from scoring.engine.placing import placings_by_score
 from scoring.engine.record import HandRecord
 from scoring.events import match_update_event
 from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
 from scoring.selectors import match_fold_records, match_hand_records
+from scoring.services.common import _final_placings
 from scoring.services.confirmation_gates import (
     HOLD_DISPUTED,
     HOLD_HAND,
@@ -185,9 +185,7 @@ def _finish(match: Match) -> None:
     if not state.over:  # nothing to finish (cannot happen while a result is held)
         match.confirmation_hold = HOLD_NONE
         return
-    placings = placings_by_score(
-        state.scores, history, [s.hands_won for s in state.stats], state.winner
-    )
+    placings = _final_placings(state, history)
     for seat, placing in enumerate(placings):
         Seat.objects.filter(match=match, seat=seat).update(placing=placing)
     match.status = Match.Status.FINISHED

@@ -13,7 +13,12 @@ from django.utils.translation import gettext as _
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
 from scoring.engine import InvalidRuleset
-from scoring.engine.placing import placings_by_score, shared_placings_valid, sole_first
+from scoring.engine.placing import (
+    partnership_placings,
+    placings_by_score,
+    shared_placings_valid,
+    sole_first,
+)
 from scoring.models import Hand, Match, Seat
 from scoring.presenters.bodies import hand_recorded_body, match_state_body
 from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
@@ -150,7 +155,9 @@ def match_result_override(
 ) -> Match:
     """Set a match's result by director decision (recorded in the action log with before and
     after). Placings default to the order of ``scores`` (players level share a place, T3) and
-    must be given when the top scores tie; a shared first place stores no winner (T3).
+    must be given when the top scores tie; a shared first place stores no winner (T3). At a
+    partnership table both partners hold their partnership's placing, its better partner's
+    (R42, T4).
     Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
     reason = _require_reason(reason)
     match = _director_match(match_id, actor)
@@ -165,18 +172,31 @@ def match_result_override(
             code="bad_scores",
             fields={"scores": [_("%(n)s integers >= 0.") % {"n": n}]},
         )
+    if match.started_at is None:
+        _freeze_ruleset(match)  # rolled back with everything else if the override is refused
+        match.started_at = timezone.now()
+    # R42/T4: at a partnership table the result is the partnership's, so both partners hold
+    # its placing and "the top scores" are the two partnerships' scores.
+    partners = n == 4 and match.ruleset.get("teams") == "partners"
     if placings is None:
-        if sorted(scores)[-1] == sorted(scores)[-2]:
+        top = [max(scores[0], scores[2]), max(scores[1], scores[3])] if partners else scores
+        if sorted(top)[-1] == sorted(top)[-2]:
             raise ApplicationError(
                 _("The top scores tie: give placings."),
                 code="placings_required",
                 fields={"placings": [_("Required when the top scores tie.")]},
             )
-        placings = placings_by_score(list(scores), [], [0] * n, None)
+        placings = (
+            ([1, 3, 1, 3] if top[0] > top[1] else [3, 1, 3, 1])
+            if partners
+            else placings_by_score(list(scores), [], [0] * n, None)
+        )
     elif (
         len(placings) != n
         or any(isinstance(p, bool) or not isinstance(p, int) for p in placings)
-        or not shared_placings_valid(placings)
+        # A partnership's placing is its better partner's (read below), so 1, 2, 1, 2 is
+        # as good as the competition ranks 1, 3, 1, 3.
+        or not (all(1 <= p <= n for p in placings) if partners else shared_placings_valid(placings))
     ):
         raise ApplicationError(
             _(
@@ -188,6 +208,8 @@ def match_result_override(
             rule="T3",
             fields={"placings": [_("Competition ranks 1..%(n)s (1, 2, 2, 4).") % {"n": n}]},
         )
+    if partners:
+        placings = partnership_placings(placings)
     seats = _seat_rows(match)
     before = {
         "status": match.status,
@@ -195,10 +217,8 @@ def match_result_override(
         "scores": list(match.scores),
         "placings": [s.placing for s in seats],
     }
-    winner = sole_first(placings)  # None when first is shared: no match win (T3)
-    if match.started_at is None:
-        _freeze_ruleset(match)
-        match.started_at = timezone.now()
+    # None when first is shared: no match win (T3); a partnership's first seat (R42).
+    winner = sole_first(placings[:2] if partners else placings)
     match.scores = list(scores)
     match.winner_seat = winner
     match.next_hand = None

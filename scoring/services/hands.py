@@ -15,7 +15,6 @@ from core.exceptions import ApplicationError, ConflictError
 from scoring.engine import RuleViolation, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply
 from scoring.engine.match import match_start as engine_match_start
-from scoring.engine.placing import placings_by_score
 from scoring.engine.playlog import PlayLog, replay_play_log
 from scoring.engine.record import HandRecord
 from scoring.engine.rules import Opening
@@ -29,6 +28,7 @@ from scoring.services.common import (
     ClientInfo,
     HandRecordResult,
     _engine_error,
+    _final_placings,
     _freeze_ruleset,
     _require_authenticated,
     _snapshot,
@@ -368,12 +368,7 @@ def _hand_record_locked(
         match.finished_at = hand.recorded_at
         match.end_reason = Match.EndReason.NORMAL
         fields += ["status", "finished_at", "end_reason"]
-        placings = placings_by_score(
-            new_state.scores,
-            [*history, new_state.scores],
-            [s.hands_won for s in new_state.stats],
-            new_state.winner,
-        )
+        placings = _final_placings(new_state, [*history, new_state.scores])
     body = HandStore(
         hand=hand, match=match, fields=fields, state=new_state, placings=placings
     ).write()

@@ -900,7 +900,13 @@
     var desc = h2.nextElementSibling;
     $all(".explanation, #forced-note", section).forEach(function (el) { el.remove(); });
     if (over) {
-      h2.textContent = fill(section.dataset.over, { name: seatName(state.winner) });
+      var sidePanel = panel();
+      var side = sidePanel && sidePanel.dataset.partners && state.winner !== null && state.winner !== undefined
+        ? sidePanel.getAttribute("data-team-" + (state.winner % 2)) : "";
+      // R42: a partnership match is won by the partnership, not by the seat of its last hand.
+      h2.textContent = side
+        ? fill(section.dataset.overSide, { side: side })
+        : fill(section.dataset.over, { name: seatName(state.winner) });
       desc.textContent = "";
     } else {
       h2.textContent = nh.title;

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from brackets import services
-from brackets.models import Stage
+from brackets.models import RoundMatch, Stage
+from scoring.models import Match
+from scoring.services import hand_record, match_start
 from tests.factories import TournamentFactory, director_of
 from tournament.models import Partnership, Player, Tournament
 from tournament.partnerships import partnership_register, tournament_entry_format_set
@@ -73,3 +75,47 @@ def pairs_stages(
         auto_advance=auto_advance,
     )
     return q, k
+
+
+# AC wins 6-0 (wsod_partners): a block whose lowest count A and C share (R43: both partners
+# are credited with it, the partnership once, R46), then C dominoes once and A four times.
+# Seat hands_won: A 5, C 2; the partnership won 6 hands (T10), neither 5 (the better partner)
+# nor 7 (the sum).
+AC_SIX_LOVE: list[dict[str, Any]] = [
+    {"poser": 1, "pose_tile": "6-6", "end": "block", "counts": [5, 10, 5, 12]},
+    # R44: of A and C, the first from the seat after the poser (B) is C.
+    {"poser": 2, "pose_tile": "3-4", "end": "domino", "winner": 2},
+    {"poser": 2, "pose_tile": "2-5", "end": "domino", "winner": 0},
+    {"poser": 0, "pose_tile": "1-1", "end": "domino", "winner": 0},
+    {"poser": 0, "pose_tile": "0-4", "end": "domino", "winner": 0},
+    {"poser": 0, "pose_tile": "5-5", "end": "domino", "winner": 0},
+]
+
+
+def play_pairs_match(records: list[dict[str, Any]]) -> tuple[Tournament, Any, Stage, Match]:
+    """A two-partnership pairs event; its one round-1 table plays ``records`` (the match
+    finishes). Returns the tournament, its director, its qualifying stage and the match."""
+    t, d, _ = make_pairs_tournament(2)
+    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    rnd = services.round_publish(stage=q, actor=d)
+    link = RoundMatch.objects.get(round=rnd)
+    match_start(match_id=link.match_id, actor=d, lot_winner=0)
+    for number, payload in enumerate(records, start=1):
+        hand_record(match_id=link.match_id, actor=d, expected_number=number, payload=payload)
+    match = Match.objects.get(pk=link.match_id)
+    assert match.status == Match.Status.FINISHED
+    return t, d, q, match
+
+
+# BD's opening tie (R43: A and B, opponents, share the lowest count), then AC wins 6-0 with
+# a replay worth 2 won on a block A and C share, and C dominoing the last four hands.
+AC_AFTER_A_TIE: list[dict[str, Any]] = [
+    {"poser": 1, "pose_tile": "6-6", "end": "block", "counts": [5, 5, 10, 12]},
+    {"poser": 3, "pose_tile": "6-6", "end": "block", "counts": [5, 10, 5, 12]},
+    # R44: of A and C, the first from the seat after the poser (D) is A.
+    {"poser": 0, "pose_tile": "3-4", "end": "domino", "winner": 2},
+    {"poser": 2, "pose_tile": "2-5", "end": "domino", "winner": 2},
+    {"poser": 2, "pose_tile": "1-1", "end": "domino", "winner": 2},
+    {"poser": 2, "pose_tile": "0-4", "end": "domino", "winner": 2},
+]

@@ -78,7 +78,13 @@ def check_pairs_event(tournament: Tournament, n: int, cut: int) -> None:
     ((ac, bd),) = round_tables(final, pairs)
     match = Match.objects.get(round_link__round=final)
     assert match.status == Match.Status.FINISHED
-    winner_pair = pairs[Seat.objects.get(match=match, placing=1).entry_id]
+    # R42/T4: both partners of the winning partnership hold placing 1.
+    firsts = {
+        pairs[e]
+        for e in Seat.objects.filter(match=match, placing=1).values_list("entry_id", flat=True)
+    }
+    assert len(firsts) == 1
+    (winner_pair,) = firsts
     # Places: champion partnership 1st (both players), finalist 2nd.
     places = {
         e.entry_id: e.placing for e in StageEntry.objects.filter(stage=k, placing__isnull=False)

@@ -80,3 +80,22 @@ def test_the_winner_never_loses_and_the_last_never_gains(players: list[Skill]) -
     after = rate_table(players, list(range(1, n + 1)))
     assert after[0].mu >= players[0].mu
     assert after[-1].mu <= players[-1].mu
+
+
+def test_partnership_table_is_rated_team_against_team_r42() -> None:
+    """R42/T4: partners are one side. A strong A and a new C win together: as a team they
+    gain alike (their sigmas are equal); a free-for-all would treat their shared first place
+    as a draw between them and move C more than A."""
+    strong = Skill(35.0, SIGMA0)
+    before = [strong, NEW, NEW, NEW]
+    after = rate_table(before, [1, 3, 1, 3], partners=True)
+    gains = [a.mu - b.mu for a, b in zip(after, before, strict=True)]
+    assert gains[0] == pytest.approx(gains[2])
+    assert gains[1] == pytest.approx(gains[3])
+    assert gains[0] > 0 > gains[1]
+    free_for_all = rate_table(before, [1, 3, 1, 3])
+    assert free_for_all[2].mu - NEW.mu != pytest.approx(free_for_all[0].mu - strong.mu)
+    # The teams are ranked by their better partner's placing (T4 over partnerships).
+    assert rate_table(before, [1, 3, 2, 4], partners=True) == after
+    with pytest.raises(ValueError, match="R42"):
+        rate_table([NEW] * 3, [1, 2, 3], partners=True)

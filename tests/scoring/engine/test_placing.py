@@ -7,8 +7,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scoring.engine.placing import placings_by_score, shared_placings_valid, sole_first
+from scoring.engine.placing import (
+    partnership_placings,
+    placings_by_score,
+    shared_placings_valid,
+    sole_first,
+    team_placings,
+)
 
 # (scores, score history, hands won, winner) -> placings
 CASES: list[tuple[list[int], list[list[int]], list[int], int | None, list[int]]] = [
@@ -64,3 +72,85 @@ def test_t3_shared_placings_are_competition_ranks(
     assert shared_placings_valid(placings) is valid
     if valid:
         assert sole_first(placings) == winner
+
+
+# R42/T4 at a partnership table: (scores, history, team hands won (AC, BD), winner seat)
+# -> placings; both partners always hold their partnership's placing.
+TEAM_CASES: list[tuple[list[int], list[list[int]], list[int], int | None, list[int]]] = [
+    # AC won 6-0 with A dominoing the last hand; C is first too (the tester's "2 / 4").
+    ([6, 0, 6, 0], [[1, 0, 1, 0], [6, 0, 6, 0]], [6, 0], 0, [1, 3, 1, 3]),
+    # ... or with C dominoing it.
+    ([6, 0, 6, 0], [[6, 0, 6, 0]], [6, 0], 2, [1, 3, 1, 3]),
+    # BD won (pip scoring, scores over the target).
+    ([40, 102, 40, 102], [[40, 102, 40, 102]], [3, 5], 3, [3, 1, 3, 1]),
+    # Time called (no winner): the higher partnership score is first.
+    ([1, 3, 1, 3], [[1, 3, 1, 3]], [2, 3], None, [3, 1, 3, 1]),
+    # Level score: who reached it first (T3).
+    ([2, 2, 2, 2], [[0, 2, 0, 2], [2, 2, 2, 2]], [2, 2], None, [3, 1, 3, 1]),
+    # Level score, reached together: the partnership's own hands won (R46).
+    ([2, 2, 2, 2], [[2, 2, 2, 2]], [3, 2], None, [1, 3, 1, 3]),
+    # Level on every key (time called before any hand): everyone first, no match win (T3).
+    ([0, 0, 0, 0], [], [0, 0], None, [1, 1, 1, 1]),
+]
+
+
+@pytest.mark.parametrize(("scores", "history", "team_hands", "winner", "expected"), TEAM_CASES)
+def test_r42_partners_hold_their_partnerships_placing(
+    scores: list[int],
+    history: list[list[int]],
+    team_hands: list[int],
+    winner: int | None,
+    expected: list[int],
+) -> None:
+    placings = team_placings(scores, history, team_hands, winner)
+    assert placings == expected
+    assert shared_placings_valid(placings)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ([1, 3, 2, 3], [1, 3, 1, 3]),
+        ([1, 2, 3, 4], [1, 3, 1, 3]),
+        ([4, 2, 3, 1], [3, 1, 3, 1]),
+        ([1, 2, 1, 2], [1, 3, 1, 3]),
+        ([1, 1, 3, 3], [1, 1, 1, 1]),  # level partnerships: no match win (T3)
+    ],
+)
+def test_r42_seat_placings_read_as_the_partnerships(given: list[int], expected: list[int]) -> None:
+    assert partnership_placings(given) == expected
+
+
+def test_r42_partnership_placings_need_four_seats() -> None:
+    with pytest.raises(ValueError, match="R42"):
+        team_placings([1, 0, 1], [], [1, 0], 0)
+    with pytest.raises(ValueError, match="R42"):
+        partnership_placings([1, 2, 3])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    team_scores=st.tuples(st.integers(0, 8), st.integers(0, 8)),
+    history=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=6),
+    team_hands=st.tuples(st.integers(0, 8), st.integers(0, 8)),
+    winner=st.one_of(st.none(), st.integers(0, 3)),
+)
+def test_r42_partners_always_share_a_placing_property(
+    team_scores: tuple[int, int],
+    history: list[tuple[int, int]],
+    team_hands: tuple[int, int],
+    winner: int | None,
+) -> None:
+    """Whatever the score line, partners share a placing, the placings are competition ranks
+    over four seats (T3), and the winner's partnership is first alone (T4)."""
+    scores = [team_scores[i % 2] for i in range(4)]
+    rows = [[row[i % 2] for i in range(4)] for row in [*history, team_scores]]
+    placings = team_placings(scores, rows, list(team_hands), winner)
+    assert placings[0] == placings[2]
+    assert placings[1] == placings[3]
+    assert shared_placings_valid(placings)
+    assert sorted(placings) in ([1, 1, 1, 1], [1, 1, 3, 3])
+    if winner is not None:
+        assert placings[winner] == 1
+        assert placings[(winner + 1) % 4] == 3
+    assert partnership_placings(placings) == placings

@@ -1,0 +1,80 @@
+"""A pairs match's result is the partnership's (R42, R43, R46, T4, T10): its standings line
+counts the partnership's own hands won, both partners hold its placing, and every reader
+(standings, profile, ratings) sees the same result."""
+
+from __future__ import annotations
+
+import pytest
+
+from brackets.selectors.pairs import pairs_standings_table
+from scoring.models import Match, Seat
+from scoring.services import match_result_override
+from tests.brackets.pairs_helpers import AC_SIX_LOVE, play_pairs_match
+from tournament.models import PartnershipMember
+
+pytestmark = pytest.mark.django_db
+
+
+def pair_hands_won(stage_id: int) -> dict[int, int]:
+    table = pairs_standings_table(stage_id=stage_id)
+    assert table is not None
+    return {line.pair.pair_id: line.row.hands_won for line in table}
+
+
+def side_pairs(match: Match) -> tuple[int, int]:
+    owner = dict(
+        PartnershipMember.objects.filter(
+            partnership__tournament_id=match.tournament_id
+        ).values_list("entry_id", "partnership_id")
+    )
+    seats = dict(Seat.objects.filter(match=match).values_list("seat", "entry_id"))
+    return owner[seats[0]], owner[seats[1]]
+
+
+def test_pairs_standings_count_the_partnerships_hands_won_once_t10_r46() -> None:
+    _, _, q, match = play_pairs_match(AC_SIX_LOVE)
+    seats = dict(Seat.objects.filter(match=match).values_list("seat", "hands_won"))
+    assert (seats[0], seats[2]) == (5, 2)  # R35 per player: the shared block credits both
+    ac, bd = side_pairs(match)
+    assert pair_hands_won(q.pk) == {ac: 6, bd: 0}
+
+
+def test_pairs_standings_do_not_trust_a_retired_snapshot_t10() -> None:
+    """The engine snapshot is a cache: a finished match whose snapshot is gone (an override
+    clears it) or stale (another version) still gives the partnership's count."""
+    _, _, q, match = play_pairs_match(AC_SIX_LOVE)
+    ac, bd = side_pairs(match)
+    stale = dict(match.engine_state)
+    stale["match_version"] = match.version - 1
+    stale["state"] = {**stale["state"], "team_stats": [[0] * 10, [9] * 10]}
+    Match.objects.filter(pk=match.pk).update(engine_state=stale, version=match.version + 1)
+    assert pair_hands_won(q.pk) == {ac: 6, bd: 0}
+    Match.objects.filter(pk=match.pk).update(engine_state=None)
+    assert pair_hands_won(q.pk) == {ac: 6, bd: 0}
+
+
+def test_both_partners_hold_the_partnerships_placing_r42_t4() -> None:
+    """The seats' stored placings are the root of every match win (profile, ratings, the
+    director's round page): A won the last hand, but C's record is the same win."""
+    _, _, _, match = play_pairs_match(AC_SIX_LOVE)
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    assert placings == {0: 1, 1: 3, 2: 1, 3: 3}
+    assert match.winner_seat == 0
+
+
+def test_an_override_of_a_pairs_match_places_partnerships_r42_t4() -> None:
+    _, director, _, match = play_pairs_match(AC_SIX_LOVE)
+    # Seat by seat the director typed C second: the partnership's placing is its better one.
+    match_result_override(
+        match_id=match.pk, actor=director, scores=[0, 6, 0, 6], placings=[3, 1, 4, 2], reason="x"
+    )
+    match.refresh_from_db()
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    assert placings == {0: 3, 1: 1, 2: 3, 3: 1}
+    assert match.winner_seat == 1
+    # Without placings the partnerships' scores decide (partners level is no "top tie").
+    match_result_override(match_id=match.pk, actor=director, scores=[6, 2, 6, 2], reason="y")
+    match.refresh_from_db()
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    assert placings == {0: 1, 1: 3, 2: 1, 3: 3}
+    assert match.winner_seat == 0
