@@ -175,6 +175,9 @@ STANDINGS_COLUMNS = [
     "forfeits",
     "status",
     "outlook",
+    # Appended, so existing columns keep their positions: the place in the event once the last
+    # stage is finished (T6), as the standings page lists that stage.
+    "place",
 ]
 
 

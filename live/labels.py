@@ -74,6 +74,8 @@ LABELS: dict[str, dict[str, Promise]] = {
         "six_loves_given": _("six-loves given"),
         "head_to_head": _("head-to-head"),
         "playoff": _("play-off needed"),
+        # The play-off table (T6) was played out: it, not the T5 keys, decided the line.
+        "playoff_played": _("decided by the play-off"),
     },
     "end": {
         "domino": _("domino"),

@@ -82,6 +82,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
         "final_table": _final(data),
         "placed": False,  # partnerships rank by T10 keys; the final's result is shown on its own
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
+        "ranked": any(row.played for row in standings.rows),  # as an individual stage
     }
 
 

@@ -25,6 +25,7 @@ from brackets.selectors.stage_data import (
     SeatData,
     StageData,
     TableData,
+    playoff_order,
     round_records,
     stage_data,
     stage_data_for,
@@ -44,6 +45,7 @@ __all__ = [
     "StageData",
     "StandingLine",
     "TableData",
+    "playoff_order",
     "round_get",
     "round_id_for_match",
     "round_list",
@@ -68,25 +70,47 @@ def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
     play-off round, or the player sits at a later play-off table still being played, T6)."""
     entrants = {e.entry_id: e for e in data.entrants}
     knockout = rnd.kind in (Round.Kind.KNOCKOUT, Round.Kind.PLAYOFF)
-    playing_off = {
-        s.entry_id
-        for r in data.rounds
-        if r.kind == Round.Kind.PLAYOFF
-        and r.number > rnd.number
-        and r.status != Round.Status.CLOSED
-        for t in r.tables
-        for s in t.seats
-    }
+    # A later play-off table (T6) decides its players: undecided while it is played, then its
+    # result, even before the director ends the stage (the stage's out-round is set only then).
+    playing_off: set[int] = set()
+    played_off: dict[int, bool] = {}
+    for r in data.rounds:
+        if r.kind != Round.Kind.PLAYOFF or r.number <= rnd.number:
+            continue
+        seated = [s.entry_id for t in r.tables for s in t.seats]
+        result = playoff_result(data, r)
+        if result is None:
+            playing_off.update(seated)
+        else:
+            played_off.update(result)
+    own = playoff_result(data, rnd) if rnd.kind == Round.Kind.PLAYOFF else None
 
     def mark(entry_id: int) -> bool | None:
         e = entrants.get(entry_id)
-        if e is None or not knockout or rnd.status != Round.Status.CLOSED:
+        if e is None or not knockout:
             return None
-        if entry_id in playing_off:
+        if own is not None and entry_id in own:
+            return own[entry_id]
+        if rnd.status != Round.Status.CLOSED or entry_id in playing_off:
             return None
+        if entry_id in played_off:
+            return played_off[entry_id]
         return e.out_round is None or e.out_round > rnd.number
 
     return mark
+
+
+def playoff_result(data: StageData, rnd: RoundData) -> dict[int, bool] | None:
+    """A play-off round's verdict once every table is played out: entry id -> goes on (the
+    first ``advancing`` in :func:`playoff_order`, as the advancement folds it, T6); ``None``
+    while it is still played (or for a pairs stage, whose play-off orders partnerships)."""
+    if rnd.kind != Round.Kind.PLAYOFF or not rnd.tables or not rnd.complete:
+        return None
+    if data.pairs is not None or rnd.advancing is None:
+        return None
+    players = list(rnd.playoff_players) or [s.entry_id for t in rnd.tables for s in t.seats]
+    order = playoff_order(rnd, data, players)
+    return {p: i < rnd.advancing for i, p in enumerate(order)}
 
 
 def standings_for_stage(*, stage_id: int) -> Standings:

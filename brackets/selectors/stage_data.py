@@ -172,6 +172,17 @@ class StageData:
         return [p for r in self.rounds if r.kind in kinds for p in r.byes]
 
 
+def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> list[int]:
+    """Play-off result, best first: placing at the play-off table, then stage seed (T6).
+
+    The advancement services fold it into the line; the bracket reads it to show who went on
+    as soon as the play-off is played, before the director ends the stage.
+    """
+    placing = {s.entry_id: s.placing for t in rnd.tables for s in t.seats if not s.forfeited}
+    seed_of = {e.entry_id: e.seed for e in data.entrants}
+    return sorted(players, key=lambda p: (placing.get(p) or 99, seed_of.get(p, 0)))
+
+
 def round_records(round_data: RoundData) -> list[MatchRecord]:
     """The T4 lines of a round's finished matches; a forfeited seat is a 0-6 loss (T7)."""
     out: list[MatchRecord] = []

@@ -18,7 +18,7 @@ Steps, per stage kind (RULES.md §11):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -45,6 +45,7 @@ from brackets.selectors import (
     EntrantData,
     RoundData,
     StageData,
+    playoff_order,
     round_records,
     standings_from_data,
 )
@@ -357,13 +358,6 @@ def _playoff_step(
         eliminated=eliminated,
         out_round=out,
     )
-
-
-def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> list[int]:
-    """Play-off result, best first: placing at the play-off table, then stage seed (T6)."""
-    placing = {s.entry_id: s.placing for t in rnd.tables for s in t.seats if not s.forfeited}
-    seed_of = {e.entry_id: e.seed for e in data.entrants}
-    return sorted(players, key=lambda p: (placing.get(p) or 99, seed_of.get(p, 0)))
 
 
 def _resolve(adv: Advancement, playoff_round: RoundData, data: StageData) -> Advancement:

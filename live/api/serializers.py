@@ -180,7 +180,11 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     ties = serializers.IntegerField()
     replays_won = serializers.IntegerField()
     forfeits = serializers.IntegerField()
-    status = serializers.CharField(allow_blank=True)
+    status = serializers.CharField(
+        allow_blank=True,
+        help_text="The player's status in the stage: active, advanced, eliminated, withdrawn; "
+        "finished for the final table's players once the last stage is finished (T6).",
+    )
     outlook = serializers.CharField(
         allow_null=True,
         help_text="clinched / eliminated / advanced when already certain (T6); in the finished "
@@ -190,7 +194,11 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     cut_after = serializers.BooleanField(help_text="The cut line (T6) falls after this row.")
     playoff_on_line = serializers.BooleanField(
         help_text="Level on every T5 key across the cut once all rounds are played: the "
-        "director's play-off decides (T5, T6)."
+        "director's play-off decides (T5, T6). False again once that play-off is played out."
+    )
+    playoff_played = serializers.BooleanField(
+        help_text="Sat at the stage's play-off table (T6) and it is played out: the play-off "
+        "decided this player's line."
     )
 
 
@@ -223,7 +231,12 @@ class StageStandingsSerializer(serializers.Serializer[Any]):
     )
     rows_counted = serializers.BooleanField(
         help_text="Whether the stage has Swiss or knockout rounds for the rows to count (T5): a "
-        "stage that is only a final table places by its result."
+        "stage that is only a final table places by its result (its rows count the final "
+        "once it is played)."
+    )
+    ranked = serializers.BooleanField(
+        help_text="A match of the stage is finished. Until then every row is level on nothing: "
+        "``rank``, ``tie_groups`` and the cut line carry no information yet."
     )
 
 
@@ -244,6 +257,9 @@ class BracketSeatSerializer(serializers.Serializer[Any]):
     placing = serializers.IntegerField(allow_null=True)
     points = serializers.IntegerField()
     forfeited = serializers.BooleanField()
+    played_on = serializers.BooleanField(
+        help_text="Not placed in this forfeited match: played on at its continuation (T7)."
+    )
     advanced = serializers.BooleanField(allow_null=True, help_text="Went on from this round (T6).")
     champion = serializers.BooleanField(
         help_text="The tournament's champion, on the final table's seat (T6)."
@@ -255,6 +271,11 @@ class BracketTableSerializer(serializers.Serializer[Any]):
     table_number = serializers.IntegerField()
     status = serializers.CharField()
     end_reason = BlankUntilSetChoiceField(choices=Match.EndReason.choices)
+    continues = serializers.IntegerField(
+        allow_null=True,
+        help_text="A forfeit's continuation (T7): the id of the match it continues at the same "
+        "table; null for any other match.",
+    )
     seats = BracketSeatSerializer(many=True)
 
 

@@ -14,10 +14,14 @@ from typing import Any
 
 from django.db.models import Q
 
+from brackets.engine import ByePolicy, Standings, compute_standings
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
+    STANDINGS_KINDS,
     Placing,
+    RoundData,
     StageData,
+    TableData,
     stage_data_for,
     standings_from_data,
     tournament_placings,
@@ -194,6 +198,37 @@ def _final_places(data: StageData) -> dict[int, int]:
     return {e.entry_id: e.placing for e in data.entrants if e.placing is not None}
 
 
+def _stage_rows(data: StageData) -> Standings:
+    """The stage's T5 rows: its Swiss and knockout rounds (T5), or, for a stage that is a
+    final table alone, the final itself: it places by its own result (T6), so its rows say
+    what that table played (one match, its points, the single first place's win, T4) instead
+    of four lines of nothing that the exports and the player page would read as 1st = 0."""
+    if any(r.kind in STANDINGS_KINDS for r in data.rounds):
+        return standings_from_data(data)
+    finals = (Round.Kind.FINAL,)
+    if not data.records(finals):
+        return standings_from_data(data)
+    return compute_standings(
+        data.records(finals),
+        players=[e.entry_id for e in data.entrants],
+        byes=[],
+        bye_policy=ByePolicy(data.bye_policy),
+    )
+
+
+def _playoff_decided(data: StageData) -> set[int]:
+    """Players whose latest play-off table of the stage (T6) is played out: the play-off, not
+    a director still to order one, decides their line."""
+    latest: dict[int, bool] = {}
+    for rnd in data.rounds:
+        if rnd.kind != Round.Kind.PLAYOFF:
+            continue
+        for table in rnd.tables:
+            for seat in table.seats:
+                latest[seat.entry_id] = rnd.complete
+    return {entry for entry, done in latest.items() if done}
+
+
 def _outlooks(
     data: StageData, rows: Any, places: dict[int, int], final_table: list[JSON] | None
 ) -> dict[int, str]:
@@ -229,7 +264,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         from live.pairs import pairs_stage_standings
 
         return pairs_stage_standings(data, stage_json=_stage_json(stage))
-    standings = standings_from_data(data)
+    standings = _stage_rows(data)
     by_entry = {e.entry_id: e for e in data.entrants}
     places = _final_places(data)
     final_table = _final_table(data)
@@ -245,6 +280,11 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     # and only where it straddles the cut line; before that the next rounds will separate it.
     all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
     all_played = all_played and all(r.complete for r in data.rounds)
+    # Once the play-off table is played out the line is decided (T6): no "play-off needed".
+    played_off = _playoff_decided(data)
+    # Before the stage's first match is finished every row is level on nothing: no rank, no
+    # tie and no cut line worth showing yet (the rows keep their shape for API clients).
+    ranked = any(row.played for row in standings.rows)
     count = len(standings.rows)
     line_rank = standings.rows[cut - 1].rank if cut and count > cut else None
     ordered = list(standings.rows)
@@ -285,7 +325,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "ties": row.ties,
                 "replays_won": row.replays_won,
                 "forfeits": row.forfeits,
-                "status": entrant.status if entrant else "",
+                "status": _row_status(entrant, outlook.get(row.player_id)),
                 "outlook": outlook.get(row.player_id),
                 "above_cut": None if cut is None else i < cut,
                 "cut_after": cut is not None and i == cut - 1 and i < count - 1,
@@ -294,7 +334,9 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                     and tie_group is not None
                     and line_rank is not None
                     and row.rank == line_rank
+                    and row.player_id not in played_off
                 ),
+                "playoff_played": row.player_id in played_off,
             }
         )
     rounds_played = sum(1 for r in data.rounds if r.complete)
@@ -311,7 +353,21 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         # Rows count the stage's Swiss/knockout rounds only (T5): a stage that is a final table
         # alone has nothing to show there (every row 0 and level), only the final's result.
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
+        # A match of the stage is finished: until then rank, tie groups and the cut line mean
+        # nothing (everyone is level on nothing) and the pages show the stage as not started.
+        "ranked": ranked,
     }
+
+
+def _row_status(entrant: Any, outlook: str | None) -> str:
+    """The entrant's status in the stage; a player of the finished last stage's final table
+    reads ``finished`` (the stage stores them as out, like everyone it placed, but they
+    played it to its end: the champion is not "eliminated")."""
+    if entrant is None:
+        return ""
+    if outlook in ("champion", "final_table"):
+        return "finished"
+    return str(entrant.status)
 
 
 def _final_table(data: StageData) -> list[JSON] | None:
@@ -373,6 +429,7 @@ def bracket(*, tournament: Tournament) -> JSON:
         rounds = []
         for rnd in data.rounds:
             mark = went_on(data, rnd)
+            continues, played_on = _continuations(rnd)
             rounds.append(
                 {
                     "id": rnd.id,
@@ -387,6 +444,7 @@ def bracket(*, tournament: Tournament) -> JSON:
                             "table_number": t.table_number,
                             "status": t.status,
                             "end_reason": t.end_reason,
+                            "continues": continues.get(t.match_id),
                             "seats": [
                                 {
                                     "seat": s.seat,
@@ -395,6 +453,7 @@ def bracket(*, tournament: Tournament) -> JSON:
                                     "placing": s.placing,
                                     "points": s.points,
                                     "forfeited": s.forfeited,
+                                    "played_on": s.entry_id in played_on.get(t.match_id, ()),
                                     "advanced": mark(s.entry_id),
                                     "champion": bool(
                                         champion
@@ -433,6 +492,23 @@ def bracket(*, tournament: Tournament) -> JSON:
         # players out so far), not the final placings.
         "finished": tournament.status == Tournament.Status.FINISHED,
     }
+
+
+def _continuations(rnd: RoundData) -> tuple[dict[int, int], dict[int, set[int]]]:
+    """A forfeit's continuation (T7) is a second match at the same table of the round, after
+    the match it continues (stage data lists a table's matches in id order): continuation
+    match id -> the match it continues, and forfeited match id -> the players who played on
+    at its continuation (unplaced in the forfeited match, placed there)."""
+    continues: dict[int, int] = {}
+    played_on: dict[int, set[int]] = {}
+    before: dict[int, TableData] = {}
+    for table in rnd.tables:
+        previous = before.get(table.table_number)
+        if previous is not None:
+            continues[table.match_id] = previous.match_id
+            played_on[previous.match_id] = {s.entry_id for s in table.seats}
+        before[table.table_number] = table
+    return continues, played_on
 
 
 def _champion(tournament: Tournament, placings: list[Placing]) -> JSON | None:

@@ -79,12 +79,16 @@ def seat_label(seat: int | None, names: Sequence[str]) -> str:
 
 @register.filter
 def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> dict[str, Any]:
-    """What a player's page opens with: rank and record in the latest stage they are ranked
-    in (T5; in a pairs stage their partnership's, T10), and the table they are playing at
-    now, if any."""
+    """What a player's page opens with: their line in the latest stage they played that has a
+    result (the standings list the latest stage first): the event place once the last stage is
+    finished (T6), else the rank (T5; in a pairs stage their partnership's, T10); the earlier
+    stages' lines after it; and the table they are playing at now, if any."""
     entry_id = player["entry"]["id"]
-    row, stage = None, None
-    for st in reversed((standings or {}).get("stages") or []):
+    lines: list[dict[str, Any]] = []
+    stages = (standings or {}).get("stages") or []
+    for st in stages:
+        if not st.get("ranked", True):
+            continue  # no match of the stage finished yet: its rank says nothing (T5)
         # A pairs stage ranks partnerships (T10): the player's row is their partnership's.
         row = next(
             (
@@ -96,16 +100,20 @@ def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> 
             None,
         )
         if row is not None:
-            stage = st
-            break
+            lines.append({"row": row, "stage": st["stage"], "field": len(st.get("rows") or [])})
+    # An event place is out of the whole field: the largest stage's (the first one's) rows.
+    entrants = max((len(st.get("rows") or []) for st in stages), default=0)
     current = None
     for m in player.get("matches") or []:
         if m["match"].get("status") in ("in_progress", "scheduled"):
             current = m
+    latest = lines[0] if lines else None
     return {
-        "row": row,
-        "stage": stage["stage"] if stage else None,
-        "field": len(stage.get("rows") or []) if stage else 0,
+        "row": latest["row"] if latest else None,
+        "stage": latest["stage"] if latest else None,
+        "field": latest["field"] if latest else 0,
+        "entrants": entrants,
+        "earlier": lines[1:],
         "current": current,
         "seat": None if current is None else current.get("seat"),
     }
