@@ -521,7 +521,7 @@ def test_a_tap_for_a_hand_undone_and_recorded_again_is_refused() -> None:
 
 
 def test_api_refuses_a_tap_for_a_changed_hand(client: Client) -> None:
-    t, director, match, referee = _setup("every_hand")
+    _, director, match, referee = _setup("every_hand")
     _record(match, referee, 1, FIRST)
     hand = Hand.objects.get(match=match, number=1)
     client.force_login(director)
@@ -550,9 +550,7 @@ def test_api_refuses_a_tap_for_a_changed_hand(client: Client) -> None:
         ("correct", "s version replaces the recorded one."),
     ],
 )
-def test_the_phone_says_what_the_director_decided(
-    client: Client, decision: str, says: str
-) -> None:
+def test_the_phone_says_what_the_director_decided(client: Client, decision: str, says: str) -> None:
     """The players disputed a hand on the referee's phone; once the director decides, the
     phone's panel says what became of it and why (not only the hand history)."""
     _, director, match, referee = _setup("match_end")
