@@ -153,3 +153,19 @@ def test_the_stages_page_fits_a_390_px_phone(
     phone.goto(f"/director/tournaments/{event['slug']}/stages/")
     assert phone.locator("table.rounds").count() >= 1
     assert page_width(phone) <= 390
+
+
+@pytest.mark.parametrize("language", sorted(LOCALES))
+def test_the_tournament_forms_fit_a_390_px_phone(
+    browser_context: ContextFactory, event: dict[str, Any], language: str
+) -> None:
+    """The preset drop-down names each preset ("World Series with a play-off when all have
+    one (wsod_playoff)"): a fieldset is as wide as its widest content by default, so the new
+    tournament and settings forms grew to 556 px (623 px in Spanish)."""
+    phone = browser_context(
+        viewport=PHONE_390, user=event["director"], locale=LOCALES[language]
+    ).new_page()
+    for url in ("/director/new/", f"/director/tournaments/{event['slug']}/settings/"):
+        phone.goto(url)
+        assert phone.locator("#id_ruleset_preset").count() == 1
+        assert page_width(phone) <= 390, url
