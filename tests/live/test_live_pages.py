@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.factories import TournamentFactory
-from tests.live.conftest import LiveTournament, play_hands, start_match
+from tests.live.conftest import LiveTournament, finish_round_fast, play_hands, start_match
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -77,12 +77,22 @@ def test_spanish_page_is_translated(client: Any, playing: Any) -> None:
     html = client.get("/live/spring-open/tables/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Mesa 1" in html
     assert "Última mano (2)" in html
+    _first_results(playing)
     standings = client.get("/live/spring-open/standings/", HTTP_ACCEPT_LANGUAGE="es")
     assert "Clasificación" in standings.content.decode()
     assert "Línea de corte" in standings.content.decode()
 
 
+def _first_results(lt: LiveTournament) -> None:
+    """Round 1 finished: the standings have a result to rank by (no cut line before, T6)."""
+    from live.scope import RECENT
+
+    finish_round_fast(lt.round, seed=1)
+    RECENT.clear()  # the version lookup is reused for up to 1 s
+
+
 def test_standings_page_draws_the_cut_line(client: Any, playing: Any) -> None:
+    _first_results(playing)
     html = client.get("/live/spring-open/standings/").content.decode()
     assert html.count('class="cut-line"') == 1
     assert "Cut line: the top 4 advance" in html
