@@ -18,7 +18,7 @@ from scoring.error_messages import ERROR_MESSAGES
 from scoring.models import Match
 from scoring.services import hand_record
 from tests.factories import referee_of
-from tests.live.conftest import make_live_tournament
+from tests.live.conftest import make_live_tournament, play_hands, start_match
 from tests.pages.conftest import Setup
 from tournament.services import referee_token_issue
 
@@ -245,7 +245,12 @@ def test_standings_have_a_legend_and_the_outlook_for_phones(client: Client, lang
 
 def test_player_page_opens_with_a_summary(client: Client) -> None:
     lt = make_live_tournament(8, cut_size=4, slug="summary-open")
-    match = lt.matches()[0]
+    match, other = lt.matches()[:2]
+    # A rank means something once a match of the stage is finished (README: before the first
+    # result the standings show none): the other table plays its match out.
+    play_hands(other, lt.director, start_match(other, lt.director))
+    other.refresh_from_db()
+    assert other.status == Match.Status.FINISHED
     entry_id = match.seats.get(seat=1).entry_id
     html = unescape(client.get(f"/live/{lt.tournament.slug}/players/{entry_id}/").content.decode())
     assert 'class="player-summary"' in html
