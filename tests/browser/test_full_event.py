@@ -236,7 +236,7 @@ def test_a_13_player_event_from_start_to_champion(
         desk.get_by_role("button", name="Create referee").click()
         expect(desk.locator("body")).to_contain_text("Referee created")
         desk.locator("tr", has_text=username).get_by_role("button", name="Issue credential").click()
-        expect(desk.locator("#issued-h")).to_contain_text(username)
+        expect(desk.locator("#issued-h")).to_contain_text(display)  # the name people know
         link = desk.locator("#issued-link").inner_text()
         assert re.fullmatch(r"(https?://[^/]+)?/ref/#[\w-]+\.[\w-]+", link), link
         links.append(link)
