@@ -205,11 +205,11 @@ def _stage_rows(data: StageData) -> Standings:
     of four lines of nothing that the exports and the player page would read as 1st = 0."""
     if any(r.kind in STANDINGS_KINDS for r in data.rounds):
         return standings_from_data(data)
-    finals = (Round.Kind.FINAL,)
-    if not data.records(finals):
+    final = data.records((Round.Kind.FINAL,))
+    if not final:
         return standings_from_data(data)
     return compute_standings(
-        data.records(finals),
+        final,
         players=[e.entry_id for e in data.entrants],
         byes=[],
         bye_policy=ByePolicy(data.bye_policy),

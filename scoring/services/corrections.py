@@ -186,11 +186,8 @@ def match_result_override(
                 code="placings_required",
                 fields={"placings": [_("Required when the top scores tie.")]},
             )
-        placings = (
-            ([1, 3, 1, 3] if top[0] > top[1] else [3, 1, 3, 1])
-            if partners
-            else placings_by_score(list(scores), [], [0] * n, None)
-        )
+        # Seat by seat; at a partnership table read as the partnerships' below.
+        placings = placings_by_score(list(scores), [], [0] * n, None)
     elif (
         len(placings) != n
         or any(isinstance(p, bool) or not isinstance(p, int) for p in placings)
