@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, expect
 
 from scoring.models import Hand, HandConfirmation, Match
 from scoring.services import hand_record, hand_void_last
+from tests.browser.conftest import set_offline
 from tests.factories import TournamentFactory, director_of, match_in_progress
 from tournament import services as tournament_services
 from tournament.models import Tournament
@@ -49,7 +50,7 @@ def test_taps_queued_for_a_hand_recorded_again_are_refused(
     expect(box.locator("#table-confirm-result")).to_contain_text("A · ")
     expect(box.locator("#table-confirm-result")).to_contain_text("dominoes")
 
-    context.set_offline(True)
+    set_offline(context, True)
     for seat in range(4):
         box.locator(f"[data-confirm-seat='{seat}']").tap()
     expect(phone.locator("#queue-list li[data-kind='confirm']")).to_have_count(4)
@@ -62,7 +63,7 @@ def test_taps_queued_for_a_hand_recorded_again_are_refused(
         match_id=match.pk, actor=table["director"], expected_number=1, payload=AGAIN
     ).hand
 
-    context.set_offline(False)
+    set_offline(context, False)
     phone.evaluate("window.dispatchEvent(new Event('online'))")
     expect(box.locator("#confirm-error")).to_contain_text(
         "was changed since the players saw it", timeout=20_000

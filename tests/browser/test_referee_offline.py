@@ -23,6 +23,7 @@ from scoring.engine import Ruleset
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.simulate import simulate_match
 from scoring.models import Hand, Match
+from tests.browser.conftest import set_offline
 from tests.browser.referee_form import fill_hand_form
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
@@ -86,7 +87,7 @@ def test_five_hands_offline_then_a_conflict(
     _wait_for_worker(page)
 
     # Offline: 5 hands wait on the phone; the JS reducer shows what comes next.
-    context.set_offline(True)
+    set_offline(context, True)
     for i in range(5):
         _record_offline(page, sim.records[i], i + 1)
         scores = list(sim.scored[i].scores_after)
@@ -109,6 +110,13 @@ def test_five_hands_offline_then_a_conflict(
 
     # The page is closed and opened again (a new tab, still offline): nothing is lost.
     url = page.url
+    # Closing a page detaches Playwright's offline emulation and routes a moment before the
+    # page's scripts stop, and its 5-second retry could slip out then (seen in CI: hand 1
+    # stored at the close). A phone closing a tab does not get its signal back, so the closing
+    # page's own fetch is cut first.
+    page.evaluate(
+        "() => { window.fetch = function () { return Promise.reject(new TypeError('offline')); }; }"
+    )
     page.close()
     page = context.new_page()
     page.goto(url)
@@ -117,14 +125,14 @@ def test_five_hands_offline_then_a_conflict(
     assert _stored(match) == []
 
     # Online again: sent in order, each exactly once.
-    context.set_offline(False)
+    set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#submit-status")).to_contain_text("Hand 5 recorded", timeout=20_000)
     assert _stored(match) == [(i + 1, sim.records[i].poser) for i in range(5)]
     expect(page.locator("#queue-list li")).to_have_count(0)
 
     # This phone holds hands 6 and 7 offline; another phone records hand 6 first.
-    context.set_offline(True)
+    set_offline(context, True)
     _record_offline(page, sim.records[5], 6)
     _record_offline(page, sim.records[6], 7)
     other = APIClient()
@@ -134,7 +142,7 @@ def test_five_hands_offline_then_a_conflict(
     answer = other.post(f"/api/matches/{match.pk}/hands/", body, format="json")
     assert answer.status_code == 201, answer.content
 
-    context.set_offline(False)
+    set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     refused = page.locator("#queue-list li[data-number='6']")
     expect(refused).to_have_attribute("data-status", "refused", timeout=20_000)
@@ -279,7 +287,7 @@ def test_offline_panel_follows_the_reducer(
     _wait_for_worker(page)
     expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
 
-    context.set_offline(True)
+    set_offline(context, True)
     for i, (record, state, scored) in enumerate(sequence):
         _record_offline_hand(page, record, i + 1)
         expect(page.locator("#match-panel")).to_have_class("is-unsent")
@@ -297,7 +305,7 @@ def test_offline_panel_follows_the_reducer(
     assert _panel_facts(page) == offline
 
     # Online: the hands are stored; the server's panel says what the phone said.
-    context.set_offline(False)
+    set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#submit-status")).to_contain_text(
         f"Hand {len(sequence)} recorded", timeout=20_000

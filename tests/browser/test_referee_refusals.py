@@ -20,6 +20,7 @@ from core.exceptions import ApplicationError
 from scoring.models import Hand, HandConfirmation, Match, Seat
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
+from tests.browser.conftest import set_offline
 from tests.factories import (
     TournamentFactory,
     director_of,
@@ -77,13 +78,13 @@ def test_undo_is_not_offered_while_a_hand_waits_on_the_phone(
     _open(page, plain_match["key"], match)
     expect(page.locator("#undo summary")).to_have_text("Undo hand 1")
 
-    context.set_offline(True)
+    set_offline(context, True)
     _tap_hand(page, NEXT, 2)
     expect(page.locator("#submit-status")).to_contain_text("Hand 2 is saved on this phone")
     # Hand 1 is not the table's last hand any more: no Undo until the queue is empty.
     expect(page.locator("#undo")).to_be_hidden()
 
-    context.set_offline(False)
+    set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
     expect(page.locator("#undo")).to_be_visible()

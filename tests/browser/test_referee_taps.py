@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Request, Response, expect
 
 from scoring.models import Hand, Match
+from tests.browser.conftest import set_offline
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
 from tournament.services import referee_token_issue
@@ -188,7 +189,7 @@ def test_a_forced_pose_offers_only_the_forced_tile(
 
     # Offline: hand 1 ties (A and B share the lowest count), so hand 2 is a replay with no
     # leader, a forced pose again, drawn by the phone from the queued hand: 6-6 alone.
-    context.set_offline(True)
+    set_offline(context, True)
     _tap(page, "poser", 2)
     page.locator("#hand-form input[name='end'][value='block'] + span").tap()
     for seat, count in enumerate((4, 4, 9, 11)):
@@ -209,7 +210,7 @@ def test_a_forced_pose_offers_only_the_forced_tile(
     expect(page.locator("#pose-tile")).to_have_value("")
 
     # Online: both stored; the server's panel of hand 3 offers every tile too.
-    context.set_offline(False)
+    set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
     assert _stored(match) == 2

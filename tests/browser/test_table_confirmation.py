@@ -21,7 +21,7 @@ from brackets.models import Round, RoundMatch
 from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
-from tests.browser.conftest import DESKTOP
+from tests.browser.conftest import DESKTOP, set_offline
 from tests.factories import director_of, scheduled_match
 from tournament import services as tournament_services
 from tournament.models import ActionLog
@@ -200,7 +200,7 @@ def test_confirmations_queue_offline_with_the_hands(
         polling=200,
     )
     page.reload()
-    context.set_offline(True)
+    set_offline(context, True)
     _tap_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(box).to_be_visible()
@@ -215,7 +215,7 @@ def test_confirmations_queue_offline_with_the_hands(
     expect(page.locator("#queue-list li")).to_have_count(6)
     assert not Hand.objects.filter(match=match).exists()
 
-    context.set_offline(False)
+    set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
     match.refresh_from_db()
