@@ -25,6 +25,7 @@ from brackets.services.store import continuation_links
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, PermissionDeniedError
 from scoring.models import Hand, Match, Seat
+from scoring.selectors import matches_team_stats
 from scoring.services import match_result_override
 from tournament.models import Entry
 
@@ -69,8 +70,9 @@ def round_call_time(
 
     The hands recorded so far stand (the director calls time once the hands in progress are
     recorded: T3 finishes the hand in progress). Placing is by score, then who reached that
-    score first, then hands won (engine ``time_called_placings``); players still level share
-    the placing and a shared first is no match win, so a match ended before any hand was
+    score first, then hands won (engine ``time_called_placings``; at a partnership table the
+    partnership's score and hands won, R42/T10, so partners place together); players still
+    level share the placing and a shared first is no match win, so a match ended before any hand was
     completed has no winner (T3; seed order never decides). The director may instead name the
     match in ``sudden_death``, which keeps playing. Returns the ended match ids.
     """
@@ -117,13 +119,21 @@ def round_call_time(
         .values_list("match_id", "seat", "entry_id", "hands_won")
     ):
         seats.setdefault(match_id, []).append((seat, entry_id, hands_won))
+    # R42/T10: at a partnership table "hands won" is the partnership's (each hand once, R46),
+    # the same for both partners: one partner's count must not place the partnership.
+    teams = matches_team_stats(matches=Match.objects.filter(pk__in=open_ids))
     decisions: dict[str, object] = {}
     text = f"Time called (T3). {reason}".strip()
     for match_id in open_ids:
         rows = seats.get(match_id, [])
         hands = history.get(match_id, [])
+        team = teams.get(match_id)
         lines = [
-            TimeCalledLine.from_scores(entry_id, [h[seat] for h in hands], hands_won)
+            TimeCalledLine.from_scores(
+                entry_id,
+                [h[seat] for h in hands],
+                team[seat % 2].hands_won if team is not None else hands_won,
+            )
             for seat, entry_id, hands_won in rows
         ]
         placed = time_called_placings(lines)

@@ -1,0 +1,88 @@
+"""Time called at a partnership table (T3 read by R42/T10): the partnerships are placed by their
+score, who reached it first, then the *partnership's* hands won (R46), never by one partner's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from brackets import services
+from brackets.models import RoundMatch
+from scoring.models import Match, Seat
+from scoring.services import hand_record, match_start
+from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+from tournament.models import ActionLog
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(match_id: int, director: Any, winners: list[int]) -> list[int]:
+    """Record a domino by each seat of ``winners`` in turn, posed by the seat the engine names
+    (R7, R44), or after a reset by the 6-6 holder, here the winner-to-be (R5, R8); returns the
+    scores after the last hand."""
+    body: dict[str, Any] = {"match": {"next_hand": {"poser": None, "forced_tile": "6-6"}}}
+    for number, winner in enumerate(winners, start=1):
+        upcoming = body["match"]["next_hand"]
+        forced = upcoming["poser"] is None
+        result = hand_record(
+            match_id=match_id,
+            actor=director,
+            expected_number=number,
+            payload={
+                "poser": winner if forced else upcoming["poser"],
+                "pose_tile": upcoming["forced_tile"] if forced else "5-4",
+                "end": "domino",
+                "winner": winner,
+            },
+        )
+        body = result.body
+    return list(body["match"]["scores"])
+
+
+def test_level_partnerships_share_first_though_one_partner_won_most_hands() -> None:
+    t, d, _ = make_pairs_tournament(2)
+    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    rnd = services.round_publish(stage=q, actor=d)
+    match_id = RoundMatch.objects.get(round=rnd).match_id
+    match_start(match_id=match_id, actor=d, lot_winner=0)
+    # A, B (both partnerships have scored: R44 resets to love), A, D (reset again). Each
+    # partnership won 2 hands; A alone won 2, as many as B and D together.
+    scores = _play(match_id, d, [0, 1, 0, 3])
+    assert scores == [0, 0, 0, 0]
+    hands_won = dict(Seat.objects.filter(match_id=match_id).values_list("seat", "hands_won"))
+    assert hands_won == {0: 2, 1: 1, 2: 0, 3: 1}
+
+    services.round_clock_start(round=rnd, actor=d, minutes=45)
+    services.round_call_time(round=rnd, actor=d, reason="clock ran out")
+
+    match = Match.objects.get(pk=match_id)
+    assert (match.status, match.end_reason) == ("finished", "time")
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    # T3/T10: level on score (love), on hands won (2 and 2): they share first, no match win.
+    assert placings == {0: 1, 1: 1, 2: 1, 3: 1}
+    assert match.winner_seat is None
+    log = ActionLog.objects.get(tournament=t, verb="round.call_time")
+    assert log.data["ended"][str(match_id)]["winner"] is None
+
+
+def test_the_partnership_with_more_hands_won_places_first_not_the_best_partner() -> None:
+    t, d, _ = make_pairs_tournament(2)
+    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    rnd = services.round_publish(stage=q, actor=d)
+    match_id = RoundMatch.objects.get(round=rnd).match_id
+    match_start(match_id=match_id, actor=d, lot_winner=0)
+    # A, B (reset), A, D (reset), B, D, A (reset): level on love. A alone won 3 hands, more
+    # than B or D (2 each), but BD won 4 hands to AC's 3: BD places first (T3, T10, R46).
+    scores = _play(match_id, d, [0, 1, 0, 3, 1, 3, 0])
+    assert scores == [0, 0, 0, 0]
+    hands_won = dict(Seat.objects.filter(match_id=match_id).values_list("seat", "hands_won"))
+    assert hands_won == {0: 3, 1: 2, 2: 0, 3: 2}
+    services.round_clock_start(round=rnd, actor=d, minutes=45)
+    services.round_call_time(round=rnd, actor=d, reason="clock ran out")
+    match = Match.objects.get(pk=match_id)
+    placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
+    assert placings == {0: 3, 1: 1, 2: 3, 3: 1}
+    assert match.winner_seat == 1
