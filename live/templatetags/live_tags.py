@@ -59,6 +59,32 @@ def seat_name(seats: Sequence[dict[str, Any]], seat: int | None) -> str:
     return ""
 
 
+@register.simple_tag
+def hand_winner(seats: Sequence[dict[str, Any]], hand: dict[str, Any], partners: bool) -> str:
+    """``{% hand_winner seats h m.partners as w %}``: who won ``hand``. At a partnership table a
+    block is the partnership's (R43: its lowest count, perhaps shared by both partners), so both
+    partners are named ("Ann & Cy"); a domino names the partner who dominoed."""
+    winner = hand.get("winner")
+    if winner is None:
+        return ""
+    if not (partners and hand.get("end") == "block"):
+        return seat_name(seats, winner)
+    names = [str(s["name"]) for s in seats if s["seat"] % 2 == int(winner) % 2]
+    return " & ".join(names)
+
+
+@register.simple_tag
+def hand_won_by(hand: dict[str, Any], seat: int | None, partners: bool) -> bool:
+    """``{% hand_won_by h mine m.partners as won %}``: did ``seat`` win ``hand``? At a
+    partnership table every hand the partnership won is the partner's too (R42, R43)."""
+    winner = hand.get("winner")
+    if seat is None or winner is None or hand.get("tied"):
+        return False
+    if partners:
+        return int(winner) % 2 == int(seat) % 2
+    return int(winner) == int(seat)
+
+
 @register.filter
 def seat_letter(seat: int | None) -> str:
     """Seat 0..3 as A..D: the one seat naming of every page (RULES.md section 10)."""

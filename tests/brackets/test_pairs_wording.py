@@ -95,3 +95,17 @@ def test_the_round_page_marks_both_partners_winners_r42() -> None:
     assert line.partners is True
     seats = dict(Seat.objects.filter(match=match).values_list("seat", "entry_id"))
     assert set(line.winner_entries) == {seats[0], seats[2]}
+
+
+def test_the_hand_list_names_the_partnership_for_a_block_and_the_player_for_a_domino() -> None:
+    """R43: a block is the partnership's (here A and C share the lowest count), a domino the
+    partner's who played it; on a partner's own page every hand the partnership won is marked."""
+    t, _, _, match = play_pairs_match(AC_AFTER_A_TIE)
+    names = names_of(match)
+    page = Client().get(f"/live/{t.slug}/matches/{match.pk}/").content.decode()
+    assert f"{names[0]} &amp; {names[2]} by block, +2" in page  # hand 2, a replay worth 2
+    assert f"{names[2]} by domino, +1" in page
+    entry_a = Seat.objects.get(match=match, seat=0).entry_id
+    mine = Client().get(f"/live/{t.slug}/players/{entry_a}/").content.decode()
+    # Hands 2-6 are AC's (A never dominoed): all five rows are A's wins too; hand 1 is tied.
+    assert mine.count('<tr class="won">') == 5
