@@ -94,7 +94,17 @@ def _matches(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
             s = by_seat.get(i)
             score = m.scores[i] if s is not None and i < len(m.scores or []) else None
             cells += [s.entry.player.name if s else None, score, s.placing if s else None]
-        winner = SEAT_LETTERS[m.winner_seat] if m.winner_seat is not None else None
+        winner = None
+        if m.winner_seat is not None:
+            # R42/T4: a partnership match is won by the partnership (AC or BD), whichever
+            # partner won its last hand.
+            partners = m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners"
+            side = m.winner_seat % 2
+            winner = (
+                SEAT_LETTERS[side] + SEAT_LETTERS[side + 2]
+                if partners
+                else SEAT_LETTERS[m.winner_seat]
+            )
         return [
             m.pk,
             m.table.number if m.table else None,

@@ -109,3 +109,13 @@ def test_the_hand_list_names_the_partnership_for_a_block_and_the_player_for_a_do
     mine = Client().get(f"/live/{t.slug}/players/{entry_a}/").content.decode()
     # Hands 2-6 are AC's (A never dominoed): all five rows are A's wins too; hand 1 is tied.
     assert mine.count('<tr class="won">') == 5
+
+
+def test_the_matches_export_names_the_winning_partnership_r42() -> None:
+    t, _, _, match = play_pairs_match(AC_AFTER_A_TIE)
+    assert match.winner_seat == 2  # C won the last hand; the match is AC's
+    rows = Client().get(f"/live/{t.slug}/export/matches.json").json()
+    assert [r["winner"] for r in rows if r["match_id"] == match.pk] == ["AC"]
+    csv = Client().get(f"/live/{t.slug}/export/matches.csv").content.decode()
+    assert f"\n{match.pk}," in csv
+    assert ",AC," in csv.split(f"\n{match.pk},")[1].splitlines()[0]
