@@ -36,6 +36,10 @@
   var storageKey = "ct-pending-" + matchId;
   var TIMEOUT_MS = 15000;
   var AUTO_RETRIES = 3;
+  // A rate limit's Retry-After is waited out here up to this long; a longer one leaves the
+  // hand in the queue, sent again once it has passed (capped: a wrong header never parks it).
+  var RETRY_AFTER_INLINE_MS = 10000;
+  var RETRY_AFTER_MAX_MS = 120000;
   var SETTLE_MS = 700; // a double tap's second tap lands well within this after the reset
   var busy = false;
   var handLock = false; // a hand is on its way: "Record hand" taps are ignored
@@ -495,15 +499,23 @@
       signal: ctrl ? ctrl.signal : undefined
     }).then(function (res) {
       if (timer) window.clearTimeout(timer);
+      var wait = retryAfterMs(res.headers.get("Retry-After"));
       return res.text().then(function (raw) {
         var data = null;
         try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
-        return { status: res.status, data: data };
+        return { status: res.status, data: data, retryAfter: wait };
       });
     }, function (err) {
       if (timer) window.clearTimeout(timer);
       return { status: 0, data: null, network: err };
     });
+  }
+
+  // Retry-After (RFC 9110 §10.2.3): seconds, or an HTTP date; 0 when absent or unreadable.
+  function retryAfterMs(value) {
+    if (!value) return 0;
+    var ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+    return isFinite(ms) && ms > 0 ? Math.min(ms, RETRY_AFTER_MAX_MS) : 0;
   }
 
   function sleep(ms) { return new Promise(function (r) { window.setTimeout(r, ms); }); }
@@ -519,12 +531,13 @@
     return !code || code === "throttled";
   }
 
-  // Retries only what may not have reached the server, with the same key and a growing wait.
+  // Retries only what may not have reached the server, with the same key and a growing wait,
+  // never sooner than a rate limit's Retry-After (a long one is left to the queue's retry).
   function sendWithRetry(url, body, key, attempt) {
     return send(url, body, key).then(function (res) {
-      if (transient(res) && attempt < AUTO_RETRIES) {
+      if (transient(res) && attempt < AUTO_RETRIES && res.retryAfter <= RETRY_AFTER_INLINE_MS) {
         setStatus("working", root.dataset.msgRetrying.replace("%(n)s", attempt + 1));
-        return sleep(1000 * Math.pow(2, attempt)).then(function () {
+        return sleep(Math.max(1000 * Math.pow(2, attempt), res.retryAfter)).then(function () {
           return sendWithRetry(url, body, key, attempt + 1);
         });
       }
@@ -1367,9 +1380,10 @@
     });
   }
 
-  function scheduleRetry() {
+  function scheduleRetry(after) {
     if (retryTimer) return;
-    retryTimer = window.setTimeout(function () { retryTimer = null; drain(); }, 5000);
+    retryTimer = window.setTimeout(function () { retryTimer = null; drain(); },
+      Math.max(5000, after || 0));
   }
 
   // Send the queue in order, one hand at a time; stop at the first failure or refusal.
@@ -1380,6 +1394,7 @@
     draining = true;
     var sentAny = false;
     var lastSent = null; // the last entry the server took: its kind words the flash
+    var retryWait = 0; // a rate limit's Retry-After (ms): the queue waits at least that long
     function step() {
       return queue.all().then(function (entries) {
         var e = entries.filter(function (x) { return x.status !== "confirmed"; }).sort(byTurn)[0];
@@ -1407,6 +1422,7 @@
           }
           if (transient(res)) {
             e.status = "queued"; // unknown outcome: the same key is resent later
+            retryWait = res.retryAfter || 0;
             return queue.put(e).then(function () { return "offline"; });
           }
           var err = (res.data && res.data.error) || { message: root.dataset.msgFailed + " (" + res.status + ")" };
@@ -1453,7 +1469,7 @@
       draining = false;
       if (how === "shown") return showQueue(false);
       if (how === "offline") {
-        scheduleRetry();
+        scheduleRetry(retryWait);
         var advance = formHolds !== null;
         formHolds = null;
         return showQueue(advance).then(function (entries) {

@@ -11,10 +11,12 @@
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any, cast
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from core.exceptions import ApplicationError
 from scoring.models import Hand, HandConfirmation, Match, Seat
@@ -90,6 +92,44 @@ def test_undo_is_not_offered_while_a_hand_waits_on_the_phone(
     expect(page.locator("#undo")).to_be_visible()
     expect(page.locator("#undo summary")).to_have_text("Undo hand 2")
     assert Hand.objects.filter(match=match, void=False).count() == 2
+
+
+# -- a rate limit (429 throttled) ----------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_a_rate_limit_is_retried_with_the_same_key_after_its_retry_after(
+    browser_context: Any, plain_match: dict[str, Any]
+) -> None:
+    """The server's first answer is a 429 ``throttled`` asking to wait 3 s: the phone sends the
+    hand again with the same key, not before those 3 s (its own back-off would be 1 s), and
+    the hand is stored once."""
+    match: Match = plain_match["match"]
+    page = browser_context().new_page()
+    _open(page, plain_match["key"], match)
+    sent: list[tuple[float, str | None]] = []
+
+    def limited(route: Route) -> None:
+        sent.append((time.monotonic(), route.request.headers.get("idempotency-key")))
+        if len(sent) > 1:
+            route.continue_()
+            return
+        route.fulfill(
+            status=429,
+            headers={"Retry-After": "3", "Content-Type": "application/json"},
+            body=json.dumps({"error": {"code": "throttled", "message": "Slow down."}}),
+        )
+
+    page.route(f"**/api/matches/{match.pk}/hands/", limited)
+    _tap_hand(page, FIRST, 1)
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=20_000)
+    assert len(sent) == 2
+    (first, key), (second, again) = sent
+    assert key
+    assert again == key
+    assert second - first >= 2.9
+    assert Hand.objects.filter(match=match, void=False).count() == 1
 
 
 # -- a player's PIN: locked, wrong, pending (confirmation at the table) --------------------------
