@@ -8,13 +8,30 @@ from typing import Any
 import pytest
 
 from brackets import services
-from brackets.models import RoundMatch
+from brackets.models import Round, RoundMatch
 from scoring.models import Match, Seat
 from scoring.services import hand_record, match_start
 from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
 from tournament.models import ActionLog
 
 pytestmark = pytest.mark.django_db
+
+
+def _pairs_table() -> tuple[Any, Any, Round, int]:
+    """A two-partnership event's one round-1 table, started: tournament, director, round,
+    match id."""
+    t, d, _ = make_pairs_tournament(2)
+    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    rnd = services.round_publish(stage=q, actor=d)
+    match_id = RoundMatch.objects.get(round=rnd).match_id
+    match_start(match_id=match_id, actor=d, lot_winner=0)
+    return t, d, rnd, match_id
+
+
+def _call_time(rnd: Round, director: Any) -> None:
+    services.round_clock_start(round=rnd, actor=director, minutes=45)
+    services.round_call_time(round=rnd, actor=director, reason="clock ran out")
 
 
 def _play(match_id: int, director: Any, winners: list[int]) -> list[int]:
@@ -41,12 +58,7 @@ def _play(match_id: int, director: Any, winners: list[int]) -> list[int]:
 
 
 def test_level_partnerships_share_first_though_one_partner_won_most_hands() -> None:
-    t, d, _ = make_pairs_tournament(2)
-    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    rnd = services.round_publish(stage=q, actor=d)
-    match_id = RoundMatch.objects.get(round=rnd).match_id
-    match_start(match_id=match_id, actor=d, lot_winner=0)
+    t, d, rnd, match_id = _pairs_table()
     # A, B (both partnerships have scored: R44 resets to love), A, D (reset again). Each
     # partnership won 2 hands; A alone won 2, as many as B and D together.
     scores = _play(match_id, d, [0, 1, 0, 3])
@@ -54,8 +66,7 @@ def test_level_partnerships_share_first_though_one_partner_won_most_hands() -> N
     hands_won = dict(Seat.objects.filter(match_id=match_id).values_list("seat", "hands_won"))
     assert hands_won == {0: 2, 1: 1, 2: 0, 3: 1}
 
-    services.round_clock_start(round=rnd, actor=d, minutes=45)
-    services.round_call_time(round=rnd, actor=d, reason="clock ran out")
+    _call_time(rnd, d)
 
     match = Match.objects.get(pk=match_id)
     assert (match.status, match.end_reason) == ("finished", "time")
@@ -68,20 +79,14 @@ def test_level_partnerships_share_first_though_one_partner_won_most_hands() -> N
 
 
 def test_the_partnership_with_more_hands_won_places_first_not_the_best_partner() -> None:
-    t, d, _ = make_pairs_tournament(2)
-    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    rnd = services.round_publish(stage=q, actor=d)
-    match_id = RoundMatch.objects.get(round=rnd).match_id
-    match_start(match_id=match_id, actor=d, lot_winner=0)
+    _, d, rnd, match_id = _pairs_table()
     # A, B (reset), A, D (reset), B, D, A (reset): level on love. A alone won 3 hands, more
     # than B or D (2 each), but BD won 4 hands to AC's 3: BD places first (T3, T10, R46).
     scores = _play(match_id, d, [0, 1, 0, 3, 1, 3, 0])
     assert scores == [0, 0, 0, 0]
     hands_won = dict(Seat.objects.filter(match_id=match_id).values_list("seat", "hands_won"))
     assert hands_won == {0: 3, 1: 2, 2: 0, 3: 2}
-    services.round_clock_start(round=rnd, actor=d, minutes=45)
-    services.round_call_time(round=rnd, actor=d, reason="clock ran out")
+    _call_time(rnd, d)
     match = Match.objects.get(pk=match_id)
     placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
     assert placings == {0: 3, 1: 1, 2: 3, 3: 1}
