@@ -33,6 +33,7 @@ from brackets.selectors.stage_data import (
 )
 from core.exceptions import NotFoundError
 from scoring.models import Seat
+from tournament.models import ActionLog
 
 __all__ = [
     "DONE_STATUSES",
@@ -235,6 +236,20 @@ def rounds_awaiting_advance() -> list[int]:
         .distinct()
     )
     return list(qs.values_list("id", flat=True))
+
+
+def round_sudden_death_ids(*, round_id: int) -> set[int]:
+    """The matches the director kept playing for a sudden-death hand when time was last
+    called on the round (T3), from the action log of that call."""
+    data = (
+        ActionLog.objects.filter(
+            verb="round.call_time", target_type="brackets.round", target_id=str(round_id)
+        )
+        .order_by("-created_at", "-pk")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return {int(m) for m in (data or {}).get("sudden_death", [])}
 
 
 def round_id_for_match(*, match_id: int) -> int | None:

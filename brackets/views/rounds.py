@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
 from brackets.models import Round
 from brackets.presenters.director import build_preview, referee_choices, round_matches
+from brackets.selectors import round_sudden_death_ids
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -146,6 +147,8 @@ class RoundProgressView(DirectorTournamentMixin):
                 next_step = round_preview(stage=stage, actor=request.user)
             except ApplicationError as exc:
                 messages.warning(request, error_text(exc))
+        # T3: the tables the director kept for a sudden-death hand when calling time.
+        sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
         context = self.base_context(
             round=rnd,
             stage=stage,
@@ -170,6 +173,10 @@ class RoundProgressView(DirectorTournamentMixin):
                 ]
             ),
             referees=referee_choices(self.tournament),
+            sudden_death=sudden_death,
+            sudden_death_tables=sorted(
+                {m.table_number for m in open_matches if m.match_id in sudden_death}
+            ),
             scheduled=Match.Status.SCHEDULED,
             in_progress=Match.Status.IN_PROGRESS,
         )

@@ -536,6 +536,30 @@ def test_call_time_needs_confirmation_then_ends_matches() -> None:
     assert log.actor == director
 
 
+def test_a_table_kept_for_sudden_death_is_marked_on_the_round_page() -> None:
+    """T3: after time is called, the table kept for a sudden-death hand says so, and the
+    clock card tells the director that its match is not ended by the system."""
+    tournament, director, stage = tournament_with_stage(8, time_limit=30)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    client = director_client(director)
+    slug = tournament.slug
+    first, second = RoundMatch.objects.filter(round=rnd).order_by("table_number")
+    response = client.post(
+        url("call-time", slug, rnd.pk),
+        {"reason": "hour up", "confirm": "on", "sudden_death": [str(second.match_id)]},
+    )
+    assert "1 match ended" in follow_messages(client, response)[0]
+    page = client.get(url("round", slug, rnd.pk)).content.decode()
+    row = page.split(f'id="match-{second.match_id}"')[1].split("</tr>")[0]
+    assert "Sudden death (T3)" in row
+    ended = page.split(f'id="match-{first.match_id}"')[1].split("</tr>")[0]
+    assert "Sudden death (T3)" not in ended
+    note = page.split('id="sudden-death-note"')[1].split("</p>")[0]
+    assert f"table {second.table_number}." in note
+    assert "call time again" in note
+
+
 def test_close_and_advance_buttons_follow_the_service() -> None:
     tournament, director, stage = tournament_with_stage(8, auto_advance=False)
     stage_seed(stage=stage, actor=director, method="rating")
