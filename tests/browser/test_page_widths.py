@@ -169,3 +169,24 @@ def test_the_tournament_forms_fit_a_390_px_phone(
         phone.goto(url)
         assert phone.locator("#id_ruleset_preset").count() == 1
         assert page_width(phone) <= 390, url
+
+
+def test_the_dashboard_seats_do_not_run_over_each_other_on_a_390_px_phone(
+    browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path
+) -> None:
+    """On a phone the dashboard's two columns of seats were narrower than a long surname, so
+    "Estevez" ran under the score beside it and the next seat's letter sat under that score."""
+    phone = browser_context(viewport=PHONE_390, user=event["director"]).new_page()
+    phone.goto(f"/director/tournaments/{event['slug']}/")
+    phone.screenshot(path=artifacts_dir / "dashboard-390.png", full_page=True)
+    assert phone.locator(".seat-scores li").count() == 8
+    overlaps = phone.evaluate(
+        """() => [...document.querySelectorAll('.seat-scores li')].filter(li => {
+                 const box = li.getBoundingClientRect();
+                 const who = li.querySelector('span').getBoundingClientRect();
+                 const score = li.querySelector('.num').getBoundingClientRect();
+                 return who.right > score.left + 1 || score.right > box.right + 1;
+               }).map(li => li.textContent)"""
+    )
+    assert overlaps == []
+    assert page_width(phone) <= 390
