@@ -59,6 +59,7 @@ from brackets.engine.swiss import (
 from brackets.engine.time_called import (
     TimeCalledLine,
     TimeCalledPlacing,
+    sudden_death_placings,
     time_called_placings,
     time_called_winner,
 )
@@ -106,6 +107,7 @@ __all__ = [
     "seed_manual",
     "seed_random",
     "snake_tables",
+    "sudden_death_placings",
     "time_called_placings",
     "time_called_winner",
 ]

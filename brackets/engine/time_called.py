@@ -21,7 +21,7 @@ Its twin over a match's seats (the placing stored when a match ends) is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.errors import BracketError
@@ -107,3 +107,23 @@ def time_called_placings(lines: Sequence[TimeCalledLine]) -> tuple[TimeCalledPla
         )
         out.append(TimeCalledPlacing(ln.player_id, placing, level))
     return tuple(out)
+
+
+def sudden_death_placings(
+    lines: Sequence[TimeCalledLine], winners: Collection[PlayerId]
+) -> tuple[TimeCalledPlacing, ...]:
+    """Order a table whose sudden-death hand was played (T3: the director ordered it instead of
+    placing by score): the hand's winner (both partners at a partnership table) is placed first,
+    the others follow in T3 order (score, reached first, hands won), level players sharing a
+    placing. Without a winner among ``lines`` (a tied hand) the plain T3 order stands."""
+    won = [ln for ln in lines if ln.player_id in winners]
+    if not won:
+        return time_called_placings(lines)
+    rest = time_called_placings([ln for ln in lines if ln.player_id not in winners])
+    first = tuple(
+        TimeCalledPlacing(ln.player_id, 1, tuple(o.player_id for o in won if o is not ln))
+        for ln in won
+    )
+    return first + tuple(
+        TimeCalledPlacing(p.player_id, p.placing + len(won), p.tied_with) for p in rest
+    )

@@ -11,8 +11,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from brackets.engine import TimeCalledLine, time_called_placings, time_called_winner
+from brackets.engine import (
+    TimeCalledLine,
+    sudden_death_placings,
+    time_called_placings,
+    time_called_winner,
+)
 from brackets.models import Round, RoundMatch, StageEntry
+from brackets.selectors import round_sudden_death_ids
 from brackets.services._common import (
     Actor,
     action_log_record_by_id,
@@ -74,7 +80,9 @@ def round_call_time(
     partnership's score and hands won, R42/T10, so partners place together); players still
     level share the placing and a shared first is no match win, so a match ended before any hand was
     completed has no winner (T3; seed order never decides). The director may instead name the
-    match in ``sudden_death``, which keeps playing. Returns the ended match ids.
+    match in ``sudden_death``, which keeps playing; calling time again ends it, decided by its
+    sudden-death hand (the first hand with a winner recorded since the earlier call, whose
+    winner is placed first, the others in T3 order). Returns the ended match ids.
     """
     if actor is None:
         raise PermissionDeniedError(
@@ -122,6 +130,26 @@ def round_call_time(
     # R42/T10: at a partnership table "hands won" is the partnership's (each hand once, R46),
     # the same for both partners: one partner's count must not place the partnership.
     teams = matches_team_stats(matches=Match.objects.filter(pk__in=open_ids))
+    # T3: a match kept for a sudden-death hand when time was last called is decided by that
+    # hand: the winner of the first hand recorded since then that has one.
+    decided_by: dict[int, int] = {}
+    kept_before = (
+        round_sudden_death_ids(round_id=rnd.pk) & set(open_ids) if rnd.time_called_at else set()
+    )
+    for match_id, winner in (
+        ()
+        if not kept_before
+        else Hand.objects.filter(
+            match_id__in=kept_before,
+            void=False,
+            winner__isnull=False,
+            recorded_at__gt=rnd.time_called_at,
+        )
+        .order_by("match_id", "number")
+        .values_list("match_id", "winner")
+    ):
+        if winner is not None:  # filtered out above; narrows the type
+            decided_by.setdefault(match_id, winner)
     decisions: dict[str, object] = {}
     text = f"Time called (T3). {reason}".strip()
     for match_id in open_ids:
@@ -136,7 +164,17 @@ def round_call_time(
             )
             for seat, entry_id, hands_won in rows
         ]
-        placed = time_called_placings(lines)
+        sudden = decided_by.get(match_id)
+        if sudden is None:
+            placed = time_called_placings(lines)
+        else:
+            # At a partnership table the hand is won for the partnership (R42).
+            winners = {
+                entry_id
+                for seat, entry_id, _ in rows
+                if seat == sudden or (team is not None and seat % 2 == sudden % 2)
+            }
+            placed = sudden_death_placings(lines, winners)
         # T3: players still level share the placing; a shared first is no match win (the
         # override stores no winner). Seed and seat order never decide.
         placing_of = {p.player_id: p.placing for p in placed}

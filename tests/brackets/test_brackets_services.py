@@ -479,6 +479,63 @@ def test_sudden_death_matches_keep_playing_when_time_is_called() -> None:
     assert services.round_advance(round_id=r1.pk).outcome == "in_play"
 
 
+def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> None:
+    """T3: the director keeps a table for a sudden-death hand instead of placing by score.
+    Seat 1 won hand 1; after time is called seat 0 wins the sudden-death hand: both on 1, seat
+    1 got there first. Calling time again must place seat 0, who won the sudden-death hand,
+    first (it used to place seat 1 first by "reached first", as if no hand had been ordered)."""
+    t, d = make_tournament(8)
+    q = qualifying(t, d)
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    _, b = Match.objects.filter(round_link__round=r1).order_by("pk")
+    match_start(match_id=b.pk, actor=d, lot_winner=0)
+    hand_record(
+        match_id=b.pk,
+        actor=d,
+        expected_number=1,
+        payload={"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1},
+    )
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    hand_record(
+        match_id=b.pk,
+        actor=d,
+        expected_number=2,
+        payload={"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 0},
+    )
+    assert services.round_call_time(round=r1, actor=d, reason="sudden death played") == [b.pk]
+    b.refresh_from_db()
+    assert (b.status, b.end_reason, b.winner_seat) == ("finished", "time", 0)
+    placing = dict(Seat.objects.filter(match=b).values_list("seat", "placing"))
+    assert placing == {0: 1, 1: 2, 2: 3, 3: 3}
+    entry_of = dict(Seat.objects.filter(match=b).values_list("seat", "entry_id"))
+    rows = {r.player_id: r for r in standings_for_stage(stage_id=q.pk)}
+    assert rows[entry_of[0]].match_wins == 1
+    assert rows[entry_of[1]].match_wins == 0
+
+
+def test_a_sudden_death_table_without_a_new_hand_keeps_the_t3_order() -> None:
+    """Time called again before any sudden-death hand was won: nothing decided it, so the
+    plain T3 order stands (seat 1 won hand 1)."""
+    t, d = make_tournament(8)
+    q = qualifying(t, d)
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    _, b = Match.objects.filter(round_link__round=r1).order_by("pk")
+    match_start(match_id=b.pk, actor=d, lot_winner=0)
+    hand_record(
+        match_id=b.pk,
+        actor=d,
+        expected_number=1,
+        payload={"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1},
+    )
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    services.round_call_time(round=r1, actor=d)
+    b.refresh_from_db()
+    assert b.winner_seat == 1
+    assert dict(Seat.objects.filter(match=b).values_list("seat", "placing"))[1] == 1
+
+
 def test_withdrawal_mid_round_forfeits_and_the_table_plays_on(
     django_capture_on_commit_callbacks: Any,
 ) -> None:

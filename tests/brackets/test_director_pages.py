@@ -558,6 +558,7 @@ def test_a_table_kept_for_sudden_death_is_marked_on_the_round_page() -> None:
     note = page.split('id="sudden-death-note"')[1].split("</p>")[0]
     assert f"table {second.table_number}." in note
     assert "call time again" in note
+    assert "the winner of that hand is placed first" in note
 
 
 def test_close_and_advance_buttons_follow_the_service() -> None:

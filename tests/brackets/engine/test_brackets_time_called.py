@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from brackets.engine import BracketError, TimeCalledLine, TimeCalledPlacing, time_called_placings
+from brackets.engine import (
+    BracketError,
+    TimeCalledLine,
+    TimeCalledPlacing,
+    sudden_death_placings,
+    time_called_placings,
+)
 
 
 def test_t3_reached_at_is_the_last_hand_that_changed_the_score() -> None:
@@ -61,3 +67,15 @@ def test_t3_errors() -> None:
     with pytest.raises(BracketError) as info:
         TimeCalledLine(1, -1, 0, 0)
     assert info.value.code == "negative_count"
+
+
+def test_the_sudden_death_hand_winner_is_placed_first_and_the_others_keep_t3_order() -> None:
+    lines = [
+        TimeCalledLine.from_scores(1, [1, 1], 1),  # reached 1 first
+        TimeCalledLine.from_scores(2, [0, 1], 1),  # won the sudden-death hand
+        TimeCalledLine.from_scores(3, [0, 0], 0),
+        TimeCalledLine.from_scores(4, [0, 0], 0),
+    ]
+    placed = {p.player_id: p.placing for p in sudden_death_placings(lines, {2})}
+    assert placed == {2: 1, 1: 2, 3: 3, 4: 3}
+    assert sudden_death_placings(lines, set()) == time_called_placings(lines)
