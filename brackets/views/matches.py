@@ -58,13 +58,29 @@ class ForfeitForm(forms.Form):
         self.fields["seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
         name_the_rules(self, {"seat": "T7", "reason": "T7"})
 
-    def summary(self, seats: list[Seat]) -> str:
+    def _forfeit(self, seats: list[Seat]) -> str:
         seat = self.cleaned_data["seat"]
         name = next(s.entry.player.name for s in seats if s.seat == seat)
-        forfeit = _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
+        return _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
             "name": name,
             "letter": SEAT_LETTERS[seat],
         }
+
+    def outcome(self, seats: list[Seat], played_on: bool) -> str:
+        """What happened, once confirmed: the others play on, or must be reseated (T7)."""
+        forfeit = self._forfeit(seats)
+        if played_on:
+            return " ".join(
+                [forfeit, _("The others play on at this table in a new match, from love (T7).")]
+            )
+        if len(seats) == 2:
+            return forfeit
+        return " ".join(
+            [forfeit, _("The others cannot play on one player short: reseat them (T7).")]
+        )
+
+    def summary(self, seats: list[Seat]) -> str:
+        forfeit = self._forfeit(seats)
         if len(seats) == 2:
             return forfeit
         # T7 "the table plays on": in a new match (README, Forfeit), which a director must
@@ -267,7 +283,7 @@ class MatchActionView(DirectorTournamentMixin):
             context["confirm"] = form.summary(seats)  # type: ignore[attr-defined]
             return self._render(request, **context)
         try:
-            self._apply(action, rnd, match, form)
+            outcome = self._apply(action, rnd, match, form)
         except (NotFoundError, PermissionDeniedError):
             raise
         except (ApplicationError, BracketError) as exc:
@@ -279,15 +295,22 @@ class MatchActionView(DirectorTournamentMixin):
                 }
             context["problem"] = text
             return self._render(request, status=400, **context)
-        messages.success(request, str(form.summary(seats)))  # type: ignore[attr-defined]
+        # What happened (a forfeit says whether the table plays on), else what was confirmed.
+        done = outcome or form.summary(seats)  # type: ignore[attr-defined]
+        messages.success(request, str(done))
         return HttpResponseRedirect(context["back_url"])
 
-    def _apply(self, action: str, rnd: Round, match: Match, form: forms.Form) -> None:
+    def _apply(self, action: str, rnd: Round, match: Match, form: forms.Form) -> str:
         d = form.cleaned_data
         user = self.request.user
         if action == "forfeit":
-            match_forfeit(match_id=match.pk, actor=user, seat=d["seat"], reason=d["reason"])
-        elif action == "override":
+            assert isinstance(form, ForfeitForm)
+            result = match_forfeit(
+                match_id=match.pk, actor=user, seat=d["seat"], reason=d["reason"]
+            )
+            seats = list(Seat.objects.filter(match_id=match.pk).select_related("entry__player"))
+            return form.outcome(seats, played_on=result.continuation is not None)
+        if action == "override":
             assert isinstance(form, OverrideForm)
             match_result_override(
                 match_id=match.pk,
@@ -305,3 +328,4 @@ class MatchActionView(DirectorTournamentMixin):
                 in_entry_id=d["in_entry"],
                 reason=d["reason"],
             )
+        return ""

@@ -63,6 +63,11 @@ def test_forfeit_asks_for_confirmation_then_records_it(world: dict[str, Any]) ->
     # Confirm: the service runs, the continuation is created (T7), logged with the reason.
     r = c.post(url, {"seat": "1", "reason": "no-show", "confirmed": "yes"})
     assert r.status_code == 302
+    # The message says what happened, not the "where the ruleset allows" of the question.
+    (done,) = [str(m) for m in r.wsgi_request._messages]
+    assert "forfeits: a 0-6 loss (T7)" in done
+    assert "The others play on at this table in a new match, from love (T7)." in done
+    assert "Where the ruleset allows" not in done
     world["match"].refresh_from_db()
     assert world["match"].status == Match.Status.FINISHED
     assert world["match"].end_reason == Match.EndReason.FORFEIT
