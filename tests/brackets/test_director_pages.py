@@ -561,6 +561,20 @@ def test_a_table_kept_for_sudden_death_is_marked_on_the_round_page() -> None:
     assert "the winner of that hand is placed first" in note
 
 
+def test_seeding_page_of_a_started_stage_does_not_plan_round_1() -> None:
+    """Before round 1 the page says how round 1 would seat the field; once the stage has
+    started that line ("Round 1 would seat ...") described a round long played."""
+    tournament, director, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=director, method="rating")
+    client = director_client(director)
+    page = client.get(url("seeding", tournament.slug, stage.pk)).content.decode()
+    assert 'id="table-plan"' in page
+    round_publish(stage=stage, actor=director)
+    page = client.get(url("seeding", tournament.slug, stage.pk)).content.decode()
+    assert 'id="table-plan"' not in page
+    assert "The stage has started" in page
+
+
 def test_close_and_advance_buttons_follow_the_service() -> None:
     tournament, director, stage = tournament_with_stage(8, auto_advance=False)
     stage_seed(stage=stage, actor=director, method="rating")
