@@ -37,6 +37,7 @@ from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
 from scoring.presenters.confirmation import confirmation_panel, dispute_decision
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
+from scoring.selectors import match_sudden_death
 from tournament.context import (
     PUBLIC_STATUSES,
     Action,
@@ -130,6 +131,8 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "view": view,
         "seat_letters": SEAT_LETTERS,
         "can_record": in_progress and may_write,
+        # T3: time was called and the director ordered this table a sudden-death hand.
+        "sudden_death": in_progress and match_sudden_death(match=match),
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
         "is_director": is_director,
         # The referee's last look after the finish (a short read, tournament.principal).

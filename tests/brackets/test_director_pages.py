@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
-from brackets.services import round_advance, round_publish, stage_seed
+from brackets.services import round_advance, round_call_time, round_publish, stage_seed
 from scoring.models import Match
 from tests.brackets.conftest import play_round
 from tests.brackets.factories_pages import (
@@ -573,6 +573,25 @@ def test_seeding_page_of_a_started_stage_does_not_plan_round_1() -> None:
     page = client.get(url("seeding", tournament.slug, stage.pk)).content.decode()
     assert 'id="table-plan"' not in page
     assert "The stage has started" in page
+
+
+def test_the_referee_page_of_a_sudden_death_table_says_so() -> None:
+    """T3: the referee of a table kept for a sudden-death hand is told so on the match page
+    (it used to look like any match in play); an ended table's page does not say it."""
+    _, director, stage = tournament_with_stage(8, time_limit=30)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    client = director_client(director)
+    ended, kept = RoundMatch.objects.filter(round=rnd).order_by("table_number")
+    match_page = "/matches/{}/"
+    assert 'id="sudden-death"' not in client.get(match_page.format(kept.match_id)).content.decode()
+    round_call_time(round=rnd, actor=director, sudden_death=[kept.match_id])
+    page = client.get(match_page.format(kept.match_id)).content.decode()
+    assert 'id="sudden-death"' in page
+    assert "this table plays one sudden-death hand (T3)" in page
+    assert 'id="sudden-death"' not in client.get(match_page.format(ended.match_id)).content.decode()
+    round_call_time(round=rnd, actor=director)
+    assert 'id="sudden-death"' not in client.get(match_page.format(kept.match_id)).content.decode()
 
 
 def test_close_and_advance_buttons_follow_the_service() -> None:
