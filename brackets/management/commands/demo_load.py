@@ -209,8 +209,9 @@ class Command(BaseCommand):
             bot = MatchBot(match, match.referee, rng)
             bot.start()  # every table of the round has started, table 7 without a hand yet
             bot.play(hands)
-        # Time is called on table 8 only; the other open tables play on (T3: the director
-        # may keep a match going).
+        # Time is called: table 8 is placed by T3, and the director keeps the other open
+        # tables for a sudden-death hand (T3), so the demo shows both; calling time again
+        # (the round page) ends those tables, each decided by its first hand won since.
         timed = tables.get(TIME_CALLED_TABLE)
         if timed is None:
             return
