@@ -104,6 +104,25 @@
     el.className = "live-status live-status-" + kind;
   }
 
+  // -- keyboard focus across swaps --------------------------------------------------------------
+
+  // A swap replaces the element that had the keyboard focus (a link in a table card): focus
+  // the same link in the new content, or a keyboard user is sent back to the top of the page
+  // by every hand recorded at the table they are on.
+  function focusKey(scope) {
+    var active = document.activeElement;
+    if (!active || active === document.body || !scope.contains(active)) return null;
+    return active.getAttribute("href") || (active.id ? "#" + active.id : null);
+  }
+
+  function refocus(key, scope) {
+    if (!key) return;
+    var found = Array.prototype.filter.call(scope.querySelectorAll("a[href], [id]"), function (el) {
+      return el.getAttribute("href") === key || (key.charAt(0) === "#" && "#" + el.id === key);
+    })[0];
+    if (found && found.focus) found.focus({ preventScroll: true });
+  }
+
   // -- re-fetch with a conditional GET ----------------------------------------------------------
 
   function applyPage(html) {
@@ -113,7 +132,10 @@
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-live-region]"), function (region) {
       var name = region.getAttribute("data-live-region");
       var here = root.querySelector('[data-live-region="' + name + '"]');
-      if (here) here.innerHTML = region.innerHTML;
+      if (!here) return;
+      var key = focusKey(here);
+      here.innerHTML = region.innerHTML;
+      refocus(key, here);
     });
     root.dataset.matches = fresh.dataset.matches || "";
     readStatuses(fresh);
@@ -174,7 +196,11 @@
       var holder = document.createElement("div");
       holder.innerHTML = ev.html;
       var fresh = holder.firstElementChild;
-      if (fresh) card.replaceWith(fresh);
+      if (fresh) {
+        var key = focusKey(card);
+        card.replaceWith(fresh);
+        refocus(key, fresh);
+      }
     } else if (newForCard || (follows("tables") && !card)) {
       gap = true; // no card in the event, or a match we do not show yet (a new round)
     }

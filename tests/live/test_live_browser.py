@@ -136,6 +136,26 @@ def test_a_recorded_hand_shows_within_two_seconds_and_survives_a_cut(
     _card_shows(page, match, timeout_ms=2000)
 
 
+def test_keyboard_focus_stays_on_a_card_link_when_the_card_updates(
+    contexts: Any, played: Any
+) -> None:
+    """A keyboard user on a player's link in a table card keeps the focus there when a hand
+    updates the card (it used to fall back to the top of the page at every hand)."""
+    match = played.match
+    page = contexts().new_page()
+    page.goto("/live/hall-open/tables/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    link = page.locator(f'[data-match="{match.pk}"] th a').first
+    href = link.get_attribute("href")
+    link.focus()
+    played.record(1)
+    _card_shows(page, match, timeout_ms=3000)
+    assert page.evaluate("document.activeElement.getAttribute('href')") == href
+    assert page.evaluate("document.activeElement.closest('[data-match]').dataset.match") == str(
+        match.pk
+    )
+
+
 def test_standings_page_follows_a_finished_match(contexts: Any, played: Any) -> None:
     match = played.match
     page = contexts(viewport=DESKTOP).new_page()
