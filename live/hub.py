@@ -195,7 +195,11 @@ class Hub:
             if self.source is not None:
                 assert self._hubs is not None
                 self._relay = _Relay(self, self.source.accept)
-                await self._hubs.join(self.source.group, self._relay, self.source.tick)
+                # The source hub may be started here, before any socket of its own: it frames
+                # as this hub does, for the sockets that join it later (a match page first).
+                await self._hubs.join(
+                    self.source.group, self._relay, self.source.tick, framer=self.framer
+                )
             else:
                 self.channel = await self.layer.new_channel()
                 await self.layer.group_add(self.group, self.channel)
@@ -475,6 +479,8 @@ class Hubs:
                 hubs.pop(group, None)
                 raise
             return hub
+        if hub.framer is _no_frame and framer is not _no_frame:
+            hub.framer = framer  # started by a relay without one: its sockets need frames
         hub.add(member)
         hub.cancel_stop()
         await asyncio.shield(hub.ready)

@@ -57,6 +57,7 @@ def _page(
             "region": region,
             "follow": follow,
             "matches": " ".join(str(m) for m in matches or []),
+            "open_matches": summary.get("open_matches", {}),
             "ws": f"{ws_path}?lang={get_language()}",
             "etag": html_etag(t),
             "poll": POLL_SECONDS,

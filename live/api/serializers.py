@@ -138,12 +138,20 @@ class TableCountsSerializer(serializers.Serializer[Any]):
     finished = serializers.IntegerField()
 
 
+class OpenMatchesSerializer(serializers.Serializer[Any]):
+    scheduled = serializers.ListField(child=serializers.IntegerField())
+    in_progress = serializers.ListField(child=serializers.IntegerField())
+
+
 class SummarySerializer(serializers.Serializer[Any]):
     tournament = TournamentInfoSerializer()
     stages = StageSerializer(many=True)
     current_stage = StageSerializer(allow_null=True)
     current_rounds = RoundSerializer(many=True)
     tables = TableCountsSerializer()
+    open_matches = OpenMatchesSerializer(
+        help_text="Ids of the current round's matches not finished yet, by status."
+    )
 
 
 class LiveTablesSerializer(serializers.Serializer[Any]):

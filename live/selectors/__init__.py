@@ -104,13 +104,17 @@ def tournament_summary(*, tournament: Tournament) -> JSON:
     rounds = current_rounds(tournament_id=tournament.pk)
     counts: dict[str, int] = defaultdict(int)
     open_in: dict[int, int] = defaultdict(int)
+    open_matches: dict[str, list[int]] = {s: [] for s in sorted(OPEN_MATCH)}
     if rounds:
-        for round_id, status in Match.objects.filter(round_link__round__in=rounds).values_list(
-            "round_link__round_id", "status"
+        for match_id, round_id, status in (
+            Match.objects.filter(round_link__round__in=rounds)
+            .order_by("pk")
+            .values_list("pk", "round_link__round_id", "status")
         ):
             counts[status] += 1
             if status in OPEN_MATCH:
                 open_in[round_id] += 1
+                open_matches[status].append(match_id)
     current_stage = None
     if rounds:
         current_stage = next((s for s in stages if s.pk == rounds[0].stage_id), None)
@@ -135,6 +139,9 @@ def tournament_summary(*, tournament: Tournament) -> JSON:
             "in_progress": counts[Match.Status.IN_PROGRESS],
             "finished": counts[Match.Status.FINISHED],
         },
+        # The tables of the current round(s) not finished yet, by status: live pages re-fetch
+        # when an event shows a match in another status (started, finished, reopened).
+        "open_matches": open_matches,
     }
 
 

@@ -4,6 +4,7 @@
  * The page is rendered by the server and names what to follow on its root element:
  *   <div id="live" data-ws="/ws/live/<slug>/?lang=es" data-version="41" data-etag='W/"..."'
  *        data-refresh="<this page's URL>" data-follow="tables|finished|matches" data-matches="3 7"
+ *        data-scheduled="9" data-in-progress="4 5"
  *        data-poll="15" data-label-live=".." data-label-reconnecting=".." data-label-polling="..">
  *     <div data-live-region="tables"> ... </div>
  *   </div>
@@ -15,6 +16,9 @@
  *     at-most-once): we re-fetch the page state;
  *   - a match update carries the table card rendered by the server ("html"): swapped in place
  *     when it is newer than the card on the page, so a busy hall does not re-fetch per hand;
+ *   - a match whose status differs from the one the page shows (data-scheduled,
+ *     data-in-progress; unlisted = finished) started, finished or was reopened: pages showing
+ *     counts, standings or marks re-fetch;
  *   - a tick (every 20 s or so) carries the current versions: behind means the last event
  *     was lost, and we re-fetch.
  * Re-fetching is a conditional GET (If-None-Match with the page's ETag): an unchanged page is a
@@ -60,6 +64,33 @@
     return (root.dataset.matches || "").split(/\s+/).filter(Boolean);
   }
 
+  // The status of each table of the current round(s) as the page shows it; a table not
+  // listed is finished (or not on the page yet). An event naming another status (a table
+  // starts, finishes or is reopened by a void) changes counts, standings and marks that the
+  // event's own card does not carry: the page re-fetches.
+  var shownStatus = {};
+
+  function readStatuses(el) {
+    shownStatus = {};
+    [["scheduled", el.dataset.scheduled], ["in_progress", el.dataset.inProgress]].forEach(
+      function (pair) {
+        (pair[1] || "").split(/\s+/).filter(Boolean).forEach(function (id) {
+          shownStatus[id] = pair[0];
+        });
+      });
+  }
+
+  function statusChanged(ev) {
+    if (!ev.match || !ev.match.status) return false;
+    var id = String(ev.match_id);
+    var was = shownStatus[id] || "finished";
+    if (ev.match.status === "finished") delete shownStatus[id];
+    else shownStatus[id] = ev.match.status;
+    return was !== ev.match.status;
+  }
+
+  readStatuses(root);
+
   // -- status line ------------------------------------------------------------------------------
 
   function setStatus(kind) {
@@ -73,6 +104,25 @@
     el.className = "live-status live-status-" + kind;
   }
 
+  // -- keyboard focus across swaps --------------------------------------------------------------
+
+  // A swap replaces the element that had the keyboard focus (a link in a table card): focus
+  // the same link in the new content, or a keyboard user is sent back to the top of the page
+  // by every hand recorded at the table they are on.
+  function focusKey(scope) {
+    var active = document.activeElement;
+    if (!active || active === document.body || !scope.contains(active)) return null;
+    return active.getAttribute("href") || (active.id ? "#" + active.id : null);
+  }
+
+  function refocus(key, scope) {
+    if (!key) return;
+    var found = Array.prototype.filter.call(scope.querySelectorAll("a[href], [id]"), function (el) {
+      return el.getAttribute("href") === key || (key.charAt(0) === "#" && "#" + el.id === key);
+    })[0];
+    if (found && found.focus) found.focus({ preventScroll: true });
+  }
+
   // -- re-fetch with a conditional GET ----------------------------------------------------------
 
   function applyPage(html) {
@@ -82,9 +132,13 @@
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-live-region]"), function (region) {
       var name = region.getAttribute("data-live-region");
       var here = root.querySelector('[data-live-region="' + name + '"]');
-      if (here) here.innerHTML = region.innerHTML;
+      if (!here) return;
+      var key = focusKey(here);
+      here.innerHTML = region.innerHTML;
+      refocus(key, here);
     });
     root.dataset.matches = fresh.dataset.matches || "";
+    readStatuses(fresh);
     var v = parseInt(fresh.dataset.version || "0", 10);
     if (v >= state.version) state.version = v;
     state.etag = fresh.dataset.etag || null;
@@ -142,14 +196,20 @@
       var holder = document.createElement("div");
       holder.innerHTML = ev.html;
       var fresh = holder.firstElementChild;
-      if (fresh) card.replaceWith(fresh);
+      if (fresh) {
+        var key = focusKey(card);
+        card.replaceWith(fresh);
+        refocus(key, fresh);
+      }
     } else if (newForCard || (follows("tables") && !card)) {
       gap = true; // no card in the event, or a match we do not show yet (a new round)
     }
     var finished = ev.match && ev.match.status === "finished";
+    var changed = statusChanged(ev);
     if (gap) {
       refetchSoon(0);
-    } else if (follows("finished") && finished) {
+    } else if ((follows("finished") && finished) ||
+               ((follows("finished") || follows("tables")) && changed)) {
       refetchSoon(FINISHED_JITTER_MS);
     } else if (follows("matches") && followedMatches().indexOf(String(ev.match_id)) !== -1) {
       refetchSoon(0);

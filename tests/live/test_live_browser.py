@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scoring.models import Match
+from scoring.services import hand_void_last
 from tests.browser.conftest import (  # noqa: F401  (fixtures reused from the shared module)
     CHROMIUM_ARGS,
     browser,
@@ -135,6 +136,26 @@ def test_a_recorded_hand_shows_within_two_seconds_and_survives_a_cut(
     _card_shows(page, match, timeout_ms=2000)
 
 
+def test_keyboard_focus_stays_on_a_card_link_when_the_card_updates(
+    contexts: Any, played: Any
+) -> None:
+    """A keyboard user on a player's link in a table card keeps the focus there when a hand
+    updates the card (it used to fall back to the top of the page at every hand)."""
+    match = played.match
+    page = contexts().new_page()
+    page.goto("/live/hall-open/tables/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    link = page.locator(f'[data-match="{match.pk}"] th a').first
+    href = link.get_attribute("href")
+    link.focus()
+    played.record(1)
+    _card_shows(page, match, timeout_ms=3000)
+    assert page.evaluate("document.activeElement.getAttribute('href')") == href
+    assert page.evaluate("document.activeElement.closest('[data-match]').dataset.match") == str(
+        match.pk
+    )
+
+
 def test_standings_page_follows_a_finished_match(contexts: Any, played: Any) -> None:
     match = played.match
     page = contexts(viewport=DESKTOP).new_page()
@@ -154,6 +175,42 @@ def test_standings_page_follows_a_finished_match(contexts: Any, played: Any) -> 
         arg=winner,
         timeout=6000,
     )
+
+
+def test_home_counts_a_table_that_starts_play(contexts: Any, played: Any) -> None:
+    """A match going from scheduled to in play changes the home page's table counts: the page
+    re-fetches on a status change, not only when a match finishes (it used to stay at the
+    count it was loaded with, its version already caught up by the event)."""
+    page = contexts().new_page()
+    page.goto("/live/hall-open/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    assert "0 of 2 finished, 1 in play" in page.inner_text("main")
+    other = played.lt.matches()[1]
+    start_match(other, played.lt.director, seed=5)
+    page.wait_for_function(
+        "() => document.querySelector('main').innerText.includes('0 of 2 finished, 2 in play')",
+        timeout=8000,
+    )
+
+
+def test_standings_page_follows_a_match_reopened_by_a_void(contexts: Any, played: Any) -> None:
+    """A director voids the hand that ended a match: the match is in play again and its win
+    leaves the standings at once (the event says "in_progress", not "finished")."""
+    match = played.match
+    page = contexts(viewport=DESKTOP).new_page()
+    page.goto("/live/hall-open/standings/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    for number in range(1, len(played.payloads) + 1):
+        played.record(number)
+    match.refresh_from_db()
+    winner = match.seats.get(seat=match.winner_seat).entry_id
+    wins = """([entry, wins]) => {
+        const row = document.querySelector(`tr[data-entry="${entry}"]`);
+        return row && row.querySelectorAll("td")[1].textContent.trim() === wins;
+    }"""
+    page.wait_for_function(wins, arg=[winner, "1"], timeout=6000)
+    hand_void_last(match_id=match.pk, actor=played.lt.director, reason="Wrong winner")
+    page.wait_for_function(wins, arg=[winner, "0"], timeout=8000)
 
 
 def test_without_websockets_the_page_polls_with_conditional_gets(

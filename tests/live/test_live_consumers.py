@@ -136,6 +136,39 @@ async def test_recorded_hand_reaches_tournament_and_match_sockets(lt: LiveTourna
 
 
 @in_own_loop
+async def test_a_tournament_socket_after_a_match_socket_gets_events_and_ticks(
+    lt: LiveTournament, monkeypatch: Any
+) -> None:
+    """The first spectator socket of a process is a match page (after a restart, the match
+    page reconnects first): the tournament hub it starts to ride on must still frame events
+    and ticks for the tournament sockets that join later. It was started without a framer, so
+    the tables, home and standings pages got their hello and then nothing, ever."""
+    from live.hub import hubs
+
+    monkeypatch.setattr(hubs, "tick_seconds", 0.3)
+    match = (await sync_to_async(lt.matches)())[0]
+    payloads = await sync_to_async(start_match)(match, lt.director)
+    m_comm, ok1, _ = await _connect(f"/ws/live/ws-open/matches/{match.pk}/")
+    assert ok1
+    await _json(m_comm)
+    t_comm, ok2, _ = await _connect("/ws/live/ws-open/?lang=en")
+    assert ok2
+    assert (await _json(t_comm))["type"] == "hello"
+    assert (await _json(t_comm))["type"] == "tick"
+
+    await sync_to_async(play_hands)(match, lt.director, payloads[:1])
+    for _ in range(5):
+        event = await _json(t_comm)
+        if event["type"] == "match.update":
+            break
+    assert event["type"] == "match.update"
+    assert event["match_id"] == match.pk
+    assert f'data-match="{match.pk}"' in event["html"]
+    await t_comm.disconnect()
+    await m_comm.disconnect()
+
+
+@in_own_loop
 async def test_card_html_is_rendered_in_the_asked_language(lt: LiveTournament) -> None:
     match = (await sync_to_async(lt.matches)())[0]
     payloads = await sync_to_async(start_match)(match, lt.director)
