@@ -535,9 +535,10 @@
   // never sooner than a rate limit's Retry-After (a long one is left to the queue's retry).
   function sendWithRetry(url, body, key, attempt) {
     return send(url, body, key).then(function (res) {
-      if (transient(res) && attempt < AUTO_RETRIES && res.retryAfter <= RETRY_AFTER_INLINE_MS) {
+      var wait = res.retryAfter || 0; // none on a lost answer
+      if (transient(res) && attempt < AUTO_RETRIES && wait <= RETRY_AFTER_INLINE_MS) {
         setStatus("working", root.dataset.msgRetrying.replace("%(n)s", attempt + 1));
-        return sleep(Math.max(1000 * Math.pow(2, attempt), res.retryAfter)).then(function () {
+        return sleep(Math.max(1000 * Math.pow(2, attempt), wait)).then(function () {
           return sendWithRetry(url, body, key, attempt + 1);
         });
       }
