@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from brackets.selectors.pairs import pairs_standings_table
+from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
 from scoring.services import match_result_override
 from tests.brackets.pairs_helpers import AC_SIX_LOVE, play_pairs_match
@@ -78,3 +79,19 @@ def test_an_override_of_a_pairs_match_places_partnerships_r42_t4() -> None:
     placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
     assert placings == {0: 1, 1: 3, 2: 1, 3: 3}
     assert match.winner_seat == 0
+
+
+def test_an_override_refuses_partners_with_different_scores_r42() -> None:
+    """R42: each partnership has one score, so an override that gives A 6 and C 3 (or B and D
+    different scores) is refused on the scores, naming the rule, and nothing changes."""
+    _, director, _, match = play_pairs_match(AC_SIX_LOVE)
+    before = list(match.scores)
+    with pytest.raises(ApplicationError) as exc:
+        match_result_override(
+            match_id=match.pk, actor=director, scores=[6, 0, 3, 2], reason="sheet"
+        )
+    assert exc.value.rule == "R42"
+    assert "scores" in exc.value.fields
+    match.refresh_from_db()
+    assert list(match.scores) == before
+    assert match.end_reason != Match.EndReason.OVERRIDE
