@@ -95,3 +95,36 @@ def test_an_override_refuses_partners_with_different_scores_r42() -> None:
     match.refresh_from_db()
     assert list(match.scores) == before
     assert match.end_reason != Match.EndReason.OVERRIDE
+
+
+def test_the_finals_winner_ranks_first_in_the_knockout_standings_t10() -> None:
+    """The final is a match (T10): after it the champion ranks 1 alone, not 1= with the
+    runner-up, on the pages' standings table."""
+    from brackets import services
+    from brackets.models import Round, RoundMatch
+    from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+
+    t, d, _ = make_pairs_tournament(2)
+    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    match_result_override(
+        match_id=RoundMatch.objects.get(round=r1).match_id,
+        actor=d,
+        scores=[6, 0, 6, 0],
+        reason="sheet",
+    )
+    services.round_close(round=r1, actor=d)
+    services.stage_advance(stage=q, actor=d)
+    final = services.round_publish(stage=k, actor=d)
+    assert final.kind == Round.Kind.FINAL
+    link = RoundMatch.objects.get(round=final)
+    match_result_override(match_id=link.match_id, actor=d, scores=[4, 6, 4, 6], reason="sheet")
+    champion_entry = Seat.objects.get(match_id=link.match_id, seat=1).entry_id
+    champion = PartnershipMember.objects.get(entry_id=champion_entry).partnership_id
+    table = pairs_standings_table(stage_id=k.pk)
+    assert table is not None
+    first, second = table
+    assert first.pair.pair_id == champion
+    assert (first.row.match_wins, second.row.match_wins) == (1, 0)
+    assert not first.row.tied_with
