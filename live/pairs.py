@@ -28,7 +28,7 @@ JSON = dict[str, Any]
 def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     """One pairs stage's standings in T10 order, the cut line and the final's result."""
     pairs = {p.info.pair_id: p for p in stage_pairs(data)}
-    standings = pair_standings_from_data(data, pairs=list(pairs))
+    standings = pair_standings_from_data(data, pairs=list(pairs), with_final=True)
     names = {e.entry_id: (e.name, e.club) for e in data.entrants}
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from brackets.engine import ByePolicy
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
-from brackets.models import StageEntry
+from brackets.models import Round, StageEntry
 from brackets.selectors.pairs_data import PairInfo, PairsData
 from brackets.selectors.stage_data import (
     STANDINGS_KINDS,
@@ -140,14 +140,18 @@ def pair_standings_from_data(
     *,
     pairs: Sequence[int] | None = None,
     pip_scoring: bool | None = None,
+    with_final: bool = False,
 ) -> PairStandings:
-    """T10 standings of a loaded pairs stage over its qualifying and knockout rounds."""
+    """T10 standings of a loaded pairs stage over its qualifying and knockout rounds; with
+    ``with_final`` (the pages and exports) the final's match too, so its winner ranks first
+    rather than level with the runner-up (T10)."""
+    kinds = (*STANDINGS_KINDS, Round.Kind.FINAL) if with_final else STANDINGS_KINDS
     pd = pairs_of(data)
     ids = [p.info.pair_id for p in stage_pairs(data)] if pairs is None else list(pairs)
     lines: list[PairLine] = []
     byes: list[int] = []
     for r in data.rounds:
-        if r.kind not in STANDINGS_KINDS:
+        if r.kind not in kinds:
             continue
         keep = set(ids)
         lines += [x for x in round_lines(pd, r) if x.pair_id in keep]
@@ -181,7 +185,7 @@ def pairs_standings_table(*, stage_id: int) -> list[PairStandingLine] | None:
     if data.pairs is None:
         return None
     pairs = {p.info.pair_id: p for p in stage_pairs(data)}
-    standings = pair_standings_from_data(data, pairs=list(pairs))
+    standings = pair_standings_from_data(data, pairs=list(pairs), with_final=True)
     return [
         PairStandingLine(
             row=r,

@@ -307,13 +307,13 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
 def _no_winner(rnd: RoundData, table: int | None = None) -> BracketError:
     if table is not None:
         message = _(
-            "Round %(number)s, table %(table)s ended level: the director orders a sudden-death "
-            "hand (T3) before the partnerships can go on (T10)."
+            "Round %(number)s, table %(table)s ended level: play a sudden-death hand at the "
+            "table and enter its winner with Override (placings), then advance (T3, T10)."
         ) % {"number": rnd.number, "table": table}
     else:
         message = _(
-            "Round %(number)s, the final ended level: the director orders a sudden-death hand "
-            "(T3) before the partnerships can go on (T10)."
+            "Round %(number)s, the final ended level: play a sudden-death hand at the table "
+            "and enter its winner with Override (placings), then advance (T3, T10)."
         ) % {"number": rnd.number}
     return BracketError(code="no_winner", rule="T3", message=message)
 

@@ -41,10 +41,27 @@ def seeding_url(slug: str, stage_id: int) -> str:
     return reverse("brackets:seeding", args=[slug, stage_id])
 
 
-def _table_plan(stage: Stage, active: int) -> str:
-    """How the active field would sit in round 1 (T1), or why it cannot."""
+def _pairs_table_plan(active: int) -> str:
+    """How the seeded partnerships would sit in round 1 of a pairs event (T9): two
+    partnerships a table, an odd one out has a bye."""
+    pairs = active // 2
+    tables, byes = divmod(pairs, 2)
+    text = ngettext("%(n)s partnership", "%(n)s partnerships", pairs) % {"n": pairs}
+    seats = [
+        ngettext("%(n)s table of two partnerships", "%(n)s tables of two partnerships", tables)
+        % {"n": tables}
+    ]
+    if byes:
+        seats.append(ngettext("%(n)s bye", "%(n)s byes", byes) % {"n": byes})
+    return _("%(pairs)s: %(tables)s (T9).") % {"pairs": text, "tables": ", ".join(seats)}
+
+
+def _table_plan(stage: Stage, active: int, *, pairs: bool = False) -> str:
+    """How the active field would sit in round 1 (T1; T9 in a pairs event), or why it cannot."""
     if stage.kind != Stage.Kind.QUALIFYING or active == 0:
         return ""
+    if pairs:
+        return _pairs_table_plan(active)
     try:
         plan = plan_tables(active, allow_three=stage.allow_three)
     except BracketError as exc:
@@ -92,7 +109,9 @@ class SeedingView(DirectorTournamentMixin):
             checked_in=sum(
                 1 for r in [*seeded, *others] if r.checked_in and r.entry_status == "active"
             ),
-            table_plan=_table_plan(stage, len(active)),
+            table_plan=_table_plan(
+                stage, len(active), pairs=self.tournament.entry_format == "pairs"
+            ),
             # Players' PINs matter only when they confirm results at the table (issue 15).
             pins=self.tournament.confirmation != Tournament.Confirmation.OFF,
             seed_form=SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),

@@ -23,11 +23,24 @@ def stages_url(slug: str) -> str:
     return reverse("brackets:stages", args=[slug])
 
 
-def _knockout_plan(stage: Stage, previous: Stage | None) -> str:
+def _pairs_knockout_plan(field: int) -> str:
+    """The partnerships a pairs knockout goes through (T10): each table's winner goes on (an
+    odd one out has a bye) until two are left for the final, e.g. "6 → 3 → 2 (final)"."""
+    sizes = [field]
+    while sizes[-1] > 2:
+        sizes.append(sizes[-1] // 2 + sizes[-1] % 2)
+    return _("%(sizes)s partnerships (the final: one match between two partnerships, T10)") % {
+        "sizes": " → ".join(str(n) for n in sizes)
+    }
+
+
+def _knockout_plan(stage: Stage, previous: Stage | None, *, pairs: bool = False) -> str:
     """The field sizes a knockout stage goes through, e.g. "64 → 16 → 4 (final)" (T6)."""
     field = previous.cut_size if previous is not None else None
     if stage.kind != Stage.Kind.KNOCKOUT or not field:
         return ""
+    if pairs:
+        return _pairs_knockout_plan(field)
     try:
         plan = plan_knockout(
             field,
@@ -95,6 +108,7 @@ class StageListView(DirectorTournamentMixin):
         stages = list(Stage.objects.filter(tournament=self.tournament).order_by("number"))
         rounds = rounds_by_stage(self.tournament)
         rows = []
+        pairs = self.tournament.entry_format == "pairs"
         previous: Stage | None = None
         for stage in stages:
             next_step = _next_step_hint(stage, rounds.get(stage.pk, []))
@@ -102,9 +116,11 @@ class StageListView(DirectorTournamentMixin):
                 {
                     "stage": stage,
                     "rounds": rounds.get(stage.pk, []),
-                    "plan": _knockout_plan(stage, previous),
+                    "plan": _knockout_plan(stage, previous, pairs=pairs),
                     "next_step": next_step,
-                    "is_final_only": stage.kind == Stage.Kind.KNOCKOUT
+                    # A pairs knockout always plays down to a final of two (T10).
+                    "is_final_only": not pairs
+                    and stage.kind == Stage.Kind.KNOCKOUT
                     and previous is not None
                     and previous.cut_size == stage.final_table_size,
                 }

@@ -178,6 +178,12 @@ def match_result_override(
     # R42/T4: at a partnership table the result is the partnership's, so both partners hold
     # its placing and "the top scores" are the two partnerships' scores.
     partners = n == 4 and match.ruleset.get("teams") == "partners"
+    if partners and (scores[0] != scores[2] or scores[1] != scores[3]):
+        message = _(
+            "Partners share one score (R42): give A and C the same score, and B and D the "
+            "same score."
+        )
+        raise ApplicationError(message, code="bad_scores", rule="R42", fields={"scores": [message]})
     if placings is None:
         top = [max(scores[0], scores[2]), max(scores[1], scores[3])] if partners else scores
         if sorted(top)[-1] == sorted(top)[-2]:

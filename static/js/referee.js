@@ -328,8 +328,15 @@
     }
     // A count no hand can have (R20: at most the heaviest hand) gives no result to confirm.
     var max = Number(p.dataset.maxCount);
-    if (counts.some(function (c) { return !Number.isInteger(c) || c < 0 || (max && c > max); })) {
-      out.textContent = p.dataset.msgCount.replace("%(max)s", max);
+    var bad = [];
+    counts.forEach(function (c, i) {
+      if (!Number.isInteger(c) || c < 0 || (max && c > max)) bad.push(i);
+    });
+    if (bad.length) {
+      // Name whose count is wrong: on a phone the field's own error may be off screen.
+      out.textContent = fill(p.dataset.msgCountOf, {
+        names: joinNames(bad.map(seatName)), max: max
+      });
       out.className = "block-result muted";
       return;
     }

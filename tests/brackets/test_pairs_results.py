@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from brackets.selectors.pairs import pairs_standings_table
+from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
 from scoring.services import match_result_override
 from tests.brackets.pairs_helpers import AC_SIX_LOVE, play_pairs_match
@@ -78,3 +79,52 @@ def test_an_override_of_a_pairs_match_places_partnerships_r42_t4() -> None:
     placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
     assert placings == {0: 1, 1: 3, 2: 1, 3: 3}
     assert match.winner_seat == 0
+
+
+def test_an_override_refuses_partners_with_different_scores_r42() -> None:
+    """R42: each partnership has one score, so an override that gives A 6 and C 3 (or B and D
+    different scores) is refused on the scores, naming the rule, and nothing changes."""
+    _, director, _, match = play_pairs_match(AC_SIX_LOVE)
+    before = list(match.scores)
+    with pytest.raises(ApplicationError) as exc:
+        match_result_override(
+            match_id=match.pk, actor=director, scores=[6, 0, 3, 2], reason="sheet"
+        )
+    assert exc.value.rule == "R42"
+    assert "scores" in exc.value.fields
+    match.refresh_from_db()
+    assert list(match.scores) == before
+    assert match.end_reason != Match.EndReason.OVERRIDE
+
+
+def test_the_finals_winner_ranks_first_in_the_knockout_standings_t10() -> None:
+    """The final is a match (T10): after it the champion ranks 1 alone, not 1= with the
+    runner-up, on the pages' standings table."""
+    from brackets import services
+    from brackets.models import Round, RoundMatch
+    from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+
+    t, d, _ = make_pairs_tournament(2)
+    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    match_result_override(
+        match_id=RoundMatch.objects.get(round=r1).match_id,
+        actor=d,
+        scores=[6, 0, 6, 0],
+        reason="sheet",
+    )
+    services.round_close(round=r1, actor=d)
+    services.stage_advance(stage=q, actor=d)
+    final = services.round_publish(stage=k, actor=d)
+    assert final.kind == Round.Kind.FINAL
+    link = RoundMatch.objects.get(round=final)
+    match_result_override(match_id=link.match_id, actor=d, scores=[4, 6, 4, 6], reason="sheet")
+    champion_entry = Seat.objects.get(match_id=link.match_id, seat=1).entry_id
+    champion = PartnershipMember.objects.get(entry_id=champion_entry).partnership_id
+    table = pairs_standings_table(stage_id=k.pk)
+    assert table is not None
+    first, second = table
+    assert first.pair.pair_id == champion
+    assert (first.row.match_wins, second.row.match_wins) == (1, 0)
+    assert not first.row.tied_with

@@ -9,8 +9,9 @@ import pytest
 
 from brackets import services
 from brackets.models import Round, RoundMatch
+from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
-from scoring.services import hand_record, match_start
+from scoring.services import hand_record, match_result_override, match_start
 from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
 from tournament.models import ActionLog
 
@@ -91,3 +92,28 @@ def test_the_partnership_with_more_hands_won_places_first_not_the_best_partner()
     placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
     assert placings == {0: 3, 1: 1, 2: 3, 3: 1}
     assert match.winner_seat == 1
+
+
+def test_a_final_ended_level_tells_the_director_how_to_go_on_t3_t10() -> None:
+    """A final that time leaves level cannot be advanced; the message says what the pages
+    offer (a sudden-death hand at the table, entered with Override), and that works."""
+    t, d, _ = make_pairs_tournament(2)
+    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    match_id = RoundMatch.objects.get(round=r1).match_id
+    match_result_override(match_id=match_id, actor=d, scores=[6, 0, 6, 0], reason="sheet")
+    services.round_close(round=r1, actor=d)
+    services.stage_advance(stage=q, actor=d)
+    final = services.round_publish(stage=k, actor=d)
+    assert final.kind == Round.Kind.FINAL
+    final_id = RoundMatch.objects.get(round=final).match_id
+    match_start(match_id=final_id, actor=d, lot_winner=0)
+    _call_time(final, d)
+    with pytest.raises(ApplicationError) as exc:
+        services.round_advance(round_id=final.pk, actor=d)
+    assert "enter its winner with Override (placings), then advance" in str(exc.value)
+    match_result_override(
+        match_id=final_id, actor=d, scores=[0, 0, 0, 0], placings=[3, 1, 3, 1], reason="sd"
+    )
+    services.round_advance(round_id=final.pk, actor=d)

@@ -190,3 +190,17 @@ def test_the_dashboard_seats_do_not_run_over_each_other_on_a_390_px_phone(
     )
     assert overlaps == []
     assert page_width(phone) <= 390
+
+
+def test_the_partnerships_page_fits_a_390_px_phone(
+    browser_context: ContextFactory, transactional_db: Any
+) -> None:
+    """The partnerships table with its substitute forms (614 px) scrolls inside its own box
+    instead of widening the director's page on a phone (T9, T11)."""
+    from tests.brackets.pairs_helpers import make_pairs_tournament
+
+    t, director, _ = make_pairs_tournament(3)
+    phone = browser_context(viewport=PHONE_390, user=director).new_page()
+    phone.goto(f"/director/tournaments/{t.slug}/pairs/")
+    assert phone.locator("table.pairs").count() == 1
+    assert page_width(phone) <= 390

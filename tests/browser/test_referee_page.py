@@ -281,7 +281,8 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     for seat, count in enumerate((99, 8, 20, 30)):
         page.fill(f"#count-{seat}", str(count))
     preview = page.locator("#block-result")
-    expect(preview).to_contain_text("Enter a count from 0 to")
+    expect(preview).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
+    expect(preview).to_contain_text("(R20: the pips left in a hand)")
     expect(preview).not_to_contain_text("wins the block")
     expect(page.locator("#confirm-summary")).not_to_contain_text("wins the block")
     page.locator("#confirm-hand").tap()
