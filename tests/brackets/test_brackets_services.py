@@ -479,11 +479,10 @@ def test_sudden_death_matches_keep_playing_when_time_is_called() -> None:
     assert services.round_advance(round_id=r1.pk).outcome == "in_play"
 
 
-def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> None:
-    """T3: the director keeps a table for a sudden-death hand instead of placing by score.
-    Seat 1 won hand 1; after time is called seat 0 wins the sudden-death hand: both on 1, seat
-    1 got there first. Calling time again must place seat 0, who won the sudden-death hand,
-    first (it used to place seat 1 first by "reached first", as if no hand had been ordered)."""
+def _kept_for_sudden_death() -> tuple[Any, Any, Round, Match]:
+    """Round 1 of an 8-player event; at its second table seat 1 won hand 1, then time was
+    called with that table kept for a sudden-death hand (T3). Returns director, stage, round,
+    match."""
     t, d = make_tournament(8)
     q = qualifying(t, d)
     services.stage_seed(stage=q, actor=d)
@@ -497,6 +496,15 @@ def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> No
         payload={"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1},
     )
     services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    return d, q, r1, b
+
+
+def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> None:
+    """T3: the director keeps a table for a sudden-death hand instead of placing by score.
+    Seat 1 won hand 1; after time is called seat 0 wins the sudden-death hand: both on 1, seat
+    1 got there first. Calling time again must place seat 0, who won the sudden-death hand,
+    first (it used to place seat 1 first by "reached first", as if no hand had been ordered)."""
+    d, q, r1, b = _kept_for_sudden_death()
     hand_record(
         match_id=b.pk,
         actor=d,
@@ -517,19 +525,7 @@ def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> No
 def test_a_sudden_death_table_without_a_new_hand_keeps_the_t3_order() -> None:
     """Time called again before any sudden-death hand was won: nothing decided it, so the
     plain T3 order stands (seat 1 won hand 1)."""
-    t, d = make_tournament(8)
-    q = qualifying(t, d)
-    services.stage_seed(stage=q, actor=d)
-    r1 = services.round_publish(stage=q, actor=d)
-    _, b = Match.objects.filter(round_link__round=r1).order_by("pk")
-    match_start(match_id=b.pk, actor=d, lot_winner=0)
-    hand_record(
-        match_id=b.pk,
-        actor=d,
-        expected_number=1,
-        payload={"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1},
-    )
-    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    d, _, r1, b = _kept_for_sudden_death()
     services.round_call_time(round=r1, actor=d)
     b.refresh_from_db()
     assert b.winner_seat == 1

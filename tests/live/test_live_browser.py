@@ -156,7 +156,15 @@ def test_keyboard_focus_stays_on_a_card_link_when_the_card_updates(
     )
 
 
-def test_standings_page_follows_a_finished_match(contexts: Any, played: Any) -> None:
+_MATCH_WINS = """([entry, wins]) => {
+    const row = document.querySelector(`tr[data-entry="${entry}"]`);
+    return row && row.querySelectorAll("td")[1].textContent.trim() === wins;
+}"""
+
+
+def _standings_after_the_match(contexts: Any, played: Any) -> tuple[Page, int]:
+    """The standings page open while every hand of the match is recorded; once the winner's
+    row shows its match win, the page and the winner's entry id."""
     match = played.match
     page = contexts(viewport=DESKTOP).new_page()
     page.goto("/live/hall-open/standings/")
@@ -165,16 +173,14 @@ def test_standings_page_follows_a_finished_match(contexts: Any, played: Any) -> 
         played.record(number)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    winner = match.seats.get(seat=match.winner_seat).entry_id
-    # The finished match's winner now has a match win in the first row of the standings.
-    page.wait_for_function(
-        """(entry) => {
-            const row = document.querySelector(`tr[data-entry="${entry}"]`);
-            return row && row.querySelectorAll("td")[1].textContent.trim() === "1";
-        }""",
-        arg=winner,
-        timeout=6000,
-    )
+    winner = int(match.seats.get(seat=match.winner_seat).entry_id)
+    page.wait_for_function(_MATCH_WINS, arg=[winner, "1"], timeout=6000)
+    return page, winner
+
+
+def test_standings_page_follows_a_finished_match(contexts: Any, played: Any) -> None:
+    # The finished match's winner gets a match win in the standings without a reload.
+    _standings_after_the_match(contexts, played)
 
 
 def test_home_counts_a_table_that_starts_play(contexts: Any, played: Any) -> None:
@@ -196,21 +202,9 @@ def test_home_counts_a_table_that_starts_play(contexts: Any, played: Any) -> Non
 def test_standings_page_follows_a_match_reopened_by_a_void(contexts: Any, played: Any) -> None:
     """A director voids the hand that ended a match: the match is in play again and its win
     leaves the standings at once (the event says "in_progress", not "finished")."""
-    match = played.match
-    page = contexts(viewport=DESKTOP).new_page()
-    page.goto("/live/hall-open/standings/")
-    page.wait_for_selector('#live[data-live-state="live"]')
-    for number in range(1, len(played.payloads) + 1):
-        played.record(number)
-    match.refresh_from_db()
-    winner = match.seats.get(seat=match.winner_seat).entry_id
-    wins = """([entry, wins]) => {
-        const row = document.querySelector(`tr[data-entry="${entry}"]`);
-        return row && row.querySelectorAll("td")[1].textContent.trim() === wins;
-    }"""
-    page.wait_for_function(wins, arg=[winner, "1"], timeout=6000)
-    hand_void_last(match_id=match.pk, actor=played.lt.director, reason="Wrong winner")
-    page.wait_for_function(wins, arg=[winner, "0"], timeout=8000)
+    page, winner = _standings_after_the_match(contexts, played)
+    hand_void_last(match_id=played.match.pk, actor=played.lt.director, reason="Wrong winner")
+    page.wait_for_function(_MATCH_WINS, arg=[winner, "0"], timeout=8000)
 
 
 def test_without_websockets_the_page_polls_with_conditional_gets(
