@@ -216,3 +216,55 @@ def test_the_key_and_link_are_shown_once_and_keep_the_key_out_of_the_path(
     assert body["results"][0]["key"] is None
     assert body["results"][0]["link"] is None
     assert key not in json.dumps(body)
+
+
+# -- the credential check every link request makes (precompiled) ---------------------------------
+
+
+def _orm_usable(credential_id: Any) -> RefereeToken | None:
+    """The same question through the ORM: the definition the precompiled statement keeps."""
+    from tournament.principal import _credential
+
+    return _credential(credential_id, status=Tournament.Status.RUNNING)
+
+
+def test_the_precompiled_credential_check_answers_as_the_orm_does(
+    setup: Any, tournament: Tournament
+) -> None:
+    from tournament.models import TournamentRole
+    from tournament.principal import credential_usable
+
+    director, referee, token = setup
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    got = credential_usable(credential_id=token.pk)
+    assert got is not None and got.pk == token.pk
+    assert got.role.user_id == referee.pk and got.role.tournament_id == tournament.pk
+    assert got.role.role == TournamentRole.Role.REFEREE
+    assert got.key_hash == _orm_usable(token.pk).key_hash  # type: ignore[union-attr]
+    # Strings from a session, garbage and unknown ids: as the ORM (None, never a 500).
+    assert credential_usable(credential_id=str(token.pk)).pk == token.pk  # type: ignore[union-attr]
+    for bad in (None, "x", "", [], token.pk + 1000):
+        assert credential_usable(credential_id=bad) is None
+        assert _orm_usable(bad) is None
+
+    # Not running -> nobody; running again -> usable again.
+    for status in (Tournament.Status.REGISTRATION, Tournament.Status.FINISHED):
+        tournament.status = status
+        tournament.save(update_fields=["status"])
+        assert credential_usable(credential_id=token.pk) is None
+        assert _orm_usable(token.pk) is None
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    assert credential_usable(credential_id=token.pk) is not None
+
+    # The role changed under the credential -> nobody.
+    TournamentRole.objects.filter(pk=token.role_id).update(role=TournamentRole.Role.DIRECTOR)
+    assert credential_usable(credential_id=token.pk) is None
+    assert _orm_usable(token.pk) is None
+    TournamentRole.objects.filter(pk=token.role_id).update(role=TournamentRole.Role.REFEREE)
+
+    # Revoked -> nobody, at once.
+    services.referee_token_revoke(token=RefereeToken.objects.get(pk=token.pk), actor=director)
+    assert credential_usable(credential_id=token.pk) is None
+    assert _orm_usable(token.pk) is None
