@@ -68,7 +68,7 @@ def _placings(match: Match) -> dict[int, int | None]:
     return dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
 
 
-# -- a sudden-death table ends itself (T3) ----------------------------------------------------------
+# -- a sudden-death table ends itself (T3) ------------------------------------------------------
 
 
 def test_the_sudden_death_hand_ends_the_match_and_the_round_advances_once(
@@ -214,7 +214,7 @@ def test_under_confirmation_the_sudden_death_result_waits_for_the_players(
     assert Round.objects.filter(stage=stage, number=2).count() == 1
 
 
-# -- confirmation at the table when time is called (issue 15) ---------------------------------------
+# -- confirmation at the table when time is called (issue 15) ----------------------------------
 
 
 def test_an_unconfirmed_hand_does_not_count_when_time_is_called() -> None:
