@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from brackets import services
@@ -102,6 +103,21 @@ def test_the_sudden_death_hand_ends_the_match_and_the_round_advances_once(
     with pytest.raises(ApplicationError) as over:
         hand_record(match_id=b.pk, actor=d, expected_number=3, payload=SEAT0_WINS)
     assert (over.value.code, over.value.rule) == ("match_over", "R33")
+
+
+def test_the_referee_page_of_a_decided_sudden_death_table_gives_no_six_love() -> None:
+    """R31c: nobody reached the target, so the players left on 0 got no six-love; the
+    referee's result card said "Six-love to C, D" after any match ended by time."""
+    d, _, r1, _a, b = _round()
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    hand_record(match_id=b.pk, actor=d, expected_number=2, payload=SEAT0_WINS)
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/matches/{b.pk}/").content.decode()
+    card = page.split('class="result-card"', 1)[1].split("</section>", 1)[0]
+    assert "wins" in card
+    assert "Time (T3)" in card
+    assert "Six-love" not in card
 
 
 def test_a_tied_sudden_death_hand_decides_nothing_and_the_table_plays_on() -> None:
