@@ -79,6 +79,10 @@ class Match(BaseModel):
     # advancement); "disputed" a player disputed it (frozen until a director resolves it).
     confirmation = models.CharField(max_length=12, blank=True, default="", db_default="")
     confirmation_hold = models.CharField(max_length=12, blank=True, default="", db_default="")
+    # T3: time was called on the round and the director kept this table playing for a
+    # sudden-death hand; the first hand won ends the match (scoring.services.hands), marked
+    # "time". Set by brackets.services.round_call_time; read on the locked row (no query).
+    sudden_death = models.BooleanField(default=False, db_default=False)
 
     # Snapshot of the folded state, rewritten in the recording transaction.
     scores = models.JSONField(default=list, blank=True)

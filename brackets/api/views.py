@@ -260,15 +260,20 @@ class RoundCallTimeApi(_StageView):
         responses={200: dict[str, Any]},
         tags=TAGS,
         description="Call time (T3): unfinished matches end by score, who reached it first, "
-        "hands won; marked 'time'. Matches in sudden_death keep playing.",
+        "hands won; marked 'time'. Matches in sudden_death keep playing until a hand is won "
+        "(recording it ends the match). Under confirmation at the table an unconfirmed last "
+        "hand is voided first; a result awaiting confirmation finishes when the players "
+        "confirm (awaiting_confirmation); a disputed result is refused (409).",
     )
     def post(self, request: Request, slug: str, round_id: int) -> Response:
         data = s.CallTimeInput(data=request.data)
         data.is_valid(raise_exception=True)
-        ended = services.round_call_time(
-            round=self.round(round_id), actor=request.user, **data.validated_data
+        rnd = self.round(round_id)
+        ended = services.round_call_time(round=rnd, actor=request.user, **data.validated_data)
+        waiting = selectors.round_results_awaiting_confirmation(round_id=rnd.pk)
+        return Response(
+            {"ended_match_ids": ended, "awaiting_confirmation": [m for m, _t in waiting]}
         )
-        return Response({"ended_match_ids": ended})
 
 
 class RoundReplaceApi(_StageView):

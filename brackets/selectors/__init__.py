@@ -32,7 +32,7 @@ from brackets.selectors.stage_data import (
     standings_from_data,
 )
 from core.exceptions import NotFoundError
-from scoring.models import Seat
+from scoring.models import Match, Seat
 from tournament.models import ActionLog
 
 __all__ = [
@@ -250,6 +250,20 @@ def round_sudden_death_ids(*, round_id: int) -> set[int]:
         .first()
     )
     return {int(m) for m in (data or {}).get("sudden_death", [])}
+
+
+def round_results_awaiting_confirmation(*, round_id: int) -> list[tuple[int, int]]:
+    """(match id, table number) of the round's matches whose result waits for the players'
+    confirmation (issue 15): calling time leaves them to finish when the players confirm."""
+    return list(
+        RoundMatch.objects.filter(
+            round_id=round_id,
+            match__status=Match.Status.IN_PROGRESS,
+            match__confirmation_hold="result",
+        )
+        .order_by("table_number", "match_id")
+        .values_list("match_id", "table_number")
+    )
 
 
 def round_id_for_match(*, match_id: int) -> int | None:

@@ -32,7 +32,8 @@ from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, PermissionDeniedError
 from scoring.models import Hand, Match, Seat
 from scoring.selectors import matches_team_stats
-from scoring.services import match_result_override
+from scoring.services import hand_void_last, match_result_override
+from scoring.services.confirmation_gates import HOLD_DISPUTED, HOLD_HAND, HOLD_RESULT
 from tournament.models import Entry
 
 
@@ -80,9 +81,16 @@ def round_call_time(
     partnership's score and hands won, R42/T10, so partners place together); players still
     level share the placing and a shared first is no match win, so a match ended before any hand was
     completed has no winner (T3; seed order never decides). The director may instead name the
-    match in ``sudden_death``, which keeps playing; calling time again ends it, decided by its
-    sudden-death hand (the first hand with a winner recorded since the earlier call, whose
-    winner is placed first, the others in T3 order). Returns the ended match ids.
+    match in ``sudden_death``, which keeps playing (``Match.sudden_death``) until a hand is
+    won: recording that hand ends it (``scoring.services.hand_record``: its winner first, the
+    others in T3 order, marked "time"), and the round advances as usual. Calling time again
+    before then ends it by the T3 order (or, for a table kept before the recording service
+    ended such tables itself, by the first hand won since the earlier call).
+
+    Under confirmation at the table (issue 15): a last hand still waiting for the players'
+    taps is voided and does not count; a result waiting for them (the match was won by the
+    rules) is left to finish when they confirm; a disputed result is refused (409
+    ``result_disputed``) until the director resolves it. Returns the ended match ids.
     """
     if actor is None:
         raise PermissionDeniedError(
@@ -95,24 +103,47 @@ def round_call_time(
         raise ApplicationError(_("The round is closed."), code="round_closed")
     continuation_links(rnd.pk)
     keep = set(sudden_death)
-    open_ids = [
-        m
-        for m in RoundMatch.objects.filter(
+    table_of = dict(
+        RoundMatch.objects.filter(
             round_id=rnd.pk,
             match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
-        )
-        .order_by("match_id")
-        .values_list("match_id", flat=True)
-        if m not in keep
-    ]
-    # Lock every match to end before changing any (id order), so a referee's recording
-    # transaction cannot interleave and deadlock with this one.
-    list(
-        Match.objects.select_for_update(no_key=True)
-        .filter(pk__in=open_ids)
-        .order_by("pk")
-        .values_list("pk", flat=True)
+        ).values_list("match_id", "table_number")
     )
+    # Lock every open match before changing any (id order), so a referee's recording
+    # transaction cannot interleave and deadlock with this one; what each waits for is read
+    # under the lock.
+    open_rows = [
+        (match_id, table_of[match_id], hold)
+        for match_id, hold in Match.objects.select_for_update(no_key=True)
+        .filter(pk__in=table_of)
+        .order_by("pk")
+        .values_list("pk", "confirmation_hold")
+    ]
+    # Issue 15 (confirmation at the table): a disputed result is the director's to decide
+    # first; a result held for the players' confirmation was reached by the rules before time
+    # (R33) and finishes when they confirm; an unconfirmed hand does not count (README, Rule
+    # decisions: calling time).
+    disputed = sorted(t for m, t, h in open_rows if h == HOLD_DISPUTED and m not in keep)
+    if disputed:
+        tables = ", ".join(str(t) for t in disputed)
+        message = _(
+            "A player disputed the last result at table %(tables)s: resolve the dispute "
+            "before calling time, or keep the table for a sudden-death hand (T3)."
+        ) % {"tables": tables}
+        raise ApplicationError(
+            message,
+            code="result_disputed",
+            rule="confirmation",
+            status=409,
+            fields={"sudden_death": [message]},
+        )
+    open_ids = [m for m, _t, h in open_rows if m not in keep and h != HOLD_RESULT]
+    unconfirmed = [m for m, _t, h in open_rows if m in open_ids and h == HOLD_HAND]
+    for match_id in unconfirmed:
+        _void_unconfirmed_hand(match_id=match_id, actor=actor)
+    # T3: the tables kept play on until a hand is won; the recording service ends them.
+    kept = [m for m, _t, _h in open_rows if m in keep]
+    Match.objects.filter(pk__in=kept).update(sudden_death=True)
     history: dict[int, list[list[int]]] = {}
     for match_id, scores_after in (
         Hand.objects.filter(match_id__in=open_ids, void=False)
@@ -188,7 +219,10 @@ def round_call_time(
             "shared": sorted({p.player_id for p in placed if p.tied_with}),
             "winner": time_called_winner(placed),
         }
-    Match.objects.filter(pk__in=open_ids).update(end_reason=Match.EndReason.TIME)
+    # Placed here: no longer playing for a sudden-death hand (its last hand cannot be undone).
+    Match.objects.filter(pk__in=open_ids).update(
+        end_reason=Match.EndReason.TIME, sudden_death=False
+    )
     rnd.time_called_at = timezone.now()
     rnd.save(update_fields=["time_called_at", "updated_at"])
     action_log_record_by_id(
@@ -197,10 +231,27 @@ def round_call_time(
         verb="round.call_time",
         target=rnd,
         reason=reason,
-        data={"ended": decisions, "sudden_death": sorted(keep)},
+        data={
+            "ended": decisions,
+            "sudden_death": sorted(keep),
+            "unconfirmed_voided": unconfirmed,
+        },
     )
     tournament_notify(stage.tournament_id)
     return open_ids
+
+
+def _void_unconfirmed_hand(*, match_id: int, actor: Actor) -> None:
+    """Under ``every_hand`` confirmation (issue 15) the last hand of a match still waits for
+    the players' taps when time is called: it is not final, so it does not count towards the
+    T3 placing. It is voided (kept, with the reason, in the action log) like an undo."""
+    number = Match.objects.values_list("hands_count", flat=True).get(pk=match_id)
+    hand_void_last(
+        match_id=match_id,
+        actor=actor,
+        reason=f"Time called (T3): hand {number} was not confirmed by every player.",
+        expected_number=number,
+    )
 
 
 @transaction.atomic

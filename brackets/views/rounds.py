@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
 from brackets.models import Round
 from brackets.presenters.director import build_preview, referee_choices, round_matches
-from brackets.selectors import round_sudden_death_ids
+from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -217,16 +217,34 @@ class RoundCallTimeView(DirectorTournamentMixin):
                 reason=form.cleaned_data.get("reason") or "",
                 sudden_death=form.cleaned_data.get("sudden_death") or [],
             ),
-            success=lambda ended: (
-                ngettext(
-                    "Time called (T3): %(n)s match ended on time.",
-                    "Time called (T3): %(n)s matches ended on time.",
-                    len(ended),
-                )
-                % {"n": len(ended)}
+            success=lambda ended: " ".join(
+                [
+                    ngettext(
+                        "Time called (T3): %(n)s match ended on time.",
+                        "Time called (T3): %(n)s matches ended on time.",
+                        len(ended),
+                    )
+                    % {"n": len(ended)},
+                    *_awaiting_confirmation_note(rnd.pk),
+                ]
             ),
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk))
+
+
+def _awaiting_confirmation_note(round_id: int) -> list[str]:
+    """Issue 15: the tables whose result (won by the rules before time) waits for the
+    players' confirmation; calling time leaves them to finish when the players confirm."""
+    tables = [t for _m, t in round_results_awaiting_confirmation(round_id=round_id)]
+    if not tables:
+        return []
+    return [
+        _(
+            "Table %(tables)s: the result awaits the players' confirmation; the match ends "
+            "when they confirm."
+        )
+        % {"tables": ", ".join(str(t) for t in tables)}
+    ]
 
 
 class RoundCloseView(DirectorTournamentMixin):

@@ -32,6 +32,14 @@ class HandSerializer(serializers.Serializer[Any]):
 
 class NextHandSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(allow_null=True)
+    poser = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seat that poses the next hand (R6-R10, R44); null under a forced pose "
+        "(R5): the holder of `forced_tile` poses it.",
+    )
+    forced_tile = serializers.CharField(
+        allow_null=True, help_text="The tile a forced pose must be (R5), else null."
+    )
     value = serializers.IntegerField(allow_null=True, help_text="Value of the next hand (R26).")
     is_replay = serializers.BooleanField(help_text="The hand after a tie (R27).")
     is_playoff = serializers.BooleanField(help_text="A play-off hand (R31d, R9).")

@@ -29,11 +29,17 @@ CONFIRMATION_HOLDS = {"hand": "awaiting", "result": "awaiting", "disputed": "dis
 
 
 def _next_hand_json(next_hand: Any) -> dict[str, Any] | None:
-    """The part of the engine's ``NextHand`` a spectator sees (R26: value, replay, play-off)."""
+    """The part of the engine's ``NextHand`` a spectator sees: who poses (R5-R10), the value,
+    replay, play-off (R26)."""
     if not isinstance(next_hand, dict):
         return None
+    forced = bool(next_hand.get("forced")) or next_hand.get("poser") is None
     return {
         "number": next_hand.get("number"),
+        # Who poses it (R5-R10, R44), as the referee's page says: a seat, or under a forced
+        # pose (R5) nobody in particular: the holder of ``forced_tile``.
+        "poser": None if forced else next_hand.get("poser"),
+        "forced_tile": (next_hand.get("forced_tile") or "6-6") if forced else None,
         "value": next_hand.get("value"),
         "is_replay": bool(next_hand.get("is_replay")),
         "is_playoff": bool(next_hand.get("is_playoff")),

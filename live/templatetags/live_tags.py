@@ -59,6 +59,23 @@ def seat_name(seats: Sequence[dict[str, Any]], seat: int | None) -> str:
     return ""
 
 
+@register.filter
+def seat_label_in(seats: Sequence[dict[str, Any]], seat: int | None) -> str:
+    """``{{ m.seats|seat_label_in:m.next_hand.poser }}``: "A · Ana", the letter and name of
+    ``seat`` as every page reads it (RULES.md section 10); empty for none."""
+    name = seat_name(seats, seat)
+    letter = seat_letter(seat)
+    if not letter:
+        return ""
+    return f"{letter} · {name}" if name else letter
+
+
+@register.filter
+def forfeited_names(seats: Sequence[dict[str, Any]]) -> str:
+    """The names of the players who forfeited the match (T7), "Ana" or "Ana, Bea"."""
+    return ", ".join(str(s["name"]) for s in seats if s.get("forfeited"))
+
+
 @register.simple_tag
 def hand_winner(seats: Sequence[dict[str, Any]], hand: dict[str, Any], partners: bool) -> str:
     """``{% hand_winner seats h m.partners as w %}``: who won ``hand``. At a partnership table a

@@ -391,7 +391,11 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                     and next_view.poser == s.seat
                 ),
                 is_winner=s.seat in winners,
-                six_love=bool(over and not pips and score == 0),
+                # R31c: a six-love is given by reaching the target; a match ended by time
+                # (T3, a sudden-death hand included) leaves players on 0 without one.
+                six_love=bool(
+                    over and not pips and score == 0 and getattr(match, "end_reason", "") != "time"
+                ),
             )
         )
 

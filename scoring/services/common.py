@@ -133,17 +133,18 @@ def _snapshot(match: Match, state: MatchState) -> None:
     match.engine_state = {"match_version": match.version, "state": state_to_json(state)}
 
 
-def _final_placings(state: MatchState, history: Sequence[Sequence[int]]) -> list[int]:
+def _final_placings(
+    state: MatchState, history: Sequence[Sequence[int]], winner: int | None = None
+) -> list[int]:
     """Every seat's placing at the end of a match (T3/T4; ``history`` is the score line after
     each hand). At a partnership table both partners hold their partnership's placing, ranked
-    on its own hands won (R42, R46)."""
+    on its own hands won (R42, R46). ``winner`` is the seat placed first: the engine's winner
+    of a match played out, or the winner of a sudden-death hand (T3), whose match the engine
+    does not see as over."""
+    first = state.winner if winner is None else winner
     if state.team_stats is not None:
-        return team_placings(
-            state.scores, history, [t.hands_won for t in state.team_stats], state.winner
-        )
-    return placings_by_score(
-        state.scores, history, [s.hands_won for s in state.stats], state.winner
-    )
+        return team_placings(state.scores, history, [t.hands_won for t in state.team_stats], first)
+    return placings_by_score(state.scores, history, [s.hands_won for s in state.stats], first)
 
 
 _SNAPSHOT_FIELDS = [

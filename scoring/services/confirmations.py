@@ -182,16 +182,20 @@ def _finish(match: Match) -> None:
     """The held result is confirmed (or resolved): finish the match as the recording path
     would have (T3/T4 placings from the fold of its hands). The caller holds the lock."""
     state, _scores, history = match_fold_records(match, match_hand_records(match_id=match.pk))
-    if not state.over:  # nothing to finish (cannot happen while a result is held)
+    # T3: at a table kept for a sudden-death hand, the hand held is the one its winner won
+    # (match.winner_seat, written with it): the engine does not see that match as over.
+    sudden = match.sudden_death and not state.over and match.winner_seat is not None
+    if not (state.over or sudden):  # nothing to finish (cannot happen while a result is held)
         match.confirmation_hold = HOLD_NONE
         return
-    placings = _final_placings(state, history)
+    winner = match.winner_seat if sudden else state.winner
+    placings = _final_placings(state, history, winner)
     for seat, placing in enumerate(placings):
         Seat.objects.filter(match=match, seat=seat).update(placing=placing)
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
-    match.end_reason = Match.EndReason.NORMAL
-    match.winner_seat = state.winner
+    match.end_reason = Match.EndReason.TIME if match.sudden_death else Match.EndReason.NORMAL
+    match.winner_seat = winner
     match.confirmation_hold = HOLD_NONE
 
 

@@ -75,7 +75,12 @@ def hand_void_last(
             code="match_not_in_progress",
         )
     if match.status == Match.Status.FINISHED:
-        if match.end_reason != Match.EndReason.NORMAL:
+        # A sudden-death table (T3) ended with its deciding hand, which may be undone like
+        # any last hand; a table placed when time was called was ended by override.
+        ended_by_hand = match.end_reason == Match.EndReason.NORMAL or (
+            match.end_reason == Match.EndReason.TIME and match.sudden_death
+        )
+        if not ended_by_hand:
             raise ApplicationError(
                 _("The match ended by %(reason)s; hands cannot be undone.")
                 % {"reason": choice_phrase(Match.EndReason, match.end_reason)},

@@ -33,7 +33,11 @@ from scoring.services.common import (
     _require_authenticated,
     _snapshot,
 )
-from scoring.services.confirmation_gates import confirmation_after_hand, confirmation_gate_record
+from scoring.services.confirmation_gates import (
+    HOLD_RESULT,
+    confirmation_after_hand,
+    confirmation_gate_record,
+)
 from scoring.services.hand_store import HandStore
 from scoring.services.idempotency import (
     _RACE_CONSTRAINTS,
@@ -240,6 +244,13 @@ def _snapshot_state(match: Match) -> MatchState | None:
     return state
 
 
+def _decides_sudden_death(match: Match, scored: HandScored) -> bool:
+    """Whether this hand decides a table kept for a sudden-death hand (T3): time was called
+    and the director ordered the table to play until a hand is won; a tied hand decides
+    nothing (the table plays on). Read on the locked row: no query."""
+    return match.sudden_death and scored.winner is not None
+
+
 def _hand_checked(
     match: Match, expected_number: int, payload: Mapping[str, Any]
 ) -> tuple[list[tuple[int, ...]] | None, HandRecord, dict[str, Any] | None, MatchState, HandScored]:
@@ -276,7 +287,9 @@ def _hand_checked(
             fields={"number": [f"The next hand is {state.hands + 1}."]},
             extra={"match": match_state_body(match)},
         )
-    if match.status == Match.Status.FINISHED:
+    # A result held for the players' confirmation is over too (issue 15): the engine sees it
+    # for a match played out, but not for a sudden-death hand (T3), so the row says it.
+    if match.status == Match.Status.FINISHED or match.confirmation_hold == HOLD_RESULT:
         raise ApplicationError(
             "The match is over; no further hands (R33).",
             code="match_over",
@@ -288,7 +301,7 @@ def _hand_checked(
         new_state, scored = match_apply(state, record)
     except RuleViolation as exc:
         raise _engine_error(exc) from exc
-    if new_state.over and history is None:
+    if (new_state.over or _decides_sudden_death(match, scored)) and history is None:
         folded, _, history = match_fold_records(match, match_hand_records(match_id=match.pk))
         if folded != state:
             logger.error(
@@ -357,18 +370,26 @@ def _hand_record_locked(
         idempotency_key=key,
         idempotency_fingerprint=fingerprint,
     )
+    # T3: at a table kept for a sudden-death hand the first hand won ends the match.
+    sudden = _decides_sudden_death(match, scored) and not new_state.over
     # Issue 15: under confirmation at the table the match waits instead of finishing.
-    finished, held = confirmation_after_hand(match, over=new_state.over)
+    finished, held = confirmation_after_hand(match, over=new_state.over or sudden)
     _snapshot(match, new_state)
+    if sudden:  # over for the table, not for the engine: no next hand, the hand's winner
+        match.next_hand = None
+        match.winner_seat = scored.winner
     fields = [*_SNAPSHOT_FIELDS, *started, *held]
     placings: list[int] | None = None
     if finished:
         assert history is not None  # _hand_checked folds the stored hands for the last hand
         match.status = Match.Status.FINISHED
         match.finished_at = hand.recorded_at
-        match.end_reason = Match.EndReason.NORMAL
+        # T3: a match ended after time was called is marked "time".
+        match.end_reason = Match.EndReason.TIME if match.sudden_death else Match.EndReason.NORMAL
         fields += ["status", "finished_at", "end_reason"]
-        placings = _final_placings(new_state, [*history, new_state.scores])
+        placings = _final_placings(
+            new_state, [*history, new_state.scores], scored.winner if sudden else None
+        )
     body = HandStore(
         hand=hand, match=match, fields=fields, state=new_state, placings=placings
     ).write()

@@ -499,11 +499,13 @@ def _kept_for_sudden_death() -> tuple[Any, Any, Round, Match]:
     return d, q, r1, b
 
 
-def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> None:
+def test_a_sudden_death_hand_decides_the_match() -> None:
     """T3: the director keeps a table for a sudden-death hand instead of placing by score.
     Seat 1 won hand 1; after time is called seat 0 wins the sudden-death hand: both on 1, seat
-    1 got there first. Calling time again must place seat 0, who won the sudden-death hand,
-    first (it used to place seat 1 first by "reached first", as if no hand had been ordered)."""
+    1 got there first. Seat 0, who won the sudden-death hand, is placed first (it used to be
+    seat 1 by "reached first", as if no hand had been ordered), and the hand ends the match
+    itself: calling time again has nothing left to end
+    (tests/brackets/test_time_called_at_the_table.py)."""
     d, q, r1, b = _kept_for_sudden_death()
     hand_record(
         match_id=b.pk,
@@ -511,7 +513,7 @@ def test_a_sudden_death_hand_decides_the_match_when_time_is_called_again() -> No
         expected_number=2,
         payload={"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 0},
     )
-    assert services.round_call_time(round=r1, actor=d, reason="sudden death played") == [b.pk]
+    assert services.round_call_time(round=r1, actor=d, reason="sudden death played") == []
     b.refresh_from_db()
     assert (b.status, b.end_reason, b.winner_seat) == ("finished", "time", 0)
     placing = dict(Seat.objects.filter(match=b).values_list("seat", "placing"))

@@ -538,7 +538,7 @@ def test_call_time_needs_confirmation_then_ends_matches() -> None:
 
 def test_a_table_kept_for_sudden_death_is_marked_on_the_round_page() -> None:
     """T3: after time is called, the table kept for a sudden-death hand says so, and the
-    clock card tells the director that its match is not ended by the system."""
+    clock card tells the director how its match ends."""
     tournament, director, stage = tournament_with_stage(8, time_limit=30)
     stage_seed(stage=stage, actor=director, method="rating")
     rnd = round_publish(stage=stage, actor=director)
@@ -557,8 +557,9 @@ def test_a_table_kept_for_sudden_death_is_marked_on_the_round_page() -> None:
     assert "Sudden death (T3)" not in ended
     note = page.split('id="sudden-death-note"')[1].split("</p>")[0]
     assert f"table {second.table_number}." in note
-    assert "call time again" in note
-    assert "the winner of that hand is placed first" in note
+    # The table ends itself when a hand is won there (T3), its winner first.
+    assert "Each ends by itself when a hand is won there" in note
+    assert "that hand's winner is placed first" in note
 
 
 def test_seeding_page_of_a_started_stage_does_not_plan_round_1() -> None:
@@ -589,6 +590,7 @@ def test_the_referee_page_of_a_sudden_death_table_says_so() -> None:
     page = client.get(match_page.format(kept.match_id)).content.decode()
     assert 'id="sudden-death"' in page
     assert "this table plays one sudden-death hand (T3)" in page
+    assert "the first hand won ends the match" in page
     assert 'id="sudden-death"' not in client.get(match_page.format(ended.match_id)).content.decode()
     round_call_time(round=rnd, actor=director)
     assert 'id="sudden-death"' not in client.get(match_page.format(kept.match_id)).content.decode()

@@ -143,6 +143,52 @@ def test_a_150_character_referee_name_keeps_the_referees_and_round_pages_in_shap
 
 
 @pytest.mark.parametrize("language", sorted(LOCALES))
+def test_the_round_pages_tables_and_their_actions_fit_a_390_px_phone(
+    browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path, language: str
+) -> None:
+    """The round page's five columns (703 px) scrolled sideways inside their box on a phone,
+    so reaching a table's Forfeit, Override and referee took a sideways swipe. On a phone each
+    table is now a card (number, status, hands; seats; actions and referee); desktop keeps the
+    table."""
+    url = f"/director/tournaments/{event['slug']}/rounds/{event['round']}/"
+    phone = browser_context(
+        viewport=PHONE_390, user=event["director"], locale=LOCALES[language]
+    ).new_page()
+    phone.goto(url)
+    phone.screenshot(path=artifacts_dir / f"round-390-{language}.png", full_page=True)
+    assert page_width(phone) <= 390
+    fit = phone.evaluate(
+        """() => { const t = document.querySelector('#round-tables');
+                   return [t.scrollWidth, t.parentElement.clientWidth]; }"""
+    )
+    assert fit[0] <= fit[1], f"the tables scroll sideways: {fit}"
+    # Every action, the referee drop-down and its button are on the screen.
+    outside = phone.evaluate(
+        """() => [...document.querySelectorAll('#round-tables .match-actions a, '
+                   + '#round-tables .match-actions select, #round-tables .match-actions button')]
+                 .filter(e => { const r = e.getBoundingClientRect();
+                                return r.left < 0 || r.right > window.innerWidth; })
+                 .map(e => e.id || e.textContent)"""
+    )
+    assert outside == []
+    assert phone.locator("#round-tables .match-actions a[id^=override-]").count() == 2
+    hands = phone.locator("#round-tables td.hands-cell").first
+    label = "Manos" if language == "es" else "Hands"
+    assert label in hands.evaluate("e => getComputedStyle(e, '::before').content")
+
+    desk = browser_context(
+        viewport=DESKTOP, user=event["director"], locale=LOCALES[language]
+    ).new_page()
+    desk.goto(url)
+    assert (
+        desk.evaluate("getComputedStyle(document.querySelector('#round-rows tr')).display")
+        == "table-row"
+    )
+    assert desk.locator("#round-tables thead th").first.is_visible()
+    assert page_width(desk) <= DESKTOP["width"]
+
+
+@pytest.mark.parametrize("language", sorted(LOCALES))
 def test_the_stages_page_fits_a_390_px_phone(
     browser_context: ContextFactory, event: dict[str, Any], language: str
 ) -> None:

@@ -261,6 +261,27 @@ def test_the_bracket_labels_a_forfeits_continuation_and_who_played_on(client: An
     assert "forfeit (T7)" in html  # the forfeited card says how it ended
 
 
+def test_the_live_card_of_a_forfeited_match_names_who_forfeited(client: Any) -> None:
+    """T7: the live table card and the live match page of a forfeited match name the player
+    who forfeited (they used to read only "Match over · forfeit (T7)"); the continuation's
+    card is a match in play like any other."""
+    lt = make_live_tournament(8, cut_size=4, slug="forfeit-card")
+    first = lt.matches()[0]
+    gone = first.seats.select_related("entry__player").get(seat=2).entry.player
+    result = match_forfeit(match_id=first.pk, actor=lt.director, seat=2, reason="no-show")
+    assert result.continuation is not None
+    RECENT.clear()
+    tables = client.get("/live/forfeit-card/tables/").content.decode()
+    card = tables.split(f'data-match="{first.pk}"', 1)[1].split("</article>", 1)[0]
+    line = card.split('class="table-next"', 1)[1].split("</p>", 1)[0]
+    assert f"{gone} forfeited (T7)" in line
+    assert line.lstrip(">").startswith("Match over")  # 3 played on: nobody won this match
+    page = client.get(f"/live/forfeit-card/matches/{first.pk}/").content.decode()
+    assert f"{gone} forfeited (T7)" in page
+    es = client.get(f"/live/forfeit-card/matches/{first.pk}/", HTTP_ACCEPT_LANGUAGE="es")
+    assert str(gone) in es.content.decode().split('class="forfeit-note"', 1)[1]
+
+
 # -- before the first result ----------------------------------------------------------------
 
 

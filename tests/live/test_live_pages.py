@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from tests.factories import TournamentFactory
 from tests.live.conftest import LiveTournament, finish_round_fast, play_hands, start_match
@@ -71,6 +72,42 @@ def test_tables_page_shows_scores_love_and_next_hand(client: Any, playing: Any) 
     assert text.count('class="love"') == match.scores.count(0)
     assert f"Hand 3: worth {match.next_hand['value']}" in text or "replay" in text
     assert "Last hand (2)" in text
+
+
+def test_a_match_in_play_says_who_poses_next_as_the_referee_page_does(
+    client: Any, playing: Any
+) -> None:
+    """R6-R10: the live card, the live match page and the live JSON say who poses the next
+    hand, the seat the referee's page names ("A · Ana", the letter and the name)."""
+    match = playing.matches()[0]
+    match.refresh_from_db()
+    poser = match.next_hand["poser"]
+    names = {s.seat: str(s.entry.player) for s in match.seats.select_related("entry__player")}
+    if poser is None:  # a forced pose (R5): nobody in particular
+        expected = f"Next to pose: the holder of {match.next_hand['forced_tile']}"
+        referee_says = f"The holder of {match.next_hand['forced_tile']} poses"
+    else:
+        label = f"{'ABCD'[poser]} · {names[poser]}"
+        expected = f"Next to pose: {label}"
+        referee_says = label
+    for url in ("/live/spring-open/tables/", f"/live/spring-open/matches/{match.pk}/"):
+        html = client.get(url).content.decode()
+        card = re.search(rf'<article[^>]*data-match="{match.pk}".*?</article>', html, re.S)
+        assert card is not None
+        assert expected in card.group(0), url
+    body = client.get(f"/api/live/spring-open/matches/{match.pk}/").json()
+    assert body["match"]["next_hand"]["poser"] == poser
+    # The referee's page names the same seat for the next pose.
+    director = Client()
+    director.force_login(playing.director)
+    panel = director.get(f"/matches/{match.pk}/").content.decode()
+    assert referee_says in panel
+    # Nobody poses next at a table not started yet.
+    waiting = playing.matches()[1]
+    html = client.get("/live/spring-open/tables/").content.decode()
+    card = re.search(rf'<article[^>]*data-match="{waiting.pk}".*?</article>', html, re.S)
+    assert card is not None
+    assert "Next to pose" not in card.group(0)
 
 
 def test_spanish_page_is_translated(client: Any, playing: Any) -> None:

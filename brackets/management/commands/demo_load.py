@@ -210,8 +210,8 @@ class Command(BaseCommand):
             bot.start()  # every table of the round has started, table 7 without a hand yet
             bot.play(hands)
         # Time is called: table 8 is placed by T3, and the director keeps the other open
-        # tables for a sudden-death hand (T3), so the demo shows both; calling time again
-        # (the round page) ends those tables, each decided by its first hand won since.
+        # tables for a sudden-death hand (T3), so the demo shows both; each of those tables
+        # ends with its next hand won (recorded by its referee, or by simulate_event's bots).
         timed = tables.get(TIME_CALLED_TABLE)
         if timed is None:
             return
