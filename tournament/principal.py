@@ -280,7 +280,7 @@ def credential_usable(*, credential_id: Any) -> RefereeToken | None:
         pk = int(credential_id)
     except (TypeError, ValueError):
         return None
-    params = [pk, TournamentRole.Role.REFEREE.value, Status.RUNNING.value]
+    params: list[Any] = [pk, TournamentRole.Role.REFEREE.value, Status.RUNNING.value]
     with prepared_cursor() as cursor:
         cursor.execute(_usable_statement(default_connection().vendor), params)
         row = cursor.fetchone()

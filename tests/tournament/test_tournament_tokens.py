@@ -238,12 +238,15 @@ def test_the_precompiled_credential_check_answers_as_the_orm_does(
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
     got = credential_usable(credential_id=token.pk)
-    assert got is not None and got.pk == token.pk
-    assert got.role.user_id == referee.pk and got.role.tournament_id == tournament.pk
+    assert got is not None
+    assert got.pk == token.pk
+    assert got.role.user_id == referee.pk
+    assert got.role.tournament_id == tournament.pk
     assert got.role.role == TournamentRole.Role.REFEREE
     assert got.key_hash == _orm_usable(token.pk).key_hash  # type: ignore[union-attr]
     # Strings from a session, garbage and unknown ids: as the ORM (None, never a 500).
     assert credential_usable(credential_id=str(token.pk)).pk == token.pk  # type: ignore[union-attr]
+    bad: Any
     for bad in (None, "x", "", [], token.pk + 1000):
         assert credential_usable(credential_id=bad) is None
         assert _orm_usable(bad) is None
