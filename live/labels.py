@@ -38,6 +38,10 @@ LABELS: dict[str, dict[str, Promise]] = {
         "knockout": _("Knockout"),
         # A knockout stage whose field is the previous stage's cut: the final table itself (T6).
         "final_only": _("Final table only"),
+        # A pairs stage's knockout (T10): partnerships two to a table, to the final between
+        # the top two partnerships; with a cut of two the stage is that final alone.
+        "knockout_pairs": _("Partnership knockout to the final"),
+        "final_only_pairs": _("The final only (top two partnerships)"),
     },
     "stage": {
         "pending": pgettext_lazy("stage", "Not started"),
@@ -50,6 +54,8 @@ LABELS: dict[str, dict[str, Promise]] = {
         "knockout": _("Knockout round"),
         "final": _("Final table"),
         "playoff": _("Play-off table"),
+        # A pairs event's final: one match between two partnerships (T10).
+        "final_pairs": _("The final (two partnerships)"),
     },
     "round": {
         "published": pgettext_lazy("round", "In play"),

@@ -37,6 +37,7 @@ from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
 from scoring.presenters.confirmation import confirmation_panel, dispute_decision
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
+from scoring.presenters.partnership import pair_names_by_match, partnership_sides
 from scoring.selectors import match_sudden_death
 from tournament.context import (
     PUBLIC_STATUSES,
@@ -228,15 +229,33 @@ def referee_home(request: HttpRequest) -> HttpResponse:
             return HttpResponseRedirect(reverse("scoring:match-referee", args=[current[0].pk]))
     order: dict[str, int] = {Match.Status.IN_PROGRESS: 0, Match.Status.SCHEDULED: 1}
     matches.sort(key=lambda m: (order.get(m.status, 2), -m.pk if m.status not in order else m.pk))
-    rows = [
-        {
-            "match": m,
-            "round": match_round_title(m),
-            "names": ", ".join(seat_label(s.seat, s.entry.player.name) for s in m.seats.all()),
-            "score": DASH.join(str(s) for s in (m.scores or [])),
-        }
-        for m in matches
-    ]
+    pair_names = pair_names_by_match(matches)
+    rows = []
+    for m in matches:
+        seats = list(m.seats.all())
+        scores = list(m.scores or [])
+        # R42: a partnership match is AC against BD; the page names the partnerships, each
+        # with its score, rather than four seats.
+        sides = partnership_sides(
+            m,
+            ruleset_of(m),
+            [s.entry.player.name for s in seats],
+            scores or [0, 0, 0, 0],
+            pair_names=pair_names.get(m.pk, {}),
+        )
+        rows.append(
+            {
+                "match": m,
+                "round": match_round_title(m),
+                "sides": sides,
+                "names": ", ".join(seat_label(s.seat, s.entry.player.name) for s in seats),
+                "score": (
+                    f" {DASH} ".join(f"{side.letters} {side.score}" for side in sides)
+                    if sides and scores
+                    else DASH.join(str(s) for s in scores)
+                ),
+            }
+        )
     signed_in_as = signed_in_name(
         user=principal.user, credential_id=referee.credential_id if referee else None
     )

@@ -173,6 +173,21 @@ def partnership_register(
 # -- reads --------------------------------------------------------------------------------------
 
 
+def partnership_label(name: str, players: Sequence[str]) -> str:
+    """How pages name a partnership once (T9): both partners, "Ana & Bea", after its registered
+    name when it has one, "Los Primos (Ana & Bea)"; the name alone if no player is known.
+
+    >>> partnership_label("", ["Ana", "Bea"])
+    'Ana & Bea'
+    >>> partnership_label("Los Primos", ["Ana", "Bea"])
+    'Los Primos (Ana & Bea)'
+    """
+    both = " & ".join(str(p) for p in players if p)
+    if name and both:
+        return f"{name} ({both})"
+    return name or both
+
+
 @dataclass(frozen=True, slots=True)
 class PartnershipView:
     """A partnership with its current players, for pages and the API."""

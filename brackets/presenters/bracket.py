@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.director import SeatLine
 from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
+from brackets.selectors.pairs import pairs_of_entries, pairs_placings, stage_pairs
 from core.choice_labels import choice_label
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Tournament
+from tournament.partnerships import is_pairs_event
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +49,18 @@ class BracketStage:
     entrants: int
     rounds: tuple[BracketRound, ...]
     advanced: tuple[str, ...] = ()
+    """Who went on: players, or in a pairs stage partnerships, each named once (T9)."""
     final: BracketRound | None = None
+    partnerships: int | None = None
+    """A pairs stage's partnerships (T9); ``None`` for an individual stage."""
 
 
 @dataclass(frozen=True, slots=True)
 class Bracket:
     stages: tuple[BracketStage, ...]
     placings: tuple[tuple[int, str], ...] = field(default=())
+    """(place, name): players, or in a pairs event partnerships, each named once (T9, T10)."""
+    pairs: bool = False
 
     @property
     def final(self) -> BracketRound | None:
@@ -101,8 +108,17 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
                 status=rnd.status,
                 status_label=choice_label(Round.Status, rnd.status),
                 tables=tuple(tables),
-                byes=tuple(by_entry[p].name for p in rnd.byes if p in by_entry),
-                going_on=sum(1 for t in tables for s in t.seats if s.goes_on),
+                byes=tuple(p.label for p in pairs_of_entries(data, rnd.byes))
+                if data.pairs is not None
+                else tuple(by_entry[p].name for p in rnd.byes if p in by_entry),
+                # Players who went on, or in a pairs stage their partnerships (T10).
+                going_on=len(
+                    pairs_of_entries(
+                        data, (s.entry_id for t in tables for s in t.seats if s.goes_on)
+                    )
+                )
+                if data.pairs is not None
+                else sum(1 for t in tables for s in t.seats if s.goes_on),
             )
         )
     # In advancement order: the next stage's seeds (or this stage's places after the last).
@@ -121,8 +137,11 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
         status_label=choice_label(Stage.Status, stage.status),
         entrants=len(data.entrants),
         rounds=tuple(rounds),
-        advanced=tuple(e.name for e in advanced),
+        advanced=tuple(p.label for p in pairs_of_entries(data, (e.entry_id for e in advanced)))
+        if data.pairs is not None
+        else tuple(e.name for e in advanced),
         final=final,
+        partnerships=None if data.pairs is None else len(stage_pairs(data)),
     )
 
 
@@ -136,5 +155,9 @@ def build_bracket(tournament: Tournament) -> Bracket:
         following = datas[i + 1] if i + 1 < len(datas) else None
         next_seed = {e.entry_id: e.seed for e in following.entrants} if following else {}
         built.append(_bracket_stage(stage, data, next_seed))
+    if is_pairs_event(tournament):
+        # T10: a partnership holds one place; both partners are named in it, once.
+        placings = tuple((p.place, p.label) for p in pairs_placings(tournament_id=tournament.pk))
+        return Bracket(stages=tuple(built), placings=placings, pairs=True)
     placings = tuple((p.place, p.name) for p in tournament_placings(tournament_id=tournament.pk))
     return Bracket(stages=tuple(built), placings=placings)

@@ -3,7 +3,7 @@ and the partnership places of a tournament, for the pairs planner, pages and the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from brackets.engine import ByePolicy
@@ -19,6 +19,7 @@ from brackets.selectors.stage_data import (
 )
 from scoring.models import Match
 from tournament.models import PartnershipMember
+from tournament.partnerships import partnership_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,15 +206,26 @@ class PairPlacing:
     place: int
     stage_number: int
     players: tuple[str, ...]
+    name: str = ""
+    """The partnership's registered name ("" if none)."""
+    entry_ids: tuple[int, ...] = ()
+    """The players' entry ids, in the order of ``players``."""
+
+    @property
+    def label(self) -> str:
+        """The partnership named once: "Los Primos (Ana & Bea)" or "Ana & Bea" (T9)."""
+        return partnership_label(self.name, self.players)
 
 
 def pairs_placings(*, tournament_id: int) -> list[PairPlacing]:
     """Final places of partnerships, best first (two queries)."""
-    pair_of = dict(
-        PartnershipMember.objects.filter(partnership__tournament_id=tournament_id).values_list(
-            "entry_id", "partnership_id"
-        )
-    )
+    pair_of: dict[int, int] = {}
+    pair_name: dict[int, str] = {}
+    for member, partnership, registered in PartnershipMember.objects.filter(
+        partnership__tournament_id=tournament_id
+    ).values_list("entry_id", "partnership_id", "partnership__name"):
+        pair_of[member] = partnership
+        pair_name[partnership] = registered or ""
     best: dict[int, tuple[int, int]] = {}
     names: dict[int, dict[int, str]] = {}
     for entry_id, place, number, name in (
@@ -231,8 +243,48 @@ def pairs_placings(*, tournament_id: int) -> list[PairPlacing]:
             names[pid][entry_id] = name
     return sorted(
         (
-            PairPlacing(pid, place, number, tuple(names[pid][e] for e in sorted(names[pid])))
+            PairPlacing(
+                pid,
+                place,
+                number,
+                tuple(names[pid][e] for e in sorted(names[pid])),
+                name=pair_name.get(pid, ""),
+                entry_ids=tuple(sorted(names[pid])),
+            )
             for pid, (place, number) in best.items()
         ),
         key=lambda p: (p.place, p.partnership_id),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class NamedPair:
+    """A partnership named once on a page (T9): its id, label and current players."""
+
+    pair_id: int
+    name: str
+    entry_ids: tuple[int, ...]
+    names: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return partnership_label(self.name, self.names)
+
+
+def pairs_of_entries(data: StageData, entry_ids: Iterable[int]) -> list[NamedPair]:
+    """The partnerships of ``entry_ids`` in a loaded pairs stage, each once, in the order of
+    their first player in ``entry_ids`` (a list by player becomes a list by partnership: the
+    players who went on, a round's byes). ``[]`` for an individual stage."""
+    pd = data.pairs
+    if pd is None:
+        return []
+    out: list[NamedPair] = []
+    seen: set[int] = set()
+    for entry_id in entry_ids:
+        pid = pd.pair_of.get(entry_id)
+        if pid is None or pid in seen:
+            continue
+        seen.add(pid)
+        info = pd.pair(pid)
+        out.append(NamedPair(pair_id=pid, name=info.name, entry_ids=info.players, names=info.names))
+    return out

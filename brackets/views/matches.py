@@ -25,7 +25,8 @@ from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from scoring.models import Match, Seat
-from scoring.presenters.match import SEAT_LETTERS
+from scoring.presenters.match import SEAT_LETTERS, ruleset_of
+from scoring.presenters.partnership import SideView, partnership_sides
 from scoring.services import match_forfeit, match_result_override
 from tournament.models import Entry
 
@@ -43,6 +44,17 @@ def _seat_choices(seats: list[Seat]) -> list[tuple[int, str]]:
     return [(s.seat, f"{SEAT_LETTERS[s.seat]} · {s.entry.player.name}") for s in seats]
 
 
+def match_sides(match: Match, seats: list[Seat]) -> tuple[SideView, ...]:
+    """The two partnerships of a partnership match (R42: AC against BD), ``()`` otherwise."""
+    ordered = sorted(seats, key=lambda s: s.seat)
+    return partnership_sides(
+        match,
+        ruleset_of(match),
+        [s.entry.player.name for s in ordered],
+        [s.points for s in ordered],
+    )
+
+
 class ForfeitForm(forms.Form):
     seat = forms.TypedChoiceField(
         coerce=int,
@@ -53,22 +65,59 @@ class ForfeitForm(forms.Form):
     )
     reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
-    def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: list[Seat], sides: tuple[SideView, ...] = (), **kwargs: Any
+    ) -> None:
+        """``sides``: the partnerships of a partnership match (R42); a player's forfeit is
+        then the partnership's, and the other partnership wins the match (T7, T10)."""
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
+        self.sides = sides
+        field = self.fields["seat"]
+        field.choices = _seat_choices(seats)  # type: ignore[attr-defined]
+        if sides:
+            field.choices = [  # type: ignore[attr-defined]
+                (
+                    s.seat,
+                    _("%(seat)s · %(name)s, of %(side)s")
+                    % {
+                        "seat": SEAT_LETTERS[s.seat],
+                        "name": s.entry.player.name,
+                        "side": sides[s.seat % 2].label,
+                    },
+                )
+                for s in seats
+            ]
+            field.help_text = _(
+                "The player's partnership loses the match 0-6 and the other partnership wins "
+                "it (T7, T10)."
+            )
         name_the_rules(self, {"seat": "T7", "reason": "T7"})
 
     def _forfeit(self, seats: list[Seat]) -> str:
         seat = self.cleaned_data["seat"]
         name = next(s.entry.player.name for s in seats if s.seat == seat)
+        if self.sides:
+            # R42: the seat plays for its partnership, AC (seats A, C) or BD (B, D).
+            return _(
+                "%(name)s (seat %(letter)s) forfeits for %(side)s: the partnership loses "
+                "the match 0-6 (T7) and %(winner)s win it (T10)."
+            ) % {
+                "name": name,
+                "letter": SEAT_LETTERS[seat],
+                "side": self.sides[seat % 2].label,
+                "winner": self.sides[1 - seat % 2].label,
+            }
         return _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
             "name": name,
             "letter": SEAT_LETTERS[seat],
         }
 
     def outcome(self, seats: list[Seat], played_on: bool) -> str:
-        """What happened, once confirmed: the others play on, or must be reseated (T7)."""
+        """What happened, once confirmed: the others play on, or must be reseated (T7); at a
+        partnership table the other partnership has won (T10)."""
         forfeit = self._forfeit(seats)
+        if self.sides:
+            return forfeit
         if played_on:
             return " ".join(
                 [forfeit, _("The others play on at this table in a new match, from love (T7).")]
@@ -81,7 +130,7 @@ class ForfeitForm(forms.Form):
 
     def summary(self, seats: list[Seat]) -> str:
         forfeit = self._forfeit(seats)
-        if len(seats) == 2:
+        if len(seats) == 2 or self.sides:
             return forfeit
         # T7 "the table plays on": in a new match (README, Forfeit), which a director must
         # know before confirming: the hands played so far end with this match.
@@ -213,6 +262,7 @@ class MatchActionView(DirectorTournamentMixin):
         for s in seats:
             s.letter = SEAT_LETTERS[s.seat]  # type: ignore[attr-defined]
         self.table_number = link.table_number
+        self.sides = match_sides(link.match, seats)
         return rnd, link.match, seats
 
     def _candidates(self, rnd: Round) -> list[tuple[int, str, bool]]:
@@ -227,7 +277,7 @@ class MatchActionView(DirectorTournamentMixin):
 
     def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
         if action == "forfeit":
-            return ForfeitForm(data, seats=seats)
+            return ForfeitForm(data, seats=seats, sides=self.sides)
         if action == "override":
             return OverrideForm(data, seats=seats)
         return ReplaceForm(data, seats=seats, candidates=self._candidates(rnd))
@@ -250,6 +300,7 @@ class MatchActionView(DirectorTournamentMixin):
             "seats": seats,
             "letters": SEAT_LETTERS,
             "table_number": self.table_number,
+            "sides": self.sides,
             "form": form,
             "back_url": reverse("brackets:round", args=[self.tournament.slug, rnd.pk])
             + f"#match-{match.pk}",

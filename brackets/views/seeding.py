@@ -32,7 +32,8 @@ from brackets.services import (
 )
 from brackets.services.imports import players_import_csv
 from brackets.views.base import DirectorTournamentMixin, error_text
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Partnership, Tournament
+from tournament.partnerships import is_pairs_event
 from tournament.pins import entry_check_in
 from tournament.services import entry_disqualify, entry_update, entry_withdraw
 
@@ -299,12 +300,21 @@ class CsvImportView(DirectorTournamentMixin):
         **extra: Any,
     ) -> dict[str, Any]:
         first = Stage.objects.filter(tournament=self.tournament, number=1).first()
+        entries = Entry.objects.filter(tournament=self.tournament)
+        pairs = is_pairs_event(self.tournament)
         return self.base_context(
             form=form,
             add_form=add_form or PlayerAddForm(),
             report=report,
             first_stage=first,
-            entries=Entry.objects.filter(tournament=self.tournament).count(),
+            entries=entries.count(),
+            # T9: in a pairs event players are registered here, then paired into
+            # partnerships; a player in no partnership plays no round.
+            pairs=pairs,
+            partnerships=Partnership.objects.filter(tournament=self.tournament).count()
+            if pairs
+            else None,
+            unpaired=entries.filter(partnership_member__isnull=True).count() if pairs else None,
             columns="name, nickname, country, club, rating",
             **extra,
         )

@@ -125,6 +125,10 @@ class StageSerializer(serializers.Serializer[Any]):
     cut_size = serializers.IntegerField(allow_null=True)
     advance_per_table = serializers.IntegerField()
     final_table_size = serializers.IntegerField()
+    pairs = serializers.BooleanField(
+        help_text="A pairs stage (T9): its field and ``cut_size`` count partnerships, two to a "
+        "table, and its final is one match between two partnerships (T10)."
+    )
 
 
 class TournamentInfoSerializer(serializers.Serializer[Any]):
@@ -295,6 +299,18 @@ class BracketTableSerializer(serializers.Serializer[Any]):
     seats = BracketSeatSerializer(many=True)
 
 
+class NamedPairSerializer(serializers.Serializer[Any]):
+    pair_id = serializers.IntegerField(help_text="Partnership id (T9).")
+    name = serializers.CharField(
+        help_text="The partnership named once: its registered name and both partners, "
+        "'Los Primos (Ana & Bea)', or the partners alone, 'Ana & Bea'."
+    )
+    registered_name = serializers.CharField(
+        allow_blank=True, help_text="The registered name alone; empty if none."
+    )
+    players = NamedEntrySerializer(many=True, help_text="Both partners.")
+
+
 class BracketRoundSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -302,12 +318,22 @@ class BracketRoundSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     advancing = serializers.IntegerField(allow_null=True)
     byes = NamedEntrySerializer(many=True)
+    bye_pairs = NamedPairSerializer(
+        many=True, help_text="In a pairs stage, the partnerships of ``byes``; else empty."
+    )
     tables = BracketTableSerializer(many=True)
 
 
 class BracketStageSerializer(StageSerializer):
     entrants = serializers.IntegerField()
     advanced = NamedEntrySerializer(many=True)
+    partnerships = serializers.IntegerField(
+        allow_null=True, help_text="A pairs stage's partnerships (T9); null otherwise."
+    )
+    advanced_pairs = NamedPairSerializer(
+        many=True,
+        help_text="In a pairs stage, the partnerships that went on, each once (T10); else empty.",
+    )
     rounds = BracketRoundSerializer(many=True)
 
 
@@ -315,6 +341,11 @@ class PlacingSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField()
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
+    stage = serializers.IntegerField(help_text="Number of the deepest stage reached.")
+
+
+class PairPlacingSerializer(NamedPairSerializer):
+    place = serializers.IntegerField(help_text="The partnership's place (T10).")
     stage = serializers.IntegerField(help_text="Number of the deepest stage reached.")
 
 
@@ -330,6 +361,18 @@ class BracketSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="The finished tournament's single first place; null while it is played or "
         "while a shared first place awaits a play-off (T3).",
+    )
+    pairs = serializers.BooleanField(
+        help_text="A pairs event (T9): a place is a partnership's (``pair_placings``)."
+    )
+    pair_placings = PairPlacingSerializer(
+        many=True,
+        help_text="In a pairs event, the partnerships' places, best first, each partnership "
+        "once (T10); empty otherwise. ``placings`` still lists both partners.",
+    )
+    champion_pair = NamedPairSerializer(
+        allow_null=True,
+        help_text="The finished pairs event's single first partnership (T10); null otherwise.",
     )
 
 

@@ -10,6 +10,7 @@ functions never cache anything themselves.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Q
@@ -27,10 +28,18 @@ from brackets.selectors import (
     tournament_placings,
     went_on,
 )
+from brackets.selectors.pairs import (
+    NamedPair,
+    PairPlacing,
+    pairs_of_entries,
+    pairs_placings,
+    stage_pairs,
+)
 from live.outlook import WinBounds, cut_outlook
 from live.selectors.matches import MatchJSON, hand_json, matches_json, round_link
 from scoring.models import Hand, Match, Seat
 from tournament.models import Entry, Tournament
+from tournament.partnerships import is_pairs_event, partnership_label
 
 JSON = dict[str, Any]
 
@@ -71,6 +80,9 @@ def _stage_json(stage: Stage) -> JSON:
         "cut_size": stage.cut_size,
         "advance_per_table": stage.advance_per_table,
         "final_table_size": stage.final_table_size,
+        # A pairs stage (T9): its cut and field count partnerships, its final is one match
+        # between two partnerships (T10).
+        "pairs": stage.pairs,
     }
 
 
@@ -424,11 +436,15 @@ def standings(*, tournament: Tournament) -> JSON:
 def bracket(*, tournament: Tournament) -> JSON:
     """Stages -> rounds -> tables -> who advanced, to the final table and final placings.
 
-    1 + 3 queries per stage + 1 for the placings.
+    1 + 3 queries per stage (+ 3 for a pairs stage's partnerships) + 1 for the placings
+    (+ 2 in a pairs event for the partnerships' places, T10).
     """
     stages = list(Stage.objects.filter(tournament_id=tournament.pk).order_by("number"))
     placings = tournament_placings(tournament_id=tournament.pk)
     champion = _champion(tournament, placings)
+    pairs = is_pairs_event(tournament)
+    # T10: in a pairs event a place is a partnership's; both partners are named in it once.
+    pair_places = pairs_placings(tournament_id=tournament.pk) if pairs else []
     out_stages = []
     for stage in stages:
         data = stage_data_for(stage)
@@ -445,6 +461,7 @@ def bracket(*, tournament: Tournament) -> JSON:
                     "status": rnd.status,
                     "advancing": rnd.advancing,
                     "byes": [{"entry_id": b, "name": names.get(b, "")} for b in rnd.byes],
+                    "bye_pairs": [_named_pair(p) for p in pairs_of_entries(data, rnd.byes)],
                     "tables": [
                         {
                             "match_id": t.match_id,
@@ -475,14 +492,15 @@ def bracket(*, tournament: Tournament) -> JSON:
                     ],
                 }
             )
+        advanced = [e for e in data.entrants if e.status == StageEntry.Status.ADVANCED]
         out_stages.append(
             {
                 **_stage_json(stage),
                 "entrants": len(data.entrants),
-                "advanced": [
-                    {"entry_id": e.entry_id, "name": e.name}
-                    for e in data.entrants
-                    if e.status == StageEntry.Status.ADVANCED
+                "advanced": [{"entry_id": e.entry_id, "name": e.name} for e in advanced],
+                "partnerships": None if data.pairs is None else len(stage_pairs(data)),
+                "advanced_pairs": [
+                    _named_pair(p) for p in pairs_of_entries(data, (e.entry_id for e in advanced))
                 ],
                 "rounds": rounds,
             }
@@ -498,7 +516,43 @@ def bracket(*, tournament: Tournament) -> JSON:
         # Until the last match is played the places listed are those already decided (the
         # players out so far), not the final placings.
         "finished": tournament.status == Tournament.Status.FINISHED,
+        "pairs": pairs,
+        "pair_placings": [
+            {
+                "place": p.place,
+                **_pair_json(p.partnership_id, p.name, p.entry_ids, p.players),
+                "stage": p.stage_number,
+            }
+            for p in pair_places
+        ],
+        "champion_pair": _champion_pair(tournament, pair_places),
     }
+
+
+def _pair_json(pair_id: int, name: str, entry_ids: Sequence[int], names: Sequence[str]) -> JSON:
+    """A partnership named once (T9): ``name`` is its label (registered name and both
+    partners), ``registered_name`` the name alone ("" if none), ``players`` both partners."""
+    return {
+        "pair_id": pair_id,
+        "name": partnership_label(name, names),
+        "registered_name": name,
+        "players": [{"entry_id": e, "name": n} for e, n in zip(entry_ids, names, strict=False)],
+    }
+
+
+def _named_pair(pair: NamedPair) -> JSON:
+    return _pair_json(pair.pair_id, pair.name, pair.entry_ids, pair.names)
+
+
+def _champion_pair(tournament: Tournament, places: list[PairPlacing]) -> JSON | None:
+    """The finished pairs event's single first partnership (T10), or ``None``."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    firsts = [p for p in places if p.place == 1]
+    if len(firsts) != 1:
+        return None
+    first = firsts[0]
+    return _pair_json(first.partnership_id, first.name, first.entry_ids, first.players)
 
 
 def _continuations(rnd: RoundData) -> tuple[dict[int, int], dict[int, set[int]]]:

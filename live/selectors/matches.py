@@ -74,7 +74,10 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
     """One match as spectators see it. ``seats`` carry ``entry__player`` (select_related)."""
     scores = list(match.scores or [])
     seat_rows = []
+    forfeited_sides: set[int] = set()
     for seat in sorted(seats, key=lambda s: s.seat):
+        if seat.forfeited:
+            forfeited_sides.add(seat.seat % 2)
         score = scores[seat.seat] if seat.seat < len(scores) else seat.points
         player = seat.entry.player
         seat_rows.append(
@@ -100,6 +103,10 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         if partners
         else [winner]
     )
+    # T7 with T10: a player's forfeit is the partnership's; the other partnership has won the
+    # match (as the pairs standings count it), though no seat is recorded as winner.
+    if partners and winner is None and match.status == "finished" and len(forfeited_sides) == 1:
+        winner_seats = [k for k in range(4) if k % 2 not in forfeited_sides]
     link = round_link(match)
     table_number = match.table.number if match.table is not None else None
     if table_number is None and link is not None:

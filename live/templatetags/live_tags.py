@@ -26,7 +26,9 @@ def label(code: object, group: str) -> str:
 def stage_kind(stage: dict[str, Any], stages: Sequence[dict[str, Any]]) -> str:
     """``{{ st|stage_kind:s.stages }}``: the stage's kind, translated; a knockout stage whose
     field is the previous stage's cut (cut = final table seats) is "Final table only" (T6),
-    as the director chose it."""
+    as the director chose it. A pairs stage's cut counts partnerships, two to a table, and its
+    final is one match between two partnerships (T10): its knockout is "Partnership knockout
+    to the final", or "The final only" when the previous stage's cut is two."""
     kind = stage.get("kind")
     if kind == "knockout":
         ordered = sorted(stages, key=lambda s: s["number"])
@@ -34,9 +36,21 @@ def stage_kind(stage: dict[str, Any], stages: Sequence[dict[str, Any]]) -> str:
             (p for p, s in pairwise(ordered) if s["id"] == stage["id"]),
             None,
         )
-        if previous is not None and previous.get("cut_size") == stage.get("final_table_size"):
+        cut = None if previous is None else previous.get("cut_size")
+        if stage.get("pairs"):
+            return _label("stage_kind", "final_only_pairs" if cut == 2 else "knockout_pairs")
+        if cut is not None and cut == stage.get("final_table_size"):
             return _label("stage_kind", "final_only")
     return _label("stage_kind", kind)
+
+
+@register.filter
+def round_kind(kind: str, stage: dict[str, Any] | None) -> str:
+    """``{{ r.kind|round_kind:s.current_stage }}``: the round's kind, translated; a pairs
+    stage's final is "The final (two partnerships)", not a final table of four players (T10)."""
+    if kind == "final" and stage and stage.get("pairs"):
+        return _label("round_kind", "final_pairs")
+    return _label("round_kind", kind)
 
 
 @register.filter
@@ -71,9 +85,16 @@ def seat_label_in(seats: Sequence[dict[str, Any]], seat: int | None) -> str:
 
 
 @register.filter
-def forfeited_names(seats: Sequence[dict[str, Any]]) -> str:
-    """The names of the players who forfeited the match (T7), "Ana" or "Ana, Bea"."""
-    return ", ".join(str(s["name"]) for s in seats if s.get("forfeited"))
+def forfeited_names(seats: Sequence[dict[str, Any]], partners: bool = False) -> str:
+    """The names of the players who forfeited the match (T7), "Ana" or "Ana, Bea". At a
+    partnership table (``{{ m.seats|forfeited_names:m.partners }}``) a forfeit is the
+    partnership's: both partners are named, "Ana & Cy" (R42, T7)."""
+    if not partners:
+        return ", ".join(str(s["name"]) for s in seats if s.get("forfeited"))
+    sides = sorted({int(s["seat"]) % 2 for s in seats if s.get("forfeited")})
+    return ", ".join(
+        " & ".join(str(s["name"]) for s in seats if int(s["seat"]) % 2 == side) for side in sides
+    )
 
 
 @register.simple_tag

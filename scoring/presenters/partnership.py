@@ -7,7 +7,7 @@ In a pairs event (T9) the partnership's registered name, if any, is shown with t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import Ruleset
 from scoring.engine.rules import Teams
+from tournament.partnerships import partnership_label
 
 SIDES = ("AC", "BD")
 
@@ -33,18 +34,23 @@ class SideView:
     @property
     def label(self) -> str:
         """``AC · Ana & Carla`` (with the registered name in a pairs event)."""
-        players = " & ".join(self.names)
-        who = f"{self.pair_name} ({players})" if self.pair_name else players
-        return f"{self.letters} · {who}"
+        return f"{self.letters} · {partnership_label(self.pair_name, self.names)}"
 
 
 def partnership_sides(
-    match: Any, ruleset: Ruleset, names: Sequence[str], scores: Sequence[int]
+    match: Any,
+    ruleset: Ruleset,
+    names: Sequence[str],
+    scores: Sequence[int],
+    pair_names: Mapping[int, str] | None = None,
 ) -> tuple[SideView, ...]:
-    """The two partnerships of a partnership match, ``()`` for an individual one (R42)."""
+    """The two partnerships of a partnership match, ``()`` for an individual one (R42).
+    ``pair_names`` (seat 0 and 1 -> registered partnership name) when the caller loaded them
+    for many matches at once (:func:`pair_names_by_match`); else one query here."""
     if ruleset.teams is not Teams.PARTNERS or match.n_players != 4 or len(names) != 4:
         return ()
-    pair_names = _pair_names(match)
+    if pair_names is None:
+        pair_names = _pair_names(match)
     winner = match.winner_seat if match.status == "finished" else None
     return tuple(
         SideView(
@@ -73,6 +79,29 @@ def _pair_names(match: Any) -> dict[int, str]:
         )
     )
     return {k: names.get(seats.get(k, 0), "") or "" for k in (0, 1)}
+
+
+def pair_names_by_match(matches: Sequence[Any]) -> dict[int, dict[int, str]]:
+    """:func:`_pair_names` for many matches whose ``seats`` are prefetched (one query):
+    match id -> seat 0 and 1 -> registered partnership name, for pairs events (T9)."""
+    seats = {
+        m.pk: {s.seat: s.entry_id for s in m.seats.all()}
+        for m in matches
+        if getattr(m.tournament, "entry_format", "") == "pairs"
+    }
+    if not seats:
+        return {}
+    from tournament.models import PartnershipMember
+
+    names: dict[int, str] = dict(
+        PartnershipMember.objects.filter(
+            entry_id__in=[e for by_seat in seats.values() for e in by_seat.values()]
+        ).values_list("entry_id", "partnership__name")
+    )
+    return {
+        pk: {k: names.get(by_seat.get(k, 0), "") or "" for k in (0, 1)}
+        for pk, by_seat in seats.items()
+    }
 
 
 def partnership_result(sides: Sequence[SideView]) -> str:
