@@ -39,8 +39,22 @@ for m in Match.objects.exclude(status="scheduled"):
     assert list(m.scores) == list(state.scores), (m.pk, m.scores, state.scores)
 
 # A fresh match recorded through the API: snapshot path, replay, stale number, match end.
-m = Match.objects.filter(status="in_progress", hands_count=0).first()
-assert m is not None
+# A stand-alone match of the demo's individual event, created and started through the services
+# (the demo's own open tables are kept for a sudden-death hand, T3: their first hand won ends
+# them).
+from django.contrib.auth import get_user_model
+from scoring import services as scoring_services
+from tournament.models import Entry, Tournament
+open_event = Tournament.objects.get(slug="demo-open")
+director = get_user_model().objects.get(username="director")
+referee = Match.objects.filter(tournament=open_event).exclude(referee=None).first().referee
+m = scoring_services.match_create(
+    tournament=open_event, actor=director, referee=referee, label="embedded check",
+    entries=list(Entry.objects.filter(tournament=open_event).order_by("pk")[:4]),
+)
+scoring_services.match_start(match_id=m.pk, actor=director)
+m.refresh_from_db()
+assert m.status == "in_progress" and m.hands_count == 0
 api = APIClient(HTTP_HOST="localhost")
 api.force_authenticate(m.referee)
 sim = simulate_match(Ruleset.from_json(m.ruleset), m.n_players, 3)
