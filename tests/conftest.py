@@ -11,6 +11,7 @@ marked ``embedded`` (the 13-player event, tests/browser/test_full_event.py).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -102,3 +103,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     from django.conf import settings
 
     assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+@pytest.fixture
+def finished_events(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The match ids ``core.events.match_finished`` is dispatched for (the event still runs)."""
+    from core import events
+
+    seen: list[int] = []
+    original = events.dispatch
+
+    def record(event: Any, **kwargs: Any) -> None:
+        if event is events.match_finished:
+            seen.append(kwargs["match_id"])
+        original(event, **kwargs)
+
+    monkeypatch.setattr(events, "dispatch", record)
+    return seen

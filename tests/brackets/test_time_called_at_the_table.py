@@ -14,7 +14,6 @@ from rest_framework.test import APIClient
 from brackets import services
 from brackets.models import Round, Stage
 from brackets.selectors import standings_for_stage
-from core import events
 from core.exceptions import ApplicationError
 from scoring import confirmation
 from scoring.models import Hand, Match, Seat
@@ -28,21 +27,6 @@ SEAT1_FIRST = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1}
 SEAT0_WINS = {"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 0}
 # A block whose lowest count is shared (R20): a tied hand, nobody won it.
 TIED_BLOCK = {"poser": 1, "pose_tile": "5-4", "end": "block", "counts": [3, 3, 12, 9]}
-
-
-@pytest.fixture
-def finished_events(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The match ids ``core.events.match_finished`` is dispatched for."""
-    seen: list[int] = []
-    original = events.dispatch
-
-    def record(event: Any, **kwargs: Any) -> None:
-        if event is events.match_finished:
-            seen.append(kwargs["match_id"])
-        original(event, **kwargs)
-
-    monkeypatch.setattr(events, "dispatch", record)
-    return seen
 
 
 def _round(confirmation_mode: str = "off") -> tuple[Any, Stage, Round, Match, Match]:

@@ -10,7 +10,6 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from core import events
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
 from scoring import confirmation
 from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
@@ -29,20 +28,6 @@ NEXT = {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 0}
 LAST_BLOCK = {"poser": 0, "pose_tile": "5-4", "end": "block", "counts": [3, 10, 12, 9]}
 # The player says the counts were otherwise (A still holds the lowest: the match still ends).
 CLAIMED_BLOCK = {"poser": 0, "pose_tile": "5-4", "end": "block", "counts": [2, 14, 12, 9]}
-
-
-@pytest.fixture
-def finished_events(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    seen: list[int] = []
-    original = events.dispatch
-
-    def record(event: Any, **kwargs: Any) -> None:
-        if event is events.match_finished:
-            seen.append(kwargs["match_id"])
-        original(event, **kwargs)
-
-    monkeypatch.setattr(events, "dispatch", record)
-    return seen
 
 
 def _setup(mode: str) -> tuple[Tournament, Any, Match, RefereeActor]:
