@@ -25,19 +25,6 @@ from tournament.services import referee_create, referee_token_issue
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    """The live documents are cached per tournament id and version; on SQLite (the embedded
-    run) a rolled-back test's ids are reused, so a page could come from an earlier test.
-    Only the process-local cache is cleared (the shared Redis one serves parallel workers)."""
-    from django.core.cache import caches
-    from django.core.cache.backends.locmem import LocMemCache
-
-    backend = caches["default"]
-    if isinstance(backend, LocMemCache):
-        backend.clear()
-
-
 def partners(t: Any) -> dict[int, tuple[str, str]]:
     """Partnership id -> its two players' names, in slot order."""
     out: dict[int, list[str]] = {}
