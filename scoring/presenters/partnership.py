@@ -66,28 +66,18 @@ def partnership_sides(
 
 
 def _pair_names(match: Any) -> dict[int, str]:
-    """Registered partnership names of seats A and B in a pairs event (one query)."""
-    tournament = getattr(match, "tournament", None)
-    if tournament is None or getattr(tournament, "entry_format", "") != "pairs":
-        return {}
-    from tournament.models import PartnershipMember
-
-    seats: dict[int, int] = dict(match.seats.values_list("seat", "entry_id"))
-    names: dict[int, str] = dict(
-        PartnershipMember.objects.filter(entry_id__in=list(seats.values())).values_list(
-            "entry_id", "partnership__name"
-        )
-    )
-    return {k: names.get(seats.get(k, 0), "") or "" for k in (0, 1)}
+    """Registered partnership names of seats A and B in a pairs event (one query beyond the
+    match's seats): :func:`pair_names_by_match` for one match."""
+    return pair_names_by_match([match]).get(match.pk, {})
 
 
 def pair_names_by_match(matches: Sequence[Any]) -> dict[int, dict[int, str]]:
-    """:func:`_pair_names` for many matches whose ``seats`` are prefetched (one query):
-    match id -> seat 0 and 1 -> registered partnership name, for pairs events (T9)."""
+    """Match id -> seat 0 and 1 -> registered partnership name, for the matches of pairs
+    events (T9); one query for them all when their ``seats`` are prefetched."""
     seats = {
         m.pk: {s.seat: s.entry_id for s in m.seats.all()}
         for m in matches
-        if getattr(m.tournament, "entry_format", "") == "pairs"
+        if getattr(getattr(m, "tournament", None), "entry_format", "") == "pairs"
     }
     if not seats:
         return {}

@@ -76,6 +76,18 @@ def page_width(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
 
 
+def width_and_box(page: Page, selector: str) -> list[int]:
+    """[the element's scroll width, its parent's client width]: it fits when the first is
+    not larger (a table can scroll inside its own box while the page itself fits)."""
+    return list(
+        page.evaluate(
+            """(sel) => { const t = document.querySelector(sel);
+                          return [t.scrollWidth, t.parentElement.clientWidth]; }""",
+            selector,
+        )
+    )
+
+
 @pytest.mark.parametrize("language", sorted(LOCALES))
 def test_the_results_sheet_fits_a_390_px_phone_and_stays_a_plain_table_on_desktop(
     browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path, language: str
@@ -85,10 +97,7 @@ def test_the_results_sheet_fits_a_390_px_phone_and_stays_a_plain_table_on_deskto
     phone.goto(url)
     phone.screenshot(path=artifacts_dir / f"results-sheet-390-{language}.png", full_page=True)
     assert page_width(phone) <= 390
-    fit = phone.evaluate(
-        """() => { const t = document.querySelector('#round-results');
-                   return [t.scrollWidth, t.parentElement.clientWidth]; }"""
-    )
+    fit = width_and_box(phone, "#round-results")
     assert fit[0] <= fit[1], f"the table is wider than its box: {fit}"
     status = "En juego" if language == "es" else "In progress"
     assert status in phone.locator("#round-results").inner_text()
@@ -157,10 +166,7 @@ def test_the_round_pages_tables_and_their_actions_fit_a_390_px_phone(
     phone.goto(url)
     phone.screenshot(path=artifacts_dir / f"round-390-{language}.png", full_page=True)
     assert page_width(phone) <= 390
-    fit = phone.evaluate(
-        """() => { const t = document.querySelector('#round-tables');
-                   return [t.scrollWidth, t.parentElement.clientWidth]; }"""
-    )
+    fit = width_and_box(phone, "#round-tables")
     assert fit[0] <= fit[1], f"the tables scroll sideways: {fit}"
     # Every action, the referee drop-down and its button are on the screen.
     outside = phone.evaluate(
