@@ -21,7 +21,7 @@ from scoring.engine.match import HandScored, MatchState, match_apply, match_fold
 from scoring.engine.match_state import PlayerStats
 from scoring.engine.record import EndKind, HandRecord
 from scoring.models import Hand, Match, Seat
-from tournament.models import ActionLog, Tournament
+from tournament.models import Tournament
 
 _RECORD_COLUMNS = ("number", "poser", "pose_tile", "end", "winner", "counts", "llave", "sporting")
 
@@ -195,20 +195,3 @@ def hand_list(*, match: Match, include_void: bool = True) -> QuerySet[Hand]:
     if not include_void:
         qs = qs.filter(void=False)
     return qs
-
-
-def match_sudden_death(*, match: Match) -> bool:
-    """Whether the director kept this unfinished match for a sudden-death hand when time was
-    last called on its round (T3): the newest call-time entry of the action log naming it."""
-    if match.status not in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS):
-        return False
-    calls = ActionLog.objects.filter(
-        tournament_id=match.tournament_id, verb="round.call_time"
-    ).order_by("-created_at", "-pk")
-    for data in calls.values_list("data", flat=True):
-        data = data or {}
-        if match.pk in data.get("sudden_death", []):
-            return True
-        if str(match.pk) in data.get("ended", {}):
-            return False
-    return False

@@ -38,7 +38,6 @@ from scoring.models import Hand, Match, Seat
 from scoring.presenters.confirmation import confirmation_panel, dispute_decision
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.presenters.partnership import pair_names_by_match, partnership_sides
-from scoring.selectors import match_sudden_death
 from tournament.context import (
     PUBLIC_STATUSES,
     Action,
@@ -133,7 +132,7 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "seat_letters": SEAT_LETTERS,
         "can_record": in_progress and may_write,
         # T3: time was called and the director ordered this table a sudden-death hand.
-        "sudden_death": in_progress and match_sudden_death(match=match),
+        "sudden_death": in_progress and match.sudden_death,
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
         "is_director": is_director,
         # The referee's last look after the finish (a short read, tournament.principal).

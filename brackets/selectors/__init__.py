@@ -33,7 +33,6 @@ from brackets.selectors.stage_data import (
 )
 from core.exceptions import NotFoundError
 from scoring.models import Match, Seat
-from tournament.models import ActionLog
 
 __all__ = [
     "DONE_STATUSES",
@@ -239,17 +238,14 @@ def rounds_awaiting_advance() -> list[int]:
 
 
 def round_sudden_death_ids(*, round_id: int) -> set[int]:
-    """The matches the director kept playing for a sudden-death hand when time was last
-    called on the round (T3), from the action log of that call."""
-    data = (
-        ActionLog.objects.filter(
-            verb="round.call_time", target_type="brackets.round", target_id=str(round_id)
+    """The round's matches the director kept playing for a sudden-death hand when time was
+    last called on it (T3): ``Match.sudden_death``, set by that call and cleared when a later
+    call places them (a table that ended itself with its deciding hand keeps it)."""
+    return set(
+        Match.objects.filter(round_link__round_id=round_id, sudden_death=True).values_list(
+            "pk", flat=True
         )
-        .order_by("-created_at", "-pk")
-        .values_list("data", flat=True)
-        .first()
     )
-    return {int(m) for m in (data or {}).get("sudden_death", [])}
 
 
 def round_results_awaiting_confirmation(*, round_id: int) -> list[tuple[int, int]]:

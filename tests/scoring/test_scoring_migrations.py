@@ -110,6 +110,43 @@ def test_0006_copies_continuation_links_from_the_action_log() -> None:
     assert linked == {continuation.pk: four.pk}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_0010_marks_the_tables_kept_for_a_sudden_death_hand_by_the_newest_call() -> None:
+    """T3: before 0009 the tables kept for a sudden-death hand were named only by the newest
+    ``round.call_time`` entry of their round. 0010 marks those still open; a table kept by an
+    older call of the same round but not by the newest, a finished one, and another round's
+    older call that a newer call of its own superseded stay unmarked."""
+    from tournament.models import ActionLog
+
+    tournament = TournamentFactory()
+    referee = referee_of(tournament)
+    older_only, kept, kept_other, finished = (
+        match_in_progress(tournament, referee=referee) for _ in range(4)
+    )
+    Match.objects.filter(pk=finished.pk).update(status=Match.Status.FINISHED)
+
+    def call(round_id: str, kept_ids: list[int]) -> None:
+        ActionLog.objects.create(
+            tournament=tournament,
+            verb="round.call_time",
+            target_type="brackets.round",
+            target_id=round_id,
+            data={"ended": {}, "sudden_death": kept_ids},
+        )
+
+    call("1", [older_only.pk, kept.pk])
+    call("2", [kept_other.pk, finished.pk])
+    call("1", [kept.pk])  # the newest call of round 1 keeps only one of them
+    try:
+        _migrate([("scoring", "0009_match_sudden_death")])
+        Match.objects.update(sudden_death=False)  # as a deployment before 0009 left them
+        _migrate([("scoring", "0010_sudden_death_from_call_time")])
+    finally:
+        _migrate(_latest())
+    marked = set(Match.objects.filter(sudden_death=True).values_list("pk", flat=True))
+    assert marked == {kept.pk, kept_other.pk}
+
+
 def _latest() -> list[tuple[str, str]]:
     """Every app's latest migration: going back in scoring also unapplies the apps that
     depend on it (ratings), which must come back too."""
