@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
-from scoring.engine import InvalidRuleset
+from scoring.engine import InvalidRuleset, Teams
 from scoring.engine.placing import (
     partnership_placings,
     placings_by_score,
@@ -261,10 +261,12 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     """T7: record a no-show or disqualification at this table as a 0-6 loss.
 
     The forfeiting seat gets placing last, 0 points and a six-love received; the match ends
-    (``end_reason = forfeit``). At a two-player table the opponent wins 6-0. At a larger table
-    the others play on without the forfeiting player in a new scheduled match (same table,
-    referee and play order) when the frozen ruleset allows that many players (R2); otherwise
-    the director reseats them. Recorded in the action log.
+    (``end_reason = forfeit``). At a two-player table the opponent wins 6-0. At a partnership
+    table (R42) the forfeiting player's partnership loses 0-6 and the other wins it: both
+    partners of each hold its placing (3rd and 1st), the winners the target. At another larger
+    table the others play on without the forfeiting player in a new scheduled match (same
+    table, referee and play order) when the frozen ruleset allows that many players (R2);
+    otherwise the director reseats them. Recorded in the action log.
     """
     reason = _require_reason(reason)
     match = _director_match(match_id, actor)
@@ -294,7 +296,23 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     continuation: Match | None = None
     scores = list(match.scores) if match.scores else [0] * n
     scores[seat] = 0
-    if n == 2:
+    if ruleset.teams is Teams.PARTNERS:
+        # R42: a partnership's match record is one result, held by both partners. The
+        # forfeiting player's partnership loses 0-6 (T7) and the other wins it (T10), as a
+        # match won to the target: 1st and 1st, 3rd and 3rd. Nobody plays on one short.
+        side = seat % 2
+        target = ruleset.target_for(n)
+        for s in seats:
+            if s.seat % 2 == side:
+                s.points, s.placing = 0, 3
+                if s is not loser:
+                    s.six_love_received += 1
+            else:
+                s.points, s.placing = target, 1
+                s.six_love_given += 1
+            scores[s.seat] = s.points
+        match.winner_seat = 1 - side  # the winning partnership's first seat (A or B)
+    elif n == 2:
         winner = others[0]
         winner.placing = 1
         winner.points = max(winner.points, ruleset.target_for(2))

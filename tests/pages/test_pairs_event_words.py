@@ -252,7 +252,7 @@ def test_a_forfeit_at_a_pairs_table_names_the_partnerships_t7_t10(client: Client
     tables = client.get(f"/api/v1/live/{t.slug}/tables/").json()["tables"]
     card = next(x for x in tables if x["id"] == match.pk)
     assert card["winner_seats"] == [0, 2]
-    assert card["winner_seat"] is None
+    assert card["winner_seat"] == 0  # the winning partnership's first seat (A)
     page = text_of(client.get(f"/live/{t.slug}/tables/").content.decode())
     assert f"{ac} win the match · {bd} forfeited (T7)" in page
 
@@ -300,7 +300,7 @@ def test_referee_list_shows_partnerships_ac_against_bd_r42(client: Client) -> No
     assert f"A · {seats[0]}" not in page  # no seat-by-seat list
     services_forfeit(d, match)
     after = text_of(phone.get("/referee/").content.decode())
-    assert "AC 0 \u2013 BD 0" in after  # the partnerships, each with its score
+    assert "AC 6 \u2013 BD 0" in after  # the partnerships, each with its score: 0-6 (T7)
 
 
 def services_forfeit(d: Any, match: Match) -> None:

@@ -314,6 +314,25 @@ def test_forfeit_at_four_plays_on_without_the_player(tournament: Tournament) -> 
     assert loser.six_love_received == 1
 
 
+def test_forfeit_at_a_partnership_table_is_the_partnerships_six_love_loss() -> None:
+    """T7 with R42: the forfeiting player's partnership loses 0-6 and the other wins it. Both
+    partners of each hold its placing (1st, 1st; 3rd, 3rd), the winners the target and a
+    six-love given, the losers 0 and a six-love received; nobody plays on one short."""
+    tournament = TournamentFactory(ruleset_preset="wsod_partners")
+    director = director_of(tournament)
+    m = match_in_progress(tournament, referee=referee_of(tournament))
+    res = services.match_forfeit(match_id=m.pk, actor=director, seat=3, reason="no-show")
+    assert res.continuation is None
+    m.refresh_from_db()
+    assert (m.status, m.end_reason) == (Match.Status.FINISHED, Match.EndReason.FORFEIT)
+    assert m.scores == [6, 0, 6, 0]
+    assert m.winner_seat == 0  # AC: the winning partnership's first seat
+    seats = Seat.objects.filter(match=m).order_by("seat")
+    assert [
+        (s.placing, s.points, s.six_love_given, s.six_love_received, s.forfeited) for s in seats
+    ] == [(1, 6, 1, 0, False), (3, 0, 0, 1, False), (1, 6, 1, 0, False), (3, 0, 0, 1, True)]
+
+
 def test_a_late_retry_gets_its_original_answer_even_after_the_hand_was_voided(
     match: Match, referee: Any
 ) -> None:
