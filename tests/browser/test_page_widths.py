@@ -177,6 +177,15 @@ def test_the_round_pages_tables_and_their_actions_fit_a_390_px_phone(
                  .map(e => e.id || e.textContent)"""
     )
     assert outside == []
+    # A thumb reaches them: a table's number and its actions are 44 px targets on a phone.
+    small = phone.evaluate(
+        """() => [...document.querySelectorAll('#round-tables td:first-child > a, '
+                   + '#round-tables .match-actions > a')]
+                 .filter(e => { const r = e.getBoundingClientRect();
+                                return r.width < 44 || r.height < 44; })
+                 .map(e => e.id || e.textContent)"""
+    )
+    assert small == []
     assert phone.locator("#round-tables .match-actions a[id^=override-]").count() == 2
     hands = phone.locator("#round-tables td.hands-cell").first
     label = "Manos" if language == "es" else "Hands"
