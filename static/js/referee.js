@@ -423,6 +423,11 @@
     syncRecordButton();
   }
 
+  // Whether the referee has begun the hand on the form since it was drawn: a tap, a tile or
+  // a count of their own (change and input events come from the user, never from the page's
+  // own pre-selection of the designated poser or its offline preview of the next hand).
+  var formTouched = false;
+
   // -- a double tap records one hand ----------------------------------------------------------
 
   function tapsHeld() {
@@ -574,9 +579,13 @@
         var fresh = holder.querySelector("#match-panel");
         if (!fresh) throw new Error("panel: none in the answer");
         if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
+        // Taps the referee had made for a hand the match has moved past are dropped with the
+        // old form: say why, or the form would change under their fingers unexplained.
+        var dropped = onlyIfChanged && formTouched;
         panel().replaceWith(fresh);
         initPanel();
         if (flash) confirmInView(flash, fresh.dataset.lastNumber);
+        else if (dropped) setStatus("error", root.dataset.msgConflict);
       })
       .catch(function (err) {
         if (onlyIfChanged) return; // a background check; try again next time
@@ -678,6 +687,7 @@
     }
     clearErrors();
     handLock = true;
+    formTouched = false; // the hand is taken: what the form shows now is the page's
     // Every hand goes through the ordered queue (IndexedDB): sent at once when online, kept on
     // this phone when not. Its Idempotency-Key is made here, once, and reused on every resend.
     var entry = { match: matchId, key: uuid4(), number: payload.number, payload: payload,
@@ -1599,6 +1609,7 @@
     var p = panel();
     if (!p) return;
     if (p.dataset.unsent !== "1") pristine = p.cloneNode(true); // the server's panel as rendered
+    formTouched = false;
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
     hideWriting();
@@ -1611,6 +1622,7 @@
     var t = ev.target;
     if (t.name === "dispute_end") disputeEnd();
     if (!panel() || !panel().contains(t)) return;
+    if (t.closest && t.closest("#hand-form")) formTouched = true;
     if (t.name === "end") updateEnd();
     else { syncWinnerCount(); updateBlockResult(); updateSummary(); }
     if (t.name === "poser" || t.name === "winner") {
@@ -1620,6 +1632,7 @@
     if (t.name === "poser") { showPoserProblem(); updateSummary(); }
   });
   document.addEventListener("input", function (ev) {
+    if (ev.target.closest && ev.target.closest("#hand-form")) formTouched = true;
     if (ev.target.matches && ev.target.matches("input[data-count-seat]")) {
       // A corrected count no longer carries the error it was refused with.
       var field = ev.target.dataset.field;

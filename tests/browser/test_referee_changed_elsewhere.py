@@ -1,0 +1,69 @@
+"""The referee's form when the match changes on another device (a director's phone, a second
+referee): when the phone comes back to the page, the panel shows the match as it now is. If
+the referee had begun the hand on the old form, the page says why their taps are gone; an
+untouched form is swapped silently."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.engine.simulate import SimulatedMatch
+from scoring.services import hand_record
+from tests.browser.test_referee_page import _tap, referee_match
+from tests.factories import director_of
+
+__all__ = ["referee_match"]  # the fixture, shared with the whole-match test
+
+CHANGED = "The match changed on another device"
+
+
+def _recorded_elsewhere(data: dict[str, Any], number: int) -> None:
+    """Hand ``number`` of the simulated match, recorded by the director's own device."""
+    match = data["match"]
+    sim: SimulatedMatch = data["sim"]
+    record = sim.records[number - 1].to_dict()
+    record.pop("sporting", None)
+    hand_record(
+        match_id=match.pk,
+        actor=director_of(match.tournament),
+        expected_number=number,
+        payload=record,
+    )
+
+
+def _back_to_the_page(page: Page) -> None:
+    """The phone wakes up: the page's visibility handler checks the match again."""
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+@pytest.mark.browser
+def test_taps_for_a_hand_recorded_elsewhere_are_dropped_with_a_word(
+    page: Page, referee_match: dict[str, Any]
+) -> None:
+    match = referee_match["match"]
+    sim: SimulatedMatch = referee_match["sim"]
+    page.goto(f"/ref/#{referee_match['token'].key}")
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    panel = page.locator("#match-panel")
+    status = page.locator("#submit-status")
+
+    # Nothing typed yet: the new state comes in without a word.
+    _recorded_elsewhere(referee_match, 1)
+    _back_to_the_page(page)
+    expect(panel).to_have_attribute("data-number", "2")
+    expect(status).to_be_hidden()
+
+    # The referee taps a poser other than the designated one, then hand 2 is recorded
+    # elsewhere: the form moves on to hand 3 and the page says why the tap is gone.
+    designated = sim.next_hands[1].poser
+    assert designated is not None
+    _tap(page, "poser", (designated + 1) % 4)
+    _recorded_elsewhere(referee_match, 2)
+    _back_to_the_page(page)
+    expect(panel).to_have_attribute("data-number", "3")
+    expect(status).to_contain_text(CHANGED)
+    expect(page.locator("#next-hand")).to_contain_text("Hand 3")
