@@ -1,28 +1,87 @@
-"""Spectator standings of a pairs stage (T10): partnerships with their players.
+"""Spectator documents of a pairs stage (T9, T10): standings of partnerships with their
+players, and a bracket table's two partnerships, each named once (:func:`table_pairs_json`).
 
 The same document shape as an individual stage's standings (``live.selectors``), with
 ``pairs: true`` and one row per partnership: ``pair_id``, ``name`` (the partnership's name or
-its players), ``players`` (entry id, name, club), and T10's third key as ``third`` with
+its players), ``registered_name`` (the name alone, "" if none), ``players`` (entry id, name,
+club), and T10's third key as ``third`` with
 ``third_key`` saying which it is (``points_difference`` under pip scoring, ``six_loves_given``
 otherwise).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from brackets.models import Round, Stage
 from brackets.selectors.pairs import (
     pair_standings_from_data,
     pairs_of,
+    side_places,
     stage_pairs,
     table_sides,
     table_winner,
 )
-from brackets.selectors.stage_data import StageData
+from brackets.selectors.stage_data import StageData, TableData
 from scoring.models import Match
+from scoring.presenters.partnership import SIDES
+from tournament.partnerships import partnership_label
 
 JSON = dict[str, Any]
+
+
+def pair_json(pair_id: int, name: str, entry_ids: Sequence[int], names: Sequence[str]) -> JSON:
+    """A partnership named once (T9): ``name`` is its label (registered name and both
+    partners), ``registered_name`` the name alone ("" if none), ``players`` both partners."""
+    return {
+        "pair_id": pair_id,
+        "name": partnership_label(name, names),
+        "registered_name": name,
+        "players": [{"entry_id": e, "name": n} for e, n in zip(entry_ids, names, strict=False)],
+    }
+
+
+def table_pairs_json(
+    data: StageData,
+    table: TableData,
+    names: Mapping[int, str],
+    registered: Mapping[int, str],
+    *,
+    advanced: Callable[[int], bool | None],
+    champion_pair_id: int | None = None,
+) -> list[JSON]:
+    """A pairs table's two partnerships, AC then BD, each named once by the players who sat
+    there (T9, R42), with its place at the table: 1 and 2 (1 and 1 when level, T3; ``None``
+    until finished), where both partners hold ``1, 3, 1, 3`` (T4 over partnerships). ``[]``
+    for an individual stage. ``names``: entry id -> player; ``registered``: partnership id ->
+    its registered name; ``advanced``: the round's went-on mark (T6, T10)."""
+    pd = data.pairs
+    sides = None if pd is None else table_sides(pd, table)
+    if sides is None:
+        return []
+    places = side_places(table.seats, finished=table.status == Match.Status.FINISHED)
+    out: list[JSON] = []
+    for k in (0, 1):
+        mine = (table.seats[k], table.seats[k + 2])
+        out.append(
+            {
+                **pair_json(
+                    sides[k],
+                    registered.get(sides[k], ""),
+                    [s.entry_id for s in mine],
+                    [names.get(s.entry_id, "") for s in mine],
+                ),
+                "letters": SIDES[k],
+                "seats": [k, k + 2],
+                "placing": places[k],
+                "points": max(s.points for s in mine),
+                "forfeited": any(s.forfeited for s in mine),
+                "advanced": advanced(mine[0].entry_id),
+                "champion": champion_pair_id is not None and champion_pair_id == sides[k],
+            }
+        )
+    return out
 
 
 def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
@@ -49,6 +108,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "rank": row.rank,
                 "pair_id": row.pair_id,
                 "name": info.label,
+                "registered_name": info.name,
                 "players": [
                     {"entry_id": p, "name": names.get(p, (n, ""))[0], "club": c}
                     for p, n, c in zip(info.players, info.names, info.clubs, strict=False)
@@ -101,11 +161,18 @@ def _final(data: StageData) -> list[JSON] | None:
             points = {
                 sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)
             }
+            # Both partners who played the final, named with their partnership (T9).
+            names = {e.entry_id: e.name for e in data.entrants}
+            players = {
+                sides[k]: [s.entry_id for i, s in enumerate(t.seats) if i % 2 == k] for k in (0, 1)
+            }
             return [
                 {
                     "place": (1 if p == winner else 2) if winner is not None else None,
                     "pair_id": p,
                     "name": pd.pair(p).label,
+                    "registered_name": pd.pair(p).name,
+                    "players": [{"entry_id": e, "name": names.get(e, "")} for e in players[p]],
                     "points": points[p],
                 }
                 for p in order

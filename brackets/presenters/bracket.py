@@ -7,9 +7,16 @@ from dataclasses import dataclass, field
 
 from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.director import SeatLine
+from brackets.presenters.pairs import (
+    SideLine,
+    pair_sides,
+    pairs_stage_kind_label,
+    round_kind_label,
+)
 from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
 from brackets.selectors.pairs import pairs_of_entries, pairs_placings, stage_pairs
 from core.choice_labels import choice_label
+from scoring.models import Match
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Tournament
 from tournament.partnerships import is_pairs_event
@@ -22,6 +29,8 @@ class BracketTable:
     status: str
     end_reason: str
     seats: tuple[SeatLine, ...]
+    sides: tuple[SideLine, ...] = ()
+    """In a pairs stage, the table's two partnerships, each once with its place (T9, R42)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +79,24 @@ class Bracket:
         return None
 
 
-def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> BracketStage:
+def _pair_names(
+    data: StageData, seats: tuple[SeatLine, ...], registered: dict[int, str]
+) -> dict[int, str]:
+    """Seat 0 and 1 -> the registered name of their partnership in a loaded pairs stage
+    (``registered``: partnership id -> name)."""
+    pd = data.pairs
+    if pd is None:
+        return {}
+    ids = {k: pd.pair_of.get(s.entry_id) for k, s in enumerate(seats[:2])}
+    return {k: registered.get(pid, "") for k, pid in ids.items() if pid is not None}
+
+
+def _bracket_stage(
+    stage: Stage, data: StageData, next_seed: dict[int, int], previous_cut: int | None
+) -> BracketStage:
     by_entry = {e.entry_id: e for e in data.entrants}
+    pairs = data.pairs is not None
+    registered = {p.pair_id: p.name for p in data.pairs.pairs} if data.pairs else {}
     rounds: list[BracketRound] = []
     for rnd in data.rounds:
         mark = went_on(data, rnd)  # as the public bracket marks it
@@ -97,6 +122,13 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
                     status=t.status,
                     end_reason=t.end_reason,
                     seats=seats,
+                    sides=pair_sides(
+                        seats,
+                        _pair_names(data, seats, registered),
+                        finished=t.status == Match.Status.FINISHED,
+                    )
+                    if pairs
+                    else (),
                 )
             )
         rounds.append(
@@ -104,7 +136,7 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
                 id=rnd.id,
                 number=rnd.number,
                 kind=rnd.kind,
-                kind_label=choice_label(Round.Kind, rnd.kind),
+                kind_label=round_kind_label(rnd.kind, pairs=pairs),
                 status=rnd.status,
                 status_label=choice_label(Round.Status, rnd.status),
                 tables=tuple(tables),
@@ -132,7 +164,9 @@ def _bracket_stage(stage: Stage, data: StageData, next_seed: dict[int, int]) -> 
         number=stage.number,
         name=stage.name,
         kind=stage.kind,
-        kind_label=choice_label(Stage.Kind, stage.kind),
+        kind_label=pairs_stage_kind_label(stage, previous_cut)
+        if pairs
+        else choice_label(Stage.Kind, stage.kind),
         status=stage.status,
         status_label=choice_label(Stage.Status, stage.status),
         entrants=len(data.entrants),
@@ -154,7 +188,8 @@ def build_bracket(tournament: Tournament) -> Bracket:
     for i, (stage, data) in enumerate(zip(stages, datas, strict=True)):
         following = datas[i + 1] if i + 1 < len(datas) else None
         next_seed = {e.entry_id: e.seed for e in following.entrants} if following else {}
-        built.append(_bracket_stage(stage, data, next_seed))
+        previous_cut = stages[i - 1].cut_size if i else None
+        built.append(_bracket_stage(stage, data, next_seed, previous_cut))
     if is_pairs_event(tournament):
         # T10: a partnership holds one place; both partners are named in it, once.
         placings = tuple((p.place, p.label) for p in pairs_placings(tournament_id=tournament.pk))

@@ -12,17 +12,19 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, F, Prefetch, Q
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.presenters.pairs import SideLine, pair_sides, round_kind_label
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.services.store import referee_for_tables
 from core.choice_labels import choice_label
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
+from scoring.presenters.partnership import pair_names_by_match
 from tournament.models import Entry, Tournament
 
 # -- people -----------------------------------------------------------------------------------
@@ -148,6 +150,7 @@ def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
                 filter=~Q(round_matches__match__status__in=DONE_STATUSES),
                 distinct=True,
             ),
+            in_pairs_stage=F("stage__pairs"),
         )
         .order_by("stage__number", "number")
     ):
@@ -156,7 +159,7 @@ def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
                 id=r.pk,
                 number=r.number,
                 kind=r.kind,
-                kind_label=choice_label(Round.Kind, r.kind),
+                kind_label=round_kind_label(r.kind, pairs=r.in_pairs_stage),
                 status=r.status,
                 status_label=choice_label(Round.Status, r.status),
                 tables=r.n_tables,
@@ -361,6 +364,8 @@ class MatchLine:
     last_change: datetime | None = None
     partners: bool = False
     """A partnership match (R42): seats 0/2 against 1/3."""
+    sides: tuple[SideLine, ...] = ()
+    """In a pairs stage (T9), the table's two partnerships, each once, AC then BD."""
 
     @property
     def done(self) -> bool:
@@ -377,20 +382,27 @@ class MatchLine:
 
 
 def round_matches(rnd: Round) -> list[MatchLine]:
-    """Every match of a round (forfeit continuations too) with seats in play order. Two
-    queries."""
+    """Every match of a round (forfeit continuations too) with seats in play order; in a
+    pairs stage each table's two partnerships too (T9). Two queries, three in a pairs stage
+    (the partnerships' registered names)."""
     links = list(
         RoundMatch.objects.filter(round=rnd)
-        .select_related("match__referee")
+        .select_related("match__referee", "match__tournament")
+        .prefetch_related(
+            Prefetch(
+                "match__seats",
+                queryset=Seat.objects.select_related("entry__player").order_by("seat"),
+            )
+        )
         .order_by("table_number", "match_id")
     )
-    seats: dict[int, list[SeatLine]] = {}
-    for s in (
-        Seat.objects.filter(match__round_link__round=rnd)
-        .select_related("entry__player")
-        .order_by("match_id", "seat")
-    ):
-        seats.setdefault(s.match_id, []).append(
+    pairs = rnd.stage.pairs
+    pair_names = pair_names_by_match([link.match for link in links]) if pairs else {}
+    seen_tables: set[int] = set()
+    out: list[MatchLine] = []
+    for link in links:
+        m = link.match
+        seats = tuple(
             SeatLine(
                 letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else str(s.seat + 1),
                 entry_id=s.entry_id,
@@ -400,11 +412,8 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 placing=s.placing,
                 forfeited=s.forfeited,
             )
+            for s in m.seats.all()
         )
-    seen_tables: set[int] = set()
-    out: list[MatchLine] = []
-    for link in links:
-        m = link.match
         out.append(
             MatchLine(
                 match_id=m.pk,
@@ -417,12 +426,19 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 hands=m.hands_count,
                 referee_id=m.referee_id,
                 referee=user_label(m.referee),
-                seats=tuple(seats.get(m.pk, [])),
+                seats=seats,
                 continuation=link.table_number in seen_tables,
                 last_change=m.updated_at,
                 # Frozen on the match when it starts (an override freezes it too), so every
                 # match with a result knows it.
                 partners=m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners",
+                sides=pair_sides(
+                    seats,
+                    pair_names.get(m.pk, {}),
+                    finished=m.status == Match.Status.FINISHED,
+                )
+                if pairs
+                else (),
             )
         )
         seen_tables.add(link.table_number)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from brackets.engine import ByePolicy
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
@@ -77,24 +78,58 @@ def table_sides(pd: PairsData, table: TableData) -> tuple[int, int] | None:
     return ac, bd
 
 
+class PlacedSeat(Protocol):
+    """A seat's result as every reader of a table carries it (stage data, page rows)."""
+
+    @property
+    def placing(self) -> int | None: ...
+
+    @property
+    def forfeited(self) -> bool: ...
+
+
+def side_places(seats: Sequence[PlacedSeat], *, finished: bool) -> tuple[int | None, int | None]:
+    """The places of partnerships AC and BD (seats 0/2 and 1/3, R42) at a finished table:
+    1 and 2 by each partnership's better placing (T4 over partnerships), 1 and 1 when they are
+    level (a shared first, which is no win: T3); a forfeited player's partnership is 2nd (T7).
+    ``(None, None)`` until the table is finished, without placings, or when both forfeited.
+
+    >>> from types import SimpleNamespace as S
+    >>> side_places([S(placing=p, forfeited=False) for p in (1, 3, 1, 3)], finished=True)
+    (1, 2)
+    >>> side_places([S(placing=1, forfeited=False)] * 4, finished=True)
+    (1, 1)
+    """
+    if not finished or len(seats) != 4:
+        return (None, None)
+    forfeited = {i % 2 for i, s in enumerate(seats) if s.forfeited}
+    if forfeited == {0}:
+        return (2, 1)
+    if forfeited == {1}:
+        return (1, 2)
+    if forfeited:
+        return (None, None)
+    best = [min((s.placing or 99) for i, s in enumerate(seats) if i % 2 == k) for k in (0, 1)]
+    if best[0] == 99 or best[1] == 99:
+        return (None, None)
+    if best[0] == best[1]:
+        return (1, 1)
+    return (1, 2) if best[0] < best[1] else (2, 1)
+
+
 def table_winner(pd: PairsData, table: TableData) -> int | None:
     """The partnership that won a finished table: its best placing is better than the other's
     (T4 over partnerships; a first place shared across partnerships is no win, T3). A
     forfeited player loses for the partnership (T7)."""
     sides = table_sides(pd, table)
-    if sides is None or table.status != Match.Status.FINISHED:
+    if sides is None:
         return None
-    forfeited = {i % 2 for i, s in enumerate(table.seats) if s.forfeited}
-    if forfeited == {0}:
-        return sides[1]
-    if forfeited == {1}:
+    places = side_places(table.seats, finished=table.status == Match.Status.FINISHED)
+    if places == (1, 2):
         return sides[0]
-    if forfeited:
-        return None
-    best = [min((s.placing or 99) for i, s in enumerate(table.seats) if i % 2 == k) for k in (0, 1)]
-    if best[0] == best[1]:
-        return None
-    return sides[0] if best[0] < best[1] else sides[1]
+    if places == (2, 1):
+        return sides[1]
+    return None
 
 
 def round_lines(pd: PairsData, rnd: RoundData) -> list[PairLine]:
@@ -288,3 +323,22 @@ def pairs_of_entries(data: StageData, entry_ids: Iterable[int]) -> list[NamedPai
         info = pd.pair(pid)
         out.append(NamedPair(pair_id=pid, name=info.name, entry_ids=info.players, names=info.names))
     return out
+
+
+def pairs_named(entry_ids: Sequence[int]) -> list[NamedPair]:
+    """The partnerships of ``entry_ids`` (a round's byes, T9 and T1), each once with the
+    players of ``entry_ids`` who play for it, in partnership order: one query, without
+    loading the stage."""
+    rows: dict[int, tuple[str, list[int], list[str]]] = {}
+    for pid, name, entry_id, player in (
+        PartnershipMember.objects.filter(entry_id__in=entry_ids)
+        .order_by("partnership__number", "slot", "id")
+        .values_list("partnership_id", "partnership__name", "entry_id", "entry__player__name")
+    ):
+        _, ids, names = rows.setdefault(pid, (name or "", [], []))
+        ids.append(entry_id)
+        names.append(player)
+    return [
+        NamedPair(pair_id=pid, name=name, entry_ids=tuple(ids), names=tuple(names))
+        for pid, (name, ids, names) in rows.items()
+    ]

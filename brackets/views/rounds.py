@@ -20,7 +20,9 @@ from django.views.decorators.cache import never_cache
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
 from brackets.models import Round
 from brackets.presenters.director import build_preview, referee_choices, round_matches
+from brackets.presenters.pairs import round_kind_label
 from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
+from brackets.selectors.pairs import pairs_named
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -45,10 +47,13 @@ from tournament.table_qr import table_url
 
 def round_title(rnd: Round) -> str:
     """The round's heading: "Qualifying round 2", "Play-off (T6) · round 3", "Final table ·
-    round 4" (a play-off or final table is one kind of round, numbered among the stage's)."""
+    round 4" (a play-off or final table is one kind of round, numbered among the stage's);
+    a pairs stage's final is "The final (two partnerships) · round 2"."""
     if rnd.kind == Round.Kind.PLAYOFF:
         return _("Play-off (T6) · round %(n)s") % {"n": rnd.number}
     if rnd.kind == Round.Kind.FINAL:
+        if rnd.stage.pairs:  # one match between two partnerships (T10)
+            return _("The final (two partnerships) · round %(n)s") % {"n": rnd.number}
         return _("Final table · round %(n)s") % {"n": rnd.number}
     return f"{_(rnd.get_kind_display())} {rnd.number}"
 
@@ -149,11 +154,15 @@ class RoundProgressView(DirectorTournamentMixin):
                 messages.warning(request, error_text(exc))
         # T3: the tables the director kept for a sudden-death hand when calling time.
         sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
+        bye_pairs = pairs_named(rnd.byes) if stage.pairs and rnd.byes else []
         context = self.base_context(
             round=rnd,
             stage=stage,
-            kind_label=choice_label(Round.Kind, rnd.kind),
+            kind_label=round_kind_label(rnd.kind, pairs=stage.pairs),
             round_title=round_title(rnd),
+            # T9: a pairs round's byes are partnerships, each named once.
+            bye_pairs=bye_pairs,
+            bye_names="; ".join(p.label for p in bye_pairs),
             matches=matches,
             tables_total=len(tables),
             tables_done=len(done_tables),

@@ -14,6 +14,7 @@ from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
 from brackets.models import Stage
 from brackets.presenters.director import RoundLine, rounds_by_stage
+from brackets.presenters.pairs import pairs_stage_kind_label
 from brackets.services import stage_create, stage_update
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError
@@ -118,6 +119,12 @@ class StageListView(DirectorTournamentMixin):
                     "rounds": rounds.get(stage.pk, []),
                     "plan": _knockout_plan(stage, previous, pairs=pairs),
                     "next_step": next_step,
+                    # T10: a pairs knockout is partnerships to the final between two.
+                    "pairs_kind": pairs_stage_kind_label(
+                        stage, previous.cut_size if previous is not None else None
+                    )
+                    if stage.pairs
+                    else "",
                     # A pairs knockout always plays down to a final of two (T10).
                     "is_final_only": not pairs
                     and stage.kind == Stage.Kind.KNOCKOUT

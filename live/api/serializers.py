@@ -286,6 +286,36 @@ class BracketSeatSerializer(serializers.Serializer[Any]):
     )
 
 
+class NamedPairSerializer(serializers.Serializer[Any]):
+    pair_id = serializers.IntegerField(help_text="Partnership id (T9).")
+    name = serializers.CharField(
+        help_text="The partnership named once: its registered name and both partners, "
+        "'Los Primos (Ana & Bea)', or the partners alone, 'Ana & Bea'."
+    )
+    registered_name = serializers.CharField(
+        allow_blank=True, help_text="The registered name alone; empty if none."
+    )
+    players = NamedEntrySerializer(many=True, help_text="Both partners.")
+
+
+class BracketSideSerializer(NamedPairSerializer):
+    """One partnership at a pairs table (R42), named by the players who sat there (T9)."""
+
+    letters = serializers.CharField(help_text="AC (seats 0 and 2) or BD (seats 1 and 3), R42.")
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The partnership's two seats."
+    )
+    placing = serializers.IntegerField(
+        allow_null=True,
+        help_text="The partnership's place at the table: 1 or 2, both 1 when level (T3: no "
+        "win); null until the match is finished. Its seats' ``placing`` is 1 or 3 (R42, T4).",
+    )
+    points = serializers.IntegerField(help_text="The partnership's score (R42).")
+    forfeited = serializers.BooleanField(help_text="A partner forfeited (T7).")
+    advanced = serializers.BooleanField(allow_null=True, help_text="Went on from this round (T10).")
+    champion = serializers.BooleanField(help_text="The champion partnership, at the final (T10).")
+
+
 class BracketTableSerializer(serializers.Serializer[Any]):
     match_id = serializers.IntegerField()
     table_number = serializers.IntegerField()
@@ -297,18 +327,11 @@ class BracketTableSerializer(serializers.Serializer[Any]):
         "table; null for any other match.",
     )
     seats = BracketSeatSerializer(many=True)
-
-
-class NamedPairSerializer(serializers.Serializer[Any]):
-    pair_id = serializers.IntegerField(help_text="Partnership id (T9).")
-    name = serializers.CharField(
-        help_text="The partnership named once: its registered name and both partners, "
-        "'Los Primos (Ana & Bea)', or the partners alone, 'Ana & Bea'."
+    sides = BracketSideSerializer(
+        many=True,
+        help_text="In a pairs stage (T9), the table's two partnerships, AC then BD, each once "
+        "with its place there; empty otherwise.",
     )
-    registered_name = serializers.CharField(
-        allow_blank=True, help_text="The registered name alone; empty if none."
-    )
-    players = NamedEntrySerializer(many=True, help_text="Both partners.")
 
 
 class BracketRoundSerializer(serializers.Serializer[Any]):

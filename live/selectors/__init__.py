@@ -10,7 +10,6 @@ functions never cache anything themselves.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Q
@@ -36,10 +35,11 @@ from brackets.selectors.pairs import (
     stage_pairs,
 )
 from live.outlook import WinBounds, cut_outlook
+from live.pairs import pair_json, pairs_stage_standings, table_pairs_json
 from live.selectors.matches import MatchJSON, hand_json, matches_json, round_link
 from scoring.models import Hand, Match, Seat
 from tournament.models import Entry, Tournament
-from tournament.partnerships import is_pairs_event, partnership_label
+from tournament.partnerships import is_pairs_event
 
 JSON = dict[str, Any]
 
@@ -280,8 +280,6 @@ def _outlooks(
 def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     """One stage's standings in T5 order with the tiebreak columns, cut line and outlook."""
     if data.pairs is not None:  # T10: a pairs stage ranks partnerships
-        from live.pairs import pairs_stage_standings
-
         return pairs_stage_standings(data, stage_json=_stage_json(stage))
     standings = _stage_rows(data)
     by_entry = {e.entry_id: e for e in data.entrants}
@@ -445,10 +443,13 @@ def bracket(*, tournament: Tournament) -> JSON:
     pairs = is_pairs_event(tournament)
     # T10: in a pairs event a place is a partnership's; both partners are named in it once.
     pair_places = pairs_placings(tournament_id=tournament.pk) if pairs else []
+    champion_pair = _champion_pair(tournament, pair_places)
+    champion_pair_id = champion_pair["pair_id"] if champion_pair else None
     out_stages = []
     for stage in stages:
         data = stage_data_for(stage)
         names = {e.entry_id: e.name for e in data.entrants}
+        registered = {p.pair_id: p.name for p in data.pairs.pairs} if data.pairs else {}
         rounds = []
         for rnd in data.rounds:
             mark = went_on(data, rnd)
@@ -469,6 +470,17 @@ def bracket(*, tournament: Tournament) -> JSON:
                             "status": t.status,
                             "end_reason": t.end_reason,
                             "continues": continues.get(t.match_id),
+                            # T9: a pairs table's two partnerships, each once (else []).
+                            "sides": table_pairs_json(
+                                data,
+                                t,
+                                names,
+                                registered,
+                                advanced=mark,
+                                champion_pair_id=champion_pair_id
+                                if rnd.kind == Round.Kind.FINAL
+                                else None,
+                            ),
                             "seats": [
                                 {
                                     "seat": s.seat,
@@ -520,28 +532,17 @@ def bracket(*, tournament: Tournament) -> JSON:
         "pair_placings": [
             {
                 "place": p.place,
-                **_pair_json(p.partnership_id, p.name, p.entry_ids, p.players),
+                **pair_json(p.partnership_id, p.name, p.entry_ids, p.players),
                 "stage": p.stage_number,
             }
             for p in pair_places
         ],
-        "champion_pair": _champion_pair(tournament, pair_places),
-    }
-
-
-def _pair_json(pair_id: int, name: str, entry_ids: Sequence[int], names: Sequence[str]) -> JSON:
-    """A partnership named once (T9): ``name`` is its label (registered name and both
-    partners), ``registered_name`` the name alone ("" if none), ``players`` both partners."""
-    return {
-        "pair_id": pair_id,
-        "name": partnership_label(name, names),
-        "registered_name": name,
-        "players": [{"entry_id": e, "name": n} for e, n in zip(entry_ids, names, strict=False)],
+        "champion_pair": champion_pair,
     }
 
 
 def _named_pair(pair: NamedPair) -> JSON:
-    return _pair_json(pair.pair_id, pair.name, pair.entry_ids, pair.names)
+    return pair_json(pair.pair_id, pair.name, pair.entry_ids, pair.names)
 
 
 def _champion_pair(tournament: Tournament, places: list[PairPlacing]) -> JSON | None:
@@ -552,7 +553,7 @@ def _champion_pair(tournament: Tournament, places: list[PairPlacing]) -> JSON | 
     if len(firsts) != 1:
         return None
     first = firsts[0]
-    return _pair_json(first.partnership_id, first.name, first.entry_ids, first.players)
+    return pair_json(first.partnership_id, first.name, first.entry_ids, first.players)
 
 
 def _continuations(rnd: RoundData) -> tuple[dict[int, int], dict[int, set[int]]]:

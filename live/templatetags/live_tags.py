@@ -192,8 +192,16 @@ def chunked(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
 
 @register.filter
 def by_placing(seats: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Seats best placing first (unplaced seats last, in seat order)."""
-    return sorted(seats, key=lambda s: (s.get("placing") is None, s.get("placing") or 0, s["seat"]))
+    """Seats best placing first (unplaced seats last, in seat order); a pairs table's
+    partnerships (``sides``, placed 1 and 2) the same way, AC before BD."""
+    return sorted(
+        seats,
+        key=lambda s: (
+            s.get("placing") is None,
+            s.get("placing") or 0,
+            s["seat"] if "seat" in s else s["seats"][0],
+        ),
+    )
 
 
 @register.filter

@@ -1,0 +1,89 @@
+"""How the director pages name a pairs event's tables, stages and rounds (T9, T10, R42).
+
+A pairs table is two partnerships, AC (seats 0 and 2) against BD (seats 1 and 3), and both
+partners hold their partnership's placing (``1, 3, 1, 3``): the pages list each partnership
+once per table with its place there (1st or 2nd), instead of four players reading 1st, 1st,
+3rd, 3rd. A pairs knockout plays down to one match between two partnerships, so its stage and
+its last round are not "a final table". Individual events keep their rows and words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext as _
+
+from brackets.models import Round, Stage
+from brackets.selectors.pairs import side_places
+from core.choice_labels import choice_label
+from tournament.partnerships import partnership_label
+
+if TYPE_CHECKING:
+    from brackets.presenters.director import SeatLine
+
+SIDES = ("AC", "BD")
+
+
+@dataclass(frozen=True, slots=True)
+class SideLine:
+    """One partnership at a pairs table (R42), named once (T9), with its place there."""
+
+    letters: str
+    """``AC`` (seats 0 and 2) or ``BD`` (seats 1 and 3)."""
+    name: str
+    """The partnership's registered name, "" if none."""
+    seats: tuple[SeatLine, SeatLine]
+    points: int | None
+    """The partnership's score (both partners show it, R42)."""
+    placing: int | None
+    """1 or 2 at the finished table (1 and 1 when level, T3); ``None`` before."""
+    won: bool
+    goes_on: bool = False
+
+    @property
+    def label(self) -> str:
+        """ "Los Primos (Ana & Bea)" or "Ana & Bea": the players who sat at this table."""
+        return partnership_label(self.name, [s.name for s in self.seats])
+
+
+def pair_sides(
+    seats: Sequence[SeatLine], names: Mapping[int, str], *, finished: bool
+) -> tuple[SideLine, ...]:
+    """The two partnerships of a four-seat table, AC then BD; ``()`` for any other table.
+    ``names``: seat 0 and 1 -> the registered partnership name (as
+    :func:`scoring.presenters.partnership.pair_names_by_match` gives it)."""
+    if len(seats) != 4:
+        return ()
+    places = side_places(seats, finished=finished)
+    return tuple(
+        SideLine(
+            letters=SIDES[k],
+            name=names.get(k, ""),
+            seats=(seats[k], seats[k + 2]),
+            points=seats[k].points,
+            placing=places[k],
+            won=places[k] == 1 and places[1 - k] == 2,
+            goes_on=seats[k].goes_on or seats[k + 2].goes_on,
+        )
+        for k in (0, 1)
+    )
+
+
+def round_kind_label(kind: str, *, pairs: bool) -> str:
+    """The round's kind, translated; a pairs stage's final is one match between two
+    partnerships, not a final table of four players (T10)."""
+    if pairs and kind == Round.Kind.FINAL:
+        return _("The final (two partnerships)")
+    return choice_label(Round.Kind, kind)
+
+
+def pairs_stage_kind_label(stage: Stage, previous_cut: int | None) -> str:
+    """A pairs stage's kind (T10): its knockout plays partnerships two to a table down to the
+    final between two; with a previous cut of two the stage is that final alone."""
+    if stage.kind != Stage.Kind.KNOCKOUT:
+        return choice_label(Stage.Kind, stage.kind)
+    if previous_cut == 2:
+        return _("The final only (top two partnerships)")
+    return _("Partnership knockout to the final")
