@@ -275,7 +275,12 @@
       }
       box.hidden = false;
       box.scrollIntoView({ block: "nearest" });
+      return;
     }
+    // No form to put it on (the other device's hand ended the match): the status line says
+    // it, or the refused hand would vanish without a word.
+    var whole = error.message + (error.rule && error.message.indexOf("(" + error.rule + ")") === -1 ? rule : "");
+    setStatus("error", whole);
   }
 
   // -- what the form shows -------------------------------------------------------------------

@@ -67,3 +67,30 @@ def test_taps_for_a_hand_recorded_elsewhere_are_dropped_with_a_word(
     expect(panel).to_have_attribute("data-number", "3")
     expect(status).to_contain_text(CHANGED)
     expect(page.locator("#next-hand")).to_contain_text("Hand 3")
+
+
+@pytest.mark.browser
+def test_a_hand_refused_because_another_device_ended_the_match_is_said(
+    page: Page, referee_match: dict[str, Any]
+) -> None:
+    """Two phones at one table: the other records the hand that ends the match first. This
+    phone's hand is refused (409): the panel shows the match over and the page says the match
+    changed on another device (the refusal had no form left to sit on, so it said nothing)."""
+    from tests.browser.test_referee_page import _fill_hand
+
+    match = referee_match["match"]
+    sim: SimulatedMatch = referee_match["sim"]
+    last = len(sim.records)
+    for number in range(1, last):
+        _recorded_elsewhere(referee_match, number)
+    page.goto(f"/ref/#{referee_match['token'].key}")
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(last))
+    page.wait_for_load_state("networkidle")  # the page's own first look at the match is done
+    _recorded_elsewhere(referee_match, last)  # the other phone is quicker
+    _fill_hand(page, sim.records[last - 1], referee_match["names"])
+    page.locator("#confirm-hand").tap()
+    expect(page.locator("#submit-status")).to_contain_text(CHANGED)
+    expect(page.locator("#hand-form")).to_have_count(0)  # the match is over: no form
+    match.refresh_from_db()
+    assert match.hands_count == last  # the other phone's hand only
