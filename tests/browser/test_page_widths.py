@@ -151,6 +151,22 @@ def test_a_150_character_referee_name_keeps_the_referees_and_round_pages_in_shap
         assert page_width(phone) <= 390, url
 
 
+def test_a_credential_just_issued_fits_a_390_px_phone(
+    browser_context: ContextFactory, event: dict[str, Any]
+) -> None:
+    """The referee's link and key, shown once after issuing, are long unbroken strings: they
+    widened the Referees page to ~700 px on a phone, the page a director hands links out from."""
+    phone = browser_context(viewport=PHONE_390, user=event["director"]).new_page()
+    phone.goto(f"/director/tournaments/{event['slug']}/referees/")
+    phone.locator("tr", has_text="ref-rosa").get_by_role("button").click()
+    link = phone.locator("#issued-link")
+    assert "/ref/#" in (link.get_attribute("href") or "")
+    assert page_width(phone) <= 390
+    box = link.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 390
+
+
 @pytest.mark.parametrize("language", sorted(LOCALES))
 def test_the_round_pages_tables_and_their_actions_fit_a_390_px_phone(
     browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path, language: str
