@@ -22,6 +22,7 @@ from dominoes.ruleset import MAX_POINTS
 from scoring.engine import InvalidRuleset, Ruleset
 from scoring.engine import rules as engine_rules
 from tournament.partnerships import INDIVIDUAL, PAIRS, is_partnership_ruleset
+from tournament.selectors import tournament_slug_free
 
 PRESET = ""  # the value of "no override" in every override field
 NULL = "null"  # the value of an explicit null in a choice field
@@ -191,6 +192,13 @@ def _show(value: object, key: str = "") -> str:
     return str(value)
 
 
+def _preset_value(key: str, value: object) -> str:
+    """A preset's value in an option's help: an enum value by its translated name
+    ("Forced 6-6"), anything else as the form shows it."""
+    name = VALUE_LABELS.get(key, {}).get(value) if isinstance(value, str) else None
+    return str(name) if name is not None else _show(value, key)
+
+
 def preset_labels() -> dict[str, object]:
     """What the page shows beside each override for the chosen preset ("preset: 6",
     "preset: no cap (R26)"), translated; read by static/js/tournament_form.js."""
@@ -229,8 +237,12 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=160, label=_("Name"))
     slug = forms.SlugField(
         max_length=80,
+        required=False,
         label=_("Short name in links"),
-        help_text=_("Letters, digits and hyphens; used in every link (/live/<slug>/)."),
+        help_text=_(
+            "Letters, digits and hyphens; used in every link (/live/<slug>/). Left empty, it "
+            "is made from the name."
+        ),
     )
     venue = forms.CharField(max_length=160, required=False, label=_("Venue"))
     starts_on = forms.DateField(
@@ -288,8 +300,11 @@ class TournamentForm(forms.Form):
             self._add_override(key, presets)
 
     def _add_override(self, key: str, presets: Mapping[str, Mapping[str, object]]) -> None:
-        per_preset = ", ".join(f"{n}: {_show(v[key], key)}" for n, v in presets.items())
-        help_text = f"{HELP.get(key, _('A ruleset option (§1).'))} {_('Presets')}: {per_preset}."
+        # Words outside the f-string: makemessages cannot read a call inside one.
+        presets_word = _("Presets")
+        help_first = HELP.get(key, _("A ruleset option (§1)."))
+        per_preset = ", ".join(f"{n}: {_preset_value(key, v[key])}" for n, v in presets.items())
+        help_text = f"{help_first} {presets_word}: {per_preset}."
         label = LABELS.get(key) or key.replace("_", " ").capitalize()
         kind = _kind(key)
         name = f"rule_{key}"
@@ -389,6 +404,12 @@ class TournamentForm(forms.Form):
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The tournament cannot end before it starts."))
+        if "slug" in self.fields and not data.get("slug") and data.get("name"):
+            data["slug"] = tournament_slug_free(name=data["name"])
+            if not data["slug"]:
+                self.add_error(
+                    "slug", _("The name has no letters or digits to make a link from: give one.")
+                )
         if self.errors:
             return data
         preset, overrides = data.get("ruleset_preset", ""), self.overrides()

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils.text import slugify
 
 from core.exceptions import ApplicationError
 from tournament.models import (
@@ -54,6 +55,22 @@ def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:
             ).values("tournament_id")
         )
     return qs.filter(visible)
+
+
+def tournament_slug_free(*, name: str) -> str:
+    """A link slug made from ``name`` that no tournament uses yet ("Café Open 2027" ->
+    "cafe-open-2027", then "cafe-open-2027-2", ...); "" when the name has no letter or digit
+    to make one from. The service still refuses a slug taken in between (``slug_taken``)."""
+    base = slugify(name)[:72].strip("-")
+    if not base:
+        return ""
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
 
 
 def player_list(*, search: str | None = None) -> QuerySet[Player]:

@@ -100,6 +100,28 @@ def test_one_submission_shows_the_bad_slug_and_the_bad_dates_together() -> None:
     assert not Tournament.objects.filter(name="Open 2026").exists()
 
 
+def test_an_empty_slug_is_made_from_the_name_and_kept_free() -> None:
+    """A director who gives only a name gets a link made from it ("Café Open 2027" ->
+    cafe-open-2027), the next free one when it is taken; a name with nothing to make one from
+    is refused on the slug field."""
+    director = UserFactory(is_staff=True)
+    client = _client(director)
+    url = reverse("brackets:tournament-create")
+    first = client.post(url, _post(name="Café Open 2027", slug=""))
+    assert first.status_code == 302, first.content
+    second = client.post(url, _post(name="Café Open 2027", slug=""))
+    assert second.status_code == 302, second.content
+    assert sorted(Tournament.objects.values_list("slug", flat=True)) == [
+        "cafe-open-2027",
+        "cafe-open-2027-2",
+    ]
+    refused = client.post(url, _post(name="¡¿!?", slug=""))
+    assert refused.status_code == 400
+    assert refused.context["form"].errors["slug"] == [
+        "The name has no letters or digits to make a link from: give one."
+    ]
+
+
 def test_nullable_int_override_and_edit_page() -> None:
     t = TournamentFactory(ruleset_preset="wsod", ruleset=_ruleset_effective("wsod", {}))
     director = director_of(t)
@@ -191,3 +213,19 @@ def test_the_engines_refusals_read_in_the_directors_language(
     shown = " ".join(r.context["form"].errors[field])
     assert words in shown, shown
     assert "=" not in shown  # no engine key=value wording
+
+
+def test_the_ruleset_options_help_reads_in_the_pages_language() -> None:
+    """Each option's help lists every preset's value: in Spanish the word "Presets" and the
+    values were English (the word sat inside an f-string, which makemessages cannot read, and
+    enum values showed as their keys: six_love, all_scored...)."""
+    from django.utils import translation
+
+    from brackets.tournament_forms import TournamentForm
+
+    with translation.override("es"):
+        help_text = str(TournamentForm().fields["rule_scoring"].help_text)
+    assert "Presets" not in help_text
+    presets = help_text.split("Reglamentos base: ")[1]
+    assert presets.startswith("wsod: Seis a cero, con reinicios, ")
+    assert "six_love" not in presets
