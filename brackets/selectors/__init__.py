@@ -84,6 +84,13 @@ def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
         else:
             played_off.update(result)
     own = playoff_result(data, rnd) if rnd.kind == Round.Kind.PLAYOFF else None
+    # Closed but not yet advanced (auto-advance off, or the director has not advanced it):
+    # the losers' out-round is set by the advancement, so nobody is decided before it (T6).
+    awaiting = (
+        rnd.advanced_at is None
+        and data.status != Stage.Status.FINISHED
+        and not any(r.number > rnd.number for r in data.rounds)
+    )
 
     def mark(entry_id: int) -> bool | None:
         e = entrants.get(entry_id)
@@ -91,7 +98,7 @@ def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
             return None
         if own is not None and entry_id in own:
             return own[entry_id]
-        if rnd.status != Round.Status.CLOSED or entry_id in playing_off:
+        if rnd.status != Round.Status.CLOSED or awaiting or entry_id in playing_off:
             return None
         if entry_id in played_off:
             return played_off[entry_id]

@@ -205,3 +205,27 @@ def test_time_called_with_tables_playing_on_says_how_many(client: Any, playing: 
     assert "Time has been called (T3); 1 table plays on." in home
     es = client.get("/live/spring-open/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Se cumplió el tiempo (T3); sigue jugando 1 mesa." in es
+
+
+def test_a_stage_named_as_its_kind_is_not_named_twice(client: Any, playing: Any) -> None:
+    """Found by the user test: "Stage: Qualifying · Qualifying" on the live home and bracket
+    (the stage's name, then its kind's). The kind is said only when the name does not say it."""
+    from django.db.models import F
+
+    from brackets.models import Stage
+
+    stage = Stage.objects.get(tournament=playing.tournament, number=1)
+    kind_words = {"en": "Qualifying", "es": "Clasificatoria"}
+    for language, kind in kind_words.items():
+        for page in ("", "bracket/"):
+            html = client.get(f"/live/spring-open/{page}?lang={language}").content.decode()
+            text = " ".join(re.sub(r"<[^>]+>", " ", html).split())
+            assert f"{stage.name} · {stage.name}" not in text, (language, page)
+    Stage.objects.filter(pk=stage.pk).update(name="Day one")
+    # A new version, as every write makes: the live documents are cached per version.
+    # (and the page learns a version newer than the one it read a second ago from live.js).
+    Tournament.objects.filter(pk=playing.tournament.pk).update(version=F("version") + 1)
+    version = Tournament.objects.get(pk=playing.tournament.pk).version
+    html = client.get("/live/spring-open/", HTTP_X_LIVE_VERSION=str(version)).content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    assert "Day one · Qualifying" in text

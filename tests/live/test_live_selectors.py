@@ -349,3 +349,34 @@ def final_placings(lt: LiveTournament) -> list[Any]:
     from brackets.selectors import tournament_placings
 
     return tournament_placings(tournament_id=lt.tournament.pk)
+
+
+def test_a_knockout_round_closed_but_not_yet_advanced_marks_nobody(two_stage: Any) -> None:
+    """T6: who goes on from a knockout round is decided when the director (or auto-advance)
+    advances it. Closed with auto-advance off, the bracket marked every seat "went on", the
+    losers too; now nobody is marked until the advancement, then winners and losers are."""
+    lt = two_stage
+    for _ in range(10):  # play the qualifying stage until the knockout's first round is out
+        rnd = (
+            Round.objects.filter(stage__tournament=lt.tournament, status=Round.Status.PUBLISHED)
+            .order_by("-id")
+            .first()
+        )
+        assert rnd is not None
+        if rnd.stage.number == 2:
+            break
+        finish_round_fast(rnd, seed=rnd.pk)
+        round_advance(round_id=rnd.pk)
+    # Its results are in and it is closed, as the last result closes it under auto-advance off.
+    finish_round_fast(rnd, seed=rnd.pk)
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+
+    def first_knockout_marks() -> set[bool | None]:
+        knockout = selectors.bracket(tournament=lt.tournament)["stages"][1]
+        return {s["advanced"] for t in knockout["rounds"][0]["tables"] for s in t["seats"]}
+
+    assert first_knockout_marks() == {None}
+    lt.tournament.refresh_from_db()  # the live document is keyed by the version
+    round_advance(round_id=rnd.pk)
+    lt.tournament.refresh_from_db()
+    assert first_knockout_marks() == {True, False}
