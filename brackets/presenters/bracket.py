@@ -16,6 +16,7 @@ from brackets.presenters.pairs import (
 from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
 from brackets.selectors.pairs import pairs_of_entries, pairs_placings, stage_pairs
 from core.choice_labels import choice_label
+from scoring.engine.placing import sole_first
 from scoring.models import Match
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Tournament
@@ -102,6 +103,7 @@ def _bracket_stage(
         mark = went_on(data, rnd)  # as the public bracket marks it
         tables = []
         for t in rnd.tables:
+            first = sole_first([s.placing or 0 for s in t.seats])
             seats = tuple(
                 SeatLine(
                     letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else "?",
@@ -112,8 +114,9 @@ def _bracket_stage(
                     placing=s.placing,
                     forfeited=s.forfeited,
                     goes_on=mark(s.entry_id) is True,
+                    won=first is not None and k == first,
                 )
-                for s in t.seats
+                for k, s in enumerate(t.seats)
             )
             tables.append(
                 BracketTable(

@@ -186,6 +186,8 @@ class SeatLine:
     placing: int | None = None
     forfeited: bool = False
     goes_on: bool = False
+    won: bool = False
+    """Placed first alone at the table: the match win (T4); a shared first is none (T3)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services import round_advance, round_call_time, round_publish, stage_seed
 from scoring.models import Match
-from tests.brackets.conftest import play_round
+from tests.brackets.conftest import play_match, play_round
 from tests.brackets.factories_pages import (
     director_client,
     other_director,
@@ -744,6 +744,26 @@ def test_bracket_to_the_final_table_and_placings() -> None:
     text = response.content.decode()
     assert 'id="final-table"' in text
     assert 'id="placings"' in text
+
+
+def test_the_bracket_marks_a_winner_only_for_a_first_place_alone_t3() -> None:
+    """Time called before any hand: every player of a table shares first place, which is no
+    match win (T3). The director's bracket drew all four as winners; it marks none, and a
+    table won outright marks its winner only."""
+    tournament, director, stage = tournament_with_stage(8, swiss_rounds=2, cut_size=4)
+    stage_seed(stage=stage, actor=director, method="rating")
+    rnd = round_publish(stage=stage, actor=director)
+    won, level = RoundMatch.objects.filter(round=rnd).order_by("table_number")
+    play_match(Match.objects.get(pk=won.match_id), director, seed=3)
+    round_call_time(round=rnd, actor=director, reason="clock")
+    client = director_client(director)
+    bracket = client.get(url("bracket", tournament.slug)).context["bracket"]
+    tables = {t.match_id: t for t in bracket.stages[0].rounds[0].tables}
+    assert [s.placing for s in tables[level.match_id].seats] == [1, 1, 1, 1]
+    assert not any(s.won for s in tables[level.match_id].seats)
+    assert sum(s.won for s in tables[won.match_id].seats) == 1
+    text = client.get(url("bracket", tournament.slug)).content.decode()
+    assert text.count('class=" winner"') + text.count('class="goes-on winner"') == 1
 
 
 def test_action_log_page_lists_who_when_what_why(setup: dict[str, Any]) -> None:
