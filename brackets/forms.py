@@ -320,7 +320,10 @@ class ClockForm(forms.Form):
 
 class CallTimeForm(forms.Form):
     confirm = forms.BooleanField(
-        label=_("Yes, call time: every unfinished match ends now and is placed by score (T3).")
+        label=_(
+            "Yes, call time: every unfinished match not kept for a sudden-death hand ends now "
+            "and is placed by score (T3)."
+        )
     )
     reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
     sudden_death = forms.TypedMultipleChoiceField(

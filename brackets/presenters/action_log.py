@@ -23,7 +23,8 @@ from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
 from core.choice_labels import choice_phrase
 from core.reasons import reason_text as stored_reason_text
-from scoring.models import Hand, Match, ResultDispute
+from scoring.models import Hand, Match, ResultDispute, Seat
+from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import (
     ActionLog,
     Entry,
@@ -321,12 +322,43 @@ def _target_url(t: Tournament, log: ActionLog) -> str:
     return ""
 
 
+def _disputing_players(logs: list[ActionLog]) -> dict[int, str]:
+    """Log id -> the player who raised a dispute on the table's phone ("D · Ana (player)"): a
+    player has no account, so the entry has no actor, and "system" told the director nothing."""
+    wanted = {
+        log.pk: (data["match_id"], data["seat"])
+        for log in logs
+        if log.verb == "result.dispute"
+        and log.actor_id is None
+        and isinstance(data := log.data or {}, dict)
+        and isinstance(data.get("match_id"), int)
+        and isinstance(data.get("seat"), int)
+    }
+    if not wanted:
+        return {}
+    names = {
+        (match_id, seat): name
+        for match_id, seat, name in Seat.objects.filter(
+            match_id__in={m for m, _s in wanted.values()}
+        ).values_list("match_id", "seat", "entry__player__name")
+    }
+    return {
+        pk: pgettext("action log", "%(seat)s · %(name)s (player)")
+        % {"seat": SEAT_LETTERS[seat] if seat < len(SEAT_LETTERS) else seat, "name": name}
+        for pk, (match_id, seat) in wanted.items()
+        if (name := names.get((match_id, seat)))
+    }
+
+
 def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
     names = target_names(t, logs)
+    players = _disputing_players(logs)
     return [
         LogRow(
             log=log,
-            who=user_label(log.actor) if log.actor else pgettext("action log", "system"),
+            who=user_label(log.actor)
+            if log.actor
+            else players.get(log.pk) or pgettext("action log", "system"),
             what=verb_label(log.verb),
             target=_target(log, names),
             target_url=_target_url(t, log),

@@ -81,6 +81,12 @@ def next_step_plan(data: StageData) -> NextStep:
     if data.status == Stage.Status.FINISHED:
         return NextStep(FINISHED, _("%(stage)s is finished.") % {"stage": data.name})
     if data.status == Stage.Status.PENDING:
+        if data.number > 1:  # T6: seeded by the advancement of the stage before it
+            return NextStep(
+                WAIT,
+                _("%(stage)s has no entrants yet: it is seeded when the stage before it ends (T6).")
+                % {"stage": data.name},
+            )
         return NextStep(
             WAIT, _("%(stage)s has no entrants yet: seed it first (T8).") % {"stage": data.name}
         )

@@ -500,6 +500,23 @@ def test_publish_of_a_stale_preview_is_refused(setup: dict[str, Any]) -> None:
 def test_preview_of_an_unseeded_stage_says_what_to_do(setup: dict[str, Any]) -> None:
     text = setup["client"].get(url("preview", setup["t"].slug, setup["stage"].pk)).content
     assert b"seed it first (T8)" in text
+    assert b"Go to the seeding list" in text
+
+
+def test_preview_of_a_later_stage_says_it_is_seeded_by_the_stage_before(
+    setup: dict[str, Any],
+) -> None:
+    """A later stage is seeded by the advancement of the one before it (T6): its preview said
+    "seed it first (T8)" and linked the seeding list, which says the opposite."""
+    from brackets.services import stage_create
+
+    later = stage_create(
+        tournament=setup["t"], actor=setup["director"], name="Knockout", kind="knockout"
+    )
+    text = setup["client"].get(url("preview", setup["t"].slug, later.pk)).content.decode()
+    assert "Knockout has no entrants yet: it is seeded when the stage before it ends (T6)." in text
+    assert "seed it first" not in text
+    assert "Go to the seeding list" not in text
 
 
 def test_seeding_error_names_the_rule_when_the_field_is_too_small() -> None:

@@ -310,3 +310,23 @@ def test_api_call_time_names_the_results_awaiting_confirmation() -> None:
     )
     assert r.status_code == 200, r.content
     assert r.json() == {"ended_match_ids": [a.pk], "awaiting_confirmation": [b.pk]}
+
+
+def test_the_action_log_names_the_player_who_disputed() -> None:
+    """A dispute is raised by a seated player on the table's phone, who has no account: the
+    action log's "Who" read "system"; it names the player by seat and name."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring.models import Seat
+
+    d, _, _r1, _a, b = _round("every_hand")
+    confirmation.hand_dispute(
+        match_id=b.pk, actor=d, number=1, seat=2, claimed={**SEAT1_FIRST, "winner": 2}
+    )
+    name = Seat.objects.get(match=b, seat=2).entry.player.name
+    client = Client()
+    client.force_login(d)
+    rows = client.get(reverse("brackets:log", args=[b.tournament.slug])).context["rows"]
+    (row,) = [r for r in rows if r.log.verb == "result.dispute"]
+    assert row.who == f"C · {name} (player)"
