@@ -27,7 +27,7 @@ from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedErr
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS, ruleset_of
 from scoring.presenters.partnership import SideView, partnership_sides
-from scoring.services import match_forfeit, match_result_override
+from scoring.services import match_forfeit, match_result_override, override_placings
 from tournament.models import Entry
 
 # The rule each action answers to, named in any refusal that does not name its own.
@@ -149,9 +149,12 @@ class ForfeitForm(forms.Form):
 class OverrideForm(forms.Form):
     reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
-    def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: list[Seat], partners: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.partners = partners  # R42: partners share one score
         for s in seats:
             letter = SEAT_LETTERS[s.seat]
             self.fields[f"score_{s.seat}"] = forms.IntegerField(
@@ -185,16 +188,33 @@ class OverrideForm(forms.Form):
         data = super().clean() or {}
         if not self.errors:
             try:
-                self.placings()
+                # The service's own checks (a top-score tie needs places, T3/T4; partners
+                # share a score, R42), before the confirmation step rather than after it.
+                override_placings(
+                    self.scores(), self.placings(), n=len(self.seats), partners=self.partners
+                )
             except forms.ValidationError as exc:
                 self.add_error(None, exc)
+            except ApplicationError as exc:
+                self.add_error(None, error_text(exc))
         return data
 
     def summary(self, seats: list[Seat]) -> str:
         line = ", ".join(
             f"{SEAT_LETTERS[s.seat]} {self.cleaned_data[f'score_{s.seat}']}" for s in seats
         )
-        return _("The match ends by director decision with the scores %(line)s.") % {"line": line}
+        places = self.placings()
+        if places is None:
+            return _("The match ends by director decision with the scores %(line)s.") % {
+                "line": line
+            }
+        place_line = ", ".join(
+            f"{SEAT_LETTERS[s.seat]} {p}" for s, p in zip(seats, places, strict=True)
+        )
+        return _(
+            "The match ends by director decision with the scores %(line)s and the places "
+            "%(places)s."
+        ) % {"line": line, "places": place_line}
 
 
 class ReplaceForm(forms.Form):
@@ -279,7 +299,7 @@ class MatchActionView(DirectorTournamentMixin):
         if action == "forfeit":
             return ForfeitForm(data, seats=seats, sides=self.sides)
         if action == "override":
-            return OverrideForm(data, seats=seats)
+            return OverrideForm(data, seats=seats, partners=bool(self.sides))
         return ReplaceForm(data, seats=seats, candidates=self._candidates(rnd))
 
     def _render(self, request: HttpRequest, status: int = 200, **extra: Any) -> HttpResponse:

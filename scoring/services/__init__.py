@@ -33,6 +33,7 @@ from scoring.services.corrections import (
     hand_void_last,
     match_forfeit,
     match_result_override,
+    override_placings,
 )
 from scoring.services.hand_store import SEAT_COLUMNS, STAT_FIELDS, HandStore
 from scoring.services.hands import _start_with_first_hand, hand_record
@@ -61,4 +62,5 @@ __all__ = [
     "match_forfeit",
     "match_result_override",
     "match_start",
+    "override_placings",
 ]

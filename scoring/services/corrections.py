@@ -149,26 +149,13 @@ def _seat_rows(match: Match) -> list[Seat]:
     return list(Seat.objects.filter(match=match).order_by("seat"))
 
 
-@transaction.atomic
-def match_result_override(
-    *,
-    match_id: int,
-    actor: Actor,
-    scores: Sequence[int],
-    reason: str,
-    placings: Sequence[int] | None = None,
-) -> Match:
-    """Set a match's result by director decision (recorded in the action log with before and
-    after). Placings default to the order of ``scores`` (players level share a place, T3) and
-    must be given when the top scores tie; a shared first place stores no winner (T3). At a
-    partnership table both partners hold their partnership's placing, its better partner's
-    (R42, T4).
-    Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
-    reason = _require_reason(reason)
-    match = _director_match(match_id, actor)
-    if match.status == Match.Status.VOID:
-        raise ApplicationError(_("The match is void."), code="match_void")
-    n = match.n_players
+def override_placings(
+    scores: Sequence[int], placings: Sequence[int] | None, *, n: int, partners: bool
+) -> list[int]:
+    """The placings a director's result override stores, or a 400 naming the field and the
+    rule: ``scores`` one integer >= 0 per seat (at a partnership table one per partnership,
+    R42); ``placings`` the places, required when the top scores tie, else from the scores
+    (T3/T4). Pure: the override page checks a submission with it before asking to confirm."""
     if len(scores) != n or any(
         isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
     ):
@@ -177,12 +164,8 @@ def match_result_override(
             code="bad_scores",
             fields={"scores": [_("%(n)s integers >= 0.") % {"n": n}]},
         )
-    if match.started_at is None:
-        _freeze_ruleset(match)  # rolled back with everything else if the override is refused
-        match.started_at = timezone.now()
     # R42/T4: at a partnership table the result is the partnership's, so both partners hold
     # its placing and "the top scores" are the two partnerships' scores.
-    partners = n == 4 and match.ruleset.get("teams") == "partners"
     if partners and (scores[0] != scores[2] or scores[1] != scores[3]):
         message = _(
             "Partners share one score (R42): give A and C the same score, and B and D the "
@@ -216,6 +199,33 @@ def match_result_override(
             rule="T3",
             fields={"placings": [_("Competition ranks 1..%(n)s (1, 2, 2, 4).") % {"n": n}]},
         )
+    return list(placings)
+
+
+@transaction.atomic
+def match_result_override(
+    *,
+    match_id: int,
+    actor: Actor,
+    scores: Sequence[int],
+    reason: str,
+    placings: Sequence[int] | None = None,
+) -> Match:
+    """Set a match's result by director decision (recorded in the action log with before and
+    after). Placings default to the order of ``scores`` (players level share a place, T3) and
+    must be given when the top scores tie; a shared first place stores no winner (T3). At a
+    partnership table both partners hold their partnership's placing, its better partner's
+    (R42, T4).
+    Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
+    reason = _require_reason(reason)
+    match = _director_match(match_id, actor)
+    if match.status == Match.Status.VOID:
+        raise ApplicationError(_("The match is void."), code="match_void")
+    if match.started_at is None:
+        _freeze_ruleset(match)  # rolled back with everything else if the override is refused
+        match.started_at = timezone.now()
+    partners = match.n_players == 4 and match.ruleset.get("teams") == "partners"
+    placings = override_placings(scores, placings, n=match.n_players, partners=partners)
     if partners:
         placings = partnership_placings(placings)
     seats = _seat_rows(match)

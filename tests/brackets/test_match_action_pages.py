@@ -82,9 +82,16 @@ def test_override_with_tied_top_scores_needs_placings(world: dict[str, Any]) -> 
     c, url = world["c"], action_url(world, "override")
     n = world["match"].n_players
     scores = {f"score_{i}": "3" for i in range(n)}
-    r = c.post(url, {**scores, "reason": "sheet", "confirmed": "yes"})
+    # Refused at the first step, before any confirmation is asked (it was asked, then
+    # refused): the form names what is missing (T3/T4).
+    r = c.post(url, {**scores, "reason": "sheet"})
     assert r.status_code == 400
-    assert "placings" in r.context["problem"].lower() or "tie" in r.context["problem"].lower()
+    assert 'id="confirm-box"' not in r.content.decode()
+    assert "The top scores tie: give placings." in r.context["form"].non_field_errors()[0]
+    # With the places, the confirmation repeats them.
+    places = {f"placing_{i}": str(i + 1) for i in range(n)}
+    r = c.post(url, {**scores, **places, "reason": "sheet"})
+    assert "and the places A 1, B 2" in r.content.decode()
     scores["score_0"] = "6"
     r = c.post(url, {**scores, "reason": "sheet"})
     assert 'id="confirm-box"' in r.content.decode()
