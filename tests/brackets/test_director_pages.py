@@ -503,6 +503,19 @@ def test_preview_of_an_unseeded_stage_says_what_to_do(setup: dict[str, Any]) -> 
     assert b"Go to the seeding list" in text
 
 
+def test_round_one_preview_does_not_claim_to_avoid_same_club_tables_t8() -> None:
+    """T8: round 1 is the seeds in snake order; same-club tables are avoided from round 2 on.
+    The round 1 preview warned of same-club tables and said "the seating avoids these where
+    it can", which it does not do there."""
+    tournament, director, stage = tournament_with_stage(8, clubs=1, swiss_rounds=2)
+    stage_seed(stage=stage, actor=director, method="rating")
+    html = director_client(director).get(url("preview", tournament.slug, stage.pk))
+    text = html.content.decode()
+    assert 'id="warnings"' in text  # everyone is from one club
+    assert "snake order (T8)" in text
+    assert "avoids these where it can" not in text
+
+
 def test_preview_of_a_later_stage_says_it_is_seeded_by_the_stage_before(
     setup: dict[str, Any],
 ) -> None:
