@@ -44,7 +44,7 @@
       })
       .then(function (html) {
         if (html !== null) document.getElementById("dashboard-rows").innerHTML = html;
-        if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined);
+        if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined, { hour12: false });
         markIdle();
       })
       .catch(function () {

@@ -159,7 +159,7 @@
           var count = doc.getElementById("finished-count");
           if (rows) document.getElementById("round-rows").innerHTML = rows.innerHTML;
           if (count) document.getElementById("finished-count").textContent = count.textContent;
-          if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined);
+          if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined, { hour12: false });
         })
         .catch(function () { if (stamp) stamp.textContent = "· offline?"; });
     }, every);

@@ -151,6 +151,35 @@ def test_a_150_character_referee_name_keeps_the_referees_and_round_pages_in_shap
         assert page_width(phone) <= 390, url
 
 
+def test_the_dashboard_is_a_card_per_table_on_a_390_px_phone(
+    browser_context: ContextFactory, event: dict[str, Any]
+) -> None:
+    """The dashboard's seven columns (~700 px) scrolled sideways inside their box on a phone,
+    so a table's status, referee and "Open" were out of sight; each table is now a card.
+    On a desk the links cell stays a table cell (a flex cell cut the row's borders short)."""
+    url = f"/director/tournaments/{event['slug']}/"
+    phone = browser_context(viewport=PHONE_390, user=event["director"]).new_page()
+    phone.goto(url)
+    assert page_width(phone) <= 390
+    fit = width_and_box(phone, "table.dashboard")
+    assert fit[0] <= fit[1], f"the dashboard scrolls sideways: {fit}"
+    outside = phone.evaluate(
+        """() => [...document.querySelectorAll('table.dashboard td')]
+                 .filter(e => { const r = e.getBoundingClientRect();
+                                return r.width && (r.left < 0 || r.right > window.innerWidth); })
+                 .map(e => e.textContent.trim().slice(0, 20))"""
+    )
+    assert outside == []
+    desk = browser_context(viewport=DESKTOP, user=event["director"]).new_page()
+    desk.goto(url)
+    assert (
+        desk.evaluate(
+            "getComputedStyle(document.querySelector('table.dashboard td.actions')).display"
+        )
+        == "table-cell"
+    )
+
+
 def test_a_credential_just_issued_fits_a_390_px_phone(
     browser_context: ContextFactory, event: dict[str, Any]
 ) -> None:
