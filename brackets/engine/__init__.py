@@ -17,6 +17,7 @@ from brackets.engine.advancement import (
     Playoff,
     advance_cut,
     advance_per_table,
+    final_table_places,
     resolve_playoff,
 )
 from brackets.engine.composition import TablePlan, choose_byes, plan_tables
@@ -94,6 +95,7 @@ __all__ = [
     "advance_per_table",
     "choose_byes",
     "compute_standings",
+    "final_table_places",
     "follow_cost",
     "order_seats",
     "plan_knockout",

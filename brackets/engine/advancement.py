@@ -11,6 +11,10 @@ Glossary:
                       (T6) and feeds its order back through :func:`resolve_playoff`.
     place          -- an eliminated player's final place: after everyone who went further, in
                       standings order; players level in the standings share a place.
+    final table    -- the last stage's last round (T6): its result places its players first;
+                      players level at it (a shared placing, T3) are ordered by the stage's
+                      standings (T5) and share a place only if still level there. A shared
+                      first stays shared: no champion without a win (T3).
 
 Invariant: ``len(advanced) + playoff.spots`` is exactly the number the stage promised.
 """
@@ -240,3 +244,67 @@ def resolve_playoff(advancement: Advancement, order: Sequence[PlayerId]) -> Adva
         playoff=None,
         eliminated=losers + advancement.eliminated,
     )
+
+
+def final_table_places(
+    final: Iterable[MatchRecord],
+    standings: Standings,
+    *,
+    players: Iterable[PlayerId] = (),
+) -> tuple[Placement, ...]:
+    """The places of the final table's players (T6), best first, from place 1.
+
+    ``final`` holds the T4 lines of the final round: one placed line per player (after a
+    forfeit, T7, the forfeiting player's line in the forfeited match and the others' lines in
+    its continuation, so the forfeiting player comes after everyone who played on). Players
+    take the places of the final's result; players level there (a shared placing, T3) are
+    ordered by ``standings`` (T5 over the stage's record: match wins, hands won, six-loves
+    given, head-to-head) and share a place only when the standings rank them level too. A
+    first place shared at the final stays shared (1, 1, 3, 4): a champion needs a win of the
+    final or the director's play-off (T3, T5), never the record of the rounds before it.
+    ``players`` may name finalists with no placed line (a void final): they come after the
+    placed lines and before any forfeit, in standings order. Seed and seat order never decide
+    a place (T3).
+
+    Raises :class:`BracketError` ``duplicate_record`` (a player with two placed lines) or
+    ``unknown_player`` (a finalist missing from the standings).
+    """
+    rank = {r.player_id: r.rank for r in standings.rows}
+    lines: dict[PlayerId, MatchRecord] = {}
+    for rec in final:
+        if rec.player_id in lines:
+            raise BracketError(
+                code="duplicate_record",
+                rule="T4",
+                field="final",
+                message=f"Player {rec.player_id} has two placed lines at the final table (T4).",
+            )
+        lines[rec.player_id] = rec
+    unplaced = [p for p in dict.fromkeys(players) if p not in lines]
+    unknown = sorted(p for p in (*lines, *unplaced) if p not in rank)
+    if unknown:
+        raise BracketError(
+            code="unknown_player",
+            rule="T6",
+            field="standings",
+            message=f"Finalists {unknown} are missing from the standings (T6).",
+        )
+    # Level groups at the table, best first: who played the final to its end, by placing,
+    # then finalists without a line, then forfeits (T7: a forfeit never places by placing).
+    groups: dict[tuple[int, int], list[PlayerId]] = defaultdict(list)
+    for p, rec in lines.items():
+        groups[(2 if rec.forfeit else 0, rec.placing)].append(p)
+    if unplaced:
+        groups[(1, 0)] = unplaced
+    out: list[Placement] = []
+    first = 1
+    for key in sorted(groups):
+        group = sorted(groups[key], key=lambda p: (rank[p], p))
+        shared_first = key == (0, 1)
+        for i, p in enumerate(group):
+            if i and (shared_first or rank[p] == rank[group[i - 1]]):
+                out.append(Placement(p, out[-1].place))
+            else:
+                out.append(Placement(p, first + i))
+        first += len(group)
+    return tuple(out)

@@ -29,6 +29,7 @@ from brackets.selectors.stage_data import (
     round_records,
     stage_data,
     stage_data_for,
+    stage_standings,
     standings_from_data,
 )
 from core.exceptions import NotFoundError
@@ -56,6 +57,7 @@ __all__ = [
     "stage_data_for",
     "stage_get",
     "stage_list",
+    "stage_standings",
     "standings_for_stage",
     "standings_from_data",
     "standings_table",

@@ -360,3 +360,22 @@ def standings_from_data(data: StageData, *, players: Iterable[int] | None = None
         return standings
     keep = set(players)
     return Standings(rows=tuple(r for r in standings.rows if r.player_id in keep))
+
+
+def stage_standings(data: StageData) -> Standings:
+    """The standings a stage shows and places by (T5): its Swiss and knockout rounds, or, for
+    a stage that is a final table alone, the final itself (one match, its points, the single
+    first place's win, T4). Play-off tables only break a tie on the advancement line (T6) and
+    never count here. The final table's players level at it are placed in this order
+    (:func:`brackets.engine.final_table_places`), so the places agree with the columns."""
+    if any(r.kind in STANDINGS_KINDS for r in data.rounds):
+        return standings_from_data(data)
+    final = data.records((Round.Kind.FINAL,))
+    if not final:
+        return standings_from_data(data)
+    return compute_standings(
+        final,
+        players=[e.entry_id for e in data.entrants],
+        byes=[],
+        bye_policy=ByePolicy(data.bye_policy),
+    )

@@ -34,6 +34,7 @@ from brackets.engine import (
     StageConfig,
     advance_cut,
     advance_per_table,
+    final_table_places,
     order_seats,
     plan_knockout,
     reseat_swiss,
@@ -47,6 +48,7 @@ from brackets.selectors import (
     StageData,
     playoff_order,
     round_records,
+    stage_standings,
     standings_from_data,
 )
 from brackets.services.steps import (
@@ -176,12 +178,13 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         survivors = [e.entry_id for e in _active(data)]
         return _knockout_round(data, survivors, number=1, follows=None, eliminated=(), out=None)
     if last.kind == Round.Kind.FINAL:
-        final = last.tables[0] if last.tables else None
-        ranked = sorted(
-            (s for s in (final.seats if final else ())),
-            key=lambda s: (s.placing or 99, data.entrant(s.entry_id).seed),
+        # The final's result (its continuation's after a forfeit, T7), then the stage's
+        # standings for players level at it (T5); seed order never decides a place (T3).
+        places = final_table_places(
+            round_records(last),
+            stage_standings(data),
+            players=[s.entry_id for t in last.tables for s in t.seats],
         )
-        places = tuple(Placement(s.entry_id, i + 1) for i, s in enumerate(ranked))
         return NextStep(
             FINISH_STAGE,
             _("The final table is played: %(stage)s is complete.") % {"stage": data.name},

@@ -14,16 +14,16 @@ from typing import Any
 
 from django.db.models import Q
 
-from brackets.engine import ByePolicy, Standings, compute_standings
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
-    STANDINGS_KINDS,
+    FINISHED,
     Placing,
     RoundData,
+    SeatData,
     StageData,
     TableData,
     stage_data_for,
-    standings_from_data,
+    stage_standings,
     tournament_placings,
     went_on,
 )
@@ -217,24 +217,6 @@ def _final_places(data: StageData) -> dict[int, int]:
     return {e.entry_id: e.placing for e in data.entrants if e.placing is not None}
 
 
-def _stage_rows(data: StageData) -> Standings:
-    """The stage's T5 rows: its Swiss and knockout rounds (T5), or, for a stage that is a
-    final table alone, the final itself: it places by its own result (T6), so its rows say
-    what that table played (one match, its points, the single first place's win, T4) instead
-    of four lines of nothing that the exports and the player page would read as 1st = 0."""
-    if any(r.kind in STANDINGS_KINDS for r in data.rounds):
-        return standings_from_data(data)
-    final = data.records((Round.Kind.FINAL,))
-    if not final:
-        return standings_from_data(data)
-    return compute_standings(
-        final,
-        players=[e.entry_id for e in data.entrants],
-        byes=[],
-        bye_policy=ByePolicy(data.bye_policy),
-    )
-
-
 def _playoff_decided(data: StageData) -> set[int]:
     """Players whose latest play-off table of the stage (T6) is played out: the play-off, not
     a director still to order one, decides their line."""
@@ -281,10 +263,10 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     """One stage's standings in T5 order with the tiebreak columns, cut line and outlook."""
     if data.pairs is not None:  # T10: a pairs stage ranks partnerships
         return pairs_stage_standings(data, stage_json=_stage_json(stage))
-    standings = _stage_rows(data)
+    standings = stage_standings(data)  # the final table's level players are placed by it
     by_entry = {e.entry_id: e for e in data.entrants}
     places = _final_places(data)
-    final_table = _final_table(data)
+    final_table = _final_table(data, places)
     outlook = _outlooks(data, standings.rows, places, final_table)
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []
@@ -387,21 +369,37 @@ def _row_status(entrant: Any, outlook: str | None) -> str:
     return str(entrant.status)
 
 
-def _final_table(data: StageData) -> list[JSON] | None:
+def _final_table(data: StageData, places: dict[int, int]) -> list[JSON] | None:
     """The played final table's result, champion first, or ``None`` until it is finished.
 
     The final table places by its own result, not by the stage standings (T5 counts Swiss and
-    knockout rounds only), so the standings page shows it on its own above them.
+    knockout rounds only), so the standings page shows it on its own above them. After a
+    forfeit (T7) the continuation's lines place the players who played on and the forfeiting
+    player comes last; players level at the table are listed in their event ``places`` (the
+    stage's standings order them, T5), never by seat.
     """
-    finals = [r for r in data.rounds if r.kind == Round.Kind.FINAL]
-    table = next(
-        (t for r in reversed(finals) for t in r.tables if t.status == Match.Status.FINISHED),
-        None,
-    )
-    if table is None:
+    finals = [r for r in data.rounds if r.kind == Round.Kind.FINAL and r.tables]
+    final = finals[-1] if finals else None
+    if final is None or not final.complete or not any(t.status == FINISHED for t in final.tables):
         return None
+    lines: dict[int, SeatData] = {}
+    for table in final.tables:
+        if table.status != FINISHED:
+            continue
+        for seat in table.seats:
+            if seat.placing is not None or seat.entry_id not in lines:
+                lines[seat.entry_id] = seat
     by_entry = {e.entry_id: e for e in data.entrants}
-    seats = sorted(table.seats, key=lambda s: (s.placing is None, s.placing or 0, s.seat))
+    seats = sorted(
+        lines.values(),
+        key=lambda s: (
+            s.forfeited,
+            s.placing is None,
+            s.placing or 0,
+            places.get(s.entry_id, 0),
+            s.seat,
+        ),
+    )
     return [
         {
             "place": s.placing,

@@ -99,9 +99,18 @@ def check_tournament(tournament: Tournament, n: int) -> None:
             assert match.status == Match.Status.FINISHED
             assert match.end_reason == "normal"
             assert match.n_players == stage.final_table_size
-            by_place = {s.placing: s.entry_id for s in Seat.objects.filter(match=match)}
-            for place, entry_id in by_place.items():
-                assert entrants[entry_id].placing == place
+            # T6: the final's result places its players; players level at the table take
+            # the places their shared placing covers, in the stage's standings order (T5),
+            # and a shared first stays shared (T3).
+            table = list(Seat.objects.filter(match=match).values_list("entry_id", "placing"))
+            placings = [placing for _, placing in table]
+            for entry_id, placing in table:
+                assert placing is not None
+                place = entrants[entry_id].placing
+                assert place is not None
+                assert placing <= place < placing + placings.count(placing)
+                if placing == 1:
+                    assert place == 1
     tournament.refresh_from_db()
     assert tournament.status == "finished"  # the final table ended the tournament
     placings = tournament_placings(tournament_id=tournament.pk)
