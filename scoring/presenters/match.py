@@ -4,7 +4,11 @@ The views fetch a match with its seats, players and hands (a fixed number of que
 them to :func:`match_view`, which turns the stored snapshot (``Match.scores``, ``next_hand``,
 ``winner_seat``) into the sentences a referee reads: who poses the next hand and why (R5-R10),
 what it is worth (R26), who is on love (section 0), and the result when the match is over
-(R31c, R33). Wording lives here so the page and its live panel say the same thing.
+(R31c, R33). Wording lives here so the page and its live panel say the same thing; it follows
+the match's frozen ruleset (section 1): a replay's stakes (R28, R30-R32) and whether a tie
+raises the value (R26) come from :mod:`scoring.presenters.ruleset_words`; pip scoring (R40)
+and partnerships (R42-R44) change the words too. static/js/referee.js mirrors
+describe_next_hand and the reset sentences of explain_hand word for word.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from scoring.engine.match_state import match_context
 from scoring.engine.rules import Opening
 from scoring.presenters.bodies import next_hand_json
 from scoring.presenters.partnership import SideView, partnership_sides
+from scoring.presenters.ruleset_words import replay_stakes, tie_words
 
 SEAT_LETTERS = "ABCD"
 DASH = "\u2013"  # between scores: 6\u20130\u20130\u20130
@@ -140,8 +145,17 @@ def ruleset_of(match: Any) -> Ruleset:
     return Ruleset.from_preset(match.tournament.ruleset_preset, match.tournament.ruleset_overrides)
 
 
-def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> NextHandView:
-    """Title and sentence for the next hand, e.g. "Replay worth 3" / "Ana leads and poses (R10)"."""
+def describe_next_hand(
+    next_hand: Mapping[str, Any],
+    names: Sequence[str],
+    ruleset: Ruleset,
+    sides: Sequence[SideView] = (),
+) -> NextHandView:
+    """Title and sentence for the next hand, e.g. "Replay worth 3" / "Ana leads and poses (R10)".
+
+    ``ruleset`` decides what a replay's explanation says (R26, R28, R30-R32, R40);
+    ``sides``: the partnerships of a partnership match, whose tie run a partnership leads (R42).
+    """
     number = int(next_hand.get("number") or 1)
     poser = next_hand.get("poser")
     forced = bool(next_hand.get("forced"))
@@ -151,6 +165,7 @@ def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> Ne
     is_playoff = bool(next_hand.get("is_playoff"))
     leader = next_hand.get("leader")
     rule = str(next_hand.get("rule") or "")
+    pips = ruleset.scoring is Scoring.PIPS
 
     if is_playoff and is_replay:
         title = _("Hand %(n)s — play-off replay worth %(v)s") % {"n": number, "v": value}
@@ -158,6 +173,9 @@ def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> Ne
     elif is_playoff:
         title = _("Hand %(n)s — play-off worth %(v)s") % {"n": number, "v": value}
         kind = "playoff"
+    elif is_replay and pips:  # a pip-scored hand has no value (R40)
+        title = _("Hand %(n)s — replay") % {"n": number}
+        kind = "replay"
     elif is_replay:
         title = _("Hand %(n)s — replay worth %(v)s") % {"n": number, "v": value}
         kind = "replay"
@@ -198,11 +216,27 @@ def describe_next_hand(next_hand: Mapping[str, Any], names: Sequence[str]) -> Ne
             "Play-off: the last hand sent every score back to 0 with everyone on one point. "
             "This hand is posed by the holder of 6-6 and is worth %(v)s (R9, R26)."
         ) % {"v": value}
+    elif kind == "replay" and pips:
+        explanation = _("Replay: the last hand was tied, so nobody scored (R40).")
     elif kind == "replay":
-        explanation = _(
-            "Replay: the last hand was tied, so nobody scored and this hand is worth %(v)s "
-            "(R26, R27). If the leader of the tie run loses it, every score returns to 0 (R31a)."
-        ) % {"v": value}
+        # The tie run's leader (R28): a seat, or under partnerships a partnership (R42).
+        partners = len(sides) == 2
+        leader_name: str | None = None
+        if leader is not None:
+            k = int(leader)
+            if partners:
+                leader_name = sides[k % 2].label
+            else:
+                leader_name = names[k] if 0 <= k < len(names) else str(k)
+        explanation = (
+            _(
+                "Replay: the last hand was tied, so nobody scored and this hand is worth %(v)s "
+                "(R26, R27)."
+            )
+            % {"v": value}
+            + " "
+            + replay_stakes(ruleset, leader_name, partners=partners)
+        )
     else:
         explanation = ""
     return NextHandView(
@@ -225,36 +259,63 @@ def _seat_player(seat: Any) -> Any:
 
 
 _NOTE_SEAT = re.compile(r"\b(?:leader )?([A-H])\b (?:lost the replay|had points)")
+# The partnership counterpart (R42, R44): "leader AC lost the replay", "BD had points".
+_NOTE_SIDE = re.compile(r"\b(?:leader )?(AC|BD)\b (?:lost the replay|had points)")
 
 
-def explain_hand(hand: Any, names: Sequence[str], *, partners: bool = False) -> str:
-    """A reset, a tie or a coming play-off in words (R27, R31a, R31d, R32, R9); ``partners``:
-    a partnership match, whose tie is R43's (players of both partnerships share the lowest
-    count).
+def explain_hand(
+    hand: Any, names: Sequence[str], ruleset: Ruleset, sides: Sequence[SideView] = ()
+) -> str:
+    """A reset, a tie or a coming play-off in words (R27, R31a, R31d, R32, R9) as ``ruleset``
+    has it (R26, R40); ``sides``: the partnerships of a partnership match (R42), which score,
+    lead a tie run and reset as partnerships (R43, R44).
 
     The engine's notes (English, stored with the hand) say which rule applied; the sentence is
-    written here so it can be translated and name seats as "A · Ana".
+    written here so it can be translated and name seats as "A · Ana" (partnerships as
+    "AC · Ana & Carla").
     """
     notes = " ".join(str(n) for n in (getattr(hand, "notes", None) or []))
+    partners = len(sides) == 2
 
     def nm(i: int | None) -> str:
+        if i is not None and partners:
+            return sides[i % 2].label  # R43: the hand is won by the partnership
         return names[i] if i is not None and 0 <= i < len(names) else "—"
 
     winner = nm(hand.winner)
     playoff = "play-off next" in notes
     if hand.reset:
-        match = _NOTE_SEAT.search(notes)
-        other = nm("ABCDEFGH".index(match.group(1))) if match else ""
-        if "R31a" in notes:
+        if partners:
+            side = _NOTE_SIDE.search(notes)
+            other = sides[("AC", "BD").index(side.group(1))].label if side else ""
+        else:
+            match = _NOTE_SEAT.search(notes)
+            other = nm("ABCDEFGH".index(match.group(1))) if match else ""
+        if "R31a" in notes and partners:
+            text = _(
+                "Reset: %(leader)s led the tie run and lost the replay, so every score returns "
+                "to 0 and %(winner)s score nothing (R31a, R44)."
+            ) % {"leader": other or _("the leader"), "winner": winner}
+        elif "R31a" in notes:
             text = _(
                 "Reset: %(leader)s led the tie run and lost the replay, so every score returns "
                 "to 0 and %(winner)s scores nothing (R31a)."
             ) % {"leader": other or _("the leader"), "winner": winner}
+        elif "R32" in notes and partners:
+            text = _(
+                "Reset: %(winner)s won while %(holder)s had points, so every score returns to 0 "
+                "and %(winner)s score nothing (R32, R44)."
+            ) % {"winner": winner, "holder": other or _("another player")}
         elif "R32" in notes:
             text = _(
                 "Reset: %(winner)s won while %(holder)s had points, so every score returns to 0 "
                 "and %(winner)s scores nothing (R32)."
             ) % {"winner": winner, "holder": other or _("another player")}
+        elif partners:
+            text = _(
+                "Reset: with this hand both partnerships had scored, so every score returns "
+                "to 0 (R31d, R44)."
+            )
         else:
             text = _(
                 "Reset: with this hand every player had scored, so every score returns to 0 (R31d)."
@@ -263,22 +324,15 @@ def explain_hand(hand: Any, names: Sequence[str], *, partners: bool = False) -> 
             text += " " + _("Everyone was on one point: the next hand is a play-off (R9).")
         return str(text)
     if hand.tied:
-        if partners:
-            return str(
-                _(
-                    "Tied hand: players of both partnerships share the lowest count, nobody "
-                    "scores and the next hand is a replay worth more (R43, R26, R27)."
-                )
-            )
-        return str(
-            _("Tied hand: nobody scores and the next hand is a replay worth more (R20, R26, R27).")
-        )
+        return tie_words(ruleset, int(hand.value or 0), partners=partners)
     return ""
 
 
-def hand_row(hand: Any, names: Sequence[str], sides: Sequence[SideView] = ()) -> HandRow:
-    """One hand as the match page lists it; ``sides``: the partnerships of a partnership
-    match, which win a block together (R43)."""
+def hand_row(
+    hand: Any, names: Sequence[str], ruleset: Ruleset, sides: Sequence[SideView] = ()
+) -> HandRow:
+    """One hand as the match page lists it, explained as ``ruleset`` has it; ``sides``: the
+    partnerships of a partnership match, which win a block together (R43)."""
 
     def nm(i: int | None) -> str:
         return names[i] if i is not None and 0 <= i < len(names) else "—"
@@ -318,7 +372,7 @@ def hand_row(hand: Any, names: Sequence[str], sides: Sequence[SideView] = ()) ->
         void=hand.void,
         void_reason=reason_text(hand.void_reason or ""),
         recorded_at=hand.recorded_at,
-        explanation=explain_hand(hand, names, partners=len(sides) == 2),
+        explanation=explain_hand(hand, names, ruleset, sides),
     )
 
 
@@ -346,8 +400,11 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     if len(scores) < n:
         scores += [0] * (n - len(scores))
     over = match.status == "finished"
+    sides = partnership_sides(match, ruleset, names, scores)
     nh_data = match.next_hand or {}
-    next_view = describe_next_hand(nh_data, labels) if (nh_data and not over) else None
+    next_view = (
+        describe_next_hand(nh_data, labels, ruleset, sides) if (nh_data and not over) else None
+    )
     # (A match whose last hand waits for the players' confirmation has no next hand and is not
     # over yet: nothing to record, issue 15.)
     if next_view is None and not over and match.status != "void" and not match.hands_count:
@@ -364,11 +421,10 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             first = dict(next_hand_json(engine_match_start(ruleset, n).next) or first)
             if ruleset.opening is Opening.LOT_THEN_ROTATE:
                 first["poser"] = None
-        next_view = describe_next_hand(first, labels)
+        next_view = describe_next_hand(first, labels, ruleset, sides)
     leader = nh_data.get("leader") if nh_data else None
     pips = ruleset.scoring is Scoring.PIPS
 
-    sides = partnership_sides(match, ruleset, names, scores)
     winners = _winner_seats(match, sides)
     seat_views = []
     for s, name in zip(seats, names, strict=False):
@@ -418,7 +474,7 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                 match.get_end_reason_display()  # marked in core/choice_labels.py
             )
 
-    rows = tuple(hand_row(h, labels, sides) for h in hands)
+    rows = tuple(hand_row(h, labels, ruleset, sides) for h in hands)
     live = [r for r in rows if not r.void]
     last_event = ""
     live_hands = [h for h in hands if not h.void]

@@ -821,33 +821,87 @@
   var previewScored = null; // the reducer's scored line of the last queued hand
   var previewRecorded = false; // every hand folded is confirmed: recorded, only not shown yet
 
+  // The name of a partnership as the server writes it, "AC · Ana & Carla" (R42).
+  function sideName(k) {
+    var p = panel();
+    return (p && p.getAttribute("data-team-" + (Number(k) % 2))) || ["AC", "BD"][Number(k) % 2];
+  }
+  function isPartners() {
+    var p = panel();
+    return !!(p && p.dataset.partners === "1");
+  }
+
   // explain_hand (scoring/presenters/match.py) for a reset, from the reducer's notes: the
-  // server shows it above the next hand while the last hand is a reset.
+  // server shows it above the next hand while the last hand is a reset. At a partnership
+  // table the partnerships are named and reset (R42, R44).
   function explainReset(scored, words) {
     if (!scored || !scored.reset) return "";
     var notes = (scored.notes || []).join(" ");
-    var m = /\b(?:leader )?([A-H])\b (?:lost the replay|had points)/.exec(notes);
-    var other = m ? seatName("ABCDEFGH".indexOf(m[1])) : "";
-    var winner = scored.winner === null || scored.winner === undefined ? "—" : seatName(scored.winner);
+    var partners = isPartners();
+    var other = "";
+    var winner;
+    if (partners) {
+      var s = /\b(?:leader )?(AC|BD)\b (?:lost the replay|had points)/.exec(notes);
+      other = s ? sideName(["AC", "BD"].indexOf(s[1])) : "";
+      winner = scored.winner === null || scored.winner === undefined ? "—" : sideName(scored.winner);
+    } else {
+      var m = /\b(?:leader )?([A-H])\b (?:lost the replay|had points)/.exec(notes);
+      other = m ? seatName("ABCDEFGH".indexOf(m[1])) : "";
+      winner = scored.winner === null || scored.winner === undefined ? "—" : seatName(scored.winner);
+    }
     var text = notes.indexOf("R31a") !== -1
-      ? fill(words.eResetLeader, { leader: other || words.eTheLeader, winner: winner })
+      ? fill((partners && words.eResetLeaderPartners) || words.eResetLeader,
+        { leader: other || words.eTheLeader, winner: winner })
       : notes.indexOf("R32") !== -1
-        ? fill(words.eResetChallenger, { winner: winner, holder: other || words.eAnother })
-        : words.eResetAll;
+        ? fill((partners && words.eResetChallengerPartners) || words.eResetChallenger,
+          { winner: winner, holder: other || words.eAnother })
+        : (partners && words.eResetAllPartners) || words.eResetAll;
     if (notes.indexOf("play-off next") !== -1) text += " " + words.ePlayoff;
     return fill(words.eEvent, { n: scored.number, text: text });
   }
 
-  // describe_next_hand (scoring/presenters/match.py), same rules, same translated words.
-  function describeNext(nh, words) {
+  // replay_stakes (scoring/presenters/ruleset_words.py): what winning the replay does under this
+  // ruleset. R31a resets only under replay_leader_loss = reset, not under R32 (the engine's
+  // decision 5), and only when the tie run has a leader (R28); otherwise the replay is scored
+  // like any decided hand: R30 (straight_six), R31b (six_love, all_scored) or R32.
+  function replayStakes(ruleset, leader, partners, words) {
+    var straight = ruleset.scoring === "straight_six";
+    var anyChallenger = ruleset.scoring === "six_love" && ruleset.reset_rule === "any_challenger";
+    var resets = ruleset.scoring !== "pips" && ruleset.replay_leader_loss === "reset" && !anyChallenger;
+    var rules;
+    if (leader !== null && resets) {
+      rules = (straight ? "R30, R31a" : "R31a") + (partners ? ", R44" : "");
+      return fill((partners ? words.xStakesResetPartners : words.xStakesReset) || "",
+        { leader: leader, rules: rules });
+    }
+    rules = straight ? "R30" : anyChallenger ? "R32" : "R31b";
+    if (partners) rules += ", R44";
+    if (leader === null && resets) rules = "R28, " + rules;
+    if (leader !== null && !anyChallenger) {
+      return fill(words.xStakesAward || "", { leader: leader, rules: rules });
+    }
+    return fill(words.xStakesPlain || "", { rules: rules });
+  }
+
+  // describe_next_hand (scoring/presenters/match.py), same rules, same translated words;
+  // ruleset: the match's frozen ruleset (the offline snapshot's). A page cached before these
+  // words existed (the service worker keeps pages and scripts apart) lacks some data-*
+  // attributes: it falls back to the older words instead of failing.
+  function describeNext(nh, words, ruleset) {
+    ruleset = ruleset || {};
     var number = nh.number;
     var value = nh.value;
     var forced = !!nh.forced || nh.poser === null || nh.poser === undefined;
     var rule = nh.rule || "";
+    var pips = ruleset.scoring === "pips";
     var title;
     var kind = "normal";
     if (nh.is_playoff && nh.is_replay) { title = words.tPlayoffReplay; kind = "playoff"; }
     else if (nh.is_playoff) { title = words.tPlayoff; kind = "playoff"; }
+    else if (nh.is_replay && pips) { // a pip-scored hand has no value (R40)
+      title = words.tReplayPips || words.tReplay;
+      kind = "replay";
+    }
     else if (nh.is_replay) { title = words.tReplay; kind = "replay"; }
     else if (value > 1) title = words.tWorth;
     else title = words.tHand;
@@ -865,11 +919,22 @@
               : rule === "R6" ? words.dRotates : words.dAny;
       description = fill(d, { name: name });
     }
-    var explanation = kind === "playoff" ? (nh.is_replay ? words.xPlayoffReplay : words.xPlayoff)
-      : kind === "replay" ? words.xReplay : "";
+    var explanation = "";
+    if (kind === "playoff") {
+      explanation = fill(nh.is_replay ? words.xPlayoffReplay : words.xPlayoff, { v: value });
+    } else if (kind === "replay" && pips) {
+      explanation = words.xReplayPips || "";
+    } else if (kind === "replay") {
+      // The tie run's leader (R28): a seat, or under partnerships a partnership (R42).
+      var partners = isPartners();
+      var leader = nh.leader === null || nh.leader === undefined ? null
+        : partners ? sideName(nh.leader) : seatName(nh.leader);
+      var stakes = replayStakes(ruleset, leader, partners, words);
+      explanation = fill(words.xReplay, { v: value }) + (stakes ? " " + stakes : "");
+    }
     return { title: fill(title, { n: number, v: value }), description: description, rule: rule,
       kind: kind, poser: forced ? null : nh.poser, forced: forced, forcedTile: forced ? tile : null,
-      explanation: explanation ? fill(explanation, { v: value }) : "" };
+      explanation: explanation };
   }
 
   function badge(cls, label, title) {
@@ -884,7 +949,7 @@
     var section = $("#next-hand", p);
     var board = $(".scoreboard", p);
     if (!section || !board) return; // the server's match is over: nothing to draw on
-    var nh = describeNext(state.next, section.dataset);
+    var nh = describeNext(state.next, section.dataset, (snapshot() || {}).ruleset);
     var over = !!state.over;
     var pips = p.dataset.countsOnDomino === "1";
     var leader = over ? null : state.leader;

@@ -32,16 +32,21 @@ from tournament.services import referee_token_issue
 SEED = 43  # 12 hands under wsod (see test_referee_page.py)
 
 
-@pytest.fixture
-def offline_match(transactional_db: Any) -> dict[str, Any]:
-    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+def _offline_match(preset: str) -> dict[str, Any]:
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset=preset))  # type: ignore[no-untyped-call]
     director = director_of(tournament)
     referee = referee_of(tournament)
     match = match_in_progress(tournament, referee=referee)
     token = referee_token_issue(tournament=tournament, actor=director, user=referee)
     sim = simulate_match(Ruleset.from_json(match.ruleset), match.n_players, SEED)
-    assert len(sim.records) >= 7
     return {"match": match, "token": token, "sim": sim, "director": director}
+
+
+@pytest.fixture
+def offline_match(transactional_db: Any) -> dict[str, Any]:
+    made = _offline_match("wsod")
+    assert len(made["sim"].records) >= 7
+    return made
 
 
 def _record_offline(page: Page, record: HandRecord, number: int) -> None:
@@ -176,15 +181,27 @@ TIE_SEQUENCE: tuple[dict[str, Any], ...] = (
     {"end": "block", "counts": (4, 4, 9, 11)},  # hand 4: A and B tie: replay worth 2 (R27, R10)
     {"end": "domino", "winner": 0},  # hand 5: the replay
 )
+# Under wsod the leader D loses the replay: RESET (R31a). Under jamaican the replay is worth 1
+# (tie_value none) and A scores it (replay_leader_loss award, R31b). Under wsod_partners the
+# tie is R43's, BD leads (R42) and loses the replay: RESET (R31a, R44).
+
+NO_LEADER_SEQUENCE: tuple[dict[str, Any], ...] = (
+    {"end": "domino", "winner": 1},  # hand 1: B (under partners: BD) scores
+    {"end": "domino", "winner": 0},  # hand 2: A scores; under partners both have: RESET (R31d)
+    {"end": "block", "counts": (4, 4, 9, 11)},  # hand 3: a tie, no unique leader (R28)
+    {"end": "domino", "winner": 2},  # hand 4: C wins the replay
+)
 
 
-def _engine_sequence(ruleset: Ruleset) -> list[tuple[HandRecord, Any, Any]]:
+def _engine_sequence(
+    ruleset: Ruleset, spec_list: tuple[dict[str, Any], ...] = TIE_SEQUENCE
+) -> list[tuple[HandRecord, Any, Any]]:
     """The records and the engine's state after each, from scoring.engine (the authority)."""
     from scoring.engine.match import match_apply, match_start
 
     state = match_start(ruleset, 4)
     out: list[tuple[HandRecord, Any, Any]] = []
-    for i, spec in enumerate(TIE_SEQUENCE):
+    for i, spec in enumerate(spec_list):
         forced = state.next.forced or state.next.poser is None
         poser = 2 if forced else state.next.poser
         record = HandRecord.from_dict(
@@ -222,14 +239,62 @@ def _panel_facts(page: Page) -> dict[str, Any]:
     }
 
 
-def _assert_engine(facts: dict[str, Any], state: Any, scored: Any) -> None:
+def _server_words(match: Match, state: Any, scored: Any) -> dict[str, Any]:
+    """What scoring/presenters/match.py says for this state and ruleset (R26-R32, R40-R44):
+    the words the JS mirror must draw, letter for letter."""
+    from types import SimpleNamespace
+
+    from django.utils.translation import gettext as _
+
+    from scoring.presenters.bodies import next_hand_json
+    from scoring.presenters.match import (
+        describe_next_hand,
+        explain_hand,
+        ruleset_of,
+        seat_label,
+    )
+    from scoring.presenters.partnership import partnership_sides
+
+    ruleset = ruleset_of(match)
+    seats = list(match.seats.select_related("entry__player").order_by("seat"))
+    names = [s.entry.player.name for s in seats]
+    labels = [seat_label(s.seat, name) for s, name in zip(seats, names, strict=True)]
+    sides = partnership_sides(match, ruleset, names, list(state.scores))
+    nh_json = next_hand_json(state.next)
+    assert nh_json is not None
+    nh = describe_next_hand(nh_json, labels, ruleset, sides)
+    hand = SimpleNamespace(
+        winner=scored.winner,
+        value=scored.value,
+        tied=bool(scored.tied),
+        reset=scored.reset,
+        notes=list(scored.notes),
+    )
+    event = ""
+    if scored.reset:
+        event = _("Hand %(n)s: %(text)s") % {
+            "n": scored.number,
+            "text": explain_hand(hand, labels, ruleset, sides),
+        }
+    return {
+        "title": nh.title,
+        "explanation": [nh.explanation] if nh.explanation else [],
+        "last_event": [event] if event else [],
+    }
+
+
+def _assert_engine(
+    facts: dict[str, Any], state: Any, scored: Any, match: Match | None = None
+) -> None:
     nh = state.next
-    if scored.reset:  # the reset is explained above the next hand, as the server does (R31a)
+    if scored.reset:  # the reset is explained above the next hand, as the server does (R31)
         assert len(facts["last_event"]) == 1
         assert facts["last_event"][0].startswith(f"Hand {scored.number}: Reset")
-        assert facts["last_event"][0].endswith("(R31a).")
     else:
         assert facts["last_event"] == []
+    if match is not None:  # the JS mirror words it as the server does, for this ruleset
+        words = _server_words(match, state, scored)
+        assert {k: facts[k] for k in words} == words
     forced = nh.forced or nh.poser is None
     assert facts["number"] == nh.number
     assert facts["title"].startswith(f"Hand {nh.number}")
@@ -266,20 +331,56 @@ def _fill_record(page: Page, record: HandRecord) -> None:
             page.fill(f"#count-{seat}", str(count))
 
 
+@pytest.fixture
+def panel_match(request: Any, transactional_db: Any) -> dict[str, Any]:
+    preset, spec_list, words = request.param
+    return {**_offline_match(preset), "specs": spec_list, "words": words}
+
+
+# (preset, hands, words the panel must show while they wait): the replay's explanation and the
+# reset above the next hand follow the ruleset (R26, R28, R31a, R31b, R31d, R42-R44).
+PANEL_CASES = [
+    pytest.param(
+        ("wsod", TIE_SEQUENCE, ("led the tie run: if anyone else wins", "(R31a).")),
+        id="wsod-leader-reset",
+    ),
+    pytest.param(
+        ("jamaican", TIE_SEQUENCE, ("led the tie run, but under this ruleset", "(R31b).")),
+        id="jamaican-award",
+    ),
+    pytest.param(
+        ("wsod_partners", TIE_SEQUENCE, ("if the other partnership wins", "(R31a, R44).")),
+        id="partners-leader-reset",
+    ),
+    pytest.param(
+        ("wsod", NO_LEADER_SEQUENCE, ("Whoever wins this replay", "(R28, R31b).")),
+        id="wsod-no-leader",
+    ),
+    pytest.param(
+        (
+            "wsod_partners",
+            NO_LEADER_SEQUENCE,
+            ("both partnerships had scored", "(R28, R31b, R44)."),
+        ),
+        id="partners-no-leader",
+    ),
+]
+
+
 @pytest.mark.browser
 @pytest.mark.embedded  # runs on the embedded SQLite too (issue 15 user test)
+@pytest.mark.parametrize("panel_match", PANEL_CASES, indirect=True)
 def test_offline_panel_follows_the_reducer(
-    browser_context: Any, offline_match: dict[str, Any], artifacts_dir: Path
+    browser_context: Any, panel_match: dict[str, Any], artifacts_dir: Path
 ) -> None:
-    match: Match = offline_match["match"]
-    sequence = _engine_sequence(Ruleset.from_json(match.ruleset))
+    match: Match = panel_match["match"]
+    sequence = _engine_sequence(Ruleset.from_json(match.ruleset), panel_match["specs"])
     rules = [state.next.rule for _, state, _ in sequence]
-    assert "R7" in rules
+    assert "R7" in rules or "R8" in rules
     assert any(state.next.is_replay for _, state, _ in sequence)
-    assert any(scored.reset for _, _, scored in sequence)  # the leader loses the replay (R31a)
     context: BrowserContext = browser_context()
     page = context.new_page()
-    page.goto(f"/ref/#{offline_match['token'].key}")
+    page.goto(f"/ref/#{panel_match['token'].key}")
     page.wait_for_url(f"**/matches/{match.pk}/")
     expect(page.locator(".scoreboard li")).to_have_count(4)
     _wait_for_worker(page)
@@ -288,12 +389,19 @@ def test_offline_panel_follows_the_reducer(
     expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
 
     set_offline(context, True)
+    drawn: list[str] = []
     for i, (record, state, scored) in enumerate(sequence):
         _record_offline_hand(page, record, i + 1)
         expect(page.locator("#match-panel")).to_have_class("is-unsent")
         expect(page.locator("#unsent-note")).to_be_visible()
-        _assert_engine(_panel_facts(page), state, scored)
-    page.screenshot(path=artifacts_dir / "referee-offline-panel.png", full_page=True)
+        facts = _panel_facts(page)
+        _assert_engine(facts, state, scored, match)
+        drawn += facts["explanation"] + facts["last_event"]
+    for phrase in panel_match["words"]:  # the ruleset's words were drawn on the phone
+        assert any(phrase in text for text in drawn), (phrase, drawn)
+    page.screenshot(
+        path=artifacts_dir / f"referee-offline-panel-{match.ruleset['preset']}.png", full_page=True
+    )
     offline = _panel_facts(page)
     assert _stored(match) == []
 
@@ -301,7 +409,7 @@ def test_offline_panel_follows_the_reducer(
     page.reload()
     expect(page.locator("#queue-list li")).to_have_count(len(sequence))
     expect(page.locator("#match-panel")).to_have_class("is-unsent")
-    _assert_engine(_panel_facts(page), sequence[-1][1], sequence[-1][2])
+    _assert_engine(_panel_facts(page), sequence[-1][1], sequence[-1][2], match)
     assert _panel_facts(page) == offline
 
     # Online: the hands are stored; the server's panel says what the phone said.
