@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from scoring.engine import Ruleset
 from scoring.engine.match import HandScored, MatchState, match_apply, match_start
@@ -23,6 +24,14 @@ from scoring.presenters.bodies import next_hand_json
 from scoring.presenters.match import describe_next_hand, explain_hand
 from scoring.presenters.partnership import SideView
 from scoring.presenters.ruleset_words import replay_raises_value
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Any:
+    """The words are checked in English whatever an earlier test in this process left active."""
+    with translation.override("en"):
+        yield
+
 
 NAMES = ("A · Ana", "B · Bea", "C · Cris", "D · Dan")
 SIDES = (
