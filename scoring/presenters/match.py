@@ -440,7 +440,12 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                 country=getattr(player, "country", "") or "",
                 score=score,
                 on_love=(score == 0 and not pips),
-                is_leader=(leader is not None and int(leader) == s.seat and not over),
+                # A partnership table's tie run is led by a partnership (R42): both partners.
+                is_leader=(
+                    leader is not None
+                    and not over
+                    and int(leader) == (s.seat % 2 if len(sides) == 2 else s.seat)
+                ),
                 is_poser=(
                     next_view is not None
                     and next_view.poser is not None

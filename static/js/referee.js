@@ -956,6 +956,8 @@
     p.dataset.unsent = "1";
     p.classList.add("is-unsent");
     // The scoreboard: scores, "poses", "leader" and love as the server draws them (SeatView).
+    // At a partnership table the tie run is led by a partnership (R42): both partners.
+    var sideTable = $all(".partnerships [data-side]", p).length > 0;
     $all("li[data-seat-name]", board).forEach(function (li) {
       var seat = Number(li.dataset.seatName);
       var score = state.scores[seat];
@@ -968,7 +970,7 @@
       var love = score === 0 && !pips;
       li.classList.toggle("is-love", love);
       li.classList.toggle("is-winner", over && state.winner === seat);
-      if (leader !== null && leader !== undefined && leader === seat) {
+      if (leader !== null && leader !== undefined && leader === (sideTable ? seat % 2 : seat)) {
         li.insertBefore(badge("badge leader", board.dataset.badgeLeader, board.dataset.titleLeader), out);
       }
       if (!over && nh.poser === seat) li.insertBefore(badge("badge poser", board.dataset.badgePoses), out);
