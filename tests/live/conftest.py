@@ -156,6 +156,29 @@ def finish_round_fast(rnd: Round, seed: int = 0) -> None:
     Tournament.objects.filter(pk=rnd.stage.tournament_id).update(version=F("version") + 1)
 
 
+def add_knockout(
+    lt: LiveTournament,
+    *,
+    name: str = "Knockout",
+    final_table_size: int = 4,
+    auto_advance: bool = True,
+    rng_seed: int | None = 3,
+    **options: Any,
+) -> Stage:
+    """Append the knockout stage that ends at the final table (T6) to ``lt``'s tournament
+    (one winner per table goes on unless ``options`` say otherwise)."""
+    return stage_create(
+        tournament=lt.tournament,
+        actor=lt.director,
+        name=name,
+        kind=Stage.Kind.KNOCKOUT,
+        final_table_size=final_table_size,
+        rng_seed=rng_seed,
+        auto_advance=auto_advance,
+        **options,
+    )
+
+
 @pytest.fixture
 def live_tournament(db: Any) -> LiveTournament:
     """Eight players, two tables of round 1 published; nothing played yet."""

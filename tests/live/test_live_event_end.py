@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from brackets.models import Round, Stage
-from brackets.services import round_advance, round_close, round_publish, stage_create
+from brackets.services import round_advance, round_close, round_publish
 from live import selectors
 from live.scope import RECENT
 from scoring.models import Match
 from scoring.services import match_forfeit, match_result_override
 from tests.brackets.conftest import open_matches
-from tests.live.conftest import LiveTournament, make_live_tournament
+from tests.live.conftest import LiveTournament, add_knockout, make_live_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -52,15 +52,7 @@ def _playoff_event(slug: str) -> PlayoffEvent:
     level on every T5 key and never met: a play-off table for 1 place (T6), which the first
     seat wins 6-0. It is played and closed; the director has not ended the stage yet."""
     lt = make_live_tournament(8, swiss_rounds=1, cut_size=3, slug=slug)
-    final_stage = stage_create(
-        tournament=lt.tournament,
-        actor=lt.director,
-        name="Final",
-        kind=Stage.Kind.KNOCKOUT,
-        final_table_size=3,
-        rng_seed=3,
-        auto_advance=False,
-    )
+    final_stage = add_knockout(lt, name="Final", final_table_size=3, auto_advance=False)
     Stage.objects.filter(pk=lt.stage.pk).update(auto_advance=False)
     _override(lt.round, lt.director)
     assert round_advance(round_id=lt.round.pk, actor=lt.director).outcome == "published"
@@ -132,14 +124,7 @@ def test_the_bracket_shows_the_playoff_loser_out_as_soon_as_the_playoff_is_playe
 def test_the_bracket_shows_a_playoff_still_in_play_as_undecided() -> None:
     lt = make_live_tournament(8, swiss_rounds=1, cut_size=3, slug="undecided-open")
     Stage.objects.filter(pk=lt.stage.pk).update(auto_advance=False)
-    stage_create(
-        tournament=lt.tournament,
-        actor=lt.director,
-        name="Final",
-        kind=Stage.Kind.KNOCKOUT,
-        final_table_size=3,
-        auto_advance=False,
-    )
+    add_knockout(lt, name="Final", final_table_size=3, auto_advance=False, rng_seed=None)
     _override(lt.round, lt.director)
     round_advance(round_id=lt.round.pk, actor=lt.director)
     lt.refresh()

@@ -19,12 +19,12 @@ import pytest
 
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors import tournament_placings
-from brackets.services import round_advance, round_publish, stage_create
+from brackets.services import round_advance, round_publish
 from live import selectors
 from scoring.models import Match, Seat
 from scoring.services import match_forfeit, match_result_override
 from tests.brackets.conftest import open_matches
-from tests.live.conftest import LiveTournament, make_live_tournament
+from tests.live.conftest import LiveTournament, add_knockout, make_live_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -81,16 +81,7 @@ def _lines(match: Match, **stats: dict[int, int]) -> None:
 
 def _to_the_final(slug: str) -> KnockoutToTheFinal:
     lt = make_live_tournament(8, swiss_rounds=1, cut_size=8, slug=slug)
-    knockout = stage_create(
-        tournament=lt.tournament,
-        actor=lt.director,
-        name="Knockout",
-        kind=Stage.Kind.KNOCKOUT,
-        advance_per_table=1,
-        final_table_size=4,
-        rng_seed=3,
-        auto_advance=False,
-    )
+    knockout = add_knockout(lt, auto_advance=False)
     Stage.objects.filter(pk=lt.stage.pk).update(auto_advance=False)
     for m in open_matches(lt.round):
         _result(m, lt.director, [m.seats.get(seat=0).entry_id], {m.seats.get(seat=0).entry_id: 6})

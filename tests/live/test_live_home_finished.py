@@ -8,9 +8,7 @@ from typing import Any
 
 import pytest
 
-from brackets.models import Stage
-from brackets.services import stage_create
-from tests.live.conftest import make_live_tournament
+from tests.live.conftest import add_knockout, make_live_tournament
 from tests.live.test_live_selectors import _advance_until_done, final_placings
 from tournament.models import Player, Tournament
 
@@ -20,15 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_finished_home_names_the_champion_and_says_finished(client: Any, settings: Any) -> None:
     settings.LIVE_VERSION_MAX_AGE = 0  # read the tournament afresh on every request
     lt = make_live_tournament(8, swiss_rounds=1, cut_size=4, slug="done-home")
-    stage_create(
-        tournament=lt.tournament,
-        actor=lt.director,
-        name="Final",
-        kind=Stage.Kind.KNOCKOUT,
-        advance_per_table=1,
-        final_table_size=4,
-        rng_seed=3,
-    )
+    add_knockout(lt, name="Final")
     # While in play: the green "Live" status, no champion yet.
     html = client.get("/live/done-home/").content.decode()
     assert 'id="champion"' not in html

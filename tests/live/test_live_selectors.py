@@ -13,6 +13,7 @@ from brackets.services import round_advance, stage_create
 from live import selectors
 from tests.live.conftest import (
     LiveTournament,
+    add_knockout,
     finish_round_fast,
     make_live_tournament,
     play_hands,
@@ -40,15 +41,7 @@ def _advance_until_done(lt: LiveTournament, *, max_rounds: int = 10) -> None:
 @pytest.fixture
 def two_stage() -> LiveTournament:
     lt = make_live_tournament(16, swiss_rounds=2, cut_size=8, slug="two-stage")
-    stage_create(
-        tournament=lt.tournament,
-        actor=lt.director,
-        name="Knockout",
-        kind=Stage.Kind.KNOCKOUT,
-        advance_per_table=1,
-        final_table_size=4,
-        rng_seed=3,
-    )
+    add_knockout(lt)
     return lt
 
 
