@@ -223,6 +223,9 @@ def test_referee_card_is_printable_and_translated(client: Client, language: str)
     assert title in html
     for anchor in ("R5", "R7", "R8", "R9", "R10", "R31", "R33"):
         assert f'href="/rules/#{anchor}"' in html
+    # The card states the standard rules; it says so, since an event may set them otherwise.
+    scope = {"en": "the standard tournament rules", "es": "el reglamento estándar"}[language]
+    assert scope in html.split('id="card-scope"')[1].split("</p>")[0]
 
 
 # -- spectators ------------------------------------------------------------------------------
