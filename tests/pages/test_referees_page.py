@@ -145,3 +145,18 @@ def test_issuing_names_the_referee_and_the_list_counts_active_credentials() -> N
     assert "1 active credential" in after
     assert "Issue another credential" in after
     assert ">Issue credential</button>" not in after
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_credential_times_read_as_the_other_director_pages_do(language: str) -> None:
+    """The credential list showed "12/04/2026 9:48 p.m." beside an action log reading
+    "2026-12-04 21:58:00": it uses the director pages' year-month-day, 24-hour form."""
+    tournament, client, url = _page(language)
+    client.post(url, {"op": "create", "username": "ref-ana", "display_name": "Ana"})
+    role = TournamentRole.objects.get(tournament=tournament, user__username="ref-ana")
+    client.post(url, {"op": "issue", "user": str(role.user_id)})
+    html = client.get(url).content.decode()
+    table = html.split("<h2>", 3)[-1]
+    assert re.search(r"<td>\d{4}-\d{2}-\d{2} \d{2}:\d{2}</td>", table), table[:400]
+    assert "p.m." not in table
+    assert "PM" not in table
