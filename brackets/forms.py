@@ -7,11 +7,12 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
 from brackets.models import Stage
-from core.choice_labels import form_choices
+from core.choice_labels import choice_label, form_choices
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
 KIND_CHOICES = [
@@ -156,12 +157,39 @@ class StageForm(forms.Form):
         previous: Stage | None = None,
         stage: Stage | None = None,
         started: bool = False,
+        pairs: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         name_the_rules(self, STAGE_FIELD_RULES)
         self.previous = previous
         self.stage = stage
+        self.pairs = pairs
+        if pairs:
+            # T9/T10: two partnerships a table, the winning one goes on, down to the final
+            # between two: the individual table settings do not apply.
+            for name in ("advance_per_table", "final_table_size", "allow_three"):
+                del self.fields[name]
+            kind = self.fields.get("kind")
+            if isinstance(kind, forms.ChoiceField):
+                kind.choices = [
+                    (Stage.Kind.QUALIFYING.value, choice_label(Stage.Kind, Stage.Kind.QUALIFYING)),
+                    (Stage.Kind.KNOCKOUT.value, _("Partnership knockout to the final")),
+                    (FINAL, _("The final only (top two partnerships)")),
+                ]
+            cut = self.fields["cut_size"]
+            assert isinstance(cut, forms.IntegerField)
+            cut.min_value = 2
+            cut.validators = [
+                *(v for v in cut.validators if not isinstance(v, MinValueValidator)),
+                MinValueValidator(2),
+            ]
+            cut.widget.attrs["min"] = 2
+            cut.label = _("Cut: top N partnerships go on")
+            cut.help_text = _(
+                "Qualifying: the top N partnerships of the standings go on (T6, T10). Empty: "
+                "every partnership."
+            )
         if previous is not None or (stage is not None and stage.number > 1):
             del self.fields["seeding"]  # later stages are seeded by advancement (T6)
         if stage is not None:  # editing: kind and seed are fixed once created
@@ -183,8 +211,18 @@ class StageForm(forms.Form):
             self.add_error("swiss_rounds", _("A qualifying stage plays at least one round (T2)."))
         if kind == FINAL:
             prev = self.previous
-            size = data.get("final_table_size")
-            if prev is not None and prev.cut_size is not None and prev.cut_size != size:
+            # A pairs final is one table of two partnerships (T10).
+            size = 2 if self.pairs else data.get("final_table_size")
+            if self.pairs and prev is not None and prev.cut_size != size:
+                self.add_error(
+                    "kind",
+                    _(
+                        "The final only takes the top two partnerships: the cut of %(prev)s "
+                        "lets %(cut)s through (T10). Choose the partnership knockout instead."
+                    )
+                    % {"prev": prev.name, "cut": prev.cut_size or _("everyone")},
+                )
+            elif prev is not None and prev.cut_size is not None and prev.cut_size != size:
                 self.add_error(
                     "kind",
                     _(
@@ -207,9 +245,10 @@ class StageForm(forms.Form):
         kwargs: dict[str, Any] = {
             "name": d.get("name") or "",
             "kind": kind,
-            "advance_per_table": d["advance_per_table"],
-            "final_table_size": d["final_table_size"],
-            "allow_three": d["allow_three"],
+            # Absent from a pairs event's form (T10): the model's defaults.
+            "advance_per_table": d.get("advance_per_table", 1),
+            "final_table_size": d.get("final_table_size", 4),
+            "allow_three": d.get("allow_three", True),
             "bye_policy": d["bye_policy"],
             "seat_order": d["seat_order"],
             "rng_seed": d.get("rng_seed"),

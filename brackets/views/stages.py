@@ -18,6 +18,7 @@ from brackets.presenters.pairs import pairs_stage_kind_label
 from brackets.services import stage_create, stage_update
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError
+from tournament.partnerships import PAIRS
 
 
 def stages_url(slug: str) -> str:
@@ -139,7 +140,7 @@ class StageListView(DirectorTournamentMixin):
         )
         return self.base_context(
             rows=rows,
-            form=form or StageForm(previous=last),
+            form=form or StageForm(previous=last, pairs=self.tournament.entry_format == PAIRS),
             can_add=can_add,
             previous=last,
         )
@@ -149,7 +150,7 @@ class StageListView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str) -> HttpResponse:
         last = Stage.objects.filter(tournament=self.tournament).order_by("-number").first()
-        form = StageForm(request.POST, previous=last)
+        form = StageForm(request.POST, previous=last, pairs=self.tournament.entry_format == PAIRS)
         if form.is_valid():
             try:
                 stage = stage_create(
@@ -176,7 +177,13 @@ class StageEditView(DirectorTournamentMixin):
 
     def _form(self, stage: Stage, data: Any = None) -> StageForm:
         started = stage.rounds.exists() or stage.status == Stage.Status.FINISHED
-        return StageForm(data, stage=stage, started=started, initial=StageForm.initial_for(stage))
+        return StageForm(
+            data,
+            stage=stage,
+            started=started,
+            pairs=stage.pairs,
+            initial=StageForm.initial_for(stage),
+        )
 
     def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)

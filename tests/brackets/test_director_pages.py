@@ -769,8 +769,11 @@ def test_bracket_to_the_final_table_and_placings() -> None:
     assert len(bracket.final.tables[0].seats) == 4
     places = [p for p, _ in bracket.placings]
     assert len(places) == 8
-    assert places[:4] == [1, 2, 3, 4]
     assert places == sorted(places)
+    # Competition ranks (T3, T6): players still level after T5 share a place and skip the
+    # places it covers (1, 2, 2, 2, 5, ...); the results come from seeded simulations.
+    assert all(p == 1 + sum(1 for q in places if q < p) for p in places)
+    assert places[0] == 1
     text = response.content.decode()
     assert 'id="final-table"' in text
     assert 'id="placings"' in text
