@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from brackets.models import Round, Stage, StageEntry
-from brackets.presenters.director import SeatLine
 from brackets.presenters.pairs import (
     SideLine,
     pair_sides,
     pairs_stage_kind_label,
     round_kind_label,
 )
+from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
 from brackets.selectors.pairs import pairs_of_entries, pairs_placings, stage_pairs
 from core.choice_labels import choice_label

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.presenters.pairs import SideLine, pair_sides, round_kind_label
+from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.services.store import referee_for_tables
 from core.choice_labels import choice_label
@@ -172,22 +173,6 @@ def rounds_by_stage(tournament: Tournament) -> dict[int, list[RoundLine]]:
 
 
 # -- round preview ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLine:
-    letter: str
-    entry_id: int
-    name: str
-    club: str = ""
-    seed: int | None = None
-    rating: int | None = None
-    points: int | None = None
-    placing: int | None = None
-    forfeited: bool = False
-    goes_on: bool = False
-    won: bool = False
-    """Placed first alone at the table: the match win (T4); a shared first is none (T3)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from core.choice_labels import choice_label
 from tournament.partnerships import partnership_label
 
 if TYPE_CHECKING:
-    from brackets.presenters.director import SeatLine
+    from brackets.presenters.seat_line import SeatLine
 
 SIDES = ("AC", "BD")
 
