@@ -197,8 +197,9 @@ class StageForm(forms.Form):
                 self.fields.pop(name, None)
             if started:
                 for name in FORMAT_FIELDS:
-                    self.fields[name].disabled = True
-                    self.fields[name].help_text = _("Fixed: the stage has started.")
+                    if name in self.fields:  # a pairs stage has no individual table settings
+                        self.fields[name].disabled = True
+                        self.fields[name].help_text = _("Fixed: the stage has started.")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

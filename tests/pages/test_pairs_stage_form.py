@@ -71,3 +71,30 @@ def test_an_individual_event_keeps_its_table_settings(client: Client) -> None:
     for field in INDIVIDUAL_ONLY:
         assert field in html
     assert "Partnership knockout" not in html
+
+
+def test_a_pairs_stage_edits_without_the_individual_settings(client: Client) -> None:
+    """Editing a pairs stage, before and after it starts (the edit page answered 500 once the
+    stage had started: it fixed settings the pairs form does not have)."""
+    from brackets.services import round_publish, stage_seed
+
+    t, d, _ = make_pairs_tournament(6)
+    q = _qualifying(t, d, cut=2)
+    client.force_login(d)
+    url = f"/director/tournaments/{t.slug}/stages/{q.pk}/edit/"
+    before = client.get(url)
+    assert before.status_code == 200
+    for field in INDIVIDUAL_ONLY:
+        assert field not in before.content.decode()
+    stage_seed(stage=q, actor=d, method="rating")
+    round_publish(stage=q, actor=d)
+    started = client.get(url)
+    assert started.status_code == 200
+    assert "Fixed: the stage has started." in started.content.decode()
+    renamed = client.post(
+        url,
+        {"name": "Day one", "auto_advance": "on", "bye_policy": "win", "seat_order": "balanced"},
+    )
+    assert renamed.status_code == 302
+    q.refresh_from_db()
+    assert q.name == "Day one"
