@@ -161,7 +161,8 @@ CHANNEL_REDIS_URL: str | None = env.str("CHANNEL_REDIS_URL", default="") or REDI
 if CACHE_REDIS_URL:
     CACHES: dict[str, Any] = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, keeping one client object per pool (core.redis_cache).
+            "BACKEND": "core.redis_cache.ReusedClientRedisCache",
             "LOCATION": CACHE_REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ct"),
             "TIMEOUT": 3600,
