@@ -319,12 +319,16 @@
     return names.slice(0, -1).join(", ") + " " + and + " " + names[names.length - 1];
   }
 
-  // R20: the unique lowest count wins; a shared lowest count is a tie.
+  // R20: the unique lowest count wins; a shared lowest count is a tie. Under the counts the
+  // page says what is missing or wrong; the result itself is said once, in the summary next to
+  // the record button (blockSummary), so no line appears twice on the screen.
   function updateBlockResult() {
     var p = panel();
     var out = $("#block-result", p);
     if (!out) return;
-    if (currentEnd() !== "block") { out.textContent = ""; return; }
+    out.textContent = "";
+    out.className = "block-result";
+    if (currentEnd() !== "block") return;
     var counts = readCounts();
     if (counts.some(function (c) { return c === null || isNaN(c); })) {
       out.textContent = p.dataset.msgEnterCounts;
@@ -345,9 +349,18 @@
       out.className = "block-result muted";
       return;
     }
-    var words = blockWords(counts);
-    out.textContent = words.text;
-    out.className = "block-result " + words.cls;
+  }
+
+  // The summary of a block: its R20 result once every count is a count a hand can have,
+  // else "" (what is missing is said under the counts).
+  function blockSummary() {
+    var p = panel();
+    var counts = readCounts();
+    var max = Number(p.dataset.maxCount);
+    var complete = counts.every(function (c) {
+      return c !== null && Number.isInteger(c) && c >= 0 && !(max && c > max);
+    });
+    return complete ? blockWords(counts) : { text: "", cls: "" };
   }
 
   // What a block with these counts gives (R20; R43 with partners): {text, cls} in the page's
@@ -407,6 +420,7 @@
     if (!out) return;
     var payload = buildPayload();
     var msg;
+    var cls = "";
     if (payload.poser === null) {
       msg = p.dataset.msgPoser;
     } else if (poserProblem()) {
@@ -420,9 +434,12 @@
           : p.dataset.msgSummaryDomino.replace("%(name)s", seatName(payload.winner));
       if (payload.llave) msg += " — " + p.dataset.msgLlave;
     } else {
-      msg = $("#block-result", p).textContent;
+      var block = blockSummary();
+      msg = block.text;
+      cls = block.cls;
     }
     out.textContent = msg;
+    out.className = cls;
     // Tappable unless a hand is on its way: a tap on an incomplete form says what is
     // missing, next to the field.
     syncRecordButton();

@@ -34,7 +34,7 @@ def test_partnership_referee_sees_partners_and_the_r43_outcome(
 
     page.locator("#hand-form input[name='poser'][value='0'] + span").tap()
     page.locator("#hand-form input[name='end'][value='block'] + span").tap()
-    preview = page.locator("#block-result")
+    preview = page.locator("#confirm-summary")  # the R43 result, said once, by the button
 
     def counts(values: list[int]) -> None:
         for seat, value in enumerate(values):

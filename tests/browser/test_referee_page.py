@@ -66,8 +66,10 @@ def _fill_hand(
             page.fill(f"#count-{seat}", str(count))
         low = min(record.counts)
         lowest = [names[i] for i, c in enumerate(record.counts) if c == low]
-        preview = page.locator("#block-result")
-        # The page shows the R20 result before anything is sent.
+        # The page shows the R20 result before anything is sent, once: in the summary next to
+        # the record button, not again under the counts.
+        preview = page.locator("#confirm-summary")
+        expect(page.locator("#block-result")).to_have_text("")
         if len(lowest) == 1:
             expect(preview).to_contain_text(f"{lowest[0]} wins the block with {low}")
         else:
@@ -278,9 +280,13 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     _tap(page, "poser", 0)
     page.select_option("#pose-tile", "6-6")
     page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+    preview = page.locator("#block-result")
+    summary = page.locator("#confirm-summary")
+    # What is missing is said once, under the counts; the summary does not repeat it.
+    expect(preview).to_have_text("Enter every count to see the result (R20).")
+    expect(summary).to_have_text("")
     for seat, count in enumerate((99, 8, 20, 30)):
         page.fill(f"#count-{seat}", str(count))
-    preview = page.locator("#block-result")
     expect(preview).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
     expect(preview).to_contain_text("(R20: the pips left in a hand)")
     expect(preview).not_to_contain_text("wins the block")
@@ -291,4 +297,5 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     assert not Hand.objects.filter(match=match).exists()
     page.fill("#count-0", "12")
     expect(error).to_be_hidden()
-    expect(preview).to_contain_text(f"{names[1]} wins the block with 8")
+    expect(summary).to_contain_text(f"{names[1]} wins the block with 8")
+    expect(preview).to_have_text("")
