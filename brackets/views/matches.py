@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from brackets.engine import BracketError
 from brackets.forms import name_the_rules
 from brackets.models import Round, RoundMatch
+from brackets.selectors.replacements import ReplacementCandidate, replacement_candidates
 from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
@@ -28,7 +29,6 @@ from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS, ruleset_of
 from scoring.presenters.partnership import SideView, partnership_sides
 from scoring.services import match_forfeit, match_result_override, override_placings
-from tournament.models import Entry
 
 # The rule each action answers to, named in any refusal that does not name its own.
 ACTION_RULES = {"forfeit": "T7", "override": "T4", "replace": "T7"}
@@ -217,30 +217,51 @@ class OverrideForm(forms.Form):
         ) % {"line": line, "places": place_line}
 
 
+def _candidate_label(c: ReplacementCandidate) -> str:
+    """ "Ana Díaz · seed 5 in this stage", "Luis Ortiz · place 9 in Qualifying", plus "(not
+    checked in)" when so."""
+    parts = [c.name]
+    if c.seed is not None:
+        parts.append(_("seed %(seed)s in this stage") % {"seed": c.seed})
+    elif c.earlier_place is not None:
+        parts.append(
+            _("place %(place)s in %(stage)s") % {"place": c.earlier_place, "stage": c.earlier_stage}
+        )
+    label = " · ".join(parts)
+    if not c.checked_in:
+        not_in = _("not checked in")  # outside the f-string, where makemessages finds it
+        label += f" ({not_in})"
+    return label
+
+
 class ReplaceForm(forms.Form):
     out_seat = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Who did not come"))
     in_entry = forms.TypedChoiceField(
         coerce=int,
         label=gettext_lazy("Who takes the seat"),
         help_text=gettext_lazy(
-            "An active player not seated in this round; a player with a bye gives it up (T7)."
+            "An active player not seated in this round; a player with a bye gives it up (T7). "
+            "Listed by seed in this stage, then by place in the stage before, then by name."
         ),
     )
     reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
     def __init__(
-        self, *args: Any, seats: list[Seat], candidates: list[tuple[int, str, bool]], **kwargs: Any
+        self,
+        *args: Any,
+        seats: list[Seat],
+        candidates: list[ReplacementCandidate],
+        **kwargs: Any,
     ) -> None:
-        """``candidates``: (entry id, name, checked in); one not checked in says so."""
+        """``candidates`` in the order offered; each says its seed or earlier place, and one
+        not checked in says so."""
         super().__init__(*args, **kwargs)
         self.fields["out_seat"].choices = _seat_choices(seats)  # type: ignore[attr-defined]
-        not_in = _("not checked in")
         self.fields["in_entry"].choices = [  # type: ignore[attr-defined]
-            (pk, name if checked_in else f"{name} ({not_in})")
-            for pk, name, checked_in in candidates
+            (c.entry_id, _candidate_label(c)) for c in candidates
         ]
         name_the_rules(self, dict.fromkeys(self.fields, "T7"))
-        self.candidates = {pk: name for pk, name, _checked in candidates}
+        self.candidates = {c.entry_id: c.name for c in candidates}
 
     def summary(self, seats: list[Seat]) -> str:
         seat = self.cleaned_data["out_seat"]
@@ -285,15 +306,8 @@ class MatchActionView(DirectorTournamentMixin):
         self.sides = match_sides(link.match, seats)
         return rnd, link.match, seats
 
-    def _candidates(self, rnd: Round) -> list[tuple[int, str, bool]]:
-        seated = Seat.objects.filter(match__round_link__round=rnd).values_list("entry_id")
-        entries = (
-            Entry.objects.filter(tournament=self.tournament, status=Entry.Status.ACTIVE)
-            .exclude(pk__in=seated)
-            .select_related("player")
-            .order_by("player__name")
-        )
-        return [(e.pk, e.player.name, e.checked_in) for e in entries]
+    def _candidates(self, rnd: Round) -> list[ReplacementCandidate]:
+        return replacement_candidates(round=rnd)
 
     def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
         if action == "forfeit":

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from brackets.models import Round, RoundMatch
+from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services import round_publish, stage_seed
 from scoring.models import Match, Seat
 from tests.brackets.conftest import make_tournament
@@ -221,3 +221,47 @@ def test_referee_list_tells_the_forfeited_table_from_its_continuation(
     es = phone.get("/referee/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "continuación (T7)" in es
     assert "Incomparecencia (T7)" in es
+
+
+def test_replace_lists_who_missed_the_cut_first_with_seed_or_place(
+    world: dict[str, Any],
+) -> None:
+    """The seat goes to a player of this stage (by seed), else to the best placed of the stage
+    before (who just missed the cut), else to anyone by name; the list says which (T7)."""
+    t, stage = world["t"], world["round"].stage
+    # The stage plays after a qualifying stage: renumber it and put one before it.
+    Stage.objects.filter(pk=stage.pk).update(number=2)
+    earlier = Stage.objects.create(
+        tournament=t, number=1, name="Heats", kind=Stage.Kind.QUALIFYING, swiss_rounds=1
+    )
+
+    def entry(name: str, checked_in: bool = True) -> Entry:
+        return Entry.objects.create(
+            tournament=t, player=Player.objects.create(name=name), checked_in=checked_in
+        )
+
+    by_name = entry("Aaron Anyone")
+    tenth, ninth = entry("Zoe Tenth"), entry("Yuri Ninth", checked_in=False)
+    StageEntry.objects.create(stage=earlier, entry=tenth, seed=10, placing=10)
+    StageEntry.objects.create(stage=earlier, entry=ninth, seed=9, placing=9)
+    seeded = entry("Xavier Seeded")
+    StageEntry.objects.create(stage=stage, entry=seeded, seed=9)
+    gone = entry("Will Withdrawn")
+    StageEntry.objects.create(stage=stage, entry=gone, seed=10, status=StageEntry.Status.WITHDRAWN)
+    StageEntry.objects.create(stage=earlier, entry=gone, seed=11, placing=11)
+
+    page = world["c"].get(action_url(world, "replace")).content.decode()
+    options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', page)
+    offered = [
+        (int(pk), label)
+        for pk, label in options
+        if int(pk) in {by_name.pk, tenth.pk, ninth.pk, seeded.pk, gone.pk}
+    ]
+    assert offered == [
+        (seeded.pk, "Xavier Seeded · seed 9 in this stage"),
+        (ninth.pk, "Yuri Ninth · place 9 in Heats (not checked in)"),
+        (tenth.pk, "Zoe Tenth · place 10 in Heats"),
+        (gone.pk, "Will Withdrawn · place 11 in Heats"),
+        (by_name.pk, "Aaron Anyone"),
+    ]
+    assert "then by place in the stage before" in page
