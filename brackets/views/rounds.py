@@ -90,6 +90,9 @@ class RoundPreviewView(DirectorTournamentMixin):
         context["kind_label"] = choice_label(Round.Kind, step.round_kind or "")
         if step.action == PUBLISH_ROUND and step.seating is not None:
             context["preview"] = build_preview(stage, step.seating)
+            # T9: a pairs round's byes are partnerships, each named once (as on the round page).
+            if stage.pairs and step.seating.byes:
+                context["bye_pairs"] = pairs_named(step.seating.byes)
             context["publish_form"] = PublishForm(initial={"expected_number": step.round_number})
         context["can_finish_stage"] = step.action == FINISH_STAGE
         return render(request, "brackets/preview.html", context)

@@ -193,6 +193,23 @@ def test_round_page_names_the_partnerships_at_each_table_and_the_bye_t9(client: 
     assert "(3)" not in text_of(after)
 
 
+def test_round_preview_names_the_bye_partnership_once_t9(client: Client) -> None:
+    """Before publishing, the preview lists the partnership with the bye once, by its name
+    and both players, as the round page does after (it listed the two players apart)."""
+    t, d, _ = make_pairs_tournament(5)
+    Partnership.objects.filter(tournament=t, number=5).update(name="Los Primos")
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=3, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    client.force_login(d)
+    html = client.get(f"/director/tournaments/{t.slug}/stages/{q.pk}/preview/").content.decode()
+    byes = re.search(r'<section id="byes">(.*?)</section>', html, re.S)
+    assert byes is not None
+    items = [text_of(li) for li in re.findall(r"<li[^>]*>(.*?)</li>", byes.group(1), re.S)]
+    members = PartnershipMember.objects.filter(partnership__tournament=t, partnership__number=5)
+    a, b = (m.entry.player.name for m in members.order_by("slot"))
+    assert items == [f"Los Primos ({a} & {b})"]
+
+
 def test_the_round_rows_of_a_pairs_round_take_one_query_more(
     django_assert_num_queries: Any,
 ) -> None:
