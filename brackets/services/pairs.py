@@ -108,8 +108,8 @@ def stage_seed_pairs(
     )
     if len(ordered) < 2:
         message = ngettext(
-            "%(count)s partnership(s) checked in: a table seats two (T9).",
-            "%(count)s partnership(s) checked in: a table seats two (T9).",
+            "%(count)s partnership checked in: a table seats two (T9).",
+            "%(count)s partnerships checked in: a table seats two (T9).",
             len(ordered),
         ) % {"count": len(ordered)}
         raise ApplicationError(

@@ -48,7 +48,12 @@ from brackets.selectors.pairs import (
     table_winner,
 )
 from brackets.selectors.stage_data import RoundData, StageData
-from brackets.services.steps import FINISH_STAGE, PUBLISH_ROUND, NextStep
+from brackets.services.steps import (
+    FINISH_STAGE,
+    PUBLISH_ROUND,
+    NextStep,
+    stage_complete_message,
+)
 
 
 def _members(data: StageData, pair_ids: Sequence[int]) -> tuple[int, ...]:
@@ -218,8 +223,7 @@ def _finish(
 ) -> NextStep:
     return NextStep(
         FINISH_STAGE,
-        _("%(stage)s is complete: %(advanced)s partnership(s) go on, %(out)s are out (T10).")
-        % {"stage": data.name, "advanced": len(advanced), "out": len(eliminated)},
+        stage_complete_message(data.name, len(advanced), len(eliminated), pairs=True),
         follows_round_id=last.id,
         eliminated=_member_places(data, eliminated),
         out_round=out_round,
@@ -268,7 +272,11 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         raise BracketError(
             code="field_too_small",
             rule="T10",
-            message=_("%(n)s partnership(s) left: a final needs two (T10).")
+            message=ngettext(
+                "%(n)s partnership left: a final needs two (T10).",
+                "%(n)s partnerships left: a final needs two (T10).",
+                len(survivors),
+            )
             % {"n": len(survivors)},
         )
     field_ = [by_id[p] for p in survivors]

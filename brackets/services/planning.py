@@ -60,6 +60,7 @@ from brackets.services.steps import (
     PlayoffSeating,
     PlayoffTable,
     SeatedTable,
+    stage_complete_message,
 )
 
 __all__ = ["FINISHED", "FINISH_STAGE", "PUBLISH_ROUND", "WAIT", "NextStep", "SeatedTable"]
@@ -378,8 +379,7 @@ def _resolve(adv: Advancement, playoff_round: RoundData, data: StageData) -> Adv
 def _finish_step(data: StageData, last: RoundData, adv: Advancement, *, out_round: int) -> NextStep:
     return NextStep(
         FINISH_STAGE,
-        _("%(stage)s is complete: %(advanced)s go on, %(out)s are out (T6).")
-        % {"stage": data.name, "advanced": len(adv.advanced), "out": len(adv.eliminated)},
+        stage_complete_message(data.name, len(adv.advanced), len(adv.eliminated)),
         follows_round_id=last.id,
         eliminated=adv.eliminated,
         out_round=out_round,

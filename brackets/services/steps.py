@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from brackets.engine import Placement, Seating
 from brackets.engine.pairs import PairSeating
 
@@ -68,3 +71,33 @@ class PlayoffSeating:
 
     def players(self) -> list[int]:
         return [p for t in self.tables for p in t.seats]
+
+
+def stage_complete_message(stage: str, advanced: int, out: int, *, pairs: bool = False) -> str:
+    """ "Qualifying is complete: 8 players go on, 12 are out (T6)." in the page's language, with
+    partnerships in a pairs stage (T10); a stage nobody leaves it for (the event's last) says
+    its places are final (T5, T10)."""
+    if advanced == 0:
+        if pairs:
+            return _("%(stage)s is complete: its places are the final places (T10).") % {
+                "stage": stage
+            }
+        return _("%(stage)s is complete: its places are the final places (T5).") % {"stage": stage}
+    if pairs:
+        went = ngettext("%(n)s partnership goes on", "%(n)s partnerships go on", advanced) % {
+            "n": advanced
+        }
+    else:
+        went = ngettext("%(n)s player goes on", "%(n)s players go on", advanced) % {"n": advanced}
+    gone = ngettext("%(n)s is out", "%(n)s are out", out) % {"n": out}
+    if pairs:
+        return _("%(stage)s is complete: %(went)s, %(gone)s (T10).") % {
+            "stage": stage,
+            "went": went,
+            "gone": gone,
+        }
+    return _("%(stage)s is complete: %(went)s, %(gone)s (T6).") % {
+        "stage": stage,
+        "went": went,
+        "gone": gone,
+    }

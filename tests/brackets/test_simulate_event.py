@@ -57,3 +57,17 @@ def test_the_demo_plays_on_until_its_round_ends() -> None:
 def test_unknown_tournament_says_what_to_do() -> None:
     with pytest.raises(CommandError, match="demo_load"):
         _simulate("--tournament", "nope")
+
+
+def test_the_demo_pairs_event_ends_with_partnerships_placed_t9() -> None:
+    """A pairs event's summary names partnerships, each once (T9), not its players apart."""
+    from brackets.selectors.pairs import pairs_placings
+
+    call_command("demo_load", stdout=StringIO())
+    out = _simulate("--tournament", "demo-pairs")
+    t = Tournament.objects.get(slug="demo-pairs")
+    assert t.status == Tournament.Status.FINISHED
+    places = pairs_placings(tournament_id=t.pk)
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    assert lines == [f"{p.place}. {p.label}" for p in places[:4]]
+    assert all(" & " in line for line in lines)

@@ -36,6 +36,7 @@ from django.db import close_old_connections, connection
 from brackets import services as brackets_services
 from brackets.models import Round, RoundMatch, Stage
 from brackets.selectors import tournament_placings
+from brackets.selectors.pairs import pairs_placings
 from brackets.simulation import OPEN, MatchBot, current_round, table_seed
 from scoring.engine.__main__ import parse_override
 from scoring.engine.rules import PRESETS
@@ -43,6 +44,7 @@ from scoring.engine.simulate import BOTS
 from scoring.models import Match
 from tournament import services as tournament_services
 from tournament.models import Tournament, TournamentRole
+from tournament.partnerships import is_pairs_event
 
 UNTIL = ("champion", "stage", "round")
 
@@ -306,7 +308,11 @@ class Player:
     def summary(self) -> None:
         t = Tournament.objects.get(pk=self.tournament_id)
         self.out.write(f"Played {self.progress.hands} hands; {t.name} is {t.status}.")
-        placings = tournament_placings(tournament_id=t.pk)
-        if t.status == Tournament.Status.FINISHED and placings:
-            for p in placings[:4]:
-                self.out.write(f"  {p.place}. {p.name}")
+        if t.status != Tournament.Status.FINISHED:
+            return
+        if is_pairs_event(t):  # T9: a place is a partnership's, named once
+            for pair in pairs_placings(tournament_id=t.pk)[:4]:
+                self.out.write(f"  {pair.place}. {pair.label}")
+            return
+        for p in tournament_placings(tournament_id=t.pk)[:4]:
+            self.out.write(f"  {p.place}. {p.name}")
