@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from core.api.fields import BlankUntilSetChoiceField
@@ -260,9 +261,108 @@ class StageStandingsSerializer(serializers.Serializer[Any]):
     )
 
 
+class PairPlayerSerializer(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+
+
+class PairStandingRowSerializer(serializers.Serializer[Any]):
+    """One partnership's line in a pairs stage (T10)."""
+
+    rank = serializers.IntegerField(help_text="Competition rank by T10 (1, 2, 2, 4).")
+    pair_id = serializers.IntegerField(help_text="Partnership id (T9).")
+    name = serializers.CharField(
+        help_text='The partnership named once: "Los Primos (Ana & Bea)" or "Ana & Bea" (T9).'
+    )
+    registered_name = serializers.CharField(allow_blank=True)
+    players = PairPlayerSerializer(many=True, help_text="Its current players.")
+    seed = serializers.IntegerField(help_text="The partnership's seed in the stage.")
+    played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    match_wins = serializers.IntegerField(help_text="T10 key 1.")
+    hands_won = serializers.IntegerField(help_text="T10 key 2.")
+    third = serializers.IntegerField(
+        help_text="T10 key 3: six-loves given, or the points difference under pip scoring "
+        "(the stage's ``third_key`` says which)."
+    )
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    six_loves_given = serializers.IntegerField()
+    head_to_head = serializers.IntegerField(allow_null=True, help_text="T10, among the level.")
+    decided_by = serializers.CharField(help_text="Deepest T10 key that placed this row.")
+    tie_group = serializers.IntegerField(
+        allow_null=True, help_text="Still level on every key: index into ``tie_groups``."
+    )
+    active = serializers.BooleanField(help_text="Still in the stage (not withdrawn, T7).")
+    above_cut = serializers.BooleanField(allow_null=True)
+    cut_after = serializers.BooleanField(help_text="The cut line (T6, T10) falls after this row.")
+
+
+class PairFinalPlayerSerializer(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PairFinalLineSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(
+        allow_null=True, help_text="1 for the final's winning partnership, 2 for the other (T10)."
+    )
+    pair_id = serializers.IntegerField()
+    name = serializers.CharField()
+    registered_name = serializers.CharField(allow_blank=True)
+    players = PairFinalPlayerSerializer(many=True, help_text="The partners who played the final.")
+    points = serializers.IntegerField()
+
+
+class PairsStageStandingsSerializer(serializers.Serializer[Any]):
+    """A pairs stage's standings (``pairs`` is true): rows are partnerships (T9, T10)."""
+
+    stage = StageSerializer()
+    pairs = serializers.BooleanField(help_text="Always true: this is a pairs stage.")
+    third_key = serializers.ChoiceField(
+        choices=["six_loves_given", "points_difference"],
+        help_text="What the rows' ``third`` counts (T10 key 3).",
+    )
+    rounds_published = serializers.IntegerField()
+    rounds_complete = serializers.IntegerField()
+    cut = serializers.IntegerField(allow_null=True, help_text="Partnerships that go on (T10).")
+    rows = PairStandingRowSerializer(many=True)
+    tie_groups = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Partnerships (``pair_id``) level on every T10 key, one list per group.",
+    )
+    final_table = PairFinalLineSerializer(
+        many=True,
+        allow_null=True,
+        help_text="The final's result, winning partnership first; null until it is finished.",
+    )
+    placed = serializers.BooleanField(help_text="Always false: rows are listed by ``rank``.")
+    rows_counted = serializers.BooleanField()
+    ranked = serializers.BooleanField()
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="AnyStageStandings",
+        serializers=[StageStandingsSerializer, PairsStageStandingsSerializer],
+        resource_type_field_name=None,
+    )
+)
+class AnyStageStandingsField(serializers.Field):  # type: ignore[type-arg]
+    """One stage's standings: a pairs stage's (``pairs`` true) or an individual stage's."""
+
+    def to_representation(self, value: Any) -> Any:
+        shape = PairsStageStandingsSerializer if value.get("pairs") else StageStandingsSerializer
+        return shape(value).data
+
+
 class StandingsSerializer(serializers.Serializer[Any]):
     tournament_version = serializers.IntegerField()
-    stages = StageStandingsSerializer(many=True)
+    stages = serializers.ListField(
+        child=AnyStageStandingsField(),
+        help_text="One entry per stage: a pairs stage (``pairs`` true) lists partnerships.",
+    )
 
 
 class NamedEntrySerializer(serializers.Serializer[Any]):
