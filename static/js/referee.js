@@ -1736,6 +1736,9 @@
     if (ev.target.id === "hand-form") { ev.preventDefault(); submitHand(); }
     if (ev.target.id === "void-form") { ev.preventDefault(); submitVoid(); }
     if (ev.target.id === "dispute-form") { ev.preventDefault(); submitDispute(); }
+    // The PIN's form only holds the field: Enter must not reload the page (a tap on a name
+    // confirms, with the PIN typed).
+    if (ev.target.id === "confirm-form") ev.preventDefault();
   });
   document.addEventListener("click", function (ev) {
     var t = ev.target.closest ? ev.target.closest("button") : null;

@@ -238,13 +238,22 @@ def test_a_wrong_pin_is_refused_and_the_player_taps_again(
     assert pin is not None
     wrong = f"{(int(pin) + 1) % 10000:04d}"
     page = browser_context().new_page()
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(msg.text))
     page.goto(f"/ref/#{every_hand['key']}")
     page.wait_for_url(f"**/matches/{match.pk}/")
     _tap_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(box).to_be_visible(timeout=15_000)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
+    # The PIN field sits in a form (browsers warn of a password field outside one), and Enter
+    # in it neither reloads the page nor sends anything: a tap on the name confirms.
     box.locator("#confirm-pin").fill(wrong)
+    page.evaluate("window.__same_page = true")
+    box.locator("#confirm-pin").press("Enter")
+    assert page.evaluate("window.__same_page") is True
+    expect(box.locator("#confirm-pin")).to_have_value(wrong)
+    assert not [m for m in console if "not contained in a form" in m]
     box.locator("[data-confirm-seat='1']").tap()
     # Refused: the tap is dropped by itself and the player may tap again at once (no Discard).
     expect(box.locator("#confirm-error")).to_contain_text("Wrong PIN for B", timeout=15_000)
