@@ -320,8 +320,9 @@
   }
 
   // R20: the unique lowest count wins; a shared lowest count is a tie. Under the counts the
-  // page says what is missing or wrong; the result itself is said once, in the summary next to
-  // the record button (blockSummary), so no line appears twice on the screen.
+  // page says what is missing or wrong; the result itself is said once (updateSummary): in the
+  // summary next to the record button, or under the counts while the summary asks for
+  // something else, so no line appears twice on the screen.
   function updateBlockResult() {
     var p = panel();
     var out = $("#block-result", p);
@@ -440,6 +441,17 @@
     }
     out.textContent = msg;
     out.className = cls;
+    // A block's result is said once: in the summary when it shows it, else (the poser still
+    // to tap, or refused) under the counts, so typing the counts always shows the result.
+    var under = $("#block-result", p);
+    if (under && currentEnd() === "block") {
+      var result = blockSummary();
+      if (result.text) {
+        var shown = msg === result.text;
+        under.textContent = shown ? "" : result.text;
+        under.className = "block-result" + (shown ? "" : " " + result.cls);
+      }
+    }
     // Tappable unless a hand is on its way: a tap on an incomplete form says what is
     // missing, next to the field.
     syncRecordButton();

@@ -265,6 +265,28 @@ def test_pip_scoring_domino_takes_the_other_counts(page: Page, artifacts_dir: Pa
     assert hand.counts == [0, 17]
 
 
+@pytest.mark.browser
+def test_counts_typed_before_the_poser_show_the_result_once(page: Page) -> None:
+    """The block's result is on the screen once: under the counts while the summary still
+    asks for the poser, then in the summary by the record button once the poser is tapped."""
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    referee = referee_of(tournament)
+    match = match_in_progress(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
+    names = [s.entry.player.name for s in match.seats.order_by("seat")]
+    page.goto(f"/ref/#{token.key}")
+    page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+    under, summary = page.locator("#block-result"), page.locator("#confirm-summary")
+    for seat, count in enumerate((12, 7, 20, 15)):
+        page.fill(f"#count-{seat}", str(count))
+    expect(under).to_contain_text(f"{names[1]} wins the block with 7")
+    expect(summary).not_to_contain_text("wins the block")
+    _tap(page, "poser", 0)
+    page.select_option("#pose-tile", "6-6")
+    expect(summary).to_contain_text(f"{names[1]} wins the block with 7")
+    expect(under).to_have_text("")
+
+
 def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     page: Page,
 ) -> None:
