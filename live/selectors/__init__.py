@@ -24,6 +24,7 @@ from brackets.selectors import (
     TableData,
     stage_data_for,
     stage_standings,
+    playoff_order,
     tournament_placings,
     went_on,
 )
@@ -230,6 +231,19 @@ def _playoff_decided(data: StageData) -> set[int]:
     return {entry for entry, done in latest.items() if done}
 
 
+def _playoff_rank(data: StageData, played_off: set[int]) -> dict[int, int]:
+    """Each played-off player's position in their latest played-out play-off's result, best
+    first (``brackets.selectors.playoff_order``: placing there, then seed, T6)."""
+    out: dict[int, int] = {}
+    for rnd in data.rounds:
+        if rnd.kind != Round.Kind.PLAYOFF or not rnd.complete:
+            continue
+        players = [s.entry_id for t in rnd.tables for s in t.seats if s.entry_id in played_off]
+        for i, player in enumerate(playoff_order(rnd, data, players)):
+            out[player] = i + 1
+    return out
+
+
 def _outlooks(
     data: StageData, rows: Any, places: dict[int, int], final_table: list[JSON] | None
 ) -> dict[int, str]:
@@ -287,6 +301,11 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     count = len(standings.rows)
     line_rank = standings.rows[cut - 1].rank if cut and count > cut else None
     ordered = list(standings.rows)
+    if played_off:
+        # Players still level on every T5 key whose play-off is played out are listed in the
+        # play-off's result (T6): its winner above the cut line, not in seed order.
+        by_playoff = _playoff_rank(data, played_off)
+        ordered.sort(key=lambda r: (r.rank, by_playoff.get(r.player_id, 0)))
     if places and cut is None:
         # The finished last stage lists its rows in event places (the final table's result,
         # then by the round each player went out in, T6), not by the T5 keys of its rounds.

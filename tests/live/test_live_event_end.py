@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from brackets.models import Round, Stage
+from brackets.models import Round, Stage, StageEntry
 from brackets.services import round_advance, round_close, round_publish
 from live import selectors
 from live.scope import RECENT
@@ -286,3 +286,37 @@ def test_before_any_result_the_standings_rank_nobody_and_draw_no_cut_line(client
     html = client.get("/live/not-started/standings/").content.decode()
     assert 'class="cut-line"' in html
     assert "No match of this stage is finished yet" not in html
+
+
+def test_standings_list_the_playoff_winner_above_the_cut_line_t6() -> None:
+    """The two level players of the play-off share a rank on the T5 keys; their rows follow the
+    play-off's result, not their seeds: the winner above the cut line and the loser below,
+    before and after the director ends the stage. Here the worse seed wins (found in a
+    walkthrough: the loser was listed above the line, the winner below it)."""
+    lt = make_live_tournament(8, swiss_rounds=1, cut_size=3, slug="upset-open")
+    add_knockout(lt, name="Final", final_table_size=3, auto_advance=False)
+    Stage.objects.filter(pk=lt.stage.pk).update(auto_advance=False)
+    _override(lt.round, lt.director)
+    assert round_advance(round_id=lt.round.pk, actor=lt.director).outcome == "published"
+    playoff = Round.objects.get(stage=lt.stage, number=2)
+    (match,) = open_matches(playoff)
+    seats = dict(match.seats.values_list("seat", "entry_id"))
+    seed = dict(StageEntry.objects.filter(stage=lt.stage).values_list("entry_id", "seed"))
+    worse = max((0, 1), key=lambda s: seed[seats[s]])
+    scores = [6, 0] if worse == 0 else [0, 6]
+    placings = [1, 2] if worse == 0 else [2, 1]
+    match_result_override(
+        match_id=match.pk, actor=lt.director, scores=scores, placings=placings, reason="sheet"
+    )
+    round_close(round=playoff, actor=lt.director)
+    winner, loser = seats[worse], seats[1 - worse]
+
+    for _ in ("played", "stage ended"):
+        RECENT.clear()
+        rows = selectors.standings(tournament=lt.tournament)["stages"][-1]["rows"]
+        order = [r["entry_id"] for r in rows]
+        assert order.index(winner) == 2 < order.index(loser) == 3
+        by_entry = {r["entry_id"]: r for r in rows}
+        assert by_entry[winner]["above_cut"] is True and by_entry[winner]["cut_after"] is True
+        assert by_entry[loser]["above_cut"] is False
+        round_advance(round_id=playoff.pk, actor=lt.director)
