@@ -22,9 +22,9 @@ from brackets.selectors import (
     SeatData,
     StageData,
     TableData,
+    playoff_order,
     stage_data_for,
     stage_standings,
-    playoff_order,
     tournament_placings,
     went_on,
 )

@@ -317,6 +317,7 @@ def test_standings_list_the_playoff_winner_above_the_cut_line_t6() -> None:
         order = [r["entry_id"] for r in rows]
         assert order.index(winner) == 2 < order.index(loser) == 3
         by_entry = {r["entry_id"]: r for r in rows}
-        assert by_entry[winner]["above_cut"] is True and by_entry[winner]["cut_after"] is True
+        assert by_entry[winner]["above_cut"] is True
+        assert by_entry[winner]["cut_after"] is True
         assert by_entry[loser]["above_cut"] is False
         round_advance(round_id=playoff.pk, actor=lt.director)
