@@ -306,15 +306,12 @@ class MatchActionView(DirectorTournamentMixin):
         self.sides = match_sides(link.match, seats)
         return rnd, link.match, seats
 
-    def _candidates(self, rnd: Round) -> list[ReplacementCandidate]:
-        return replacement_candidates(round=rnd)
-
     def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
         if action == "forfeit":
             return ForfeitForm(data, seats=seats, sides=self.sides)
         if action == "override":
             return OverrideForm(data, seats=seats, partners=bool(self.sides))
-        return ReplaceForm(data, seats=seats, candidates=self._candidates(rnd))
+        return ReplaceForm(data, seats=seats, candidates=replacement_candidates(round=rnd))
 
     def _render(self, request: HttpRequest, status: int = 200, **extra: Any) -> HttpResponse:
         return render(

@@ -337,31 +337,28 @@
       return;
     }
     // A count no hand can have (R20: at most the heaviest hand) gives no result to confirm.
-    var max = Number(p.dataset.maxCount);
     var bad = [];
-    counts.forEach(function (c, i) {
-      if (!Number.isInteger(c) || c < 0 || (max && c > max)) bad.push(i);
-    });
+    counts.forEach(function (c, i) { if (!possibleCount(c)) bad.push(i); });
     if (bad.length) {
       // Name whose count is wrong: on a phone the field's own error may be off screen.
       out.textContent = fill(p.dataset.msgCountOf, {
-        names: joinNames(bad.map(seatName)), max: max
+        names: joinNames(bad.map(seatName)), max: Number(p.dataset.maxCount)
       });
       out.className = "block-result muted";
-      return;
     }
   }
 
-  // The summary of a block: its R20 result once every count is a count a hand can have,
-  // else "" (what is missing is said under the counts).
+  // A count some hand can have (R20): a whole number from 0 to the heaviest hand.
+  function possibleCount(c) {
+    var max = Number(panel().dataset.maxCount);
+    return c !== null && Number.isInteger(c) && c >= 0 && !(max && c > max);
+  }
+
+  // The summary of a block: its R20 result once every count is possible, else "" (what is
+  // missing or wrong is said under the counts).
   function blockSummary() {
-    var p = panel();
     var counts = readCounts();
-    var max = Number(p.dataset.maxCount);
-    var complete = counts.every(function (c) {
-      return c !== null && Number.isInteger(c) && c >= 0 && !(max && c > max);
-    });
-    return complete ? blockWords(counts) : { text: "", cls: "" };
+    return counts.every(possibleCount) ? blockWords(counts) : { text: "", cls: "" };
   }
 
   // What a block with these counts gives (R20; R43 with partners): {text, cls} in the page's

@@ -265,16 +265,22 @@ def test_pip_scoring_domino_takes_the_other_counts(page: Page, artifacts_dir: Pa
     assert hand.counts == [0, 17]
 
 
-@pytest.mark.browser
-def test_counts_typed_before_the_poser_show_the_result_once(page: Page) -> None:
-    """The block's result is on the screen once: under the counts while the summary still
-    asks for the poser, then in the summary by the record button once the poser is tapped."""
+def _open_new_match(page: Page) -> tuple[Match, list[str]]:
+    """A wsod match in progress with no hand yet, opened through its referee's link; the match
+    and its players' names in seat order."""
     tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
     referee = referee_of(tournament)
     match = match_in_progress(tournament, referee=referee)
     token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
-    names = [s.entry.player.name for s in match.seats.order_by("seat")]
     page.goto(f"/ref/#{token.key}")
+    return match, [s.entry.player.name for s in match.seats.order_by("seat")]
+
+
+@pytest.mark.browser
+def test_counts_typed_before_the_poser_show_the_result_once(page: Page) -> None:
+    """The block's result is on the screen once: under the counts while the summary still
+    asks for the poser, then in the summary by the record button once the poser is tapped."""
+    _match, names = _open_new_match(page)
     page.locator("#hand-form input[name='end'][value='block'] + span").tap()
     under, summary = page.locator("#block-result"), page.locator("#confirm-summary")
     for seat, count in enumerate((12, 7, 20, 15)):
@@ -293,12 +299,7 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     """A typing slip in a block's counts (99 where R20's heaviest hand is far lighter): the
     preview says what is wrong instead of naming a winner, the tap is refused next to the
     field, and correcting the count clears that error and shows the R20 result."""
-    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
-    referee = referee_of(tournament)
-    match = match_in_progress(tournament, referee=referee)
-    token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
-    names = [s.entry.player.name for s in match.seats.order_by("seat")]
-    page.goto(f"/ref/#{token.key}")
+    match, names = _open_new_match(page)
     _tap(page, "poser", 0)
     page.select_option("#pose-tile", "6-6")
     page.locator("#hand-form input[name='end'][value='block'] + span").tap()
