@@ -32,7 +32,9 @@ def dispute_queue(request: HttpRequest, slug: str) -> HttpResponse:
     except NotFoundError:
         raise Http404("No such tournament.") from None
     except PermissionDeniedError:
-        raise PermissionDenied("Only a director of this tournament may resolve disputes.") from None
+        raise PermissionDenied(
+            _("Only a director of this tournament may resolve disputes.")
+        ) from None
     tournament = ctx.tournament
     error = ""
     if request.method == "POST":
@@ -49,7 +51,7 @@ def dispute_queue(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except PermissionDeniedError:
             raise PermissionDenied(
-                "Only a director of this tournament may resolve disputes."
+                _("Only a director of this tournament may resolve disputes.")
             ) from None
         except NotFoundError:
             error = _("No such match.")

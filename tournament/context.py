@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 
 from core.api.versioning import RELEASES as API_VERSIONS
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
@@ -136,6 +138,20 @@ STATUS_GATES: dict[Action, frozenset[str]] = {
     Action.EDIT_PLAYER: _ALL,
     Action.ADMIN: _ALL,
 }
+
+#: What a gated action is, in the caller's language: the lifecycle gate's message names it
+#: ("... is finished: issuing referee links is no longer possible").
+GATED_ACTION_WORDS: dict[Action, Promise] = {
+    Action.RECORD_HAND: gettext_lazy("recording a hand"),
+    Action.UNDO_HAND: gettext_lazy("undoing a hand"),
+    Action.MANAGE: gettext_lazy("changing the tournament"),
+    Action.DECIDE_MATCH: gettext_lazy("deciding a match"),
+    Action.MANAGE_REFEREES: gettext_lazy("managing referees and issuing their links"),
+    Action.GRANT_ROLE: gettext_lazy("granting a role"),
+    Action.CHANGE_STATUS: gettext_lazy("changing the status"),
+    Action.REOPEN: gettext_lazy("reopening the tournament"),
+}
+assert set(GATED_ACTION_WORDS) == {a for a, gate in STATUS_GATES.items() if gate != _ALL}
 
 #: The statuses in which a tournament is visible to the anonymous principal: the live layer's
 #: fast lookup (live/scope.py, the hottest query of the site) reads this instead of building a
@@ -342,17 +358,37 @@ def require(ctx: TournamentContext, action: Action) -> None:
 
 
 def require_status(tournament: Tournament, action: Action) -> None:
-    """The lifecycle gate alone (409 naming the status and the rule)."""
-    if tournament.status not in STATUS_GATES[action]:
-        allowed = ", ".join(sorted(STATUS_GATES[action]))
-        raise ApplicationError(
-            f"{tournament.name} is {tournament.status}: {action.value} is only possible "
-            f"while it is {allowed}.",
-            code=f"tournament_{tournament.status}",
-            rule="lifecycle",
-            status=409,
-            fields={"status": [f"Tournament is {tournament.status}."]},
+    """The lifecycle gate alone: a 409 naming the status and what is refused, in the caller's
+    language (a director page shows it as it is; the API's ``code`` stays
+    ``tournament_<status>``)."""
+    if tournament.status in STATUS_GATES[action]:
+        return
+    from core.choice_labels import choice_label
+
+    words = {
+        "name": tournament.name,
+        "status": choice_label(Status, tournament.status).lower(),
+        "action": GATED_ACTION_WORDS[action],
+    }
+    if tournament.status == Status.FINISHED:
+        message = gettext(
+            "%(name)s is finished: %(action)s is no longer possible. To correct it, reopen "
+            "the tournament first (Lifecycle page; the reason is logged)."
         )
+    elif action in (Action.RECORD_HAND, Action.UNDO_HAND, Action.DECIDE_MATCH):
+        message = gettext("%(name)s has not started: %(action)s is only possible while it runs.")
+    else:
+        message = gettext(
+            "%(name)s is %(status)s: %(action)s is only possible once it is finished."
+        )
+    message %= words
+    raise ApplicationError(
+        message,
+        code=f"tournament_{tournament.status}",
+        rule="lifecycle",
+        status=409,
+        fields={"status": [message]},
+    )
 
 
 def require_actor(actor: Any, tournament: Tournament, action: Action) -> None:
@@ -381,8 +417,8 @@ def _code(action: Action) -> str:
 
 def _denied_message(action: Action, tournament: Tournament) -> str:
     if action in (Action.RECORD_HAND, Action.UNDO_HAND, Action.VIEW_MATCH):
-        return "Only the referee assigned to this match or a director may do this."
-    return f"Only a director of {tournament.name} may do this."
+        return gettext("Only the referee assigned to this match or a director may do this.")
+    return gettext("Only a director of %(name)s may do this.") % {"name": tournament.name}
 
 
 def context_for(

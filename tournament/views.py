@@ -140,7 +140,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
 def director_context(request: HttpRequest, slug: str, action: Action) -> TournamentContext:
     """The one context + check for a director page: login first, 404 unknown, 403 by table."""
     if principal_from_request(request).user is None:
-        raise PermissionDenied("Sign in as a director of this tournament.")
+        raise PermissionDenied(gettext("Sign in as a director of this tournament."))
     try:
         ctx = context_for(request, slug=slug)
         require(ctx, Action.VIEW_PRIVATE)

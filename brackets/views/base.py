@@ -13,6 +13,7 @@ Every POST calls one service; an expected failure (:class:`ApplicationError`, or
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -34,6 +35,11 @@ from tournament.models import Entry, Tournament
 T = TypeVar("T")
 
 
+#: A rule of RULES.md (R31, T3, §9): what a director can look up. Other ``rule`` values
+#: ("lifecycle", "confirmation") label the API's error for programs, not for a reader.
+RULE_NUMBER = re.compile(r"^(R\d+|T\d+|§\d+)")
+
+
 def error_text(exc: ApplicationError | BracketError) -> str:
     """The message a director reads: the service's message, naming its rule if it has one."""
     message = exc.message
@@ -42,7 +48,7 @@ def error_text(exc: ApplicationError | BracketError) -> str:
         details = [m for msgs in exc.fields.values() for m in msgs if m not in message]
         if details and len(details) <= 3:
             message = f"{message} ({'; '.join(details)})"
-    if rule and rule not in message:
+    if rule and RULE_NUMBER.match(rule) and rule not in message:
         message = _("%(message)s [rule %(rule)s]") % {"message": message, "rule": rule}
     return message
 
@@ -66,7 +72,8 @@ class DirectorTournamentMixin(LoginRequiredMixin, View):
             raise Http404(exc.message) from exc
         except PermissionDeniedError as exc:
             raise PermissionDenied(
-                f"Only a director of {self.tournament_context.tournament.name} may see this page."
+                _("Only a director of %(name)s may see this page.")
+                % {"name": self.tournament_context.tournament.name}
             ) from exc
         self.tournament = self.tournament_context.tournament
         try:

@@ -39,6 +39,7 @@ from core.exceptions import ApplicationError
 from scoring.models import Match
 from scoring.services import match_assign_referee
 from tournament.api.serializers import referee_link
+from tournament.context import Action, require
 from tournament.models import RefereeToken, Tournament
 from tournament.qr import qr_svg
 from tournament.services import referee_token_issue
@@ -377,7 +378,12 @@ def render_sheets(
             kind_label=choice_label(Round.Kind, rnd.kind),
             sheets=sheets,
             issued=issued,
-            missing_links=len(referee_ids - set(keys)),
+            # A finished tournament's referees need no link (the gate refuses one anyway).
+            missing_links=(
+                len(referee_ids - set(keys))
+                if view.tournament_context.can(Action.MANAGE_REFEREES)
+                else 0
+            ),
             no_referee=sum(1 for m in matches if m.referee_id is None),
         ),
     )
@@ -398,6 +404,11 @@ class RoundSheetLinksView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
         rnd = self.get_round(round_id)
+        try:  # once for the round, not once per referee
+            require(self.tournament_context, Action.MANAGE_REFEREES)
+        except ApplicationError as exc:
+            messages.error(request, error_text(exc))
+            return render_sheets(self, rnd, keys={})
         referee_ids = {m.referee_id for m in round_matches(rnd) if m.referee_id is not None}
         users = get_user_model().objects.filter(pk__in=referee_ids).order_by("pk")
         keys: dict[int, str] = {}

@@ -57,7 +57,7 @@ class TournamentCreateView(LoginRequiredMixin, View):
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated and not tournament_create_allowed(actor=request.user):
-            raise PermissionDenied("Only staff or tournament directors may create tournaments.")
+            raise PermissionDenied(_("Only staff or tournament directors may create tournaments."))
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:

@@ -13,25 +13,33 @@
     }
     return "";
   }
-  var key = window.location.hash.replace(/^#/, "");
-  if (window.history && window.history.replaceState) {
-    window.history.replaceState(null, "", window.location.pathname);
-  }
-  if (!key) { say(status ? status.getAttribute("data-missing") : ""); return; }
-  var body = new URLSearchParams();
-  body.set("key", key);
-  fetch(window.location.pathname, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "X-CSRFToken": cookie("csrftoken") },
-    body: body
-  }).then(function (response) {
-    return response.json().then(function (data) { return { ok: response.ok, data: data }; });
-  }).then(function (result) {
-    if (result.ok && result.data.redirect) {
-      window.location.replace(result.data.redirect);
-    } else {
-      say((result.data.error && result.data.error.message) || "This referee link is not valid.");
+  var opening = status ? status.textContent : "";
+  function signIn() {
+    var key = window.location.hash.replace(/^#/, "");
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", window.location.pathname);
     }
-  }).catch(function () { say(status ? status.getAttribute("data-offline") : ""); });
+    if (!key) { say(status ? status.getAttribute("data-missing") : ""); return; }
+    say(opening);
+    var body = new URLSearchParams();
+    body.set("key", key);
+    fetch(window.location.pathname, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": cookie("csrftoken") },
+      body: body
+    }).then(function (response) {
+      return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+    }).then(function (result) {
+      if (result.ok && result.data.redirect) {
+        window.location.replace(result.data.redirect);
+      } else {
+        say((result.data.error && result.data.error.message) || "This referee link is not valid.");
+      }
+    }).catch(function () { say(status ? status.getAttribute("data-offline") : ""); });
+  }
+  signIn();
+  // A link pasted into this open tab (or a second QR scan) changes only the fragment: the
+  // browser does not reload the page, so sign in again on the new fragment.
+  window.addEventListener("hashchange", signIn);
 })();

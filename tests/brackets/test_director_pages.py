@@ -736,6 +736,29 @@ def test_sheets_carry_table_qr_codes_and_issued_links_only_on_screen(
     assert re.findall(r'class="seat-name">([^<]+)<', sheet) == names
 
 
+def test_sheets_of_a_finished_tournament_offer_no_links_and_refuse_once_in_words(
+    setup: dict[str, Any],
+) -> None:
+    """Walkthrough: after the event the sheets still offered "Issue referee links"; pressing it
+    showed the raw gate message ("manage_referees is only possible while it is draft,
+    registration, running [rule lifecycle]") once per referee."""
+    rnd = published(setup)
+    client, slug = setup["client"], setup["t"].slug
+    type(setup["t"]).objects.filter(pk=setup["t"].pk).update(status="finished")
+    text = client.get(url("sheets", slug, rnd.pk)).content.decode()
+    assert text.count('<svg class="qr"') == 3  # the sheets themselves still print
+    assert 'id="issue-links"' not in text
+    assert "have no link on these sheets" not in text
+    response = client.post(url("sheet-links", slug, rnd.pk))  # a stale tab
+    assert response.status_code == 200
+    assert messages_of(response) == [
+        f"{setup['t'].name} is finished: managing referees and issuing their links is no "
+        "longer possible. To correct it, reopen the tournament first (Lifecycle page; the "
+        "reason is logged)."
+    ]
+    assert RefereeToken.objects.filter(role__tournament=setup["t"]).count() == 0
+
+
 # -- bracket and action log -------------------------------------------------------------------
 
 

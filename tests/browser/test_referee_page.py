@@ -322,3 +322,20 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     expect(error).to_be_hidden()
     expect(summary).to_contain_text(f"{names[1]} wins the block with 8")
     expect(preview).to_have_text("")
+
+
+@pytest.mark.browser
+def test_a_link_pasted_into_the_open_link_tab_signs_in(page: Page) -> None:
+    """Walkthrough: the referee opened /ref/ without its key (a bookmark), then pasted the link
+    the director sent into the same tab. Only the fragment changes, so the browser does not
+    reload: the page must sign in on the new fragment rather than keep saying it needs one."""
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    referee = referee_of(tournament)
+    match = match_in_progress(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
+    page.goto("/ref/")
+    expect(page.locator("#ref-status")).to_contain_text("needs the link or QR code")
+    page.evaluate("key => { window.location.hash = key; }", token.key)
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    expect(page.locator("#match-panel")).to_be_visible()
+    assert token.key not in page.url
