@@ -56,6 +56,6 @@ urlpatterns = [
     path("", core_views.home, name="home"),
 ]
 
-handler403 = "core.views.permission_denied"
+handler403 = "tournament.views.permission_denied"
 handler404 = "core.views.page_not_found"
 handler500 = "core.views.server_error"

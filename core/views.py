@@ -8,7 +8,6 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 logger = logging.getLogger(__name__)
@@ -74,7 +73,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html", {})
 
 
-def _api_error(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse | None:
+def api_error(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse | None:
     """Under ``/api/`` an error is the API's JSON shape (core/api/exception_handler.py)."""
     if not request.path.startswith("/api/"):
         return None
@@ -83,34 +82,12 @@ def _api_error(request: HttpRequest, status: int, code: str, message: str) -> Ht
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     # No route matched (e.g. /api/matches/abc/): DRF never saw the request.
-    api = _api_error(request, 404, "not_found", "No API endpoint at this address.")
+    api = api_error(request, 404, "not_found", "No API endpoint at this address.")
     return api or render(request, "404.html", status=404)
 
 
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """403: the page says what was refused and where the caller's own pages are (a referee's
-    matches, a director's tournaments, the sign-in page), in the page's language."""
-    from tournament.principal import principal_from_request
-
-    message = str(exception or "") or _("You may not open this page.")
-    api = _api_error(request, 403, "permission_denied", message)
-    if api is not None:
-        return api
-    principal = principal_from_request(request)
-    return render(
-        request,
-        "403.html",
-        {
-            "message": message,
-            "is_referee": principal.referee is not None,
-            "is_user": principal.user is not None,
-        },
-        status=403,
-    )
-
-
 def server_error(request: HttpRequest) -> HttpResponse:
-    api = _api_error(request, 500, "server_error", "Server error.")
+    api = api_error(request, 500, "server_error", "Server error.")
     return api or render(request, "500.html", status=500)
 
 

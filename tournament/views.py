@@ -32,6 +32,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.choice_labels import choice_label
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.views import api_error
 from tournament.api.serializers import referee_link as referee_link_url
 from tournament.auth import client_ip
 from tournament.context import (
@@ -415,3 +416,23 @@ def _referees_page(
     )
     response["Cache-Control"] = "no-store"
     return response
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """403: the page says what was refused and where the caller's own pages are (a referee's
+    matches, a director's tournaments, the sign-in page), in the page's language."""
+    message = str(exception or "") or gettext("You may not open this page.")
+    api = api_error(request, 403, "permission_denied", message)
+    if api is not None:
+        return api
+    principal = principal_from_request(request)
+    return render(
+        request,
+        "403.html",
+        {
+            "message": message,
+            "is_referee": principal.referee is not None,
+            "is_user": principal.user is not None,
+        },
+        status=403,
+    )

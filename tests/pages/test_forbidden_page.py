@@ -77,7 +77,7 @@ def test_under_the_api_the_refusal_keeps_the_apis_json_shape(setup: Setup) -> No
     from django.core.exceptions import PermissionDenied
     from django.test import RequestFactory
 
-    from core.views import permission_denied
+    from tournament.views import permission_denied
 
     request = RequestFactory().get("/api/v1/anything/")
     answer = permission_denied(request, PermissionDenied("Only a director may do this."))
