@@ -91,7 +91,12 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
         "round_name": _round_name(rnd),
         "tables": tables,
         "byes": byes,
-        "finished": sum(1 for t in tables if t["finished"]),
+        # Physical tables, as the round page counts them: a forfeited match and its
+        # continuation (T7) are one table, finished when no match of it is still open.
+        "table_count": len({t["table"] for t in tables}),
+        "finished": len(
+            {t["table"] for t in tables} - {t["table"] for t in tables if not t["finished"]}
+        ),
     }
 
 

@@ -368,9 +368,14 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
                 ),
                 "rows": [],
                 "open": 0,
+                "playing": 0,
+                "waiting": 0,
             }
         group["rows"].append(row)
         group["open"] += open_
+        # "Playing" is a table with its first hand recorded; a published table waits.
+        group["playing"] += m.status == Match.Status.IN_PROGRESS
+        group["waiting"] += m.status == Match.Status.SCHEDULED
 
     def order(g: dict[str, Any]) -> tuple[int, int, int]:
         # Rounds with tables still playing first (the latest first), then finished rounds

@@ -215,6 +215,7 @@ def session_referee(request: HttpRequest) -> RefereeActor | None:
         return None
     token = credential_usable(credential_id=credential_id)
     if token is not None:
+        credential_touch(token)
         return RefereeActor.of(token)
     # Only off the running path: the hand POST of a running tournament never gets here.
     reader = credential_readable_after_finish(credential_id=credential_id)
@@ -290,6 +291,21 @@ def credential_usable(*, credential_id: Any) -> RefereeToken | None:
     token = _TOKEN_COLUMNS.instance(row[:n])
     token.role = _ROLE_COLUMNS.instance(row[n:])
     return token
+
+
+#: How stale ``RefereeToken.last_used_at`` may get before a request writes it again.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def credential_touch(token: RefereeToken) -> None:
+    """Record that ``token`` acted now, at most once a minute: the director's Referees page
+    shows when each credential was last used (a phone signed in from the link keeps using it
+    through its session, so the link's opening alone would read "last used" hours ago)."""
+    now = timezone.now()
+    if token.last_used_at is not None and now - token.last_used_at < LAST_USED_RESOLUTION:
+        return
+    RefereeToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    token.last_used_at = now
 
 
 def read_after_finish() -> timedelta:

@@ -46,6 +46,12 @@ class BracketRound:
     byes: tuple[str, ...]
     going_on: int
 
+    @property
+    def table_count(self) -> int:
+        """Physical tables: a forfeited match and its continuation (T7) are one table, each
+        its own card."""
+        return len({t.number for t in self.tables})
+
 
 @dataclass(frozen=True, slots=True)
 class BracketStage:
@@ -172,7 +178,7 @@ def _bracket_stage(
         else choice_label(Stage.Kind, stage.kind),
         status=stage.status,
         status_label=choice_label(Stage.Status, stage.status),
-        entrants=len(data.entrants),
+        entrants=len(data.ranked()),
         rounds=tuple(rounds),
         advanced=tuple(p.label for p in pairs_of_entries(data, (e.entry_id for e in advanced)))
         if data.pairs is not None

@@ -25,7 +25,9 @@ from brackets.selectors.stage_data import (
     SeatData,
     StageData,
     TableData,
+    playoff_decided,
     playoff_order,
+    playoff_ordered,
     round_records,
     stage_data,
     stage_data_for,
@@ -46,7 +48,9 @@ __all__ = [
     "StageData",
     "StandingLine",
     "TableData",
+    "playoff_decided",
     "playoff_order",
+    "playoff_ordered",
     "round_get",
     "round_id_for_match",
     "round_list",
@@ -140,9 +144,10 @@ def standings_table(*, stage_id: int) -> list[StandingLine]:
     data = stage_data(stage_id=stage_id)
     by_entry = {e.entry_id: e for e in data.entrants}
     # A player replaced in a partnership (T11) has match lines but is no longer an entrant.
+    # Play-off ties (T6) in the play-off's result, as the live standings list them.
     return [
         StandingLine(row=r, entrant=by_entry[r.player_id])
-        for r in standings_from_data(data)
+        for r in playoff_ordered(data, standings_from_data(data).rows)
         if r.player_id in by_entry
     ]
 

@@ -16,6 +16,7 @@ from brackets.engine import (
     ByePolicy,
     MatchRecord,
     Seating,
+    StandingRow,
     Standings,
     Table,
     compute_standings,
@@ -171,6 +172,34 @@ class StageData:
     def byes(self, kinds: Sequence[str] = STANDINGS_KINDS) -> list[int]:
         return [p for r in self.rounds if r.kind in kinds for p in r.byes]
 
+    def plan_rounds(self) -> list[RoundData]:
+        """The rounds of the stage's plan, as "Rounds complete: c of p" counts them: play-off
+        tables (T6) only settle a tie on the line ("3 of 3 published" beside "the stage has
+        2 rounds" read as a round too many)."""
+        return [r for r in self.rounds if r.kind != Round.Kind.PLAYOFF]
+
+    def absent(self) -> frozenset[int]:
+        """Entrants of the event's first stage withdrawn before taking any part in it: no seat
+        in any of its matches, no bye. A no-show replaced at their first table (T7, T1) or a
+        player who withdrew before round 1 never played: they have no row in the standings,
+        no place and are not counted among the entrants (README, "Director choices"). A
+        player who played, or qualified from an earlier stage, keeps a place after everyone
+        still in (T7)."""
+        if self.number != 1:
+            return frozenset()
+        gone = [e.entry_id for e in self.entrants if not e.active and e.placing is None]
+        if not gone:
+            return frozenset()
+        took_part = {s.entry_id for r in self.rounds for t in r.tables for s in t.seats}
+        took_part.update(p for r in self.rounds for p in r.byes)
+        return frozenset(p for p in gone if p not in took_part)
+
+    def ranked(self) -> list[int]:
+        """The entrants the standings rank and the places count, seed order: everyone but
+        :meth:`absent`."""
+        absent = self.absent()
+        return [e.entry_id for e in self.entrants if e.entry_id not in absent]
+
 
 def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> list[int]:
     """Play-off result, best first: placing at the play-off table, then stage seed (T6).
@@ -181,6 +210,40 @@ def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> li
     placing = {s.entry_id: s.placing for t in rnd.tables for s in t.seats if not s.forfeited}
     seed_of = {e.entry_id: e.seed for e in data.entrants}
     return sorted(players, key=lambda p: (placing.get(p) or 99, seed_of.get(p, 0)))
+
+
+def playoff_decided(data: StageData) -> set[int]:
+    """Players whose latest play-off table of the stage (T6) is played out: the play-off, not
+    a director still to order one, decides their line."""
+    latest: dict[int, bool] = {}
+    for rnd in data.rounds:
+        if rnd.kind != Round.Kind.PLAYOFF:
+            continue
+        for table in rnd.tables:
+            for seat in table.seats:
+                latest[seat.entry_id] = rnd.complete
+    return {entry for entry, done in latest.items() if done}
+
+
+def playoff_ordered(
+    data: StageData, rows: Iterable[StandingRow], played_off: set[int] | None = None
+) -> list[StandingRow]:
+    """Standings rows in the order a stage lists them: T5, and players still level on every
+    T5 key whose play-off is played out in the play-off's result (T6: its winner above the
+    cut line, not in seed order). The live standings and the director's API list alike."""
+    ordered = list(rows)
+    played_off = playoff_decided(data) if played_off is None else played_off
+    if not played_off:
+        return ordered
+    rank: dict[int, int] = {}  # each played-off player's place in their latest play-off
+    for rnd in data.rounds:
+        if rnd.kind != Round.Kind.PLAYOFF or not rnd.complete:
+            continue
+        players = [s.entry_id for t in rnd.tables for s in t.seats if s.entry_id in played_off]
+        for i, player in enumerate(playoff_order(rnd, data, players)):
+            rank[player] = i + 1
+    ordered.sort(key=lambda r: (r.rank, rank.get(r.player_id, 0)))
+    return ordered
 
 
 def round_records(round_data: RoundData) -> list[MatchRecord]:
@@ -352,7 +415,7 @@ def standings_from_data(data: StageData, *, players: Iterable[int] | None = None
     """
     standings = compute_standings(
         data.records(),
-        players=[e.entry_id for e in data.entrants],
+        players=data.ranked(),
         byes=data.byes(),
         bye_policy=ByePolicy(data.bye_policy),
     )
@@ -375,7 +438,7 @@ def stage_standings(data: StageData) -> Standings:
         return standings_from_data(data)
     return compute_standings(
         final,
-        players=[e.entry_id for e in data.entrants],
+        players=data.ranked(),
         byes=[],
         bye_policy=ByePolicy(data.bye_policy),
     )

@@ -389,8 +389,13 @@ def _finish_step(data: StageData, last: RoundData, adv: Advancement, *, out_roun
 
 def withdrawn_places(data: StageData, placed: int) -> list[Placement]:
     """Places for withdrawn entrants after everyone else: who went further first, then seed."""
+    absent = data.absent()  # never played: no place (StageData.absent)
     withdrawn = [
-        e for e in data.entrants if e.status == StageEntry.Status.WITHDRAWN and e.placing is None
+        e
+        for e in data.entrants
+        if e.status == StageEntry.Status.WITHDRAWN
+        and e.placing is None
+        and e.entry_id not in absent
     ]
     withdrawn.sort(key=lambda e: (-(e.out_round or 0), e.seed))
     return [Placement(e.entry_id, placed + i + 1) for i, e in enumerate(withdrawn)]

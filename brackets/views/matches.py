@@ -28,7 +28,12 @@ from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedErr
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS, ruleset_of
 from scoring.presenters.partnership import SideView, partnership_sides
-from scoring.services import match_forfeit, match_result_override, override_placings
+from scoring.services import (
+    match_forfeit,
+    match_result_override,
+    override_placings,
+    override_target,
+)
 
 # The rule each action answers to, named in any refusal that does not name its own.
 ACTION_RULES = {"forfeit": "T7", "override": "T4", "replace": "T7"}
@@ -150,11 +155,17 @@ class OverrideForm(forms.Form):
     reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
     def __init__(
-        self, *args: Any, seats: list[Seat], partners: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        seats: list[Seat],
+        partners: bool = False,
+        target: int | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
         self.partners = partners  # R42: partners share one score
+        self.target = target  # R33: only one player (partnership) can reach it
         for s in seats:
             letter = SEAT_LETTERS[s.seat]
             self.fields[f"score_{s.seat}"] = forms.IntegerField(
@@ -191,12 +202,23 @@ class OverrideForm(forms.Form):
                 # The service's own checks (a top-score tie needs places, T3/T4; partners
                 # share a score, R42), before the confirmation step rather than after it.
                 override_placings(
-                    self.scores(), self.placings(), n=len(self.seats), partners=self.partners
+                    self.scores(),
+                    self.placings(),
+                    n=len(self.seats),
+                    partners=self.partners,
+                    target=self.target,
                 )
             except forms.ValidationError as exc:
                 self.add_error(None, exc)
             except ApplicationError as exc:
-                self.add_error(None, error_text(exc))
+                # The message alone (with its rule): its field details say it again.
+                message = exc.message
+                if exc.rule and exc.rule not in message:
+                    message = _("%(message)s [rule %(rule)s]") % {
+                        "message": message,
+                        "rule": exc.rule,
+                    }
+                self.add_error(None, message)
         return data
 
     def summary(self, seats: list[Seat]) -> str:
@@ -304,13 +326,17 @@ class MatchActionView(DirectorTournamentMixin):
             s.letter = SEAT_LETTERS[s.seat]  # type: ignore[attr-defined]
         self.table_number = link.table_number
         self.sides = match_sides(link.match, seats)
+        link.match.tournament = self.tournament  # the same row: no second query
+        self.match = link.match
         return rnd, link.match, seats
 
     def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
         if action == "forfeit":
             return ForfeitForm(data, seats=seats, sides=self.sides)
         if action == "override":
-            return OverrideForm(data, seats=seats, partners=bool(self.sides))
+            return OverrideForm(
+                data, seats=seats, partners=bool(self.sides), target=override_target(self.match)
+            )
         return ReplaceForm(data, seats=seats, candidates=replacement_candidates(round=rnd))
 
     def _render(self, request: HttpRequest, status: int = 200, **extra: Any) -> HttpResponse:
@@ -344,13 +370,34 @@ class MatchActionView(DirectorTournamentMixin):
         rnd, match, seats = self._load(round_id, match_id, action)
         form = self._form(action, rnd, seats)
         context = self._context(action, rnd, match, seats, form)
-        if action == "replace" and not getattr(form, "candidates", True):
-            # Nobody could take the seat: say so before the director fills the form in.
-            context["problem"] = _(
-                "No player is free to take the seat: every active player is seated in this "
-                "round. Add a player on the Import players page first (T7)."
-            )
+        if action == "replace":
+            context.update(self._replace_blocked(rnd, form))
         return self._render(request, **context)
+
+    def _replace_blocked(self, rnd: Round, form: forms.Form) -> dict[str, Any]:
+        """Why no replacement can be made here, with the page where it can (no form then):
+        a pairs stage substitutes a partnership's player (T11), and nobody free means a
+        player must be added first (T7)."""
+        slug = self.tournament.slug
+        if rnd.stage.pairs:
+            return {
+                "blocked": True,
+                "problem": _(
+                    "In a pairs event a partnership's player is replaced by a substitute, who "
+                    "plays on with the partnership's record (T11)."
+                ),
+                "problem_link": (reverse("brackets:pairs", args=[slug]), _("Partnerships")),
+            }
+        if not getattr(form, "candidates", True):
+            return {
+                "blocked": True,
+                "problem": _(
+                    "No player is free to take the seat: every active player is seated in "
+                    "this round. Add a player first (T7)."
+                ),
+                "problem_link": (reverse("brackets:import", args=[slug]), _("Players")),
+            }
+        return {}
 
     def post(
         self, request: HttpRequest, slug: str, round_id: int, match_id: int, action: str
@@ -358,6 +405,8 @@ class MatchActionView(DirectorTournamentMixin):
         rnd, match, seats = self._load(round_id, match_id, action)
         form = self._form(action, rnd, seats, request.POST)
         context = self._context(action, rnd, match, seats, form)
+        if action == "replace" and (blocked := self._replace_blocked(rnd, form)):
+            return self._render(request, status=400, **context, **blocked)
         if not form.is_valid():
             return self._render(request, status=400, **context)
         if request.POST.get("confirmed") != "yes":

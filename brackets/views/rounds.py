@@ -376,6 +376,7 @@ def render_sheets(
             round=rnd,
             stage=rnd.stage,
             kind_label=choice_label(Round.Kind, rnd.kind),
+            round_title=round_title(rnd),
             sheets=sheets,
             issued=issued,
             # A finished tournament's referees need no link (the gate refuses one anyway).

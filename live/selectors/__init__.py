@@ -22,7 +22,8 @@ from brackets.selectors import (
     SeatData,
     StageData,
     TableData,
-    playoff_order,
+    playoff_decided,
+    playoff_ordered,
     stage_data_for,
     stage_standings,
     tournament_placings,
@@ -118,16 +119,21 @@ def tournament_summary(*, tournament: Tournament) -> JSON:
     counts: dict[str, int] = defaultdict(int)
     open_in: dict[int, int] = defaultdict(int)
     open_matches: dict[str, list[int]] = {s: [] for s in sorted(OPEN_MATCH)}
+    # A table is counted once: a forfeited match and its continuation (T7) share one table,
+    # which is in play or finished as its latest match is (the round page counts the same way).
+    table_status: dict[tuple[int, int], str] = {}
     if rounds:
-        for match_id, round_id, status in (
+        for match_id, round_id, status, table_number in (
             Match.objects.filter(round_link__round__in=rounds)
             .order_by("pk")
-            .values_list("pk", "round_link__round_id", "status")
+            .values_list("pk", "round_link__round_id", "status", "round_link__table_number")
         ):
-            counts[status] += 1
+            table_status[(round_id, table_number)] = status
             if status in OPEN_MATCH:
                 open_in[round_id] += 1
                 open_matches[status].append(match_id)
+    for status in table_status.values():
+        counts[status] += 1
     current_stage = None
     if rounds:
         current_stage = next((s for s in stages if s.pk == rounds[0].stage_id), None)
@@ -218,32 +224,6 @@ def _final_places(data: StageData) -> dict[int, int]:
     return {e.entry_id: e.placing for e in data.entrants if e.placing is not None}
 
 
-def _playoff_decided(data: StageData) -> set[int]:
-    """Players whose latest play-off table of the stage (T6) is played out: the play-off, not
-    a director still to order one, decides their line."""
-    latest: dict[int, bool] = {}
-    for rnd in data.rounds:
-        if rnd.kind != Round.Kind.PLAYOFF:
-            continue
-        for table in rnd.tables:
-            for seat in table.seats:
-                latest[seat.entry_id] = rnd.complete
-    return {entry for entry, done in latest.items() if done}
-
-
-def _playoff_rank(data: StageData, played_off: set[int]) -> dict[int, int]:
-    """Each played-off player's position in their latest played-out play-off's result, best
-    first (``brackets.selectors.playoff_order``: placing there, then seed, T6)."""
-    out: dict[int, int] = {}
-    for rnd in data.rounds:
-        if rnd.kind != Round.Kind.PLAYOFF or not rnd.complete:
-            continue
-        players = [s.entry_id for t in rnd.tables for s in t.seats if s.entry_id in played_off]
-        for i, player in enumerate(playoff_order(rnd, data, players)):
-            out[player] = i + 1
-    return out
-
-
 def _outlooks(
     data: StageData, rows: Any, places: dict[int, int], final_table: list[JSON] | None
 ) -> dict[int, str]:
@@ -294,18 +274,13 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
     all_played = all_played and all(r.complete for r in data.rounds)
     # Once the play-off table is played out the line is decided (T6): no "play-off needed".
-    played_off = _playoff_decided(data)
+    played_off = playoff_decided(data)
     # Before the stage's first match is finished every row is level on nothing: no rank, no
     # tie and no cut line worth showing yet (the rows keep their shape for API clients).
     ranked = any(row.played for row in standings.rows)
     count = len(standings.rows)
     line_rank = standings.rows[cut - 1].rank if cut and count > cut else None
-    ordered = list(standings.rows)
-    if played_off:
-        # Players still level on every T5 key whose play-off is played out are listed in the
-        # play-off's result (T6): its winner above the cut line, not in seed order.
-        by_playoff = _playoff_rank(data, played_off)
-        ordered.sort(key=lambda r: (r.rank, by_playoff.get(r.player_id, 0)))
+    ordered = playoff_ordered(data, standings.rows, played_off)
     if places and cut is None:
         # The finished last stage lists its rows in event places (the final table's result,
         # then by the round each player went out in, T6), not by the T5 keys of its rounds.
@@ -357,11 +332,11 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "playoff_played": row.player_id in played_off,
             }
         )
-    rounds_played = sum(1 for r in data.rounds if r.complete)
+    counted = data.plan_rounds()
     return {
         "stage": _stage_json(stage),
-        "rounds_published": len(data.rounds),
-        "rounds_complete": rounds_played,
+        "rounds_published": len(counted),
+        "rounds_complete": sum(1 for r in counted if r.complete),
         "cut": cut,
         "rows": rows,
         "tie_groups": tie_groups,
@@ -525,7 +500,7 @@ def bracket(*, tournament: Tournament) -> JSON:
         out_stages.append(
             {
                 **_stage_json(stage),
-                "entrants": len(data.entrants),
+                "entrants": len(data.ranked()),
                 "advanced": [{"entry_id": e.entry_id, "name": e.name} for e in advanced],
                 "partnerships": None if data.pairs is None else len(stage_pairs(data)),
                 "advanced_pairs": [

@@ -34,6 +34,7 @@ from scoring.services.corrections import (
     match_forfeit,
     match_result_override,
     override_placings,
+    override_target,
 )
 from scoring.services.hand_store import SEAT_COLUMNS, STAT_FIELDS, HandStore
 from scoring.services.hands import _start_with_first_hand, hand_record
@@ -63,4 +64,5 @@ __all__ = [
     "match_result_override",
     "match_start",
     "override_placings",
+    "override_target",
 ]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
-from scoring.engine import InvalidRuleset, Teams
+from scoring.engine import InvalidRuleset, Ruleset, Teams
 from scoring.engine.placing import (
     partnership_placings,
     placings_by_score,
@@ -150,7 +150,12 @@ def _seat_rows(match: Match) -> list[Seat]:
 
 
 def override_placings(
-    scores: Sequence[int], placings: Sequence[int] | None, *, n: int, partners: bool
+    scores: Sequence[int],
+    placings: Sequence[int] | None,
+    *,
+    n: int,
+    partners: bool,
+    target: int | None = None,
 ) -> list[int]:
     """The placings a director's result override stores, or a 400 naming the field and the
     rule: ``scores`` one integer >= 0 per seat (at a partnership table one per partnership,
@@ -172,6 +177,22 @@ def override_placings(
             "same score."
         )
         raise ApplicationError(message, code="bad_scores", rule="R42", fields={"scores": [message]})
+    # R33: the match ends as soon as one player (partnership, R42) reaches the target, and
+    # only the hand's winner scores, so no two can be there (6-6-6-6 is no result).
+    sides = [scores[0], scores[1]] if partners else list(scores)
+    if target is not None and sum(1 for s in sides if s >= target) > 1:
+        message = (
+            _(
+                "Only one partnership can reach %(target)s: the match ends as soon as the "
+                "first does (R33)."
+            )
+            if partners
+            else _(
+                "Only one player can reach %(target)s: the match ends as soon as the first "
+                "does (R33)."
+            )
+        ) % {"target": target}
+        raise ApplicationError(message, code="bad_scores", rule="R33", fields={"scores": [message]})
     if placings is None:
         top = [max(scores[0], scores[2]), max(scores[1], scores[3])] if partners else scores
         if sorted(top)[-1] == sorted(top)[-2]:
@@ -202,6 +223,23 @@ def override_placings(
     return list(placings)
 
 
+def override_target(match: Match) -> int | None:
+    """The target a result override is checked against (R33): the match's frozen ruleset's,
+    or, before it started, the tournament's (R41: it depends on the player count); None
+    when the tournament's ruleset does not hold (the override then reports that itself)."""
+    t = match.tournament
+    try:
+        if match.ruleset:
+            ruleset = Ruleset.from_json(match.ruleset)
+        elif t.ruleset:
+            ruleset = Ruleset.from_json(t.ruleset)
+        else:
+            ruleset = Ruleset.from_preset(t.ruleset_preset, t.ruleset_overrides)
+        return ruleset.target_for(match.n_players)
+    except InvalidRuleset:
+        return None
+
+
 @transaction.atomic
 def match_result_override(
     *,
@@ -225,7 +263,9 @@ def match_result_override(
         _freeze_ruleset(match)  # rolled back with everything else if the override is refused
         match.started_at = timezone.now()
     partners = match.n_players == 4 and match.ruleset.get("teams") == "partners"
-    placings = override_placings(scores, placings, n=match.n_players, partners=partners)
+    placings = override_placings(
+        scores, placings, n=match.n_players, partners=partners, target=override_target(match)
+    )
     if partners:
         placings = partnership_placings(placings)
     seats = _seat_rows(match)

@@ -864,3 +864,66 @@ def test_a_stage_filled_by_advancement_never_asks_to_seed_again(setup: dict[str,
     EntryFactory(tournament=setup["t"], checked_in=True)
     page = client.get(url("seeding", slug, setup["stage"].pk)).content.decode()
     assert "1 checked-in player is not in the seeding yet: seed again to include them." in page
+
+
+def test_a_no_show_replaced_at_their_first_table_is_not_ranked_placed_or_counted() -> None:
+    """Walkthrough: the no-show replaced before round 1 (T7, T1) stayed in the standings with
+    no match, was placed last (9th of 8 who played) and counted as a ninth entrant. A player
+    who never took part has no row, no place and is not an entrant; the replacement has all
+    three."""
+    from brackets.presenters.bracket import build_bracket
+    from brackets.selectors import tournament_placings
+    from brackets.services import round_seat_replace, stage_create
+    from live.selectors import bracket as live_bracket
+    from live.selectors import standings as live_standings
+
+    tournament, director, stage = tournament_with_stage(9, swiss_rounds=1, cut_size=4)
+    spare = Entry.objects.filter(tournament=tournament).order_by("-id").first()
+    assert spare is not None
+    Entry.objects.filter(pk=spare.pk).update(checked_in=False)
+    stage_create(
+        tournament=tournament, actor=director, name="Final", kind="knockout", final_table_size=4
+    )
+    stage_seed(stage=stage, actor=director, method="rating")
+    first = round_publish(stage=stage, actor=director)
+    no_show = first_seat(first).entry_id
+    round_seat_replace(
+        round=first, actor=director, out_entry_id=no_show, in_entry_id=spare.pk, reason="absent"
+    )
+    for _ in range(6):
+        rnd = (
+            Round.objects.filter(stage__tournament=tournament, status="published")
+            .order_by("stage__number", "number")
+            .first()
+        )
+        if rnd is None:
+            break
+        play_round(rnd, director, seed=rnd.pk)
+        round_advance(round_id=rnd.pk, actor=director)
+
+    placed = {p.entry_id: p.place for p in tournament_placings(tournament_id=tournament.pk)}
+    assert len(placed) == 8
+    assert no_show not in placed
+    assert spare.pk in placed
+    assert sorted(placed.values())[-1] <= 8
+    bracket = build_bracket(tournament)
+    assert bracket.stages[0].entrants == 8
+    assert live_bracket(tournament=tournament)["stages"][0]["entrants"] == 8
+    standings = live_standings(tournament=tournament)
+    qualifying = standings["stages"][-1]  # latest stage first
+    assert no_show not in {row["entry_id"] for row in qualifying["rows"]}
+    assert len(qualifying["rows"]) == 8
+    page = director_client(director).get(url("bracket", tournament.slug)).content.decode()
+    name = Entry.objects.get(pk=no_show).player.name
+    assert name not in page.split('id="placings"')[1]
+
+
+def first_seat(rnd: Round) -> Any:
+    """The first seat of the round's first table."""
+    from scoring.models import Seat
+
+    return (
+        Seat.objects.filter(match__round_link__round=rnd)
+        .order_by("match__round_link__table_number", "seat")
+        .first()
+    )

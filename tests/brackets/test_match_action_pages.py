@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.services import round_publish, stage_seed
+from core.exceptions import ApplicationError
 from scoring.models import Match, Seat
 from tests.brackets.conftest import make_tournament
 from tests.brackets.factories_pages import director_client, tournament_with_stage
@@ -87,7 +88,7 @@ def test_override_with_tied_top_scores_needs_placings(world: dict[str, Any]) -> 
     r = c.post(url, {**scores, "reason": "sheet"})
     assert r.status_code == 400
     assert 'id="confirm-box"' not in r.content.decode()
-    assert "The top scores tie: give placings." in r.context["form"].non_field_errors()[0]
+    assert r.context["form"].non_field_errors() == ["The top scores tie: give placings."]
     # With the places, the confirmation repeats them.
     places = {f"placing_{i}": str(i + 1) for i in range(n)}
     r = c.post(url, {**scores, **places, "reason": "sheet"})
@@ -100,6 +101,38 @@ def test_override_with_tied_top_scores_needs_placings(world: dict[str, Any]) -> 
     world["match"].refresh_from_db()
     assert world["match"].end_reason == Match.EndReason.OVERRIDE
     assert world["match"].winner_seat == 0
+
+
+def test_override_refuses_two_players_at_the_target(world: dict[str, Any]) -> None:
+    """Walkthrough: 6-6-6-6 with places reached the confirmation step. The match ends as
+    soon as one player reaches the target (R33), so two there is no result; the page says so
+    once, before asking to confirm, and the service refuses it too (an API client)."""
+    from scoring.services import match_result_override
+
+    c, url = world["c"], action_url(world, "override")
+    n = world["match"].n_players
+    scores = {f"score_{i}": "6" for i in range(n)}
+    places = {f"placing_{i}": str(i + 1) for i in range(n)}
+    r = c.post(url, {**scores, **places, "reason": "sheet"})
+    assert r.status_code == 400
+    assert 'id="confirm-box"' not in r.content.decode()
+    assert r.context["form"].non_field_errors() == [
+        "Only one player can reach 6: the match ends as soon as the first does (R33)."
+    ]
+    with pytest.raises(ApplicationError) as exc:
+        match_result_override(
+            match_id=world["match"].pk,
+            actor=world["d"],
+            scores=[6, 7, 0, 0][:n],
+            placings=list(range(1, n + 1)),
+            reason="sheet",
+        )
+    assert (exc.value.code, exc.value.rule) == ("bad_scores", "R33")
+    world["match"].refresh_from_db()
+    assert world["match"].status == Match.Status.SCHEDULED
+    # One player past the target is a result (R33: final scores may exceed it).
+    r = c.post(url, {**scores, "score_1": "2", "score_2": "0", "score_3": "0", "reason": "x"})
+    assert 'id="confirm-box"' in r.content.decode()
 
 
 def test_replace_a_no_show_with_an_unseated_player(world: dict[str, Any]) -> None:
@@ -166,6 +199,35 @@ def test_replace_says_when_nobody_is_free_to_take_the_seat(world: dict[str, Any]
     page = world["c"].get(action_url(world, "replace")).content.decode()
     assert "No player is free to take the seat" in page
     assert 'id="action-problem"' in page
+    # No form to fill in for nothing; the link names the tab it opens ("Players").
+    assert 'id="action-form"' not in page
+    link = reverse("brackets:import", args=[world["t"].slug])
+    assert f'<a href="{link}" id="action-problem-link">Players</a>' in page
+    assert "Import players page" not in page
+
+
+def test_replace_in_a_pairs_round_sends_to_the_partnerships_page() -> None:
+    """Walkthrough: in a pairs event the Replace page offered an empty individual form and
+    pointed to a page by a name no tab has; a partnership's player is substituted (T11)."""
+    from brackets import services
+    from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+
+    t, d, _pairs = make_pairs_tournament(4)
+    q, _k = pairs_stages(t, d, swiss_rounds=1, cut_size=2)
+    services.stage_seed(stage=q, actor=d)
+    rnd = services.round_publish(stage=q, actor=d)
+    link = RoundMatch.objects.filter(round=rnd).order_by("table_number").first()
+    assert link is not None
+    c = director_client(d)
+    pairs_page = reverse("brackets:pairs", args=[t.slug])
+    round_page = c.get(reverse("brackets:round", args=[t.slug, rnd.pk])).content.decode()
+    assert f'<a href="{pairs_page}" id="replace-{link.match_id}">Substitute (T11)</a>' in round_page
+    url = reverse("brackets:match-action", args=[t.slug, rnd.pk, link.match_id, "replace"])
+    page = c.get(url).content.decode()
+    assert "replaced by a substitute" in page
+    assert 'id="action-form"' not in page
+    assert f'<a href="{pairs_page}" id="action-problem-link">Partnerships</a>' in page
+    assert c.post(url, {"out_seat": "0", "reason": "x"}).status_code == 400  # a stale tab
 
 
 def test_a_shared_first_place_on_time_is_not_shown_as_a_win(world: dict[str, Any]) -> None:
@@ -265,3 +327,50 @@ def test_replace_lists_who_missed_the_cut_first_with_seed_or_place(
         (by_name.pk, "Aaron Anyone"),
     ]
     assert "then by place in the stage before" in page
+
+
+def test_after_a_forfeit_every_page_counts_the_same_tables(
+    world: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Walkthrough: after a forfeit (T7) the round page said 2 tables while the results sheet,
+    the bracket and the live home said 3 (the forfeited match and its continuation were two
+    tables), and the dashboard listed "Table 1" twice with nothing telling them apart."""
+    from live.selectors import tournament_summary
+    from scoring.services import match_forfeit
+
+    t, rnd, c = world["t"], world["round"], world["c"]
+    tables = RoundMatch.objects.filter(round=rnd).count()
+    with django_capture_on_commit_callbacks(execute=True):  # the round takes the continuation
+        result = match_forfeit(match_id=world["match"].pk, actor=world["d"], seat=1, reason="x")
+    assert result.continuation is not None
+    assert RoundMatch.objects.filter(round=rnd).count() == tables + 1  # one more match ...
+    want = f"0 of {tables} tables finished"  # ... at the same table
+    round_page = c.get(reverse("brackets:round", args=[t.slug, rnd.pk])).content.decode()
+    assert want in round_page
+    sheet = c.get(reverse("archive:round-results", args=[t.slug, rnd.pk])).content.decode()
+    assert want in sheet
+    bracket = c.get(reverse("brackets:bracket", args=[t.slug])).content.decode()
+    assert f"{tables} tables</summary>" in bracket
+    assert tournament_summary(tournament=t)["tables"]["total"] == tables
+    dashboard = c.get(reverse("scoring:director-dashboard", args=[t.slug])).content.decode()
+    row = dashboard.split(f'data-match="{result.continuation.pk}"')[1].split("</tr>")[0]
+    assert "continuation (T7)" in row
+    ended = dashboard.split(f'data-match="{world["match"].pk}"')[1].split("</tr>")[0]
+    assert "continuation (T7)" not in ended
+
+
+def test_the_dashboard_counts_only_started_tables_as_playing(world: dict[str, Any]) -> None:
+    """Walkthrough: right after publishing, the dashboard said "2 tables playing" though no
+    table had recorded a hand; a published table waits until its first hand."""
+    from scoring.services import match_start
+
+    t, c = world["t"], world["c"]
+    url = reverse("scoring:director-dashboard", args=[t.slug])
+
+    def counts() -> str:
+        html = c.get(url).content.decode()
+        return re.sub(r"\s+", " ", html.split('class="muted group-counts">')[1].split("<")[0])
+
+    assert counts() == "0 tables playing · 2 not started"
+    match_start(match_id=world["match"].pk, actor=world["d"])
+    assert counts() == "1 table playing · 1 not started"

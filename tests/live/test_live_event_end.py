@@ -321,3 +321,44 @@ def test_standings_list_the_playoff_winner_above_the_cut_line_t6() -> None:
         assert by_entry[winner]["cut_after"] is True
         assert by_entry[loser]["above_cut"] is False
         round_advance(round_id=playoff.pk, actor=lt.director)
+
+
+def test_the_directors_standings_api_lists_a_played_off_tie_in_the_playoffs_result() -> None:
+    """Walkthrough: the live standings listed the play-off's winner first, the director's
+    API (``/api/tournaments/<slug>/stages/<id>/standings/``) still in seed order. The worse
+    seed wins the play-off here, so seed order and the play-off's result differ."""
+    from rest_framework.test import APIClient
+
+    lt = make_live_tournament(8, swiss_rounds=1, cut_size=3, slug="api-playoff")
+    add_knockout(lt, name="Final", final_table_size=3, auto_advance=False)
+    Stage.objects.filter(pk=lt.stage.pk).update(auto_advance=False)
+    _override(lt.round, lt.director)
+    assert round_advance(round_id=lt.round.pk, actor=lt.director).outcome == "published"
+    playoff = Round.objects.get(stage=lt.stage, kind=Round.Kind.PLAYOFF)
+    (match,) = open_matches(playoff)
+    seed = dict(StageEntry.objects.filter(stage=lt.stage).values_list("entry_id", "seed"))
+    seats = sorted(match.seats.values_list("seat", "entry_id"), key=lambda s: seed[s[1]])
+    worse_seat, worse = seats[-1]
+    better = seats[0][1]
+    scores = [6 if s == worse_seat else 0 for s in range(match.n_players)]
+    match_result_override(
+        match_id=match.pk,
+        actor=lt.director,
+        scores=scores,
+        placings=[1 if s == worse_seat else 2 for s in range(match.n_players)],
+        reason="score sheet",
+    )
+    round_close(round=playoff, actor=lt.director)
+
+    live = selectors.standings(tournament=lt.tournament)["stages"][-1]["rows"]
+    live_order = [r["entry_id"] for r in live if r["entry_id"] in (worse, better)]
+    assert live_order == [worse, better]
+    api = APIClient()
+    api.force_authenticate(lt.director)
+    answer = api.get(f"/api/tournaments/api-playoff/stages/{lt.stage.pk}/standings/")
+    assert answer.status_code == 200, answer.content
+    rows = answer.json()
+    rows = rows.get("results", rows) if isinstance(rows, dict) else rows
+    ids = [r["entry_id"] for r in rows]
+    assert [e for e in ids if e in (worse, better)] == [worse, better]
+    assert ids == [r["entry_id"] for r in live]

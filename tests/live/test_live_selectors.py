@@ -373,3 +373,35 @@ def test_a_knockout_round_closed_but_not_yet_advanced_marks_nobody(two_stage: An
     round_advance(round_id=rnd.pk)
     lt.tournament.refresh_from_db()
     assert first_knockout_marks() == {True, False}
+
+
+def test_a_playoff_table_is_not_counted_as_a_round_of_the_stage() -> None:
+    """Walkthrough: with a play-off table (T6) published the standings read "Rounds complete:
+    2 of 2 published. The stage has 1 round." The line counts the rounds of the plan."""
+    from scoring.models import Seat
+
+    lt = make_live_tournament(16, swiss_rounds=1, cut_size=3, slug="count-open")
+    finish_round_fast(lt.round, seed=21)
+    seats = Seat.objects.filter(match__round_link__round=lt.round)
+    seats.filter(placing=1).update(hands_won=6, six_love_given=0)  # four level winners
+    seats.exclude(placing=1).update(hands_won=1, six_love_given=0)
+    round_advance(round_id=lt.round.pk)
+    playoff = Round.objects.get(stage=lt.stage, kind=Round.Kind.PLAYOFF)
+    assert playoff.status == Round.Status.PUBLISHED
+    stage = selectors.standings(tournament=lt.tournament)["stages"][0]
+    assert (stage["rounds_published"], stage["rounds_complete"]) == (1, 1)
+    # Its title does not read like a table number ("Play-off table (T6) 2").
+    from django.test import Client
+    from django.urls import reverse
+
+    director = Client()
+    director.force_login(lt.director)
+    slug = lt.tournament.slug
+    sheets = director.get(reverse("brackets:sheets", args=[slug, playoff.pk])).content.decode()
+    bracket = director.get(reverse("brackets:bracket", args=[slug])).content.decode()
+    for html in (sheets, bracket):
+        assert "Play-off (T6) · round 2" in html
+        assert "Play-off table (T6) 2" not in html
+    finish_round_fast(playoff, seed=22)
+    stage = selectors.standings(tournament=lt.tournament)["stages"][0]
+    assert (stage["rounds_published"], stage["rounds_complete"]) == (1, 1)

@@ -160,3 +160,41 @@ def test_credential_times_read_as_the_other_director_pages_do(language: str) -> 
     assert re.search(r"<td>\d{4}-\d{2}-\d{2} \d{2}:\d{2}</td>", table), table[:400]
     assert "p.m." not in table
     assert "PM" not in table
+
+
+def test_after_the_event_no_credential_reads_as_active_and_last_used_follows_the_phone() -> None:
+    """Walkthrough: after the event the list said "1 active credential" beside a credential
+    marked "expired"; and "Last used" was the link's opening only, though the phone went on
+    using the credential through its session all day."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournament.models import RefereeToken
+
+    tournament, client, url = _page()
+    client.post(url, {"op": "create", "username": "ref-eva", "display_name": "Eva"})
+    role = TournamentRole.objects.get(tournament=tournament, user__username="ref-eva")
+    issued = client.post(url, {"op": "issue", "user": str(role.user_id)}).content.decode()
+    key = re.search(r'id="issued-key">([^<]+)<', issued)
+    assert key
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    phone = Client()
+    phone.get("/ref/")
+    assert phone.post("/ref/", {"key": key.group(1)}, REMOTE_ADDR="10.1.2.3").status_code == 200
+    token = RefereeToken.objects.get(role=role)
+    opened = timezone.now() - timedelta(hours=3)
+    RefereeToken.objects.filter(pk=token.pk).update(last_used_at=opened)
+    assert phone.get("/referee/").status_code == 200  # the session's credential acts
+    token.refresh_from_db()
+    assert token.last_used_at is not None
+    assert token.last_used_at > opened + timedelta(hours=2)
+    touched = token.last_used_at
+    phone.get("/referee/")  # within the minute: no second write
+    token.refresh_from_db()
+    assert token.last_used_at == touched
+
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    html = client.get(url).content.decode()
+    assert "active credential" not in html
+    assert "expired" in html

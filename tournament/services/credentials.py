@@ -19,6 +19,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.principal import credential_touch
 from tournament.services.common import (
     User,
     _action,
@@ -172,9 +173,5 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
             # Which status: a finished tournament means the referee's work is done.
             extra={"tournament_status": token.role.tournament.status},
         )
-    now = timezone.now()
-    # Write at most once a minute: the credential is read on every request of the referee.
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
-        RefereeToken.objects.filter(pk=token.pk).update(last_used_at=now)
-        token.last_used_at = now
+    credential_touch(token)  # at most one write a minute: it is read on every request
     return token
