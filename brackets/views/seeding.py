@@ -308,6 +308,8 @@ class CsvImportView(DirectorTournamentMixin):
             report=report,
             first_stage=first,
             entries=entries.count(),
+            # Everyone entered, by name: the director sees who is in before any stage exists.
+            roster=entries.select_related("player").order_by("player__name", "id"),
             # T9: in a pairs event players are registered here, then paired into
             # partnerships; a player in no partnership plays no round.
             pairs=pairs,

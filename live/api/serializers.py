@@ -94,6 +94,10 @@ class LiveMatchSerializer(serializers.Serializer[Any]):
         "result waits for the players' confirmation, `disputed` while a player's dispute is with "
         "the director; null otherwise.",
     )
+    sudden_death = serializers.BooleanField(
+        help_text="Time was called and this table plays on until a hand is won (T3); false "
+        "once the match is finished."
+    )
     next_hand = NextHandSerializer(allow_null=True)
     last_hand = HandSerializer(allow_null=True)
     seats = LiveSeatSerializer(many=True)

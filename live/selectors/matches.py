@@ -129,6 +129,8 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         "winner_seats": winner_seats,
         "end_reason": match.end_reason,
         "confirmation_hold": CONFIRMATION_HOLDS.get(match.confirmation_hold),
+        # T3: time was called and this table plays on until a hand is won.
+        "sudden_death": bool(match.sudden_death) and match.status != "finished",
         "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,
         "last_hand": None if last_hand is None else hand_json(last_hand),
         "seats": seat_rows,

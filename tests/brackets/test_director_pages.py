@@ -604,12 +604,16 @@ def test_seeding_page_of_a_started_stage_does_not_plan_round_1() -> None:
     page = client.get(url("seeding", tournament.slug, stage.pk)).content.decode()
     assert 'id="table-plan"' not in page
     assert "The stage has started" in page
+    # Each player's state reads as a label, "Active" like "Withdrawn", not a lowercase word.
+    states = re.findall(r"<td>(?:<span class=\"tag\">)?([A-Za-z][^<]*)", page)
+    assert "Active" in states
+    assert "active" not in states
 
 
 def test_the_referee_page_of_a_sudden_death_table_says_so() -> None:
     """T3: the referee of a table kept for a sudden-death hand is told so on the match page
     (it used to look like any match in play); an ended table's page does not say it."""
-    _, director, stage = tournament_with_stage(8, time_limit=30)
+    tournament, director, stage = tournament_with_stage(8, time_limit=30)
     stage_seed(stage=stage, actor=director, method="rating")
     rnd = round_publish(stage=stage, actor=director)
     client = director_client(director)
@@ -622,6 +626,26 @@ def test_the_referee_page_of_a_sudden_death_table_says_so() -> None:
     assert "this table plays one sudden-death hand (T3)" in page
     assert "the first hand won ends the match" in page
     assert 'id="sudden-death"' not in client.get(match_page.format(ended.match_id)).content.decode()
+    # The director's dashboard and the spectators' table cards say it too.
+    from django.test import Client as Anonymous
+
+    from live.scope import RECENT
+
+    dashboard = client.get(reverse("scoring:director-dashboard", args=[tournament.slug]))
+    rows = dashboard.content.decode()
+
+    def row(html: str, match_id: int) -> str:
+        return html.split(f'data-match="{match_id}"')[1].split("</tr>")[0]
+
+    assert "Sudden death (T3)" in row(rows, kept.match_id)
+    assert "Sudden death (T3)" not in row(rows, ended.match_id)
+    RECENT.clear()
+    tables = Anonymous().get(f"/live/{tournament.slug}/tables/").content.decode()
+    card = tables.split(f'data-match="{kept.match_id}"')[1].split("</article>")[0]
+    assert "data-sudden-death" in card
+    assert "the first hand won ends the match" in card
+    other = tables.split(f'data-match="{ended.match_id}"')[1].split("</article>")[0]
+    assert "data-sudden-death" not in other
     round_call_time(round=rnd, actor=director)
     assert 'id="sudden-death"' not in client.get(match_page.format(kept.match_id)).content.decode()
 

@@ -144,3 +144,31 @@ def test_the_pairs_page_inputs_carry_the_same_limits() -> None:
     assert f'maxlength="{club_limit}"' in _input_tag(html, "id_pair_club_a")
     assert f'<input name="player" maxlength="{name_limit}" required>' in html
     assert f'<input name="club" maxlength="{club_limit}">' in html
+
+
+@pytest.mark.django_db
+def test_the_players_page_lists_everyone_entered_by_name(page: dict[str, Any]) -> None:
+    """Walkthrough: the Players page said "The tournament has 3 entries" and listed nobody;
+    before any stage exists it was the only place a director could look."""
+    tournament = page["t"]
+    assert 'id="player-list"' not in page["client"].get(page["import"]).content.decode()
+    for name, club, checked_in in (("Zoe Ruiz", "Ponce", True), ("Ana Paz", "", False)):
+        EntryFactory(
+            tournament=tournament,
+            player=PlayerFactory(name=name, club=club),
+            checked_in=checked_in,
+        )
+    withdrawn = EntryFactory(tournament=tournament, player=PlayerFactory(name="Luis Mar"))
+    Entry.objects.filter(pk=withdrawn.pk).update(status=Entry.Status.WITHDRAWN)
+    text = page["client"].get(page["import"]).content.decode()
+    listed = text.split('id="player-list"')[1].split("</details>")[0]
+    assert "The 3 players entered, by name" in listed
+    rows = listed.split("<tbody>")[1].split("<tr ")[1:]
+    assert [r.split('class="person">')[1].split("<")[0].strip() for r in rows] == [
+        "Ana Paz",
+        "Luis Mar",
+        "Zoe Ruiz",
+    ]
+    assert "Withdrawn" in rows[1]
+    assert "Ponce" in rows[2]
+    assert ">yes<" in rows[2]

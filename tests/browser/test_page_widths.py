@@ -310,3 +310,39 @@ def test_the_partnerships_page_fits_a_390_px_phone(
     phone.goto(f"/director/tournaments/{t.slug}/pairs/")
     assert phone.locator("table.pairs").count() == 1
     assert page_width(phone) <= 390
+
+
+def test_the_phone_standings_legend_explains_only_the_columns_it_shows(
+    browser_context: ContextFactory, event: dict[str, Any]
+) -> None:
+    """Walkthrough: on a phone the standings hide the H2H and P columns, yet the legend
+    under the table still explained both. The legend follows the columns at each width."""
+    url = f"/live/{event['slug']}/standings/"
+
+    def explained(page: Page) -> list[str]:
+        return list(
+            page.evaluate(
+                "[...document.querySelectorAll('.legend dt')]"
+                ".filter(dt => dt.offsetParent !== null).map(dt => dt.textContent.trim())"
+            )
+        )
+
+    def headed(page: Page) -> set[str]:
+        return set(
+            page.evaluate(
+                "[...document.querySelectorAll('.standings thead th')]"
+                ".filter(th => th.offsetParent !== null).map(th => th.textContent.trim())"
+            )
+        )
+
+    phone = browser_context(viewport=PHONE_390).new_page()
+    phone.goto(url)
+    assert "H2H" not in headed(phone)
+    assert explained(phone)
+    assert "H2H" not in explained(phone)
+    assert "P" not in explained(phone)
+    assert "W" in explained(phone)
+    desk = browser_context(viewport=DESKTOP).new_page()
+    desk.goto(url)
+    assert {"H2H", "P"} <= headed(desk)
+    assert {"H2H", "P"} <= set(explained(desk))
