@@ -329,6 +329,7 @@
     if (!out) return;
     out.textContent = "";
     out.className = "block-result";
+    markImpossibleCounts();
     if (currentEnd() !== "block") return;
     var counts = readCounts();
     if (counts.some(function (c) { return c === null || isNaN(c); })) {
@@ -344,8 +345,25 @@
       out.textContent = fill(p.dataset.msgCountOf, {
         names: joinNames(bad.map(seatName)), max: Number(p.dataset.maxCount)
       });
-      out.className = "block-result muted";
+      out.className = "block-result error"; // a mistake to fix, in the error colour
     }
+  }
+
+  // Outline, as the referee types, exactly the count fields no hand can have (R20), and
+  // only those: a field corrected (or emptied) loses its outline at once.
+  function markImpossibleCounts() {
+    var block = currentEnd() === "block";
+    $all("input[data-count-seat]", panel()).forEach(function (el) {
+      var typed = el.value.trim() !== "" && !el.disabled;
+      var wrong = block && typed && !possibleCount(Number(el.value));
+      if (wrong) {
+        el.setAttribute("aria-invalid", "true");
+        el.dataset.countWarned = "1";
+      } else if (el.dataset.countWarned) {
+        el.removeAttribute("aria-invalid");
+        delete el.dataset.countWarned;
+      }
+    });
   }
 
   // A count some hand can have (R20): a whole number from 0 to the heaviest hand.

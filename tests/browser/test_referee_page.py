@@ -314,12 +314,19 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     expect(preview).to_contain_text("(R20: the pips left in a hand)")
     expect(preview).not_to_contain_text("wins the block")
     expect(page.locator("#confirm-summary")).not_to_contain_text("wins the block")
+    # A mistake reads as one (the error colour, not the grey of a hint) and the field at
+    # fault is the one outlined, as it is typed, before any tap.
+    expect(preview).to_have_class(re.compile(r"\berror\b"))
+    expect(page.locator("#count-0")).to_have_attribute("aria-invalid", "true")
+    for seat in (1, 2, 3):
+        expect(page.locator(f"#count-{seat}")).not_to_have_attribute("aria-invalid", "true")
     page.locator("#confirm-hand").tap()
     error = page.locator('.field-error[data-error-for="counts[0]"]')
     expect(error).to_be_visible()
     assert not Hand.objects.filter(match=match).exists()
     page.fill("#count-0", "12")
     expect(error).to_be_hidden()
+    expect(page.locator("#count-0")).not_to_have_attribute("aria-invalid", "true")
     expect(summary).to_contain_text(f"{names[1]} wins the block with 8")
     expect(preview).to_have_text("")
 
