@@ -206,7 +206,9 @@ def preset_labels() -> dict[str, object]:
         "prefix": str(_("preset")),
         "values": {
             name: {
-                key: value_label(key, value)
+                key: NO_EFFECT_MARK
+                if no_effect(values, key)
+                else value_label(key, value)
                 if isinstance(value, str) and key in engine_rules._ENUM_KEYS
                 else _show(value, key)
                 for key, value in values.items()
@@ -214,6 +216,19 @@ def preset_labels() -> dict[str, object]:
             for name, values in preset_values().items()
         },
     }
+
+
+#: How a form shows a key with no effect under a preset's scoring: RULES.md §1's en dash.
+NO_EFFECT_MARK = "\u2013"
+
+
+def no_effect(values: Mapping[str, object], key: str) -> bool:
+    """Whether ``key`` changes nothing under the scoring of a preset's ``values`` (a dash
+    in §1's table)."""
+    scoring = values.get("scoring")
+    return isinstance(scoring, str) and key in engine_rules.NO_EFFECT.get(
+        engine_rules.Scoring(scoring), frozenset()
+    )
 
 
 def preset_values() -> dict[str, dict[str, object]]:
@@ -303,8 +318,16 @@ class TournamentForm(forms.Form):
         # Words outside the f-string: makemessages cannot read a call inside one.
         presets_word = _("Presets")
         help_first = HELP.get(key, _("A ruleset option (§1)."))
-        per_preset = ", ".join(f"{n}: {_preset_value(key, v[key])}" for n, v in presets.items())
+        per_preset = ", ".join(
+            f"{n}: {NO_EFFECT_MARK if no_effect(v, key) else _preset_value(key, v[key])}"
+            for n, v in presets.items()
+        )
         help_text = f"{help_first} {presets_word}: {per_preset}."
+        if any(no_effect(v, key) for v in presets.values()):
+            help_text += " " + str(
+                _("%(dash)s: no effect under that preset's scoring (§1).")
+                % {"dash": NO_EFFECT_MARK}
+            )
         label = LABELS.get(key) or key.replace("_", " ").capitalize()
         kind = _kind(key)
         name = f"rule_{key}"

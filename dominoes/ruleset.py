@@ -304,6 +304,20 @@ class Ruleset:
 _FIELD_NAMES: Final = tuple(f.name for f in fields(Ruleset))
 _OPTION_KEYS: Final = tuple(n for n in _FIELD_NAMES if n != "preset")
 
+#: RULES.md §1's dash cells: the keys a scoring never reads. The stored ruleset still carries
+#: a value for them (``wsod``'s), but a director's override of one changes nothing, so forms
+#: say so instead of listing the value as if it applied.
+_SIX_LOVE_ONLY: Final = frozenset({"reset_rule", "all_ones", "playoff_value", "after_reset_opener"})
+NO_EFFECT: Final[Mapping[Scoring, frozenset[str]]] = MappingProxyType(
+    {
+        Scoring.SIX_LOVE: frozenset(),
+        Scoring.STRAIGHT_SIX: _SIX_LOVE_ONLY,
+        # R40-R41: a pip match knows no replay value cap, replay opener or leader's loss.
+        Scoring.PIPS: _SIX_LOVE_ONLY | {"tie_value_cap", "tie_opener", "replay_leader_loss"},
+    }
+)
+
+
 _WSOD: Final = Ruleset(
     preset="wsod",
     scoring=Scoring.SIX_LOVE,

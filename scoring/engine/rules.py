@@ -39,6 +39,7 @@ from dominoes.ruleset import (
     _OPTION_KEYS,
     _WSOD,
     DEFAULT_PRESET,
+    NO_EFFECT,
     PRESETS,
     Ruleset,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "DEFAULT_PRESET",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "NO_EFFECT",
     "PARTNERSHIP_PLAYERS",
     "PRESETS",
     "SECTION",

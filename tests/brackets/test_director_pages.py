@@ -951,3 +951,28 @@ def first_seat(rnd: Round) -> Any:
         .order_by("match__round_link__table_number", "seat")
         .first()
     )
+
+
+def test_the_stages_page_lists_only_the_settings_that_act_on_each_stage() -> None:
+    """Walkthrough: a final table alone (the cut of 4 to a final of 4) was summarised with
+    "top 1 per table", "tables of 4 only" and a bye policy: none acts on one table of four.
+    A knockout never uses byes (T1); a qualifying stage keeps every setting."""
+    from brackets.services import stage_create
+
+    tournament, director, stage = tournament_with_stage(8, swiss_rounds=1, cut_size=4)
+    final = stage_create(
+        tournament=tournament, actor=director, name="Final", kind="knockout", final_table_size=4
+    )
+    page = director_client(director).get(url("stages", tournament.slug)).content.decode()
+
+    def settings_of(stage_id: int) -> str:
+        block = page.split(f'id="stage-{stage_id}"')[1]
+        return re.sub(r"\s+", " ", block.split('class="settings">')[1].split("</p>")[0])
+
+    bye = str(Stage.ByePolicy(stage.bye_policy).label)
+    qualifying, last = settings_of(stage.pk), settings_of(final.pk)
+    assert bye in qualifying
+    assert "tables of 4 only" in qualifying or "3-player tables allowed" in qualifying
+    assert "final table of 4" in last
+    for irrelevant in (bye, "per table", "tables of 4 only", "3-player tables allowed"):
+        assert irrelevant not in last, irrelevant

@@ -11,7 +11,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from brackets.tournament_forms import NULL_MEANING, preset_labels, preset_values
+from brackets.tournament_forms import (
+    NO_EFFECT_MARK,
+    NULL_MEANING,
+    no_effect,
+    preset_labels,
+    preset_values,
+)
 from tests.factories import TournamentFactory, director_of
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +47,9 @@ def test_settings_form_words_null_as_the_rule_does() -> None:
     for name, values in preset_values().items():
         for key, value in values.items():
             shown = labels["values"][name][key]
-            if value is None:
+            if no_effect(values, key):
+                assert shown == NO_EFFECT_MARK, (name, key)
+            elif value is None:
                 assert shown == str(NULL_MEANING[key]), (name, key)
             assert shown != "null"
 
@@ -49,7 +57,45 @@ def test_settings_form_words_null_as_the_rule_does() -> None:
 def test_preset_labels_name_the_block_target_by_rule() -> None:
     block = preset_labels()["values"]["block"]  # type: ignore[index]
     assert "R41" in block["target"]
-    assert block["tie_value_cap"] == "no cap (R26)"
+    assert block["tie_value_cap"] == NO_EFFECT_MARK  # §1: no effect under pip scoring
+    assert preset_labels()["values"]["wsod"]["tie_value_cap"] == "no cap (R26)"  # type: ignore[index]
+
+
+# RULES.md §1, the dash cells of the presets' columns: the keys each preset's scoring never
+# reads. Copied from the table by hand: the golden the engine's NO_EFFECT must agree with.
+SECTION_1_DASHES = {
+    "wsod": set(),
+    "wsod_playoff": set(),
+    "straight_six": {"reset_rule", "all_ones", "playoff_value", "after_reset_opener"},
+    "jamaican": set(),
+    "block": {
+        "reset_rule",
+        "all_ones",
+        "playoff_value",
+        "tie_value_cap",
+        "tie_opener",
+        "replay_leader_loss",
+        "after_reset_opener",
+    },
+}
+
+
+@pytest.mark.parametrize(("preset", "dashes"), sorted(SECTION_1_DASHES.items()))
+def test_keys_with_no_effect_are_rules_section_1_dashes(preset: str, dashes: set[str]) -> None:
+    values = preset_values()[preset]
+    assert {key for key in values if no_effect(values, key)} == dashes
+
+
+def test_the_help_of_a_key_with_no_effect_says_so_instead_of_a_value() -> None:
+    """Walkthrough: the help of "tie opener" listed "block: Leader" though a pip match never
+    reads it; RULES.md §1 writes a dash there."""
+    tournament = TournamentFactory()
+    client = Client()
+    client.force_login(director_of(tournament))
+    html = client.get(reverse("brackets:settings", args=[tournament.slug])).content.decode()
+    visible = re.sub(r"\s+", " ", _visible(html))
+    assert f"block: {NO_EFFECT_MARK}" in visible
+    assert f"{NO_EFFECT_MARK}: no effect under that preset's scoring (§1)." in visible
 
 
 def test_every_ruleset_choice_is_named_with_its_rules_value() -> None:
