@@ -786,6 +786,22 @@ def test_sheets_of_a_finished_tournament_offer_no_links_and_refuse_once_in_words
 # -- bracket and action log -------------------------------------------------------------------
 
 
+def play_to_the_end(tournament: Any, director: Any, *, rounds: int = 6) -> None:
+    """Play every published round in order and advance it, until none is left."""
+    for _ in range(rounds):
+        rnd = (
+            Round.objects.filter(stage__tournament=tournament, status="published")
+            .order_by("stage__number", "number")
+            .first()
+        )
+        if rnd is None:
+            return
+        play_round(rnd, director, seed=rnd.pk)
+        # The task that advances after the last match runs on commit; this test's
+        # transaction never commits, so advance as the director would.
+        round_advance(round_id=rnd.pk, actor=director)
+
+
 def test_bracket_to_the_final_table_and_placings() -> None:
     tournament, director, stage = tournament_with_stage(8, swiss_rounds=1, cut_size=4)
     from brackets.services import stage_create
@@ -795,18 +811,7 @@ def test_bracket_to_the_final_table_and_placings() -> None:
     )
     stage_seed(stage=stage, actor=director, method="rating")
     round_publish(stage=stage, actor=director)
-    for _ in range(6):
-        rnd = (
-            Round.objects.filter(stage__tournament=tournament, status="published")
-            .order_by("stage__number", "number")
-            .first()
-        )
-        if rnd is None:
-            break
-        play_round(rnd, director, seed=rnd.pk)
-        # The task that advances after the last match runs on commit; this test's
-        # transaction never commits, so advance as the director would.
-        round_advance(round_id=rnd.pk, actor=director)
+    play_to_the_end(tournament, director)
     client = director_client(director)
     response = client.get(url("bracket", tournament.slug))
     bracket = response.context["bracket"]
@@ -914,16 +919,7 @@ def test_a_no_show_replaced_at_their_first_table_is_not_ranked_placed_or_counted
     round_seat_replace(
         round=first, actor=director, out_entry_id=no_show, in_entry_id=spare.pk, reason="absent"
     )
-    for _ in range(6):
-        rnd = (
-            Round.objects.filter(stage__tournament=tournament, status="published")
-            .order_by("stage__number", "number")
-            .first()
-        )
-        if rnd is None:
-            break
-        play_round(rnd, director, seed=rnd.pk)
-        round_advance(round_id=rnd.pk, actor=director)
+    play_to_the_end(tournament, director)
 
     placed = {p.entry_id: p.place for p in tournament_placings(tournament_id=tournament.pk)}
     assert len(placed) == 8

@@ -61,29 +61,17 @@ def test_preset_labels_name_the_block_target_by_rule() -> None:
     assert preset_labels()["values"]["wsod"]["tie_value_cap"] == "no cap (R26)"  # type: ignore[index]
 
 
-# RULES.md §1, the dash cells of the presets' columns: the keys each preset's scoring never
-# reads. Copied from the table by hand: the golden the engine's NO_EFFECT must agree with.
-SECTION_1_DASHES = {
-    "wsod": set(),
-    "wsod_playoff": set(),
-    "straight_six": {"reset_rule", "all_ones", "playoff_value", "after_reset_opener"},
-    "jamaican": set(),
-    "block": {
-        "reset_rule",
-        "all_ones",
-        "playoff_value",
-        "tie_value_cap",
-        "tie_opener",
-        "replay_leader_loss",
-        "after_reset_opener",
-    },
-}
+@pytest.mark.parametrize("preset", sorted(preset_values()))
+def test_the_forms_dash_is_the_engines_no_effect(preset: str) -> None:
+    """The form marks exactly the engine's NO_EFFECT keys of the preset's scoring (the
+    engine's set is checked against RULES.md §1 in tests/scoring/engine/test_rules.py)."""
+    from scoring.engine.rules import NO_EFFECT, Scoring
 
-
-@pytest.mark.parametrize(("preset", "dashes"), sorted(SECTION_1_DASHES.items()))
-def test_keys_with_no_effect_are_rules_section_1_dashes(preset: str, dashes: set[str]) -> None:
     values = preset_values()[preset]
-    assert {key for key in values if no_effect(values, key)} == dashes
+    marked = {key for key in values if no_effect(values, key)}
+    assert marked == NO_EFFECT[Scoring(str(values["scoring"]))]
+    labels = preset_labels()["values"][preset]  # type: ignore[index]
+    assert {key for key in values if labels[key] == NO_EFFECT_MARK} == marked
 
 
 def test_the_help_of_a_key_with_no_effect_says_so_instead_of_a_value() -> None:

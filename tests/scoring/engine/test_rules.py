@@ -181,6 +181,18 @@ def test_not_applicable_keys_carry_the_wsod_value(name: str, key: str) -> None:
     assert PRESETS[name].to_json()[key] == PRESETS["wsod"].to_json()[key], f"{name}.{key}"
 
 
+@pytest.mark.parametrize("name", list(PRESET_TABLE))
+def test_no_effect_is_the_dash_cells_of_section_1(name: str) -> None:
+    """Section 1's "-" cells, per preset: the engine's NO_EFFECT for the preset's scoring is
+    exactly them (the forms show a dash instead of a value for these keys)."""
+    from scoring.engine.rules import NO_EFFECT
+
+    # The two §12 presets are their section 1 column with `teams = partners`.
+    column = {"wsod_partners": "wsod", "partnership_block": "block"}.get(name, name)
+    scoring = PRESETS[name].scoring
+    assert NO_EFFECT[scoring] == frozenset(NOT_APPLICABLE.get(column, ()))
+
+
 @pytest.mark.parametrize("name", list(NOT_APPLICABLE))
 @pytest.mark.parametrize("scoring", ["six_love", "straight_six"])
 def test_overriding_scoring_behaves_like_wsod_with_the_same_overrides(
