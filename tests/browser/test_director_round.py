@@ -174,7 +174,7 @@ def test_round_page_follows_the_tables(
     page.evaluate("window.__same_page = true")
     link = rnd.round_matches.get(table_number=1)
     match_result_override(
-        match_id=link.match_id, actor=director, scores=[150, 90, 40, 0], reason="test"
+        match_id=link.match_id, actor=director, scores=[6, 4, 2, 0], reason="test"
     )
     page.clock.fast_forward("00:25")
     expect(page.locator("#finished-count")).to_have_text("1 of 3 tables finished")
