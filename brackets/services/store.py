@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from brackets.engine import Placement
@@ -26,6 +28,7 @@ from brackets.services.planning import (
     withdrawn_places,
 )
 from core.exceptions import ApplicationError, ConflictError
+from core.titles import round_title, table_title
 from scoring.models import Match, Seat
 from tournament.models import Table, TournamentRole
 from tournament.services import tournament_mark_finished, tournament_mark_running
@@ -103,13 +106,18 @@ def round_store(stage: Stage, step: NextStep, *, actor: Actor) -> Round:
     tables: list[SeatedTable] = list(step.seating.tables)
     table_ids = tables_ensure(stage.tournament_id, (t.number for t in tables))
     referees = referee_for_tables(stage.tournament_id)
-    kind_label = dict(Round.Kind.choices)[step.round_kind]
+    # Stored once, in the server's language, for exports and the live match document
+    # ("Heats · Round 2 · Table 3", "Heats · Play-off table · Table 1"); pages compose
+    # their own title in the reader's language (core.titles).
+    with translation.override(settings.LANGUAGE_CODE):
+        where = round_title(step.round_kind, step.round_number, stage.name)
+        tables_named = {t.number: f"{where} · {table_title(t.number)}"[:80] for t in tables}
     matches = [
         Match(
             tournament_id=stage.tournament_id,
             table_id=table_ids[t.number],
             referee_id=referees[(t.number - 1) % len(referees)] if referees else None,
-            label=f"{stage.name} · {kind_label} {step.round_number} · table {t.number}"[:80],
+            label=tables_named[t.number],
             n_players=len(t.seats),
             scores=[0] * len(t.seats),
         )

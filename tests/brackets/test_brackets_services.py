@@ -210,6 +210,21 @@ def test_round_one_is_snake_seeded_top_seeds_at_different_tables() -> None:
     assert tables == [[1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]  # T8
 
 
+def test_a_stored_match_label_is_in_the_servers_language_whoever_publishes() -> None:
+    """The label is written once (exports, the live match document); a director reading
+    Spanish publishes the same English label, and a stage named like its round is not named
+    twice ("Final table · Table 1", not "Final table · Final table · Table 1")."""
+    from django.utils import translation
+
+    t, d = make_tournament(8)
+    q = qualifying(t, d)
+    services.stage_seed(stage=q, actor=d)
+    with translation.override("es"):
+        rnd = services.round_publish(stage=q, actor=d)
+    labels = set(Match.objects.filter(round_link__round=rnd).values_list("label", flat=True))
+    assert labels == {"Qualifying · Round 1 · Table 1", "Qualifying · Round 1 · Table 2"}
+
+
 def test_publish_is_bulk_a_constant_number_of_queries() -> None:
     counts = []
     for n in (16, 160):
@@ -408,6 +423,15 @@ def test_a_tie_on_the_cut_line_is_played_off_at_a_table_the_system_creates() -> 
     seconds = sorted(table[1] for table in seated(r1))
     assert sorted(playoff.playoff_players) == seconds
     assert [len(x) for x in seated(playoff)] == [2]
+    # The label stored with each match (exports, the live match document) names the round as
+    # the pages do: no model choice with its rule number, no "Play-off table 2".
+    assert sorted(Match.objects.filter(round_link__round=r1).values_list("label", flat=True)) == [
+        "Qualifying · Round 1 · Table 1",
+        "Qualifying · Round 1 · Table 2",
+    ]
+    assert Match.objects.get(round_link__round=playoff).label == (
+        "Qualifying · Play-off table · Table 1"
+    )
     play_round(playoff, d)
     result = services.round_advance(round_id=playoff.pk)
     assert result.outcome == "published"  # the stage ends and the final of 3 is published
