@@ -12,8 +12,7 @@ from collections.abc import Iterable, Sequence
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Value, When
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from brackets.engine import Placement
