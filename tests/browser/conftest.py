@@ -42,6 +42,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 # Playwright's sync API runs an event loop in the main thread; Django's async-safety check would
 # then refuse ORM calls made by the test itself (test data set-up). The ORM is only used from
@@ -119,6 +120,26 @@ def set_offline(context: BrowserContext, offline: bool) -> None:
         context.route("**/*", _no_signal)
     else:
         context.unroute("**/*", _no_signal)
+
+
+_CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+
+
+def controlled_by_service_worker(page: Page) -> None:
+    """Wait until the referee page's service worker controls ``page``, as on a phone after its
+    first visit. From then on Chromium sends the page's requests past ``page.route``: a test
+    that intercepts them must use ``page.context.route`` (it sees both)."""
+    # Polled from here: wait_for_function evaluates a string in the page, which its CSP forbids.
+    # A page still on its way (the link's sign-in navigates) is asked again.
+    for _ in range(100):
+        try:
+            if page.evaluate(_CONTROLLED):
+                return
+        except PlaywrightError as exc:
+            if "context was destroyed" not in str(exc):
+                raise
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker did not take control of the page within 10 s")
 
 
 def session_cookie_for(user: Any, base_url: str) -> dict[str, Any]:

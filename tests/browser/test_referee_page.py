@@ -21,6 +21,7 @@ from scoring.engine.match import seat_name
 from scoring.engine.record import EndKind, HandRecord
 from scoring.engine.simulate import SimulatedMatch, simulate_match
 from scoring.models import Hand, Match
+from tests.browser.conftest import controlled_by_service_worker
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
 from tournament.services import referee_token_issue
@@ -229,7 +230,8 @@ def test_a_lost_response_is_retried_with_the_same_key_and_counts_once(
             route.continue_()
 
     page.goto(f"/ref/#{referee_match['token'].key}")
-    page.route(f"**/api/matches/{match.pk}/hands/", lose_first_response)
+    controlled_by_service_worker(page)  # as on a phone: see the helper
+    page.context.route(f"**/api/matches/{match.pk}/hands/", lose_first_response)
     _fill_hand(page, sim.records[0], names)
     _record(page, 1)
 

@@ -22,7 +22,7 @@ from core.exceptions import ApplicationError
 from scoring.models import Hand, HandConfirmation, Match, Seat
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
-from tests.browser.conftest import set_offline
+from tests.browser.conftest import controlled_by_service_worker, set_offline
 from tests.factories import (
     TournamentFactory,
     director_of,
@@ -121,7 +121,8 @@ def test_a_rate_limit_is_retried_with_the_same_key_after_its_retry_after(
             body=json.dumps({"error": {"code": "throttled", "message": "Slow down."}}),
         )
 
-    page.route(f"**/api/matches/{match.pk}/hands/", limited)
+    controlled_by_service_worker(page)  # as on a phone: see the helper
+    page.context.route(f"**/api/matches/{match.pk}/hands/", limited)
     _tap_hand(page, FIRST, 1)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=20_000)
     assert len(sent) == 2
@@ -219,7 +220,8 @@ def test_a_tap_is_pending_until_answered_and_a_wrong_pin_is_dropped(
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
 
     held: list[Any] = []
-    page.route("**/confirmations/", lambda route: held.append(route))
+    controlled_by_service_worker(page)  # as on a phone: see the helper
+    page.context.route("**/confirmations/", lambda route: held.append(route))
     box.locator("#confirm-pin").fill(wrong)
     seat = box.locator("[data-confirm-seat='1']")
     seat.tap()
@@ -230,7 +232,7 @@ def test_a_tap_is_pending_until_answered_and_a_wrong_pin_is_dropped(
     page.wait_for_function("() => true")
     assert len(held) == 1
     held[0].continue_()
-    page.unroute("**/confirmations/")
+    page.context.unroute("**/confirmations/")
 
     # Refused: dropped from the queue by itself, the reason by the names; tap again at once.
     expect(box.locator("#confirm-error")).to_have_text(

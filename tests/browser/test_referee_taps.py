@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Request, Response, expect
 
 from scoring.models import Hand, Match
-from tests.browser.conftest import set_offline
+from tests.browser.conftest import controlled_by_service_worker, set_offline
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
 from tournament.services import referee_token_issue
@@ -158,7 +158,8 @@ def test_a_same_key_replay_is_shown_as_success(browser_context: Any, table: dict
         else:
             route.continue_()
 
-    page.route(f"**/api/matches/{match.pk}/hands/", lose_the_first_answer)
+    controlled_by_service_worker(page)  # as on a phone: see the helper
+    page.context.route(f"**/api/matches/{match.pk}/hands/", lose_the_first_answer)
     _domino(page, 2, None, 2)
     page.locator("#confirm-hand").tap()
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded.")
