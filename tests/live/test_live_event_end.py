@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -362,3 +363,21 @@ def test_the_directors_standings_api_lists_a_played_off_tie_in_the_playoffs_resu
     ids = [r["entry_id"] for r in rows]
     assert [e for e in ids if e in (worse, better)] == [worse, better]
     assert ids == [r["entry_id"] for r in live]
+
+
+def test_a_players_hands_tables_are_named_apart_when_the_table_number_repeats(
+    client: Any,
+) -> None:
+    """axe (landmark-unique): the play-off winner played a play-off table and the final, both
+    at table 1, and their page had two regions named "Hands at table 1"; each names its round
+    too, in English and in Spanish."""
+    ev = _playoff_event("hands-named")
+    _finish(ev)
+    for language in ("en", "es"):
+        html = client.get(
+            f"/live/hands-named/players/{ev.winner}/", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        labels = re.findall(r'class="table-scroll" role="region" aria-label="([^"]+)"', html)
+        assert len(labels) == 3, labels  # qualifying round 1, the play-off, the final
+        assert len(set(labels)) == 3, labels
+    assert "Manos en la mesa 1: Final, ronda 1" in labels

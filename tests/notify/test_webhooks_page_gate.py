@@ -5,6 +5,8 @@ STATUS_GATES, which ``require_actor`` applies), so page and service never disagr
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -88,3 +90,22 @@ def test_the_add_form_is_shown_exactly_when_the_service_would_accept_it(status: 
         )
         assert response.status_code == 400
         assert not WebhookEndpoint.objects.filter(tournament=tournament).exists()
+
+
+def test_the_tables_that_scroll_on_a_phone_can_be_reached_by_keyboard(
+    receiver: WebhookReceiver,
+) -> None:
+    """axe at 390 px (scrollable-region-focusable): the deliveries table scrolls sideways on a
+    phone and holds nothing focusable, so its box is a labelled region in the tab order."""
+    tournament, director, _ = seeded_stage(4)
+    add_endpoint(tournament, director, receiver)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(director)
+    webhooks, _ = _pages(client, tournament.slug)
+    boxes = re.findall(r'<div class="table-scroll"([^>]*)>\s*<table id="([^"]+)"', webhooks)
+    assert {table for _, table in boxes} == {"webhook-endpoints", "webhook-deliveries"}
+    for attrs, table in boxes:
+        assert 'role="region"' in attrs, table
+        assert 'tabindex="0"' in attrs, table
+        (heading,) = re.findall(r'aria-labelledby="([^"]+)"', attrs)
+        assert f'<h2 id="{heading}">' in webhooks, table
