@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from brackets import services
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -211,11 +212,9 @@ def test_round_one_is_snake_seeded_top_seeds_at_different_tables() -> None:
 
 
 def test_a_stored_match_label_is_in_the_servers_language_whoever_publishes() -> None:
-    """The label is written once (exports, the live match document); a director reading
-    Spanish publishes the same English label, and a stage named like its round is not named
-    twice ("Final table · Table 1", not "Final table · Final table · Table 1")."""
-    from django.utils import translation
-
+    """The label is written once (exports, the live match document): a director reading
+    Spanish publishes the same English label; a stage named like its round is named once
+    ("Final table · Table 1", not "Final table · Final table · Table 1")."""
     t, d = make_tournament(8)
     q = qualifying(t, d)
     services.stage_seed(stage=q, actor=d)
@@ -223,6 +222,15 @@ def test_a_stored_match_label_is_in_the_servers_language_whoever_publishes() -> 
         rnd = services.round_publish(stage=q, actor=d)
     labels = set(Match.objects.filter(round_link__round=rnd).values_list("label", flat=True))
     assert labels == {"Qualifying · Round 1 · Table 1", "Qualifying · Round 1 · Table 2"}
+
+    t, d = make_tournament(4)
+    final = services.stage_create(
+        tournament=t, actor=d, name="Final table", kind="knockout", final_table_size=4
+    )
+    services.stage_seed(stage=final, actor=d)
+    rnd = services.round_publish(stage=final, actor=d)
+    assert rnd.kind == "final"
+    assert Match.objects.get(round_link__round=rnd).label == "Final table · Table 1"
 
 
 def test_publish_is_bulk_a_constant_number_of_queries() -> None:
