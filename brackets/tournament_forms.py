@@ -19,9 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from dominoes.ruleset import MAX_POINTS
-from scoring.engine import InvalidRuleset, Ruleset
+from scoring.engine import InvalidRuleset
 from scoring.engine import rules as engine_rules
 from tournament.partnerships import INDIVIDUAL, PAIRS, is_partnership_ruleset
+from tournament.rulesets import NOT_IN_TOURNAMENT_PLAY, tournament_ruleset
 from tournament.selectors import tournament_slug_free
 
 PRESET = ""  # the value of "no override" in every override field
@@ -42,7 +43,6 @@ LABELS: Mapping[str, Any] = {  # lazy translated strings
     "replay_leader_loss": _("Replay leader loss"),
     "after_reset_opener": _("After a reset, who opens"),
     "llave": _("Llave"),
-    "sporting_allowed": _("Sporting play allowed"),
     "opening": _("Opening"),
     "deal": _("Deal"),
     "boneyard": _("Boneyard"),
@@ -65,9 +65,6 @@ HELP: Mapping[str, Any] = {  # lazy translated strings
     "replay_leader_loss": _("What happens when a unique leader loses a replay (R31a)."),
     "after_reset_opener": _("Who poses after a reset (R8)."),
     "llave": _("Bonus for a llave win (R24); pips scoring needs off."),
-    "sporting_allowed": _(
-        "Sporting on a forced pose (R11): informal play only, never tournaments."
-    ),
     "opening": _("Who poses the first and later hands: forced 6-6 or lot then rotate (R6)."),
     "deal": _("Tiles dealt per player: standard, seven or block sizes (R2)."),
     "boneyard": _("The tiles not dealt: none, sleeping or draw (R2, R15, R16)."),
@@ -168,8 +165,9 @@ ENGINE_MESSAGES: Mapping[tuple[str, str], Any] = {  # lazy translated strings
 
 
 def option_keys() -> tuple[str, ...]:
-    """Every ruleset key a tournament may override, in the engine's order (RULES.md §1)."""
-    return tuple(engine_rules._OPTION_KEYS)
+    """Every ruleset key a tournament may override, in the engine's order (RULES.md §1): not
+    the keys tournament play fixes (sporting, R11; :mod:`tournament.rulesets`)."""
+    return tuple(k for k in engine_rules._OPTION_KEYS if k not in NOT_IN_TOURNAMENT_PLAY)
 
 
 def _kind(key: str) -> str:
@@ -239,9 +237,10 @@ def preset_values() -> dict[str, dict[str, object]]:
 def ruleset_form_errors(
     preset: str, overrides: Mapping[str, object]
 ) -> tuple[dict[str, object] | None, InvalidRuleset | None]:
-    """The engine's effective ruleset, or the engine's error (the one validation, §1)."""
+    """The effective ruleset, or the refusal (the one validation, §1: the engine's, less what
+    tournament play forbids, :mod:`tournament.rulesets`)."""
     try:
-        return Ruleset.from_preset(preset, dict(overrides)).to_json(), None
+        return tournament_ruleset(preset, overrides).to_json(), None
     except InvalidRuleset as exc:
         return None, exc
 

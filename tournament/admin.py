@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin
 
-from dominoes import PRESETS, InvalidRuleset, Ruleset
+from dominoes import PRESETS, InvalidRuleset
 from tournament.models import (
     ActionLog,
     Entry,
@@ -17,6 +17,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.rulesets import tournament_ruleset
 
 if TYPE_CHECKING:  # the admin classes are generic only for the type checker
     _Admin = admin.ModelAdmin[Any]
@@ -75,7 +76,7 @@ class TournamentAdminForm(_ModelForm):
             self.add_error("ruleset_overrides", "An object of ruleset keys (§1).")
             return data
         try:
-            ruleset = Ruleset.from_preset(data.get("ruleset_preset", ""), overrides)
+            ruleset = tournament_ruleset(data.get("ruleset_preset", ""), overrides)
         except InvalidRuleset as exc:
             field = "ruleset_preset" if exc.field == "preset" else "ruleset_overrides"
             self.add_error(field, f"{exc.field}: {exc.message} ({exc.rule})")

@@ -51,12 +51,12 @@ def test_create_makes_the_creator_director_and_stores_overrides() -> None:
     assert client.get(reverse("brackets:tournament-create")).status_code == 200
     r = client.post(
         reverse("brackets:tournament-create"),
-        _post(rule_tie_value="flat2", rule_target="5", rule_sporting_allowed="false"),
+        _post(rule_tie_value="flat2", rule_target="5", rule_draw_when_playable="false"),
     )
     assert r.status_code == 302, r.content.decode()[:2000]
     t = Tournament.objects.get(slug="open-2026")
     assert t.status == Tournament.Status.DRAFT
-    assert t.ruleset_overrides == {"tie_value": "flat2", "target": 5, "sporting_allowed": False}
+    assert t.ruleset_overrides == {"tie_value": "flat2", "target": 5, "draw_when_playable": False}
     assert t.ruleset["tie_value"] == "flat2"
     assert t.ruleset["target"] == 5
     assert TournamentRole.objects.filter(

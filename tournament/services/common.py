@@ -10,11 +10,12 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 
 from core.exceptions import ApplicationError, PermissionDeniedError
-from dominoes import InvalidRuleset, Ruleset
+from dominoes import InvalidRuleset
 from tournament.models import (
     ActionLog,
     Tournament,
 )
+from tournament.rulesets import tournament_ruleset
 
 User = Any  # the project's user model instance (AbstractBaseUser); kept loose for mypy plugins
 
@@ -36,7 +37,8 @@ def require_director(*, actor: User, tournament: Tournament, action: Any = None)
 
 
 def _ruleset_effective(preset: str, overrides: Mapping[str, object] | None) -> dict[str, object]:
-    """The engine's effective ruleset as JSON; InvalidRuleset -> 400 naming the key (§1)."""
+    """The effective ruleset as JSON (the engine's, less what tournament play forbids,
+    :mod:`tournament.rulesets`); InvalidRuleset -> 400 naming the key and rule (§1, R11)."""
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ApplicationError(
             "ruleset_overrides must be an object of ruleset keys (§1).",
@@ -45,7 +47,7 @@ def _ruleset_effective(preset: str, overrides: Mapping[str, object] | None) -> d
             fields={"ruleset_overrides": ["Must be an object."]},
         )
     try:
-        return Ruleset.from_preset(preset, dict(overrides or {})).to_json()
+        return tournament_ruleset(preset, overrides).to_json()
     except InvalidRuleset as exc:
         field = "ruleset_preset" if exc.field == "preset" else f"ruleset_overrides.{exc.field}"
         raise ApplicationError(
