@@ -51,7 +51,9 @@ def test_create_and_then_update_refuse_sporting_and_store_nothing() -> None:
     t = services.tournament_create(actor=staff, name="Open", slug="open")
     with pytest.raises(ApplicationError) as exc:
         services.tournament_update(
-            tournament=t, actor=staff, data={"ruleset_overrides": {"tie_value": "flat2", **SPORTING}}
+            tournament=t,
+            actor=staff,
+            data={"ruleset_overrides": {"tie_value": "flat2", **SPORTING}},
         )
     assert exc.value.rule == "R11"
     t.refresh_from_db()
