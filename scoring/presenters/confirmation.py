@@ -43,6 +43,7 @@ def confirmation_panel(
             "end": last.end,
             "winner": last.winner if last.end == "domino" else None,
             "counts": last.counts,
+            "llave": last.llave,  # the dispute form keeps it (it has no llave control)
         }
         if last is not None
         else None

@@ -357,12 +357,23 @@ def hand_dispute(
     entry = _seat_entry(match, seat)
     pin_check(entry, pin, int(seat), dispute=True)
     record = _claimed_record(match, n, claimed)
+    note = str(note or "").strip()
+    if not note and record.to_dict() == HandRecord.from_dict(_hand_version(hand)).to_dict():
+        # One tap on a form prefilled with the recorded hand would freeze the match for
+        # nothing: a dispute says what differs, in the version or in the note.
+        message = _(
+            "The player's version is the recorded hand: change what they say happened, or "
+            "write in the note what differs."
+        )
+        raise ApplicationError(
+            message, code="dispute_unchanged", rule=RULE, fields={"claimed": [message]}
+        )
     dispute = ResultDispute.objects.create(
         match=match,
         hand=hand,
         seat=int(seat),
         claimed=record.to_dict(),
-        note=str(note or "")[:2000],
+        note=note[:2000],
         recorded_by_id=actor.pk,
     )
     dispute_data = {"hold_before": match.confirmation_hold}

@@ -1479,6 +1479,17 @@
     queueTap("confirm", payload);
   }
 
+  // Whether a claimed version says what the recorded one says (end, winner, counts, llave).
+  function sameVersion(claimed, recorded) {
+    if (!recorded || recorded.end === undefined) return false;
+    var counts = function (c) { return JSON.stringify(c === undefined ? null : c); };
+    var winner = function (v) { return v === undefined || v === null ? null : Number(v); };
+    return claimed.end === recorded.end &&
+      winner(claimed.winner) === winner(recorded.end === "domino" ? recorded.winner : null) &&
+      counts(claimed.counts) === counts(recorded.counts) &&
+      !!claimed.llave === !!recorded.llave;
+  }
+
   function submitDispute() {
     var box = confirmBox();
     var seat = $('input[name="dispute_seat"]:checked', box);
@@ -1496,12 +1507,19 @@
       var claimed = { poser: recorded.poser, pose_tile: recorded.pose_tile, end: end,
         winner: end === "domino" && w ? Number(w.value) : null,
         counts: end === "block" || counts.some(function (c) { return c !== null; }) ? counts : null,
-        llave: false };
+        llave: !!recorded.llave && end === "domino" };
       if (end === "domino" && claimed.counts && claimed.counts.some(function (c) { return c === null; })) {
         claimed.counts = null;
       }
       var payload = { number: number, seat: Number(seat.value), claimed: claimed,
         note: $("#dispute-note", box).value.trim() };
+      // The form starts as the recorded hand: sent unchanged with no note it disputes nothing
+      // and the server refuses it (dispute_unchanged); say so here, before it is queued.
+      if (!payload.note && sameVersion(claimed, recorded)) {
+        error.textContent = box.dataset.msgDisputeSame;
+        error.hidden = false;
+        return;
+      }
       // The disputing player's own PIN box (the one above the names is for confirming).
       var pinEl = $("#dispute-pin", box);
       var pin = pinEl ? pinEl.value.trim() : "";

@@ -105,6 +105,12 @@ def test_a_disputed_block_count_is_resolved_by_the_director(
     # C's player disputes the count.
     box.locator("#dispute-open").tap()
     box.locator("#dispute-form input[name='dispute_seat'][value='2'] + span").tap()
+    # The form starts as the recorded hand: sent unchanged with no note, it disputes nothing
+    # and is refused on the phone, before it is queued or the match is frozen.
+    box.locator("#dispute-submit").tap()
+    expect(box.locator("#dispute-error")).to_contain_text("This is the recorded hand")
+    expect(phone.locator("#queue-list li[data-kind='dispute']")).to_have_count(0)
+    expect(phone.locator("#table-frozen")).to_be_hidden()
     for seat, count in enumerate(CLAIMED):
         box.locator(f"#dispute-count-{seat}").fill(str(count))
     box.locator("#dispute-note").fill("A had 2, not 3")

@@ -88,7 +88,12 @@ def test_the_api_exposes_the_hold_and_it_clears_when_every_player_confirms(
 def test_a_disputed_result_is_with_the_director_until_resolved(client: Any, held: Any) -> None:
     live, match, payloads = held
     confirmation.hand_dispute(
-        match_id=match.pk, actor=live.director, number=1, seat=1, claimed=payloads[0]
+        match_id=match.pk,
+        actor=live.director,
+        number=1,
+        seat=1,
+        claimed=payloads[0],
+        note="The player says the counts were otherwise.",
     )
     body = _fresh(client, f"/api/live/spring-open/matches/{match.pk}/").json()
     assert body["match"]["confirmation_hold"] == "disputed"

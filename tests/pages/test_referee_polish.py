@@ -277,3 +277,24 @@ def test_table_cards_name_seats_by_letter(client: Client) -> None:
     lt = make_live_tournament(8, slug="letters-open")
     html = client.get(f"/live/{lt.tournament.slug}/tables/").content.decode()
     assert re.findall(r'<td class="seat-no">([^<]*)</td>', html)[:4] == ["A", "B", "C", "D"]
+
+
+def test_a_seat_without_a_club_shows_its_country_with_no_stray_separator(
+    client: Client, setup: Setup
+) -> None:
+    """Walkthrough: a player with a country and no club read "· PR" under their name."""
+    seats = list(setup.match.seats.order_by("seat").select_related("entry__player"))
+    (no_club, both, neither, club_only) = (s.entry.player for s in seats)
+    no_club.club, no_club.country = "", "PR"
+    both.club, both.country = "Bayamón DC", "PR"
+    neither.club, neither.country = "", ""
+    club_only.club, club_only.country = "Ponce DC", ""
+    for player in (no_club, both, neither, club_only):
+        player.save(update_fields=["club", "country"])
+    client.force_login(setup.referee)
+    html = unescape(client.get(f"/matches/{setup.match.pk}/").content.decode())
+    smalls = [
+        re.sub(r"\s+", " ", s).strip()
+        for s in re.findall(r'<span class="who">.*?<small>(.*?)</small>', html, re.S)
+    ]
+    assert smalls == ["PR", "Bayamón DC · PR", "", "Ponce DC"]

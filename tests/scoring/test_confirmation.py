@@ -235,6 +235,17 @@ def test_a_disputed_block_count_freezes_the_match_until_the_director_corrects_it
         )
     assert any(f.startswith("claimed") for f in bad.value.fields or {})
     assert not ResultDispute.objects.exists()
+    # The recorded hand itself, with no note, disputes nothing: refused before it freezes the
+    # match (one tap on the prefilled form); with a note saying what differs it is a dispute.
+    with pytest.raises(ApplicationError) as same:
+        confirmation.hand_dispute(
+            match_id=match.pk, actor=referee, number=6, seat=2, claimed=LAST_BLOCK, note="  "
+        )
+    assert (same.value.code, same.value.rule) == ("dispute_unchanged", "confirmation")
+    assert "claimed" in (same.value.fields or {})
+    assert not ResultDispute.objects.exists()
+    match.refresh_from_db()
+    assert match.confirmation_hold != "disputed"
 
     dispute = confirmation.hand_dispute(
         match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK, note="I had 2"
