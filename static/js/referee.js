@@ -332,14 +332,16 @@
     markImpossibleCounts();
     if (currentEnd() !== "block") return;
     var counts = readCounts();
-    if (counts.some(function (c) { return c === null || isNaN(c); })) {
+    var missing = function (c) { return c === null || isNaN(c); };
+    // A count no hand can have (R20: at most the heaviest hand) gives no result to confirm;
+    // said as soon as it is typed, before the other counts are in.
+    var bad = [];
+    counts.forEach(function (c, i) { if (!missing(c) && !possibleCount(c)) bad.push(i); });
+    if (!bad.length && counts.some(missing)) {
       out.textContent = p.dataset.msgEnterCounts;
       out.className = "block-result muted";
       return;
     }
-    // A count no hand can have (R20: at most the heaviest hand) gives no result to confirm.
-    var bad = [];
-    counts.forEach(function (c, i) { if (!possibleCount(c)) bad.push(i); });
     if (bad.length) {
       // Name whose count is wrong: on a phone the field's own error may be off screen.
       out.textContent = fill(p.dataset.msgCountOf, {

@@ -310,6 +310,11 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     # What is missing is said once, under the counts; the summary does not repeat it.
     expect(preview).to_have_text("Enter every count to see the result (R20).")
     expect(summary).to_have_text("")
+    # The slip is said as soon as it is typed, before the other counts are in (walkthrough:
+    # only the outline showed until the tap).
+    page.fill("#count-0", "99")
+    expect(preview).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
+    expect(preview).to_have_class(re.compile(r"\berror\b"))
     for seat, count in enumerate((99, 8, 20, 30)):
         page.fill(f"#count-{seat}", str(count))
     expect(preview).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
