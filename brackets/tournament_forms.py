@@ -432,13 +432,11 @@ class TournamentForm(forms.Form):
                 self.add_error(
                     "slug", _("The name has no letters or digits to make a link from: give one.")
                 )
-        if self.errors:
+        # The ruleset check reads every rule field, so it waits only for those (and the
+        # preset): an empty name or a bad date does not hide a refused ruleset.
+        if self._rule_field_refused():
             return data
-        preset, overrides = data.get("ruleset_preset", ""), self.overrides()
-        ruleset, error = ruleset_form_errors(preset, overrides)
-        if error is not None:
-            deal = overrides.get("deal", preset_values().get(preset, {}).get("deal"))
-            self.add_engine_error(error, deal)
+        ruleset = self._check_ruleset(data.get("ruleset_preset", ""), self.overrides())
         data["ruleset"] = ruleset
         # T9, the rule tournament.partnerships applies: a pairs event plays a partnership
         # ruleset. Checked here against the ruleset being saved (the service checks it again).
@@ -449,6 +447,40 @@ class TournamentForm(forms.Form):
                 _("A pairs event needs a partnership ruleset (teams = partners, R42, T9)."),
             )
         return data
+
+    def _rule_field_refused(self) -> bool:
+        """Whether the preset or a rule field (``rule_*``) failed its own validation: the
+        ruleset cannot be read then (a refused field has no cleaned value)."""
+        return any(name == "ruleset_preset" or name.startswith("rule_") for name in self.errors)
+
+    def _check_ruleset(
+        self, preset: str, overrides: Mapping[str, object]
+    ) -> dict[str, object] | None:
+        """The engine's effective ruleset (§1), or None with EVERY refusal on its field.
+
+        The engine names its first refusal only, so after one that names an override the
+        director set, that override is dropped (the preset's value stands in) and the rest
+        is checked again: a target of -3 and a boneyard the deal cannot have (R2) are both
+        shown at once. It stops when the rest is valid, when a refusal names no override
+        left to drop (that refusal is still shown: a preset's value the director kept, such
+        as block's sleeping boneyard under a standard deal, R2), or after as many rounds as
+        overrides (each round drops one). A field is refused once: dropping a key can bring
+        its refusal back from the preset's value (block's sleeping boneyard again)."""
+        ruleset, error = ruleset_form_errors(preset, overrides)
+        remaining = dict(overrides)
+        shown: set[str | None] = set()
+        for _round in range(len(overrides) + 1):
+            if error is None:
+                break
+            if error.field not in shown:
+                shown.add(error.field)
+                deal = remaining.get("deal", preset_values().get(preset, {}).get("deal"))
+                self.add_engine_error(error, deal)
+            if error.field is None or error.field not in remaining:
+                break
+            del remaining[error.field]
+            _valid, error = ruleset_form_errors(preset, remaining)
+        return ruleset
 
     def add_engine_error(self, error: InvalidRuleset, deal: object = None) -> None:
         """Put the engine's refusal on the field it names, with its rule: in the page's

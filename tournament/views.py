@@ -169,6 +169,14 @@ def _user_max_length(name: str) -> int:
     return int(field.max_length)
 
 
+#: What a referee name may hold, naming the field: the server's refusal and the input's
+#: ``title``, which the browser adds to its own "Please match the requested format." when the
+#: ``pattern`` (the same characters as the SlugField's validator) refuses a name.
+REFEREE_NAME_ALLOWED = gettext_lazy(
+    "Referee name: only letters, digits, - and _ (no spaces or accents)."
+)
+
+
 class RefereeForm(forms.Form):
     """A new referee: each problem is one message under its field, naming the field and the
     limit or the rule ("Display name: at most 150 characters (this one has 200)."); the page
@@ -177,12 +185,16 @@ class RefereeForm(forms.Form):
     username = forms.SlugField(
         max_length=_user_max_length("username"),
         label=gettext_lazy("New referee (name without spaces)"),
-        widget=forms.TextInput(attrs={"pattern": "[a-zA-Z0-9_\\-]+", "autocomplete": "off"}),
+        widget=forms.TextInput(
+            attrs={
+                "pattern": "[a-zA-Z0-9_\\-]+",
+                "title": REFEREE_NAME_ALLOWED,
+                "autocomplete": "off",
+            }
+        ),
         error_messages={
             "required": gettext_lazy("Referee name: required."),
-            "invalid": gettext_lazy(
-                "Referee name: only letters, digits, - and _ (no spaces or accents)."
-            ),
+            "invalid": REFEREE_NAME_ALLOWED,
             "max_length": gettext_lazy(
                 "Referee name: at most %(limit_value)d characters (this one has %(show_value)d)."
             ),

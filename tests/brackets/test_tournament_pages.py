@@ -100,6 +100,84 @@ def test_one_submission_shows_the_bad_slug_and_the_bad_dates_together() -> None:
     assert not Tournament.objects.filter(name="Open 2026").exists()
 
 
+def test_one_submission_shows_the_missing_name_and_every_ruleset_refusal_together() -> None:
+    """Bug: an empty name, a target of -3 and a draw boneyard under the standard deal (R2)
+    were shown one per submission (the ruleset was only checked once every other field was
+    valid, and the engine names its first refusal only). All three show at once."""
+    client = _client(UserFactory(is_staff=True))
+    r = client.post(
+        reverse("brackets:tournament-create"),
+        _post(name="", slug="", rule_deal="standard", rule_target="-3", rule_boneyard="draw"),
+    )
+    assert r.status_code == 400
+    errors = r.context["form"].errors
+    assert set(errors) >= {"name", "rule_target", "rule_boneyard"}, errors
+    assert len(errors["rule_target"]) == 1
+    assert "A whole number from 1 to 1000 (R30-R32)." in errors["rule_target"][0]
+    assert "R2" in " ".join(errors["rule_boneyard"])
+    html = r.content.decode()
+    assert "A whole number from 1 to 1000 (R30-R32)." in html
+    assert "The standard deal deals every tile, so no boneyard is left (R2)" in html
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "fields"),
+    [
+        (
+            {"rule_playoff_value": "0", "rule_boneyard_reserve": "-1"},
+            {"rule_playoff_value": "R26", "rule_boneyard_reserve": "R16"},
+        ),
+        (
+            {"ruleset_preset": "block", "rule_llave": "plus_one", "rule_tie_value_cap": "0"},
+            {"rule_llave": "R24", "rule_tie_value_cap": "1000"},
+        ),
+        # The block preset's sleeping boneyard under a standard deal (R2) is refused on the
+        # boneyard though the director did not set it, beside the target they did set.
+        (
+            {"ruleset_preset": "block", "rule_deal": "standard", "rule_target": "-3"},
+            {"rule_target": "R30-R32", "rule_boneyard": "R2"},
+        ),
+        # Dropping the refused draw boneyard brings back block's sleeping one, refused again
+        # under the standard deal: the boneyard is still named once.
+        (
+            {
+                "ruleset_preset": "block",
+                "rule_deal": "standard",
+                "rule_boneyard": "draw",
+                "rule_target": "-3",
+            },
+            {"rule_target": "R30-R32", "rule_boneyard": "R2"},
+        ),
+    ],
+)
+def test_a_ruleset_with_two_engine_refusals_shows_both(
+    extra: dict[str, str], fields: dict[str, str]
+) -> None:
+    client = _client(UserFactory(is_staff=True))
+    r = client.post(reverse("brackets:tournament-create"), _post(**extra))
+    assert r.status_code == 400
+    errors = r.context["form"].errors
+    assert set(errors) == set(fields), errors
+    for field, words in fields.items():
+        assert len(errors[field]) == 1, errors[field]
+        assert words in errors[field][0], errors[field]
+    assert not Tournament.objects.exists()
+
+
+def test_a_rule_field_refused_on_its_own_waits_for_the_ruleset_check() -> None:
+    """A rule field that is not even a number has no value to check the ruleset with: its
+    own error shows (with the name's), and no engine refusal is guessed from the rest."""
+    client = _client(UserFactory(is_staff=True))
+    r = client.post(
+        reverse("brackets:tournament-create"),
+        _post(name="", slug="", rule_target="six", rule_boneyard="draw"),
+    )
+    assert r.status_code == 400
+    errors = r.context["form"].errors
+    assert set(errors) == {"name", "rule_target"}, errors
+
+
 def test_an_empty_slug_is_made_from_the_name_and_kept_free() -> None:
     """A director who gives only a name gets a link made from it ("Café Open 2027" ->
     cafe-open-2027), the next free one when it is taken; a name with nothing to make one from

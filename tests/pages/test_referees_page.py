@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import TournamentFactory, director_of
 from tournament.models import Tournament, TournamentRole
@@ -37,6 +38,12 @@ def _input(html: str, name: str) -> str:
     return found.group(0)
 
 
+def _text(html: str) -> str:
+    """What the page shows: its text without tags (the name input's ``title``, which says
+    what a name may hold, is not a second message)."""
+    return re.sub(r"<[^>]*>", " ", html)
+
+
 def _referees(tournament: Tournament) -> int:
     return TournamentRole.objects.filter(
         tournament=tournament, role=TournamentRole.Role.REFEREE
@@ -56,9 +63,10 @@ def test_a_too_long_name_says_so_once_and_keeps_the_inputs(language: str, messag
     response = client.post(url, {"op": "create", "username": name, "display_name": "Ana Ruiz"})
     assert response.status_code == 400
     html = response.content.decode()
-    assert html.count(message) == 1
-    assert "letters, digits, - or _" not in html
-    assert "letras, dígitos" not in html
+    text = _text(html)
+    assert text.count(message) == 1
+    assert "letters, digits, - or _" not in text
+    assert "letras, dígitos" not in text
     assert f'value="{name}"' in _input(html, "username")
     assert 'value="Ana Ruiz"' in _input(html, "display_name")
     assert _referees(tournament) == 0
@@ -71,8 +79,9 @@ def test_a_too_long_display_name_names_the_display_name() -> None:
     )
     assert response.status_code == 400
     html = response.content.decode()
-    assert html.count("Display name: at most 150 characters (this one has 200).") == 1
-    assert "Referee name:" not in html
+    text = _text(html)
+    assert text.count("Display name: at most 150 characters (this one has 200).") == 1
+    assert "Referee name:" not in text
     assert 'value="ref-ana"' in _input(html, "username")
     assert _referees(tournament) == 0
 
@@ -81,8 +90,8 @@ def test_a_name_with_spaces_names_the_rule_and_a_taken_name_says_it_is_taken() -
     tournament, client, url = _page()
     response = client.post(url, {"op": "create", "username": "ana ruiz", "display_name": ""})
     assert response.status_code == 400
-    html = response.content.decode()
-    assert html.count("Referee name: only letters, digits, - and _ (no spaces or accents).") == 1
+    text = _text(response.content.decode())
+    assert text.count("Referee name: only letters, digits, - and _ (no spaces or accents).") == 1
     User.objects.create(username="ref-taken")
     response = client.post(url, {"op": "create", "username": "ref-taken", "display_name": "Ana"})
     assert response.status_code == 400
@@ -90,6 +99,38 @@ def test_a_name_with_spaces_names_the_rule_and_a_taken_name_says_it_is_taken() -
     assert html.count("The name &#x27;ref-taken&#x27; is taken; choose another.") == 1
     assert 'value="ref-taken"' in _input(html, "username")
     assert _referees(tournament) == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "allowed"),
+    [
+        ("en", "Referee name: only letters, digits, - and _ (no spaces or accents)."),
+        ("es", "Nombre del árbitro: solo letras, dígitos, - y _ (sin espacios ni acentos)."),
+    ],
+)
+def test_the_name_pattern_says_what_is_allowed(language: str, allowed: str) -> None:
+    """Bug: "ref one" got only the browser's "Please match the requested format.": the input's
+    pattern had no title, which the browser adds to that message. The title names the field
+    and what it takes, in the page's language; a post that bypasses the pattern is refused on
+    the field in the same words."""
+    tournament, client, url = _page(language)
+    html = client.get(url).content.decode()
+    field = _input(html, "username")
+    assert 'pattern="' in field
+    assert f'title="{escape(allowed)}"' in field, field
+    response = client.post(url, {"op": "create", "username": "ref one", "display_name": ""})
+    assert response.status_code == 400
+    assert response.context["create_form"].errors == {"username": [allowed]}
+    assert _field_error(response.content.decode()) == escape(allowed)
+    assert _referees(tournament) == 0
+
+
+def _field_error(html: str) -> str:
+    found = re.search(
+        r'data-field="username">.*?<p class="error field-error">([^<]+)</p>', html, re.S
+    )
+    assert found, html[:2000]
+    return found.group(1)
 
 
 def test_a_created_referee_is_announced_once() -> None:
