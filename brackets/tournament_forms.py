@@ -11,6 +11,7 @@ with its rule.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -218,6 +219,9 @@ def preset_labels() -> dict[str, object]:
 
 #: How a form shows a key with no effect under a preset's scoring: RULES.md §1's en dash.
 NO_EFFECT_MARK = "\u2013"
+
+#: A rule reference in a message: "(R20", "(§1", "(T3".
+_NAMES_A_RULE = re.compile(r"\((?:R\d|§\d|T\d)")
 
 
 def no_effect(values: Mapping[str, object], key: str) -> bool:
@@ -494,6 +498,8 @@ class TournamentForm(forms.Form):
                 (error.code, "boneyard" if deal == "standard" else "boneyard_left_over")
             )
         message = str(worded) % {"max": MAX_POINTS} if worded is not None else error.message
-        if error.rule and error.rule not in message:
+        # The engine's rule, unless the words already name one ("(R30-R32)", not
+        # "(R30-R32). (§1)").
+        if error.rule and error.rule not in message and not _NAMES_A_RULE.search(message):
             message = f"{message} ({error.rule})"
         self.add_error(field, message)

@@ -114,6 +114,7 @@ def test_one_submission_shows_the_missing_name_and_every_ruleset_refusal_togethe
     assert set(errors) >= {"name", "rule_target", "rule_boneyard"}, errors
     assert len(errors["rule_target"]) == 1
     assert "A whole number from 1 to 1000 (R30-R32)." in errors["rule_target"][0]
+    assert "(§1)" not in errors["rule_target"][0]  # one rule reference, not two
     assert "R2" in " ".join(errors["rule_boneyard"])
     html = r.content.decode()
     assert "A whole number from 1 to 1000 (R30-R32)." in html
