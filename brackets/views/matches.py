@@ -25,6 +25,7 @@ from brackets.selectors.replacements import ReplacementCandidate, replacement_ca
 from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from scoring.engine import Ruleset
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS, ruleset_of
 from scoring.presenters.partnership import SideView, partnership_sides
@@ -32,7 +33,7 @@ from scoring.services import (
     match_forfeit,
     match_result_override,
     override_placings,
-    override_target,
+    override_ruleset,
 )
 
 # The rule each action answers to, named in any refusal that does not name its own.
@@ -160,12 +161,15 @@ class OverrideForm(forms.Form):
         seats: list[Seat],
         partners: bool = False,
         target: int | None = None,
+        ruleset: Ruleset | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
         self.partners = partners  # R42: partners share one score
         self.target = target  # R33: only one player (partnership) can reach it
+        # R33 (its target unless given), R31/R32/R34: which scores a match can end with.
+        self.ruleset = ruleset
         for s in seats:
             letter = SEAT_LETTERS[s.seat]
             self.fields[f"score_{s.seat}"] = forms.IntegerField(
@@ -200,13 +204,15 @@ class OverrideForm(forms.Form):
         if not self.errors:
             try:
                 # The service's own checks (a top-score tie needs places, T3/T4; partners
-                # share a score, R42), before the confirmation step rather than after it.
+                # share a score, R42; scores a match can end with, R31-R34), before the
+                # confirmation step rather than after it.
                 override_placings(
                     self.scores(),
                     self.placings(),
                     n=len(self.seats),
                     partners=self.partners,
                     target=self.target,
+                    ruleset=self.ruleset,
                 )
             except forms.ValidationError as exc:
                 self.add_error(None, exc)
@@ -335,7 +341,10 @@ class MatchActionView(DirectorTournamentMixin):
             return ForfeitForm(data, seats=seats, sides=self.sides)
         if action == "override":
             return OverrideForm(
-                data, seats=seats, partners=bool(self.sides), target=override_target(self.match)
+                data,
+                seats=seats,
+                partners=bool(self.sides),
+                ruleset=override_ruleset(self.match),
             )
         return ReplaceForm(data, seats=seats, candidates=replacement_candidates(round=rnd))
 

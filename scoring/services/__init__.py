@@ -34,6 +34,7 @@ from scoring.services.corrections import (
     match_forfeit,
     match_result_override,
     override_placings,
+    override_ruleset,
     override_target,
 )
 from scoring.services.hand_store import SEAT_COLUMNS, STAT_FIELDS, HandStore
@@ -64,5 +65,6 @@ __all__ = [
     "match_result_override",
     "match_start",
     "override_placings",
+    "override_ruleset",
     "override_target",
 ]

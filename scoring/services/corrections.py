@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
-from scoring.engine import InvalidRuleset, Ruleset, Teams
+from scoring.engine import InvalidRuleset, ResetRule, Ruleset, Scoring, Teams
 from scoring.engine.placing import (
     partnership_placings,
     placings_by_score,
@@ -156,11 +156,15 @@ def override_placings(
     n: int,
     partners: bool,
     target: int | None = None,
+    ruleset: Ruleset | None = None,
 ) -> list[int]:
     """The placings a director's result override stores, or a 400 naming the field and the
     rule: ``scores`` one integer >= 0 per seat (at a partnership table one per partnership,
     R42); ``placings`` the places, required when the top scores tie, else from the scores
-    (T3/T4). Pure: the override page checks a submission with it before asking to confirm."""
+    (T3/T4). ``ruleset`` the match's (:func:`override_ruleset`): its target (R33, unless
+    ``target`` is given) and, under ``six_love``, its reset rule (R31, R32, R34) say which
+    scores a match can end with. Pure: the override page checks a submission with it before
+    asking to confirm."""
     if len(scores) != n or any(
         isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores
     ):
@@ -180,6 +184,8 @@ def override_placings(
     # R33: the match ends as soon as one player (partnership, R42) reaches the target, and
     # only the hand's winner scores, so no two can be there (6-6-6-6 is no result).
     sides = [scores[0], scores[1]] if partners else list(scores)
+    if target is None and ruleset is not None:
+        target = ruleset.target_for(n)
     if target is not None and sum(1 for s in sides if s >= target) > 1:
         message = (
             _(
@@ -193,6 +199,8 @@ def override_placings(
             )
         ) % {"target": target}
         raise ApplicationError(message, code="bad_scores", rule="R33", fields={"scores": [message]})
+    if ruleset is not None and ruleset.scoring is Scoring.SIX_LOVE:
+        _check_reachable(sides, partners=partners, target=target, reset_rule=ruleset.reset_rule)
     if placings is None:
         top = [max(scores[0], scores[2]), max(scores[1], scores[3])] if partners else scores
         if sorted(top)[-1] == sorted(top)[-2]:
@@ -223,21 +231,72 @@ def override_placings(
     return list(placings)
 
 
-def override_target(match: Match) -> int | None:
-    """The target a result override is checked against (R33): the match's frozen ruleset's,
-    or, before it started, the tournament's (R41: it depends on the player count); None
-    when the tournament's ruleset does not hold (the override then reports that itself)."""
+def _check_reachable(
+    sides: Sequence[int], *, partners: bool, target: int | None, reset_rule: ResetRule
+) -> None:
+    """Refuse six-love scores no match can end with, whether at the target or when time is
+    called (T3): under ``all_scored`` at least one player (partnership) is on 0 between hands
+    and a match ends only with one on 0 (R31c/d, R34; with partners the score returns to 0 as
+    soon as both partnerships have scored, R44); under ``any_challenger`` a win by anyone
+    while another has points resets, so at most one has points (R32)."""
+    line = "-".join(str(s) for s in sides)
+    if reset_rule is ResetRule.ANY_CHALLENGER:
+        if sum(1 for s in sides if s > 0) <= 1:
+            return
+        rule = "R32"
+        message = (
+            _(
+                "Under this ruleset only one partnership ever has points: when a partnership "
+                "wins a hand while the other has points, the score returns to 0 (R32), so a "
+                "match cannot end %(scores)s."
+            )
+            if partners
+            else _(
+                "Under this ruleset only one player ever has points: when a player wins a "
+                "hand while another has points, the score returns to 0 (R32), so a match "
+                "cannot end %(scores)s."
+            )
+        ) % {"scores": line}
+    else:
+        if min(sides) == 0:
+            return
+        # R31c names how a match at the target ends; R34 holds between any two hands, so a
+        # score when time was called (T3) is refused too.
+        rule = "R31c" if target is not None and max(sides) >= target else "R34"
+        message = (
+            _(
+                "Under this ruleset one partnership is always on 0: the score returns to 0 as "
+                "soon as both have scored (R31c, R34, R44), so a match cannot end %(scores)s."
+            )
+            if partners
+            else _(
+                "Under this ruleset at least one player is always on 0 (R31c, R34): a match "
+                "cannot end %(scores)s."
+            )
+        ) % {"scores": line}
+    raise ApplicationError(message, code="bad_scores", rule=rule, fields={"scores": [message]})
+
+
+def override_ruleset(match: Match) -> Ruleset | None:
+    """The ruleset a result override is checked against (R31-R34): the match's frozen one,
+    or, before it started, the tournament's; None when the tournament's ruleset does not hold
+    (the override then reports that itself)."""
     t = match.tournament
     try:
         if match.ruleset:
-            ruleset = Ruleset.from_json(match.ruleset)
-        elif t.ruleset:
-            ruleset = Ruleset.from_json(t.ruleset)
-        else:
-            ruleset = Ruleset.from_preset(t.ruleset_preset, t.ruleset_overrides)
-        return ruleset.target_for(match.n_players)
+            return Ruleset.from_json(match.ruleset)
+        if t.ruleset:
+            return Ruleset.from_json(t.ruleset)
+        return Ruleset.from_preset(t.ruleset_preset, t.ruleset_overrides)
     except InvalidRuleset:
         return None
+
+
+def override_target(match: Match) -> int | None:
+    """The target a result override is checked against (R33): :func:`override_ruleset`'s
+    for the match's player count (R41), or None."""
+    ruleset = override_ruleset(match)
+    return None if ruleset is None else ruleset.target_for(match.n_players)
 
 
 @transaction.atomic
@@ -264,7 +323,7 @@ def match_result_override(
         match.started_at = timezone.now()
     partners = match.n_players == 4 and match.ruleset.get("teams") == "partners"
     placings = override_placings(
-        scores, placings, n=match.n_players, partners=partners, target=override_target(match)
+        scores, placings, n=match.n_players, partners=partners, ruleset=override_ruleset(match)
     )
     if partners:
         placings = partnership_placings(placings)

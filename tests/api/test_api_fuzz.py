@@ -191,7 +191,7 @@ def build_world() -> World:
     _play_hands(playing, referee, 2, seed=11)
     finished = scheduled_match(tournament, n_players=3, referee=referee)
     match_start(match_id=finished.pk, actor=director)
-    match_result_override(match_id=finished.pk, actor=director, scores=[6, 2, 1], reason="fuzz")
+    match_result_override(match_id=finished.pk, actor=director, scores=[6, 2, 0], reason="fuzz")
     key = referee_token_issue(tournament=tournament, actor=director, user=referee, label="a").key
     revoked = referee_token_issue(tournament=tournament, actor=director, user=referee)
     referee_token_revoke(token=revoked, actor=director)

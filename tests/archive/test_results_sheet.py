@@ -42,7 +42,7 @@ def test_the_sheet_lists_every_table_with_places_points_and_how_it_ended() -> No
     match_result_override(
         match_id=first.pk,
         actor=director,
-        scores=[6, 2, 1][: first.n_players] + [0] * max(0, first.n_players - 3),
+        scores=[6, 2, 0][: first.n_players] + [0] * max(0, first.n_players - 3),
         reason="score sheet",
     )
     play_round(rnd, director, seed=4)

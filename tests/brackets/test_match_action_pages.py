@@ -82,7 +82,8 @@ def test_forfeit_asks_for_confirmation_then_records_it(world: dict[str, Any]) ->
 def test_override_with_tied_top_scores_needs_placings(world: dict[str, Any]) -> None:
     c, url = world["c"], action_url(world, "override")
     n = world["match"].n_players
-    scores = {f"score_{i}": "3" for i in range(n)}
+    # Under all_scored someone is always on love (R34): 3-3-0-0 is a tie a match can stop at.
+    scores = {f"score_{i}": "3" if i < 2 else "0" for i in range(n)}
     # Refused at the first step, before any confirmation is asked (it was asked, then
     # refused): the form names what is missing (T3/T4).
     r = c.post(url, {**scores, "reason": "sheet"})
@@ -132,6 +133,35 @@ def test_override_refuses_two_players_at_the_target(world: dict[str, Any]) -> No
     assert world["match"].status == Match.Status.SCHEDULED
     # One player past the target is a result (R33: final scores may exceed it).
     r = c.post(url, {**scores, "score_1": "2", "score_2": "0", "score_3": "0", "reason": "x"})
+    assert 'id="confirm-box"' in r.content.decode()
+
+
+def test_override_refuses_a_score_no_match_can_end_with(world: dict[str, Any]) -> None:
+    """6-1-1-1 under the default ruleset (six_love, all_scored) reached the confirmation step:
+    the last player to score would have reset the scores (R31d), and a six-love match ends
+    only with someone on 0 (R31c, R34). The page says so before asking to confirm."""
+    c, url = world["c"], action_url(world, "override")
+    n = world["match"].n_players
+    assert n == 4
+    scores = {"score_0": "6", "score_1": "1", "score_2": "1", "score_3": "1"}
+    r = c.post(url, {**scores, "reason": "sheet"})
+    assert r.status_code == 400
+    assert 'id="confirm-box"' not in r.content.decode()
+    assert r.context["form"].non_field_errors() == [
+        "Under this ruleset at least one player is always on 0 (R31c, R34): a match cannot "
+        "end 6-1-1-1."
+    ]
+    # Time called at 3-1-1-1 is no score either: between hands someone is on love (R34).
+    r = c.post(url, {**scores, "score_0": "3", "reason": "sheet"})
+    assert r.status_code == 400
+    assert "a match cannot end 3-1-1-1" in r.context["form"].non_field_errors()[0]
+    # Confirmed anyway (a stale tab): refused by the same check, nothing written.
+    r = c.post(url, {**scores, "reason": "sheet", "confirmed": "yes"})
+    assert r.status_code == 400
+    world["match"].refresh_from_db()
+    assert world["match"].status == Match.Status.SCHEDULED
+    # With one player on love it is a six-love result.
+    r = c.post(url, {**scores, "score_3": "0", "reason": "sheet"})
     assert 'id="confirm-box"' in r.content.decode()
 
 

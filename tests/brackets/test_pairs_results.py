@@ -74,7 +74,7 @@ def test_an_override_of_a_pairs_match_places_partnerships_r42_t4() -> None:
     assert placings == {0: 3, 1: 1, 2: 3, 3: 1}
     assert match.winner_seat == 1
     # Without placings the partnerships' scores decide (partners level is no "top tie").
-    match_result_override(match_id=match.pk, actor=director, scores=[6, 2, 6, 2], reason="y")
+    match_result_override(match_id=match.pk, actor=director, scores=[6, 0, 6, 0], reason="y")
     match.refresh_from_db()
     placings = dict(Seat.objects.filter(match=match).values_list("seat", "placing"))
     assert placings == {0: 1, 1: 3, 2: 1, 3: 3}
@@ -119,7 +119,7 @@ def test_the_finals_winner_ranks_first_in_the_knockout_standings_t10() -> None:
     final = services.round_publish(stage=k, actor=d)
     assert final.kind == Round.Kind.FINAL
     link = RoundMatch.objects.get(round=final)
-    match_result_override(match_id=link.match_id, actor=d, scores=[4, 6, 4, 6], reason="sheet")
+    match_result_override(match_id=link.match_id, actor=d, scores=[0, 6, 0, 6], reason="sheet")
     champion_entry = Seat.objects.get(match_id=link.match_id, seat=1).entry_id
     champion = PartnershipMember.objects.get(entry_id=champion_entry).partnership_id
     table = pairs_standings_table(stage_id=k.pk)

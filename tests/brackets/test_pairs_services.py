@@ -223,7 +223,7 @@ def test_a_knockout_table_without_a_winner_waits_for_the_director() -> None:
     assert final.kind == Round.Kind.FINAL
     link = RoundMatch.objects.get(round=final)
     match_result_override(
-        match_id=link.match_id, actor=d, scores=[3, 3, 3, 3], placings=[1, 1, 1, 1], reason="time"
+        match_id=link.match_id, actor=d, scores=[0, 0, 0, 0], placings=[1, 1, 1, 1], reason="time"
     )
     services.round_close(round=final, actor=d)
     with pytest.raises(ApplicationError) as exc:

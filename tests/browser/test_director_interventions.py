@@ -56,7 +56,8 @@ def test_settings_override_and_replace_on_a_phone(
     page.goto(f"/director/tournaments/{slug}/rounds/{rnd.pk}/matches/{first}/override/")
     n = Match.objects.get(pk=first).n_players
     for seat in range(n):
-        page.fill(f"#id_score_{seat}", "6" if seat == 0 else "2")
+        # Someone is always on love under the default ruleset (R31c, R34).
+        page.fill(f"#id_score_{seat}", "6" if seat == 0 else "0" if seat == n - 1 else "2")
     page.fill("#id_reason", "Score sheet signed by all players")
     page.locator("#action-next").click()
     expect(page.locator("#confirm-box")).to_contain_text("A 6")

@@ -139,7 +139,7 @@ def test_a_level_pairs_table_shares_first_place_t3(client: Client) -> None:
     rnd = services.round_publish(stage=q, actor=d)
     link = RoundMatch.objects.get(round=rnd)
     match_result_override(
-        match_id=link.match_id, actor=d, scores=[2, 2, 2, 2], placings=[1, 1, 1, 1], reason="level"
+        match_id=link.match_id, actor=d, scores=[0, 0, 0, 0], placings=[1, 1, 1, 1], reason="level"
     )
     t.refresh_from_db()
     cards = lists(client.get(f"/live/{t.slug}/bracket/").content.decode(), "bracket-pairs")

@@ -661,7 +661,7 @@ def test_start_override_forfeit_void_through_the_api(tournament: Tournament) -> 
     assert r.json()["match"]["hands_count"] == 0
     r = api.post(
         f"/api/matches/{m.pk}/override/",
-        {"scores": [2, 6], "reason": "appeal"},
+        {"scores": [0, 6], "reason": "appeal"},
         format="json",
     )
     assert r.status_code == 200
