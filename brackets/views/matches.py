@@ -160,15 +160,14 @@ class OverrideForm(forms.Form):
         *args: Any,
         seats: list[Seat],
         partners: bool = False,
-        target: int | None = None,
         ruleset: Ruleset | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
         self.partners = partners  # R42: partners share one score
-        self.target = target  # R33: only one player (partnership) can reach it
-        # R33 (its target unless given), R31/R32/R34: which scores a match can end with.
+        # R33 (its target: only one player or partnership can reach it), R31/R32/R34: which
+        # scores a match can end with.
         self.ruleset = ruleset
         for s in seats:
             letter = SEAT_LETTERS[s.seat]
@@ -211,7 +210,6 @@ class OverrideForm(forms.Form):
                     self.placings(),
                     n=len(self.seats),
                     partners=self.partners,
-                    target=self.target,
                     ruleset=self.ruleset,
                 )
             except forms.ValidationError as exc:

@@ -35,7 +35,6 @@ from scoring.services.corrections import (
     match_result_override,
     override_placings,
     override_ruleset,
-    override_target,
 )
 from scoring.services.hand_store import SEAT_COLUMNS, STAT_FIELDS, HandStore
 from scoring.services.hands import _start_with_first_hand, hand_record
@@ -66,5 +65,4 @@ __all__ = [
     "match_start",
     "override_placings",
     "override_ruleset",
-    "override_target",
 ]

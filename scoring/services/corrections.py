@@ -292,13 +292,6 @@ def override_ruleset(match: Match) -> Ruleset | None:
         return None
 
 
-def override_target(match: Match) -> int | None:
-    """The target a result override is checked against (R33): :func:`override_ruleset`'s
-    for the match's player count (R41), or None."""
-    ruleset = override_ruleset(match)
-    return None if ruleset is None else ruleset.target_for(match.n_players)
-
-
 @transaction.atomic
 def match_result_override(
     *,

@@ -15,7 +15,7 @@ from core.exceptions import ApplicationError
 from scoring import services
 from scoring.engine import Ruleset
 from scoring.models import Match
-from scoring.services import override_placings, override_ruleset, override_target
+from scoring.services import override_placings, override_ruleset
 from tests.factories import TournamentFactory, director_of, match_in_progress, scheduled_match
 
 ANY_CHALLENGER = {"reset_rule": "any_challenger"}
@@ -136,8 +136,9 @@ def test_the_service_refuses_with_the_matchs_frozen_ruleset() -> None:
     # Changing the tournament to any_challenger later does not change this match (§1).
     tournament.ruleset = Ruleset.from_preset("wsod", ANY_CHALLENGER).to_json()
     tournament.save()
-    assert override_ruleset(match) == Ruleset.from_preset("wsod")
-    assert override_target(match) == 6
+    frozen = override_ruleset(match)
+    assert frozen == Ruleset.from_preset("wsod")
+    assert frozen.target_for(match.n_players) == 6  # R33's target for this table
     with pytest.raises(ApplicationError) as exc:
         services.match_result_override(
             match_id=match.pk, actor=director, scores=[6, 1, 1, 1], reason="sheet"
