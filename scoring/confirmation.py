@@ -18,6 +18,7 @@ from scoring.services.confirmations import (
     dispute_resolve,
     hand_confirm,
     hand_dispute,
+    versions_differ,
 )
 from tournament.models import Tournament
 
@@ -33,10 +34,6 @@ __all__ = [
 ]
 
 
-#: The fields of a hand the dispute queue compares, in its columns' order (RULES.md section 9).
-COMPARED = ("poser", "pose_tile", "end", "winner", "counts", "llave")
-
-
 @dataclass(frozen=True, slots=True)
 class DisputeRow:
     dispute: ResultDispute
@@ -48,9 +45,7 @@ class DisputeRow:
     def differs(self) -> tuple[str, ...]:
         """The fields on which the player's version differs from the recorded hand: what
         the director decides on (a phone shows them before the table's columns)."""
-        return tuple(
-            f for f in COMPARED if (self.recorded.get(f) or None) != (self.claimed.get(f) or None)
-        )
+        return versions_differ(self.recorded, self.claimed)
 
 
 def disputes_for(*, tournament: Tournament, open_only: bool = True) -> list[DisputeRow]:

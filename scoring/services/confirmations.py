@@ -358,7 +358,7 @@ def hand_dispute(
     pin_check(entry, pin, int(seat), dispute=True)
     record = _claimed_record(match, n, claimed)
     note = str(note or "").strip()
-    if not note and record.to_dict() == HandRecord.from_dict(_hand_version(hand)).to_dict():
+    if not note and not versions_differ(_hand_version(hand), record.to_dict()):
         # One tap on a form prefilled with the recorded hand would freeze the match for
         # nothing: a dispute says what differs, in the version or in the note.
         message = _(
@@ -515,6 +515,21 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     )
     _announce(match, finished=finished)
     return dispute
+
+
+#: The fields of a hand a dispute compares, in the queue's columns' order (RULES.md section 9).
+COMPARED = ("poser", "pose_tile", "end", "winner", "counts", "llave")
+
+
+def versions_differ(recorded: Mapping[str, Any], claimed: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields on which a player's version differs from the recorded hand (an absent
+    field, null, false and no counts read alike): what a dispute is about, and what the
+    director decides on."""
+
+    def value(v: Any) -> Any:
+        return None if v is None or v is False or v == [] else v
+
+    return tuple(f for f in COMPARED if value(recorded.get(f)) != value(claimed.get(f)))
 
 
 def _hand_version(hand: Hand) -> dict[str, Any]:
