@@ -102,7 +102,22 @@ def _signed_in_or_referee(request: HttpRequest) -> Principal | None:
     return None if principal.is_anonymous else principal
 
 
-def _admin_url(name: str, *args: Any) -> str | None:
+def _may_use_admin(request: HttpRequest, perm: str) -> bool:
+    """Whether the signed-in user may open the Django admin's page behind ``perm`` (active
+    staff holding it). A director who is not staff runs the event from the product's pages:
+    an admin link would only show them the admin's staff-only login."""
+    user = request.user
+    return bool(user.is_active and user.is_staff and user.has_perm(perm))
+
+
+def _admin_url(request: HttpRequest, perm: str, name: str, *args: Any) -> str | None:
+    """The Django admin page ``name`` for a user who may use it (:func:`_may_use_admin`)."""
+    if not _may_use_admin(request, perm):
+        return None
+    return _admin_reverse(name, *args)
+
+
+def _admin_reverse(name: str, *args: Any) -> str | None:
     try:
         return reverse(name, args=args)
     except NoReverseMatch:
@@ -179,7 +194,9 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
             "hands_url": reverse("scoring-api:hand-list", args=[match.pk]),
             "void_url": reverse("scoring-api:hand-void-last", args=[match.pk]),
             "panel_url": reverse("scoring:match-panel", args=[match.pk]),
-            "admin_url": _admin_url("admin:scoring_match_change", match.pk),
+            "admin_url": _admin_url(
+                request, "scoring.change_match", "admin:scoring_match_change", match.pk
+            ),
             "round_title": match_round_title(match),
         }
     )
@@ -319,12 +336,13 @@ def _last_activity(m: Any) -> datetime | None:
     return when
 
 
-def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
+def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     groups: dict[Any, dict[str, Any]] = {}
     counts: dict[str, int] = {}
     now = timezone.now()
     limit = timedelta(minutes=idle_minutes())
     idle: list[dict[str, Any]] = []
+    edit_matches = _may_use_admin(request, "scoring.change_match")
     for match in _dashboard_matches(tournament):
         m: Any = match  # with the annotations above
         counts[m.status] = counts.get(m.status, 0) + 1
@@ -347,7 +365,9 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
             "match": m,
             "seats": seats,
             "table": table,
-            "admin_url": _admin_url("admin:scoring_match_change", m.pk),
+            "admin_url": (
+                _admin_reverse("admin:scoring_match_change", m.pk) if edit_matches else None
+            ),
             "page_url": reverse("scoring:match-referee", args=[m.pk]),
             "last_activity": last,
             "idle": is_idle,
@@ -396,7 +416,12 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         "idle_limit": idle_minutes(),
         "counts": counts,
         "refresh_seconds": DASHBOARD_REFRESH_SECONDS,
-        "admin_tournament_url": _admin_url("admin:tournament_tournament_change", tournament.pk),
+        "admin_tournament_url": _admin_url(
+            request,
+            "tournament.change_tournament",
+            "admin:tournament_tournament_change",
+            tournament.pk,
+        ),
         "rows_url": reverse("scoring:director-dashboard-rows", args=[tournament.slug]),
         # A draft has no public live stream (docs/security.md: drafts are unpublished), so
         # the socket would be refused: the page polls instead (dashboard.js, no data-ws).
@@ -429,7 +454,8 @@ def _dashboard_etag(request: HttpRequest, slug: str) -> str | None:
 def director_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """``/director/tournaments/<slug>/``: every match, its table, referee, status and score."""
     tournament = _dashboard_tournament(request, slug)
-    return render(request, "scoring/director_dashboard.html", _dashboard_context(tournament))
+    context = _dashboard_context(request, tournament)
+    return render(request, "scoring/director_dashboard.html", context)
 
 
 @login_required
@@ -438,7 +464,8 @@ def director_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 def director_dashboard_rows(request: HttpRequest, slug: str) -> HttpResponse:
     """The dashboard's table body, polled by the page (conditional GET: 304 when unchanged)."""
     tournament = _dashboard_tournament(request, slug)
-    response = render(request, "scoring/_dashboard_rows.html", _dashboard_context(tournament))
+    context = _dashboard_context(request, tournament)
+    response = render(request, "scoring/_dashboard_rows.html", context)
     response["Cache-Control"] = "private, no-cache"
     response["X-Tournament-Version"] = str(tournament.version)
     return response

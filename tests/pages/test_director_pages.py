@@ -53,7 +53,8 @@ def test_dashboard_lists_every_match_with_table_referee_status_score_and_last_ha
     assert f'data-match="{idle.pk}"' in html
     assert "<time datetime=" in html  # last hand time of the match with a hand
     assert f"/matches/{setup.match.pk}/" in html
-    assert f"/admin/scoring/match/{setup.match.pk}/change/" in html
+    # A director who is not staff cannot use the Django admin: no link into it.
+    assert "/admin/" not in html
     assert "js/dashboard.js" in html
     assert 'http-equiv="refresh"' in html  # inside <noscript>: refresh without JavaScript
 
@@ -104,6 +105,48 @@ def test_dashboard_rows_answer_304_until_something_changes(client: Client, setup
     assert client.get(_url(setup, "rows/"), HTTP_IF_NONE_MATCH=etag).status_code == 403
 
 
+@pytest.mark.parametrize(
+    ("staff", "perms", "linked"),
+    [
+        (False, ("change_match", "change_tournament"), False),  # the admin refuses non-staff
+        (True, (), False),  # staff without the model permissions: the admin would 403
+        (True, ("change_match", "change_tournament"), True),
+    ],
+)
+def test_admin_links_only_for_who_may_use_the_admin(
+    client: Client, setup: Setup, staff: bool, perms: tuple[str, ...], linked: bool
+) -> None:
+    """The dashboard, its polled rows, the match page and the director's start page link into
+    the Django admin only for a user the admin lets in with that permission: a director who is
+    not staff runs the event from the product's pages (the admin would show them its
+    staff-only login)."""
+    from django.contrib.auth.models import Permission
+
+    director = director_of(setup.tournament, username="codir", is_staff=staff)
+    director.user_permissions.set(Permission.objects.filter(codename__in=perms))
+    client.force_login(director)
+    match_admin = f"/admin/scoring/match/{setup.match.pk}/change/"
+    tournament_admin = f"/admin/tournament/tournament/{setup.tournament.pk}/change/"
+    pages = {
+        _url(setup): (match_admin, tournament_admin),
+        _url(setup, "rows/"): (match_admin,),
+        f"/matches/{setup.match.pk}/": (match_admin,),
+        "/director/": ("/admin/",),
+    }
+    for url, links in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        for link in links:
+            assert (f'href="{link}"' in html) is (linked or (link == "/admin/" and staff)), (
+                url,
+                link,
+            )
+        if linked:
+            # ... and the admin opens for them.
+            assert client.get(links[0]).status_code == 200
+
+
 def test_director_home_lists_only_directed_tournaments(client: Client, setup: Setup) -> None:
     make_tournament(name="Someone Else's Cup", slug="else-cup")
     client.force_login(setup.director)
@@ -131,3 +174,27 @@ def test_dashboard_links_to_stage_setup_and_bracket(client: Client) -> None:
     html = page.content.decode()
     assert f'href="/director/tournaments/{tournament.slug}/stages/"' in html
     assert f'href="/director/tournaments/{tournament.slug}/bracket/"' in html
+
+
+def test_home_leads_spectators_to_live_and_directors_to_their_sign_in(
+    client: Client, setup: Setup
+) -> None:
+    """The home page links the live tournaments and the rules for spectators, and signs a
+    director in through the product's login, which accepts a director who is not staff
+    (the admin's login would not), and lands on their tournaments."""
+    setup.director.set_password("pw")
+    setup.director.save()
+    html = client.get("/").content.decode()
+    assert 'href="/live/"' in html
+    assert 'href="/rules/"' in html
+    assert 'href="/director/"' in html
+    assert "/admin/" not in html
+    to_login = client.get("/director/")
+    assert to_login.status_code == 302
+    assert to_login["Location"].startswith("/accounts/login/")
+    signed_in = client.post(
+        to_login["Location"], {"username": "dir", "password": "pw"}, follow=True
+    )
+    assert signed_in.redirect_chain[-1][0] == "/director/"
+    assert "Spring Open" in signed_in.content.decode()
+    assert "Your tournaments (director)" in client.get("/").content.decode()
