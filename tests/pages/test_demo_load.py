@@ -64,6 +64,12 @@ def test_demo_load_builds_a_live_championship_and_is_idempotent(client: Client) 
     assert sum(m.end_reason == "time" for m in r2_matches) == 1
     assert any(m.status == "in_progress" and m.hands_count > 0 for m in r2_matches)
     assert any(m.status == "in_progress" and m.hands_count == 0 for m in r2_matches)
+    # Time was called on the round: the printed links say which tables a sudden-death hand
+    # ends (T3), not merely "in progress".
+    kept = [m for m in r2_matches if m.sudden_death and m.status != "finished"]
+    assert len(kept) >= 2
+    assert first.count("sudden death: the next hand won ends it (T3)") == len(kept)
+    assert first.count("ended by time, T3") == 1
 
     # Every match's stored scores are the engine's fold of its stored hands.
     for match in Match.objects.filter(tournament=tournament).exclude(end_reason="time"):

@@ -5,8 +5,9 @@
 * 32 players with clubs, countries and ratings, checked in; a director (``director`` /
   ``director``) and eight referees, one per table, each with a private link;
 * a qualifying stage of three Swiss rounds with a cut to the best 8 (T6), seeded by rating and
-  seated by snake order (T8); round 1 is finished, round 2 is in play: tables 1-4 finished,
-  tables 5-6 mid-match, table 7 started with no hand yet, table 8 ended by time (T3);
+  seated by snake order (T8); round 1 is finished, round 2 is in play and its time has been
+  called (T3): tables 1-4 finished, table 8 ended by time, and tables 5-6 (mid-match) and 7
+  (no hand yet) are kept for a sudden-death hand: the next hand won ends each of them;
 * a knockout stage after it: two tables of four, the top two of each to a final table of four.
 
 Beside it, "Demo Pairs" (``brackets.demo_pairs``): eight partnerships of the same players under
@@ -267,7 +268,9 @@ class Command(BaseCommand):
             url = reverse("tournament:referee-link") + f"#{token.key}"  # type: ignore[attr-defined]
             state = match.get_status_display().lower()
             if match.end_reason == Match.EndReason.TIME:
-                state = "time called"
+                state = "ended by time, T3"
+            elif match.sudden_death and match.status != Match.Status.FINISHED:
+                state += ", sudden death: the next hand won ends it (T3)"
             if match.hands_count:
                 state += f", {match.hands_count} hands, scores {'-'.join(map(str, match.scores))}"
             else:
