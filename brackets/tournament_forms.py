@@ -249,6 +249,10 @@ def ruleset_form_errors(
         return None, exc
 
 
+def _entry_choices() -> list[tuple[str, Any]]:
+    return [(INDIVIDUAL, _("Individual players")), (PAIRS, _("Pairs (partnerships)"))]
+
+
 class TournamentForm(forms.Form):
     """Create or edit a tournament. Status changes live on their own page (lifecycle)."""
 
@@ -287,7 +291,7 @@ class TournamentForm(forms.Form):
     entry_format = forms.ChoiceField(
         required=False,
         label=_("Entry format"),
-        choices=[(INDIVIDUAL, _("Individual players")), (PAIRS, _("Pairs (partnerships)"))],
+        choices=_entry_choices,
         help_text=_(
             "Pairs: every entry is a partnership of two players, registered on the "
             "Partnerships page; needs a partnership ruleset (teams = partners, R42, T9). "
@@ -313,7 +317,14 @@ class TournamentForm(forms.Form):
         if editing:
             del self.fields["slug"]  # links already printed keep working
         else:
-            del self.fields["entry_format"]  # set on the Settings page once created (T9)
+            # A new event follows its ruleset unless the director says otherwise: a
+            # partnership preset (R42) makes a pairs event without a second step (T9).
+            entry = self.fields["entry_format"]
+            assert isinstance(entry, forms.ChoiceField)
+            entry.choices = [
+                ("", _("From the ruleset: pairs under a partnership ruleset (R42)")),
+                *_entry_choices(),
+            ]
         for key in option_keys():
             self._add_override(key, presets)
 

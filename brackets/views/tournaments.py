@@ -23,7 +23,7 @@ from django.views import View
 from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
 from brackets.views.base import DirectorTournamentMixin
 from core.exceptions import ApplicationError, PermissionDeniedError
-from tournament.partnerships import PAIRS, tournament_entry_format_set
+from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
 
@@ -69,16 +69,26 @@ class TournamentCreateView(LoginRequiredMixin, View):
         if form.is_valid():
             d = form.cleaned_data
             try:
-                tournament = tournament_create(
-                    actor=request.user,
-                    name=d["name"],
-                    slug=d["slug"],
-                    venue=d.get("venue") or "",
-                    starts_on=d.get("starts_on"),
-                    ends_on=d.get("ends_on"),
-                    ruleset_preset=d["ruleset_preset"],
-                    ruleset_overrides=form.overrides(),
-                )
+                # One transaction: a refused entry format creates nothing. Pairs (T9) goes
+                # through the Partnerships service, as on the Settings page.
+                with transaction.atomic():
+                    tournament = tournament_create(
+                        actor=request.user,
+                        name=d["name"],
+                        slug=d["slug"],
+                        venue=d.get("venue") or "",
+                        starts_on=d.get("starts_on"),
+                        ends_on=d.get("ends_on"),
+                        ruleset_preset=d["ruleset_preset"],
+                        ruleset_overrides=form.overrides(),
+                    )
+                    entry_format = d.get("entry_format") or (
+                        PAIRS if is_partnership_ruleset(tournament.ruleset) else ""
+                    )
+                    if entry_format and entry_format != tournament.entry_format:
+                        tournament = tournament_entry_format_set(
+                            tournament=tournament, actor=request.user, entry_format=entry_format
+                        )
             except PermissionDeniedError:
                 raise
             except ApplicationError as exc:

@@ -128,8 +128,48 @@ def test_the_service_refusal_is_shown_on_the_field_and_rolls_back(director_clien
     assert (t.entry_format, t.venue) == ("pairs", "Hall A")  # the venue change rolled back
 
 
-def test_the_create_page_has_no_entry_format(client: Client) -> None:
-    t = TournamentFactory()
-    client.force_login(director_of(t))
+def _create(client: Client, **fields: str) -> Any:
+    """The new-tournament form as the page sends it (every rule override left blank: the
+    preset's value)."""
+    data = {"name": "Pairs Cup", "slug": "", "venue": "", "starts_on": "", "ends_on": ""}
+    data.update(fields)
+    return client.post("/director/new/", data)
+
+
+@pytest.mark.parametrize(
+    ("preset", "chosen", "expected"),
+    [
+        ("wsod_partners", "", "pairs"),  # follows the partnership ruleset (R42): no 2nd step
+        ("partnership_block", "", "pairs"),
+        ("wsod", "", "individual"),
+        ("wsod_partners", "individual", "individual"),  # the director's explicit choice
+        ("wsod_partners", "pairs", "pairs"),
+    ],
+)
+def test_the_create_page_sets_the_entry_format_from_the_ruleset_or_the_choice(
+    client: Client, preset: str, chosen: str, expected: str
+) -> None:
+    """T9: a new tournament under a partnership preset is a pairs event at once, so its first
+    stage is a partnership stage; the director may still choose explicitly (logged)."""
+    client.force_login(director_of(TournamentFactory()))
     html = client.get("/director/new/").content.decode()
-    assert 'name="entry_format"' not in html
+    assert 'name="entry_format"' in html
+    r = _create(client, ruleset_preset=preset, entry_format=chosen)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    t = Tournament.objects.get(slug="pairs-cup")
+    assert t.entry_format == expected
+    logged = ActionLog.objects.filter(tournament=t, verb="tournament.entry_format").exists()
+    assert logged is (expected == "pairs")
+    stages = client.get(r["Location"]).content.decode()
+    # The first stage's form is a partnership stage's (T10): no 3-player tables.
+    assert ('name="allow_three"' not in stages) is (expected == "pairs")
+
+
+def test_the_create_page_refuses_pairs_without_a_partnership_ruleset_and_creates_nothing(
+    client: Client,
+) -> None:
+    client.force_login(director_of(TournamentFactory()))
+    r = _create(client, ruleset_preset="wsod", entry_format="pairs")
+    assert r.status_code == 400
+    assert "T9" in r.context["form"].errors["entry_format"][0]
+    assert not Tournament.objects.filter(slug="pairs-cup").exists()
