@@ -416,6 +416,15 @@ class PlayerAddForm(forms.Form):
             self.fields[name].widget.attrs["maxlength"] = str(limit)
 
 
+class PlayerEditForm(PlayerAddForm):
+    """A registered player's details (the add form's fields and rules, without check-in)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_%s")
+        super().__init__(*args, **kwargs)
+        del self.fields["check_in"]
+
+
 class CsvImportForm(forms.Form):
     file = forms.FileField(required=False, label=_("CSV file"))
     csv_text = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)

@@ -37,6 +37,7 @@ urlpatterns = [
     path(T + "entries/<int:entry_id>/pin/", views.PinIssueView.as_view(), name="entry-pin"),
     path(T + "players/import/", views.CsvImportView.as_view(), name="import"),
     path(T + "players/add/", views.PlayerAddView.as_view(), name="player-add"),
+    path(T + "players/<int:entry_id>/edit/", views.PlayerEditView.as_view(), name="player-edit"),
     path(T + "pairs/", views.PairsView.as_view(), name="pairs"),  # T9
     path(
         T + "pairs/<int:pair_id>/substitute/",

@@ -17,6 +17,7 @@ from brackets.forms import (
     CheckInForm,
     CsvImportForm,
     PlayerAddForm,
+    PlayerEditForm,
     ReasonForm,
     ReorderForm,
     SeedForm,
@@ -32,10 +33,11 @@ from brackets.services import (
 )
 from brackets.services.imports import players_import_csv
 from brackets.views.base import DirectorTournamentMixin, error_text
+from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import Entry, Partnership, Tournament
 from tournament.partnerships import is_pairs_event
 from tournament.pins import entry_check_in
-from tournament.services import entry_disqualify, entry_update, entry_withdraw
+from tournament.services import entry_disqualify, entry_update, entry_withdraw, player_update
 
 
 def seeding_url(slug: str, stage_id: int) -> str:
@@ -465,3 +467,80 @@ class PlayerAddView(CsvImportView):
             )
         # The page's top: the confirmation (messages) sits just above the form for the next.
         return HttpResponseRedirect(reverse("brackets:import", args=[slug]))
+
+
+class PlayerEditView(DirectorTournamentMixin):
+    """``players/<entry_id>/edit/``: correct an entered player's name, nickname, club,
+    country or rating (a typo at registration) without the admin.
+
+    The same checks as adding a player (:func:`brackets.csv_import.check_player`); the change
+    goes through ``tournament.services.player_update``, which decides who may change what: a
+    player is one person across events, so their name, nickname, club and country only by
+    staff or a director of every tournament they entered, their rating by a director of any.
+    Logged in this tournament's action log.
+    """
+
+    nav = "import"
+    FIELDS = ("name", "nickname", "country", "club", "rating")
+
+    def get(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+        entry = self.get_entry(entry_id)
+        player = entry.player
+        initial = {k: getattr(player, k) for k in self.FIELDS}
+        initial["rating"] = "" if player.rating is None else str(player.rating)
+        return self._render(entry, PlayerEditForm(initial=initial))
+
+    def post(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+        entry = self.get_entry(entry_id)
+        player = entry.player
+        form = PlayerEditForm(request.POST)
+        if not form.is_valid():
+            return self._render(entry, form, status=400)
+        row, errors = check_player({k: form.cleaned_data.get(k) or "" for k in self.FIELDS})
+        for error in errors:
+            form.add_error(error.field, f"{form.fields[error.field].label}: {error.reason}")
+        if row is not None:
+            others = (
+                Entry.objects.filter(tournament=self.tournament)
+                .exclude(pk=entry.pk)
+                .values_list("player__name", "player__club")
+            )
+            if player_key(row.name, row.club) in {player_key(n, c) for n, c in others}:
+                form.add_error(
+                    "name",
+                    _("Name: another player entered here has this name and club."),
+                )
+                row = None
+        if row is None:
+            return self._render(entry, form, status=400)
+        data = {k: getattr(row, k) for k in self.FIELDS}
+        changed = {k: v for k, v in data.items() if getattr(player, k) != v}
+        if not changed:
+            messages.info(request, _("No change."))
+            return HttpResponseRedirect(reverse("brackets:import", args=[slug]) + "#player-list")
+        try:
+            player_update(
+                player=player, actor=request.user, data=changed, tournament=self.tournament
+            )
+        except PermissionDeniedError as exc:
+            # Not a 403 page: the director may still change what they may (the rating).
+            form.add_error(None, exc.message)
+            return self._render(entry, form, status=403)
+        except ApplicationError as exc:
+            form.add_error(None, error_text(exc))
+            return self._render(entry, form, status=400)
+        messages.success(request, _("%(name)s saved.") % {"name": row.name})
+        return HttpResponseRedirect(reverse("brackets:import", args=[slug]) + "#player-list")
+
+    def _render(self, entry: Entry, form: PlayerEditForm, status: int = 200) -> HttpResponse:
+        other_events = (
+            Entry.objects.filter(player_id=entry.player_id)
+            .exclude(tournament_id=self.tournament.pk)
+            .count()
+        )
+        return render(
+            self.request,
+            "brackets/player_edit.html",
+            self.base_context(entry=entry, form=form, other_events=other_events),
+            status=status,
+        )

@@ -68,8 +68,17 @@ IDENTITY_FIELDS = frozenset({"name", "nickname", "country", "club"})
 
 
 @transaction.atomic
-def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Player:
+def player_update(
+    *,
+    player: Player,
+    actor: User,
+    data: Mapping[str, Any],
+    tournament: Tournament | None = None,
+) -> Player:
     """Edit a player (players are shared between tournaments).
+
+    ``tournament``: where the edit was made (a director's page); the change, field by field
+    before and after, goes to its action log.
 
     Identity fields (name, nickname, country, club) change the player in EVERY tournament, so
     only staff or someone who directs every tournament the player has entered may change them
@@ -105,14 +114,26 @@ def player_update(*, player: Player, actor: User, data: Mapping[str, Any]) -> Pl
                 code="not_director_of_every_tournament",
             )
     allowed = {"name", "nickname", "country", "club", "rating"}
+    changes: dict[str, dict[str, Any]] = {}
     for key, value in data.items():
         if key not in allowed:
             raise ApplicationError(
                 f"{key} cannot be changed.", code="read_only", fields={key: [_("Read-only.")]}
             )
-        setattr(player, key, value.upper() if key == "country" else value)
+        value = value.upper() if key == "country" and isinstance(value, str) else value
+        if getattr(player, key) != value:
+            changes[key] = {"before": getattr(player, key), "after": value}
+        setattr(player, key, value)
     with transaction.atomic():
         player.save()
+        if tournament is not None and changes:
+            action_log_record(
+                tournament=tournament,
+                actor=actor,
+                verb="player.update",
+                target=player,
+                data=changes,
+            )
         # Live pages of every tournament the player entered show the name: their cached
         # documents are keyed by the tournament version, so bump it.
         Tournament.objects.filter(entries__player=player).update(version=F("version") + 1)
