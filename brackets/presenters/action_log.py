@@ -58,6 +58,7 @@ VERBS: dict[str, Promise] = {
     "players.import": pgettext_lazy("action log", "Players imported (CSV)"),
     "players.emails": pgettext_lazy("action log", "Players' e-mail addresses changed"),
     "player.merge": pgettext_lazy("action log", "Duplicate players merged"),
+    "player.update": pgettext_lazy("action log", "Player details corrected"),
     "entry.withdrawn": pgettext_lazy("action log", "Entry withdrawn"),
     "entry.disqualified": pgettext_lazy("action log", "Entry disqualified"),
     "entry.pin_issue": pgettext_lazy("action log", "Confirmation PIN issued"),

@@ -54,6 +54,9 @@ def test_a_director_corrects_a_typo_from_the_players_page(client: Client) -> Non
         "name": {"before": "Ana Rivra", "after": "Ana Rivera"},
         "rating": {"before": 1500, "after": 1530},
     }
+    shown = client.get(f"/director/tournaments/{t.slug}/log/").content.decode()
+    assert "Player details corrected" in shown
+    assert "Ana Rivera" in shown
 
 
 @pytest.mark.parametrize(
