@@ -3,6 +3,7 @@ services check the rules (RULES.md §11) and the page shows their errors on the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -302,9 +303,10 @@ class ReorderForm(forms.Form):
     reason = forms.CharField(max_length=500, required=False)
     move = forms.RegexField(regex=r"^\d+:(up|down|top|bottom)$", required=False)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, units: Mapping[int, int] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.order: list[int] = []
+        self.units = units or {}  # a pairs stage: entry id -> partnership id (T9)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -318,21 +320,36 @@ class ReorderForm(forms.Form):
         move = data.get("move")
         if move:
             entry, where = move.split(":")
-            order = apply_move(order, int(entry), where)
+            order = apply_move(order, int(entry), where, self.units)
         self.order = order
         return data
 
 
-def apply_move(order: list[int], entry_id: int, where: str) -> list[int]:
-    """``order`` with ``entry_id`` moved one place up or down, or to the top or bottom."""
+def apply_move(
+    order: list[int], entry_id: int, where: str, units: Mapping[int, int] | None = None
+) -> list[int]:
+    """``order`` with ``entry_id`` moved one place up or down, or to the top or bottom.
+
+    ``units`` (a pairs stage, T9: entry id -> partnership id): partners move together, one
+    partnership's place at a time.
+    """
     if entry_id not in order:
         return order
-    out = list(order)
-    i = out.index(entry_id)
-    out.pop(i)
-    j = {"up": max(i - 1, 0), "down": min(i + 1, len(out)), "top": 0, "bottom": len(out)}[where]
-    out.insert(j, entry_id)
-    return out
+    units = units or {}
+    groups: list[list[int]] = []
+    index: dict[object, int] = {}
+    for e in order:
+        key: object = units.get(e, ("entry", e))
+        if key not in index:
+            index[key] = len(groups)
+            groups.append([])
+        groups[index[key]].append(e)
+    i = index[units.get(entry_id, ("entry", entry_id))]
+    moved = groups.pop(i)
+    n = len(groups)
+    j = {"up": max(i - 1, 0), "down": min(i + 1, n), "top": 0, "bottom": n}[where]
+    groups.insert(j, moved)
+    return [e for g in groups for e in g]
 
 
 class CheckInForm(forms.Form):

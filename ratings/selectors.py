@@ -11,12 +11,18 @@ from ratings.models import PlayerRating, RatingChange
 from tournament.models import Entry, Player, Tournament
 
 
-def seeding_ratings(*, player_ids: Iterable[int]) -> dict[int, float]:
+def seeding_ratings(*, player_ids: Iterable[int], unrated: float | None = 0.0) -> dict[int, float]:
     """The rating each player is seeded by (T8): the system's rating once the player has a rated
-    match, else the rating the director entered, else 0."""
+    match, else the rating the director entered, else ``unrated`` (0; ``None`` leaves the
+    player out, for a caller that treats an unknown rating otherwise)."""
     ids = list(player_ids)
     typed = dict(Player.objects.filter(pk__in=ids).values_list("pk", "rating"))
-    out = {pk: float(r or 0) for pk, r in typed.items()}
+    out: dict[int, float] = {}
+    for pk, r in typed.items():
+        if r is not None:
+            out[pk] = float(r)
+        elif unrated is not None:
+            out[pk] = unrated
     for rating in PlayerRating.objects.filter(player_id__in=ids, matches__gt=0):
         out[rating.player_id] = float(rating.display)
     return out

@@ -7,7 +7,7 @@ whatever the number of players or tables, and returns frozen dataclasses.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +27,7 @@ from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from scoring.presenters.partnership import pair_names_by_match
 from tournament.models import Entry, Tournament
+from tournament.partnerships import partnership_list
 
 # -- people -----------------------------------------------------------------------------------
 
@@ -61,6 +62,10 @@ class SeedRow:
     stage_status: str = ""
     joined_round: int = 1
     has_pin: bool = False  # a confirmation PIN was issued (issue 15; tournament.pins)
+    # A pairs stage (T9): the partnership the player plays for; partners move together.
+    unit: int | None = None
+    unit_label: str = ""
+    unit_first: bool = False  # the first row of its partnership in the seed order
 
     @property
     def active(self) -> bool:
@@ -75,6 +80,27 @@ class SeedRow:
     def stage_status_label(self) -> str:
         """The entrant's status in the stage, in the page's language ("" when not in it)."""
         return choice_label(StageEntry.Status, self.stage_status)
+
+
+def _with_partnerships(tournament_id: int, rows: list[SeedRow]) -> list[SeedRow]:
+    """``rows`` of a pairs stage with each player's partnership (T9); two queries more."""
+    unit_of = {
+        entry_id: view
+        for view in partnership_list(tournament_id=tournament_id)
+        for entry_id, *_ in view.players
+    }
+    out: list[SeedRow] = []
+    seen: set[int] = set()
+    for row in rows:
+        view = unit_of.get(row.entry_id)
+        if view is None:
+            out.append(row)
+            continue
+        out.append(
+            replace(row, unit=view.id, unit_label=view.label, unit_first=view.id not in seen)
+        )
+        seen.add(view.id)
+    return out
 
 
 def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
@@ -99,6 +125,8 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
         .select_related("entry__player")
         .order_by("seed")
     ]
+    if stage.pairs:
+        in_stage = _with_partnerships(stage.tournament_id, in_stage)
     seeded = {r.entry_id for r in in_stage}
     others = [
         SeedRow(

@@ -94,8 +94,15 @@ def stage_seed_pairs(
     ]
 
     def by_rating() -> tuple[int, ...]:
-        ratings = seeding_ratings(player_ids=[m[1] for ms in members.values() for m in ms])
-        mean = {pid: sum(ratings.get(m[1], 0.0) for m in members[pid]) / 2 for pid in field_}
+        # The mean of the partners' known ratings: an unrated partner (no rated match, no
+        # rating entered) does not halve a rated partner's (README, Rule decisions: pairs).
+        ratings = seeding_ratings(
+            player_ids=[m[1] for ms in members.values() for m in ms], unrated=None
+        )
+        mean = {}
+        for pid in field_:
+            known = [ratings[m[1]] for m in members[pid] if m[1] in ratings]
+            mean[pid] = sum(known) / len(known) if known else 0.0
         return tuple(sorted(field_, key=lambda p: (-mean[p], field_.index(p))))
 
     ordered = first_stage_order(

@@ -34,7 +34,7 @@ from brackets.services.planning import FINISH_STAGE
 from brackets.services.rounds import AdvanceResult, round_advance, round_preview
 from core.exceptions import ApplicationError
 from ratings.selectors import seeding_ratings
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, PartnershipMember, Tournament
 
 _ANYTIME = frozenset({"name", "auto_advance", "round_time_limit"})
 _BEFORE_START = frozenset(
@@ -295,6 +295,30 @@ def stage_seed(
     return stage
 
 
+def _partners_together(
+    stage: Stage, current: Sequence[int], ordered: Sequence[int]
+) -> tuple[int, ...]:
+    """A pairs stage's seed order keeps partners side by side (T9: partnerships are seeded,
+    seeds 2k+1 and 2k+2): each partnership takes the place of its first player in
+    ``ordered``, its players in their current order."""
+    unit = dict(
+        PartnershipMember.objects.filter(
+            partnership__tournament_id=stage.tournament_id,
+            left_at__isnull=True,
+            entry_id__in=current,
+        ).values_list("entry_id", "partnership_id")
+    )
+    members: dict[int, list[int]] = {}
+    for entry_id in current:
+        members.setdefault(unit.get(entry_id, -entry_id), []).append(entry_id)
+    out: list[int] = []
+    for entry_id in ordered:
+        key = unit.get(entry_id, -entry_id)
+        if entry_id not in out:
+            out.extend(e for e in members[key] if e not in out)
+    return tuple(out)
+
+
 @transaction.atomic
 def stage_seed_reorder(
     *, stage: Stage, actor: Actor, order: Sequence[int], reason: str = ""
@@ -311,6 +335,8 @@ def stage_seed_reorder(
         ordered = seed_manual(current, list(order))
     except BracketError as exc:
         raise bracket_error(exc) from exc
+    if stage.pairs:
+        ordered = _partners_together(stage, current, ordered)
     # One UPDATE; the (stage, seed) unique constraint is deferred to commit.
     StageEntry.objects.filter(stage=stage).update(
         seed=Case(

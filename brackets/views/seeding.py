@@ -161,7 +161,12 @@ class ReorderView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)
-        form = ReorderForm(request.POST)
+        units = (
+            {r.entry_id: r.unit for r in seeding_rows(stage)[0] if r.unit is not None}
+            if stage.pairs
+            else None
+        )
+        form = ReorderForm(request.POST, units=units)
         if not form.is_valid():
             messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
         else:

@@ -28,16 +28,32 @@
     if (status) status.textContent = "Unsaved changes: save the seed order.";
   }
 
+  // The rows that move as one with ``row``: its partnership's in a pairs stage, else itself.
+  function group(row) {
+    var unit = row.dataset.unit;
+    if (!unit) return [row];
+    return Array.prototype.filter.call(body.querySelectorAll("tr"), function (r) {
+      return r.dataset.unit === unit;
+    });
+  }
+
   if (form && body) {
     form.addEventListener("click", function (event) {
       var button = event.target.closest ? event.target.closest("button.js-move") : null;
       if (!button) return;
       event.preventDefault();
       var row = button.closest("tr");
-      if (button.dataset.dir === "up" && row.previousElementSibling) {
-        body.insertBefore(row, row.previousElementSibling);
-      } else if (button.dataset.dir === "down" && row.nextElementSibling) {
-        body.insertBefore(row.nextElementSibling, row);
+      // A pairs stage (T9): a partnership's rows move together, past a whole partnership.
+      var mine = group(row);
+      var first = mine[0];
+      var last = mine[mine.length - 1];
+      var i;
+      if (button.dataset.dir === "up" && first.previousElementSibling) {
+        var above = group(first.previousElementSibling)[0];
+        for (i = 0; i < mine.length; i++) body.insertBefore(mine[i], above);
+      } else if (button.dataset.dir === "down" && last.nextElementSibling) {
+        var below = group(last.nextElementSibling);
+        for (i = 0; i < below.length; i++) body.insertBefore(below[i], first);
       } else {
         return;
       }

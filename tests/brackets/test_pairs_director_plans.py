@@ -4,6 +4,8 @@ to a final of two partnerships, never an individual "final table of 4"."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -32,3 +34,68 @@ def test_stages_page_plans_the_pairs_knockout_down_to_a_final_of_two_t10() -> No
     page = client.get(f"/director/tournaments/{t.slug}/stages/").content.decode()
     assert "4 → 2 partnerships (the final: one match between two partnerships, T10)" in page
     assert "the final table itself" not in page
+
+
+def _seed_order(stage: Any) -> list[int]:
+    from brackets.models import StageEntry
+
+    return list(
+        StageEntry.objects.filter(stage=stage).order_by("seed").values_list("entry_id", flat=True)
+    )
+
+
+def _units(t: Any) -> list[list[int]]:
+    from tournament.partnerships import partnership_list
+
+    return [[e for e, *_ in view.players] for view in partnership_list(tournament_id=t.pk)]
+
+
+def test_seeding_list_moves_a_partnership_not_a_player_t9() -> None:
+    """The seeding list names each partnership once and its arrow moves both partners past
+    a whole partnership; the no-script POST and the service agree."""
+    t, d, pairs = make_pairs_tournament(3)
+    q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    client = Client()
+    client.force_login(d)
+    url = f"/director/tournaments/{t.slug}/stages/{q.pk}/seeding/"
+    page = client.get(url).content.decode()
+    a, b, c = _units(t)
+    assert _seed_order(q) == [*a, *b, *c]
+    # One pair of arrows per partnership, on its first row; the second row has none.
+    assert f'value="{b[0]}:up"' in page
+    assert f'value="{b[1]}:up"' not in page
+    assert page.count(f'data-unit="{pairs[1].pk}"') == 2
+    order = [str(e) for e in _seed_order(q)]
+    r = client.post(
+        f"/director/tournaments/{t.slug}/stages/{q.pk}/reorder/",
+        {"order": order, "move": f"{b[0]}:up"},
+    )
+    assert r.status_code == 302
+    assert _seed_order(q) == [*b, *a, *c]
+
+
+def test_a_saved_order_that_splits_partners_keeps_them_together_t9() -> None:
+    """A dragged or API order that puts a player between two partners is stored with each
+    partnership at its first player's place (seeds 2k+1, 2k+2 stay partners)."""
+    t, d, _ = make_pairs_tournament(3)
+    q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    a, b, c = _units(t)
+    services.stage_seed_reorder(stage=q, actor=d, order=[c[1], a[0], c[0], b[0], a[1], b[1]])
+    assert _seed_order(q) == [*c, *a, *b]
+
+
+def test_an_unrated_partner_does_not_halve_the_partnership_rating_t8() -> None:
+    """By rating, a partnership ranks by its partners' known ratings: 1545 with an unrated
+    partner is ahead of 1300 and 1350 (with 0 for the unknown it would be 772.5, last)."""
+    from tournament.models import Player
+
+    t, d, _ = make_pairs_tournament(3)
+    a, b, c = _units(t)
+    ratings = {a[0]: 1300, a[1]: 1350, b[0]: 1545, b[1]: None, c[0]: None, c[1]: None}
+    for entry_id, rating in ratings.items():
+        Player.objects.filter(entries__pk=entry_id).update(rating=rating)
+    q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    assert _seed_order(q) == [*b, *a, *c]

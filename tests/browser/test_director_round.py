@@ -237,3 +237,43 @@ def test_stage_form_shows_the_settings_of_the_chosen_kind(
     expect(page.locator(".messages")).to_contain_text("Stage 2 created as stage 2")
     second = page.locator("section.stage", has=page.locator("h2", has_text="Stage 2:"))
     expect(second).to_contain_text("Final table")
+
+
+def test_pairs_seeding_arrows_move_a_partnership(
+    browser_context: ContextFactory, live_server: Any, transactional_db: Any
+) -> None:
+    """A pairs stage's seeding list (T9): the arrows on a partnership's first row move both
+    partners past a whole partnership, and the saved order keeps them together."""
+    from django.db import transaction
+
+    from brackets import services
+    from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+    from tournament.partnerships import partnership_list
+
+    t, d, _ = make_pairs_tournament(3)
+    q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    with transaction.atomic():
+        services.stage_seed(stage=q, actor=d, method="rating")
+    a, b, c = ([e for e, *_ in v.players] for v in partnership_list(tournament_id=t.pk))
+    d.set_password(PASSWORD)
+    d.save()
+    page = browser_context(viewport=DESKTOP).new_page()
+    page.goto(f"/director/tournaments/{t.slug}/stages/{q.pk}/seeding/")
+    page.fill("#id_username", d.username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("input[type=submit], button[type=submit]").first.click()
+    rows = page.locator("#seed-rows tr")
+    expect(rows).to_have_count(6)
+    expect(rows.nth(2).locator(".js-move")).to_have_count(2)
+    expect(rows.nth(3).locator(".js-move")).to_have_count(0)
+    rows.nth(2).locator(".js-move[data-dir=up]").click()
+    shown = [int(x) for x in rows.evaluate_all("rs => rs.map(r => r.dataset.entry)")]
+    assert shown == [*b, *a, *c]
+    expect(page.locator("#order-status")).to_contain_text("Unsaved changes")
+    expect(rows.nth(0).locator(".seed-no")).to_have_text("1")
+    page.locator("#save-order").click()
+    expect(page.locator(".messages")).to_contain_text("Seed order saved.")
+    stored = list(
+        StageEntry.objects.filter(stage=q).order_by("seed").values_list("entry_id", flat=True)
+    )
+    assert stored == [*b, *a, *c]
