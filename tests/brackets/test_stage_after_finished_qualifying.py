@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from brackets import services
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -14,6 +16,7 @@ from brackets.selectors import tournament_placings
 from core.exceptions import ApplicationError, PermissionDeniedError
 from scoring.services import match_result_override
 from tests.brackets.conftest import make_tournament
+from tests.brackets.factories_pages import director_client, other_director
 from tests.brackets.pairs_helpers import make_pairs_tournament
 from tests.brackets.test_brackets_services import finish_round
 from tests.factories import UserFactory
@@ -199,3 +202,87 @@ def test_pairs_the_final_of_the_two_partnerships_a_finished_cut_sent_on() -> Non
     # Two partnerships went on: the final between them can be added (T10).
     k = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
     assert k.entrants.count() == 4
+
+
+# -- the stages page ---------------------------------------------------------------------------
+
+
+def stages_page(client: Client, t: Tournament) -> str:
+    response = client.get(reverse("brackets:stages", args=[t.slug]))
+    assert response.status_code == 200
+    return str(response.content.decode())
+
+
+KNOCKOUT_FORM = {
+    "name": "Knockout",
+    "kind": "knockout",
+    "advance_per_table": "2",
+    "final_table_size": "4",
+    "allow_three": "on",
+    "bye_policy": "win",
+    "seat_order": "balanced",
+    "auto_advance": "on",
+}
+
+
+def test_the_page_offers_the_next_stage_after_a_finished_qualifying_stage() -> None:
+    t, d, _q = finished_qualifying(8)
+    client = director_client(d)
+    page = stages_page(client, t)
+    assert 'id="new-stage"' in page
+    assert "Add stage 2" in page
+    assert 'id="seeded-from-finished"' in page
+    assert "Qualifying has finished: the 8 players it sent on seed this stage at once" in page
+    assert "no stage can follow it" not in page  # it is not a knockout
+    response = client.post(reverse("brackets:stages", args=[t.slug]), KNOCKOUT_FORM)
+    assert response.status_code == 302
+    k = Stage.objects.get(tournament=t, number=2)
+    assert k.status == Stage.Status.SEEDED
+    assert k.entrants.count() == 8
+    page = stages_page(client, t)
+    assert "8 → 4 (final table)" in page  # the knockout plan from the field it was seeded with
+    assert 'id="new-stage"' not in page
+    assert "The last stage is a knockout to the final table: no stage can follow it (T6)." in page
+
+
+def test_a_final_table_only_must_match_the_field_the_finished_stage_sent_on() -> None:
+    t, d, _q = finished_qualifying(8)
+    response = director_client(d).post(
+        reverse("brackets:stages", args=[t.slug]), {**KNOCKOUT_FORM, "kind": "final"}
+    )
+    assert response.status_code == 400
+    assert "Qualifying sent 8 players on, the final seats 4 (T6)" in response.content.decode()
+    assert Stage.objects.filter(tournament=t).count() == 1
+
+
+def test_the_page_says_a_final_stage_must_follow_a_qualifying_stage() -> None:
+    t, d = make_tournament(8)
+    services.stage_create(
+        tournament=t, actor=d, name="Heats", kind="qualifying", swiss_rounds=1, rng_seed=7
+    )
+    page = stages_page(director_client(d), t)
+    assert 'id="final-needed"' in page
+    assert "Heats is a qualifying stage: a final stage must follow it (T6" in page
+    assert 'id="seeded-from-finished"' not in page
+
+
+def test_after_the_final_the_page_says_the_tournament_is_over() -> None:
+    t, d = make_tournament(4)
+    final = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
+    services.stage_seed(stage=final, actor=d)
+    rnd = services.round_publish(stage=final, actor=d)
+    finish_round(rnd, d)
+    services.round_advance(round_id=rnd.pk)
+    page = stages_page(director_client(d), t)
+    assert 'id="new-stage"' not in page
+    assert "the tournament is over, no stage can follow it (T6)" in page
+
+
+def test_only_a_director_of_the_tournament_adds_the_stage_on_the_page() -> None:
+    t, _d, _q = finished_qualifying(8)
+    url = reverse("brackets:stages", args=[t.slug])
+    for client in (director_client(other_director()), director_client(UserFactory())):
+        assert client.get(url).status_code in (403, 404)
+        assert client.post(url, KNOCKOUT_FORM).status_code in (403, 404)
+    assert Client().post(url, KNOCKOUT_FORM).status_code in (302, 403)  # anonymous: sign in
+    assert Stage.objects.filter(tournament=t).count() == 1
