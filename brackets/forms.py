@@ -159,11 +159,14 @@ class StageForm(forms.Form):
         stage: Stage | None = None,
         started: bool = False,
         pairs: bool = False,
+        advanced: int | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         name_the_rules(self, STAGE_FIELD_RULES)
         self.previous = previous
+        # The players (partnerships) a finished previous stage sent on: the new stage's field.
+        self.advanced = advanced
         self.stage = stage
         self.pairs = pairs
         if pairs:
@@ -215,7 +218,25 @@ class StageForm(forms.Form):
             prev = self.previous
             # A pairs final is one table of two partnerships (T10).
             size = 2 if self.pairs else data.get("final_table_size")
-            if self.pairs and prev is not None and prev.cut_size != size:
+            if prev is not None and self.advanced is not None:
+                # The field is known: the finished stage's advancement (T6, T10).
+                message = (
+                    _(
+                        "The final only takes the top two partnerships: %(prev)s sent "
+                        "%(n)s partnerships on (T10). Choose the partnership knockout instead."
+                    )
+                    if self.pairs
+                    else _(
+                        "A final-table stage takes exactly the final table: %(prev)s sent "
+                        "%(n)s players on, the final seats %(size)s (T6). Choose a knockout "
+                        "stage instead."
+                    )
+                )
+                if self.advanced != size:
+                    self.add_error(
+                        "kind", message % {"prev": prev.name, "n": self.advanced, "size": size}
+                    )
+            elif self.pairs and prev is not None and prev.cut_size != size:
                 self.add_error(
                     "kind",
                     _(

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from brackets.engine import (
     BracketError,
@@ -32,6 +33,7 @@ from brackets.services._common import (
 from brackets.services.pairs import stage_seed_pairs, validate_pairs_config
 from brackets.services.planning import FINISH_STAGE
 from brackets.services.rounds import AdvanceResult, round_advance, round_preview
+from brackets.services.store import finished_stage_advanced, next_stage_seed
 from core.exceptions import ApplicationError
 from ratings.selectors import seeding_ratings
 from tournament.models import Entry, PartnershipMember, Tournament
@@ -119,19 +121,30 @@ def stage_create(
     """Append a stage to the tournament's format (numbered 1, 2, ...).
 
     Stage 1 is seeded from the checked-in entries (:func:`stage_seed`); every later stage is
-    seeded by the previous stage's advancement when that stage ends (T6). A knockout stage is
-    always the last one. ``rng_seed`` is recorded (random by default) so every seating of the
-    stage replays (T8).
+    seeded by the previous stage's advancement when that stage ends (T6), or at once when the
+    previous stage is a qualifying stage that already ended (T6: the last stage is a final
+    table, so a qualifying stage never ends the event). A knockout stage is always the last
+    one: after it has finished, the tournament is over and nothing can be added.
+    ``rng_seed`` is recorded (random by default) so every seating of the stage replays (T8).
     """
     require_director_or_system(actor, tournament.pk)
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # number race
     _check_choices(kind, bye_policy, seat_order, seeding)
+    last = Stage.objects.filter(tournament=tournament).order_by("-number").first()
+    if last is not None:
+        # Lock order of every bracket write: the stage, then the tournament row. Holding the
+        # last stage means it cannot finish meanwhile without seeing the stage created here.
+        stage_lock(last.pk)
+    # The tournament row serialises stage numbers; a finished tournament was refused above
+    # (require_director: read-only until reopened).
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     previous = Stage.objects.filter(tournament=tournament).order_by("-number").first()
-    if previous is not None and previous.status == Stage.Status.FINISHED:
+    seed_now = previous is not None and previous.status == Stage.Status.FINISHED
+    if seed_now and previous is not None and previous.kind == Stage.Kind.KNOCKOUT:
         raise ApplicationError(
-            _("%(stage)s is finished; add stages before the previous one ends.")
+            _("%(stage)s played the final: the tournament is over, no stage can follow it (T6).")
             % {"stage": previous.name},
             code="previous_stage_finished",
+            rule="T6",
         )
     stage = Stage(
         tournament=tournament,
@@ -152,13 +165,23 @@ def stage_create(
         pairs=tournament.entry_format == "pairs",  # T9
     )
     _validate_config(stage, previous)
+    advanced: list[int] = []
+    if seed_now and previous is not None:
+        # T6: a qualifying stage is never the last one. It ended with no stage after it, so
+        # the stage added now is seeded at once by its advancement, as stage_finish would have.
+        advanced = finished_stage_advanced(previous)
+        _check_advanced_field(stage, previous, len(advanced))
     stage.save()
+    data: dict[str, Any] = {"number": stage.number, "kind": kind, "rng_seed": stage.rng_seed}
+    if seed_now:
+        next_stage_seed(stage, advanced)
+        data["seeded_from"] = {"stage": previous.number if previous else None, "order": advanced}
     action_log_record_by_id(
         tournament_id=tournament.pk,
         actor=actor,
         verb="stage.create",
         target=stage,
-        data={"number": stage.number, "kind": kind, "rng_seed": stage.rng_seed},
+        data=data,
     )
     tournament_notify(tournament.pk)
     return stage
@@ -213,6 +236,30 @@ def _check_knockout(stage: Stage, n: int) -> None:
         )
     except BracketError as exc:
         raise bracket_error(exc) from exc
+
+
+def _check_advanced_field(stage: Stage, previous: Stage, n: int) -> None:
+    """The finished ``previous`` stage sent ``n`` entrants on: ``stage`` must seat them
+    (T1, T6; T9, T10 over partnerships), else a clear 400 and nothing changes."""
+    if stage.pairs:
+        partnerships = n // 2
+        if n % 2 or partnerships < 2:
+            message = ngettext(
+                "%(stage)s sent %(count)s partnership on: a table seats two (T9, T10).",
+                "%(stage)s sent %(count)s partnerships on: a table seats two (T9, T10).",
+                partnerships,
+            ) % {"stage": previous.name, "count": partnerships}
+            raise ApplicationError(
+                message, code="field_too_small", rule="T10", fields={"kind": [message]}
+            )
+        return
+    if n == 0:
+        raise ApplicationError(
+            _("%(stage)s sent nobody on: there is no one to seed (T6).") % {"stage": previous.name},
+            code="field_too_small",
+            rule="T6",
+        )
+    _check_field(stage, n)
 
 
 def _check_field(stage: Stage, n: int) -> None:

@@ -257,14 +257,34 @@ def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
             % {"stage": next_stage.name},
             code="next_stage_started",
         )
+    next_stage_seed(next_stage, step.advanced)
+    return next_stage
+
+
+def next_stage_seed(next_stage: Stage, advanced: Sequence[int]) -> None:
+    """Seed ``next_stage`` with the previous stage's advancing entrants, seeds 1..n in their
+    advancement order (T6); a pairs event's partners come in pairs (seeds 2k-1, 2k, T10)."""
     next_stage.entrants.all().delete()
     StageEntry.objects.bulk_create(
-        [StageEntry(stage=next_stage, entry_id=p, seed=i + 1) for i, p in enumerate(step.advanced)]
+        [StageEntry(stage=next_stage, entry_id=p, seed=i + 1) for i, p in enumerate(advanced)]
     )
     next_stage.status = Stage.Status.SEEDED
     next_stage.seeding = Stage.Seeding.STANDINGS
     next_stage.save(update_fields=["status", "seeding", "updated_at"])
-    return next_stage
+
+
+def finished_stage_advanced(stage: Stage) -> list[int]:
+    """The entrants a finished last stage sent on, in advancement order, to seed a stage the
+    director adds after it (T6: a qualifying stage is never the last one).
+
+    :func:`stage_finish` found no next stage and gave them provisional places 1..n; they lose
+    those places (the next stage places them), so the stage reads as if the next stage had
+    existed when it ended. Caller holds the stage lock.
+    """
+    advanced = StageEntry.objects.filter(stage=stage, status=StageEntry.Status.ADVANCED)
+    order = list(advanced.order_by("placing", "seed").values_list("entry_id", flat=True))
+    advanced.update(placing=None, out_round=None, updated_at=timezone.now())
+    return order
 
 
 def _refreshed_withdrawals(data: StageData) -> StageData:

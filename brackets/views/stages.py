@@ -12,12 +12,13 @@ from django.utils.translation import gettext as _
 
 from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
-from brackets.models import Stage
+from brackets.models import Stage, StageEntry
 from brackets.presenters.director import RoundLine, rounds_by_stage
 from brackets.presenters.pairs import pairs_stage_kind_label
 from brackets.services import stage_create, stage_update
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError
+from tournament.models import Tournament
 from tournament.partnerships import PAIRS
 
 
@@ -36,9 +37,8 @@ def _pairs_knockout_plan(field: int) -> str:
     }
 
 
-def _knockout_plan(stage: Stage, previous: Stage | None, *, pairs: bool = False) -> str:
+def _knockout_plan(stage: Stage, field: int | None, *, pairs: bool = False) -> str:
     """The field sizes a knockout stage goes through, e.g. "64 → 16 → 4 (final)" (T6)."""
-    field = previous.cut_size if previous is not None else None
     if stage.kind != Stage.Kind.KNOCKOUT or not field:
         return ""
     if pairs:
@@ -90,6 +90,28 @@ def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
     return _("%(kind)s %(n)s closed: preview what follows.") % names
 
 
+def _knockout_field(stage: Stage, previous: Stage | None, *, pairs: bool) -> int | None:
+    """The field a later knockout stage starts from: the previous stage's cut, or, without a
+    cut, the entrants it was seeded with (a stage added after its previous one ended, T6)."""
+    if stage.kind != Stage.Kind.KNOCKOUT or previous is None:
+        return None
+    if previous.cut_size:
+        return previous.cut_size
+    if stage.status == Stage.Status.PENDING:
+        return None
+    n = stage.entrants.count()
+    return n // 2 if pairs else n
+
+
+def _advanced_field(last: Stage | None, *, pairs: bool) -> int | None:
+    """How many entrants (partnerships in a pairs event, T10) the finished qualifying stage
+    ``last`` sent on: they seed the stage added after it (T6). ``None`` unless it finished."""
+    if last is None or last.kind != Stage.Kind.QUALIFYING or last.status != Stage.Status.FINISHED:
+        return None
+    n = StageEntry.objects.filter(stage=last, status=StageEntry.Status.ADVANCED).count()
+    return n // 2 if pairs else n
+
+
 def _apply_service_errors(form: StageForm, exc: ApplicationError) -> None:
     placed = False
     for name, msgs in exc.fields.items():
@@ -114,35 +136,44 @@ class StageListView(DirectorTournamentMixin):
         previous: Stage | None = None
         for stage in stages:
             next_step = _next_step_hint(stage, rounds.get(stage.pk, []))
+            field = _knockout_field(stage, previous, pairs=pairs)
             rows.append(
                 {
                     "stage": stage,
                     "rounds": rounds.get(stage.pk, []),
-                    "plan": _knockout_plan(stage, previous, pairs=pairs),
+                    "plan": _knockout_plan(stage, field, pairs=pairs),
                     "next_step": next_step,
                     # T10: a pairs knockout is partnerships to the final between two.
-                    "pairs_kind": pairs_stage_kind_label(
-                        stage, previous.cut_size if previous is not None else None
-                    )
-                    if stage.pairs
-                    else "",
+                    "pairs_kind": pairs_stage_kind_label(stage, field) if stage.pairs else "",
                     # A pairs knockout always plays down to a final of two (T10).
                     "is_final_only": not pairs
                     and stage.kind == Stage.Kind.KNOCKOUT
                     and previous is not None
-                    and previous.cut_size == stage.final_table_size,
+                    and field == stage.final_table_size,
                 }
             )
             previous = stage
         last = stages[-1] if stages else None
-        can_add = last is None or (
-            last.kind != Stage.Kind.KNOCKOUT and last.status != Stage.Status.FINISHED
+        advanced = _advanced_field(last, pairs=pairs)
+        # T6: the last stage is a final table. A knockout plays down to it, so nothing follows
+        # a knockout; a qualifying stage is never the last one, finished or not.
+        can_add = (last is None or last.kind != Stage.Kind.KNOCKOUT) and (
+            self.tournament.status != Tournament.Status.FINISHED
         )
         return self.base_context(
             rows=rows,
-            form=form or StageForm(previous=last, pairs=self.tournament.entry_format == PAIRS),
+            form=form
+            or StageForm(
+                previous=last, pairs=self.tournament.entry_format == PAIRS, advanced=advanced
+            ),
             can_add=can_add,
             previous=last,
+            # The finished qualifying stage's advanced entrants seed the new stage at once.
+            seeds_from_finished=advanced,
+            final_needed=last is not None and last.kind == Stage.Kind.QUALIFYING,
+            event_over=last is not None
+            and last.kind == Stage.Kind.KNOCKOUT
+            and last.status == Stage.Status.FINISHED,
         )
 
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
@@ -150,7 +181,13 @@ class StageListView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str) -> HttpResponse:
         last = Stage.objects.filter(tournament=self.tournament).order_by("-number").first()
-        form = StageForm(request.POST, previous=last, pairs=self.tournament.entry_format == PAIRS)
+        pairs = self.tournament.entry_format == PAIRS
+        form = StageForm(
+            request.POST,
+            previous=last,
+            pairs=pairs,
+            advanced=_advanced_field(last, pairs=pairs),
+        )
         if form.is_valid():
             try:
                 stage = stage_create(
