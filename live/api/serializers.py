@@ -307,6 +307,9 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Still level on every key: index into ``tie_groups``."
     )
     active = serializers.BooleanField(help_text="Still in the stage (not withdrawn, T7).")
+    champion = serializers.BooleanField(
+        help_text="The partnership that won the final, once its stage is finished (T10)."
+    )
     above_cut = serializers.BooleanField(allow_null=True)
     cut_after = serializers.BooleanField(help_text="The cut line (T6, T10) falls after this row.")
 
@@ -325,6 +328,9 @@ class PairFinalLineSerializer(serializers.Serializer[Any]):
     registered_name = serializers.CharField(allow_blank=True)
     players = PairFinalPlayerSerializer(many=True, help_text="The partners who played the final.")
     points = serializers.IntegerField()
+    champion = serializers.BooleanField(
+        help_text="The final's winner, once its stage is finished: the champion (T10)."
+    )
 
 
 class PairsStageStandingsSerializer(serializers.Serializer[Any]):

@@ -23,6 +23,7 @@ from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
 from tests.brackets.test_pairs_services import decide_round
 from tests.pages.final_table import final_table_one_hand_from_the_end
 from tests.pages.test_pairs_event_words import text_of
+from tests.pages.test_pairs_pages import finished_pairs_event
 from tournament.models import Partnership
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +107,37 @@ def test_live_match_and_tables_pages_name_a_pairs_final_as_the_bracket_does_t10(
     assert "Round 1 · The final (two partnerships)" in bracket
     # The public API carries the round's pairs flag for its own clients.
     assert client.get(f"/api/v1/live/{t.slug}/tables/").json()["rounds"][0]["pairs"] is True
+
+
+def test_pairs_standings_mark_the_champion_partnership_as_the_bracket_does_t10(
+    client: Client,
+) -> None:
+    t, _ = finished_pairs_event()
+    bracket = client.get(f"/api/v1/live/{t.slug}/bracket/").json()
+    champion = bracket["champion_pair"]
+    assert champion is not None
+    html = client.get(f"/live/{t.slug}/standings/").content.decode()
+    final = re.search(r'<ol class="placing-list final-table-result"[^>]*>(.*?)</ol>', html, re.S)
+    assert final is not None
+    lines = re.findall(r'<li value="(\d)" data-pair="(\d+)">(.*?)</li>', final.group(1), re.S)
+    a, b = (p["name"] for p in champion["players"])
+    v, pid, body = lines[0]
+    assert (v, int(pid), text_of(body)) == (
+        "1",
+        champion["pair_id"],
+        f"{a} & {b} Champion 6 points",
+    )
+    assert "Champion" not in text_of(lines[1][2])
+    assert text_of(html).count("Champion") == 1
+    # The documents say so too, for the API's clients.
+    stages = client.get(f"/api/v1/live/{t.slug}/standings/").json()["stages"]
+    assert [line["champion"] for line in stages[0]["final_table"]] == [True, False]
+    assert not any(row["champion"] for row in stages[1]["rows"])  # the qualifying stage
+
+
+def test_pairs_standings_before_the_final_is_decided_name_no_champion_t10(
+    client: Client,
+) -> None:
+    t, _ = pairs_final_in_play()
+    html = text_of(client.get(f"/live/{t.slug}/standings/").content.decode())
+    assert "Champion" not in html
