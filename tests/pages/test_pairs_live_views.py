@@ -29,7 +29,7 @@ from tournament.models import Partnership
 pytestmark = pytest.mark.django_db
 
 
-def pairs_final_in_play() -> tuple[Any, Match]:
+def pairs_final_in_play() -> tuple[Any, Any, Match]:
     """Four partnerships: one Swiss round cut to two, then the final, started, with one hand
     won by C's domino (AC 1, BD 0)."""
     t, d, _ = make_pairs_tournament(4, status="registration")
@@ -52,7 +52,7 @@ def pairs_final_in_play() -> tuple[Any, Match]:
     t.refresh_from_db()
     match = Match.objects.get(pk=link.match_id)
     assert match.status == Match.Status.IN_PROGRESS
-    return t, match
+    return t, d, match
 
 
 def seat_names(match: Match) -> dict[int, str]:
@@ -62,7 +62,7 @@ def seat_names(match: Match) -> dict[int, str]:
 def test_match_page_shows_both_partnerships_with_names_and_score_mid_match_r42(
     client: Client,
 ) -> None:
-    t, match = pairs_final_in_play()
+    t, _, match = pairs_final_in_play()
     Partnership.objects.filter(tournament=t, members__entry__seats__match=match).filter(
         members__entry__seats__seat=1
     ).update(name="Los Primos")
@@ -96,7 +96,7 @@ def test_match_page_of_an_individual_final_keeps_its_seats_and_final_table_t6(
 def test_live_match_and_tables_pages_name_a_pairs_final_as_the_bracket_does_t10(
     client: Client,
 ) -> None:
-    t, match = pairs_final_in_play()
+    t, _, match = pairs_final_in_play()
     page = client.get(f"/live/{t.slug}/matches/{match.pk}/").content.decode()
     assert "<h1>The final (two partnerships) · Table 1 " in page
     assert "Final table" not in page
@@ -138,6 +138,20 @@ def test_pairs_standings_mark_the_champion_partnership_as_the_bracket_does_t10(
 def test_pairs_standings_before_the_final_is_decided_name_no_champion_t10(
     client: Client,
 ) -> None:
-    t, _ = pairs_final_in_play()
+    t, _, _ = pairs_final_in_play()
     html = text_of(client.get(f"/live/{t.slug}/standings/").content.decode())
     assert "Champion" not in html
+
+
+def test_director_dashboard_groups_a_pairs_match_by_partnership_r42(client: Client) -> None:
+    t, d, match = pairs_final_in_play()
+    names = seat_names(match)
+    client.force_login(d)
+    html = client.get(f"/director/tournaments/{t.slug}/").content.decode()
+    row = re.search(rf'<tr [^>]*data-match="{match.pk}"[^>]*>(.*?)</tr>', html, re.S)
+    assert row is not None
+    sides = re.findall(r'<li[^>]*data-side="(\d)">(.*?)</li>', row.group(1), re.S)
+    assert [(k, text_of(body)) for k, body in sides] == [
+        ("0", f"AC {names[0]} & {names[2]} 1"),
+        ("1", f"BD {names[1]} & {names[3]} 0"),
+    ]
