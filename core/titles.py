@@ -25,12 +25,17 @@ ROUND_NAMES: dict[str, Promise] = {
     "final": gettext_lazy("Final table"),
     "playoff": gettext_lazy("Play-off table"),
 }
+#: A pairs stage's final is one match between the top two partnerships (T10), not a final
+#: table of four players (T6); the bracket and the director's pages name it so too.
+FINAL_PAIRS = gettext_lazy("The final (two partnerships)")
 
 
-def round_title(kind: str, number: int, stage: str = "") -> str:
+def round_title(kind: str, number: int, stage: str = "", *, pairs: bool = False) -> str:
     """ "Qualifying · Round 2"; the round alone without ``stage``, or when the stage is named
-    like the round (a stage called "Final table")."""
-    name = str(ROUND_NAMES.get(kind, ROUND_NAMES["swiss"]))
+    like the round (a stage called "Final table"). ``pairs``: the round is a pairs stage's,
+    whose final is "The final (two partnerships)" (T10)."""
+    found = FINAL_PAIRS if pairs and kind == "final" else ROUND_NAMES.get(kind)
+    name = str(found or ROUND_NAMES["swiss"])
     if "%(n)s" in name:
         name = name % {"n": number}
     if not stage.strip() or stage.strip().casefold() == name.casefold():
@@ -56,7 +61,7 @@ def match_round_title(match: Any) -> str:
     if link is None:
         return ""
     rnd = link.round
-    return round_title(rnd.kind, rnd.number, rnd.stage.name)
+    return round_title(rnd.kind, rnd.number, rnd.stage.name, pairs=bool(rnd.stage.pairs))
 
 
 def match_title(match: Any) -> str:

@@ -85,8 +85,12 @@ def table_pairs_json(
 
 
 def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
-    """One pairs stage's standings in T10 order, the cut line and the final's result."""
+    """One pairs stage's standings in T10 order, the cut line and the final's result; the
+    champion partnership is marked in both (``champion``), as an individual stage marks its
+    champion (T10: a place is the partnership's, both partners share it)."""
     pairs = {p.info.pair_id: p for p in stage_pairs(data)}
+    final = _final(data)
+    champion = next((line["pair_id"] for line in final or () if line["champion"]), None)
     standings = pair_standings_from_data(data, pairs=list(pairs), with_final=True)
     names = {e.entry_id: (e.name, e.club) for e in data.entrants}
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
@@ -126,6 +130,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "decided_by": row.decided_by.value,
                 "tie_group": tie_group,
                 "active": pairs[row.pair_id].active,
+                "champion": row.pair_id == champion,
                 "above_cut": None if cut is None else i < cut,
                 "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
             }
@@ -139,7 +144,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
         "cut": cut,
         "rows": rows,
         "tie_groups": tie_groups,
-        "final_table": _final(data),
+        "final_table": final,
         "placed": False,  # partnerships rank by T10 keys; the final's result is shown on its own
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
         "ranked": any(row.played for row in standings.rows),  # as an individual stage
@@ -147,8 +152,10 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
 
 
 def _final(data: StageData) -> list[JSON] | None:
-    """The final's result, champion partnership first (T10), once it is finished."""
+    """The final's result, champion partnership first (T10), once it is finished; the winner
+    is the champion once the stage is finished (the final is the event's last match)."""
     pd = pairs_of(data)
+    stage_over = data.status == Stage.Status.FINISHED
     for r in reversed(data.rounds):
         if r.kind != Round.Kind.FINAL:
             continue
@@ -174,6 +181,7 @@ def _final(data: StageData) -> list[JSON] | None:
                     "registered_name": pd.pair(p).name,
                     "players": [{"entry_id": e, "name": names.get(e, "")} for e in players[p]],
                     "points": points[p],
+                    "champion": stage_over and winner is not None and p == winner,
                 }
                 for p in order
             ]

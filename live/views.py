@@ -121,10 +121,14 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 def _match_title(match: dict[str, Any]) -> str:
     """ "Round 2 · Table 3", "Final table · Table 1": which table of which round, so a final
-    does not read like any other table (the page shows the stage elsewhere)."""
+    does not read like any other table (the page shows the stage elsewhere). A pairs final is
+    "The final (two partnerships)", as the bracket names it (T10)."""
     table = table_title(match.get("table_number"))
     rnd = match.get("round")
-    return f"{round_title(rnd['kind'], rnd['number'])} · {table}" if rnd else table
+    if not rnd:
+        return table
+    name = round_title(rnd["kind"], rnd["number"], pairs=bool(rnd.get("pairs")))
+    return f"{name} · {table}"
 
 
 @live_conditional(html=True)

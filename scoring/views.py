@@ -343,10 +343,24 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
     limit = timedelta(minutes=idle_minutes())
     idle: list[dict[str, Any]] = []
     edit_matches = _may_use_admin(request, "scoring.change_match")
-    for match in _dashboard_matches(tournament):
+    matches = list(_dashboard_matches(tournament))
+    for match in matches:
+        match.tournament = tournament  # the entry format and ruleset are read from it: no query
+    # A pairs event's registered partnership names (T9), one query for every match.
+    pair_names = pair_names_by_match(matches)
+    for match in matches:
         m: Any = match  # with the annotations above
         counts[m.status] = counts.get(m.status, 0) + 1
         scores = list(m.scores or [])
+        # R42: a partnership match reads AC against BD, each with its one score, as the round
+        # page and the referee's list show it; an individual one seat by seat.
+        sides = partnership_sides(
+            m,
+            ruleset_of(m),
+            [s.entry.player.name for s in m.seats.all()],
+            scores or [0, 0, 0, 0],
+            pair_names=pair_names.get(m.pk, {}),
+        )
         seats = [
             {
                 "letter": SEAT_LETTERS[s.seat],
@@ -364,6 +378,7 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
         row = {
             "match": m,
             "seats": seats,
+            "sides": sides,
             "table": table,
             "admin_url": (
                 _admin_reverse("admin:scoring_match_change", m.pk) if edit_matches else None

@@ -62,6 +62,10 @@ class RoundRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     kind = serializers.CharField()
+    pairs = serializers.BooleanField(
+        help_text="A pairs stage's round (T9): its final is one match between two "
+        "partnerships (T10)."
+    )
 
 
 class LiveMatchSerializer(serializers.Serializer[Any]):
@@ -117,6 +121,10 @@ class RoundSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="Tables of the round not yet played out (summary and live tables; null in a "
         "match's document). After time is called (T3), the tables the director kept going.",
+    )
+    pairs = serializers.BooleanField(
+        help_text="A pairs stage's round (T9): its final is one match between two "
+        "partnerships (T10)."
     )
 
 
@@ -299,6 +307,9 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Still level on every key: index into ``tie_groups``."
     )
     active = serializers.BooleanField(help_text="Still in the stage (not withdrawn, T7).")
+    champion = serializers.BooleanField(
+        help_text="The partnership that won the final, once its stage is finished (T10)."
+    )
     above_cut = serializers.BooleanField(allow_null=True)
     cut_after = serializers.BooleanField(help_text="The cut line (T6, T10) falls after this row.")
 
@@ -317,6 +328,9 @@ class PairFinalLineSerializer(serializers.Serializer[Any]):
     registered_name = serializers.CharField(allow_blank=True)
     players = PairFinalPlayerSerializer(many=True, help_text="The partners who played the final.")
     points = serializers.IntegerField()
+    champion = serializers.BooleanField(
+        help_text="The final's winner, once its stage is finished: the champion (T10)."
+    )
 
 
 class PairsStageStandingsSerializer(serializers.Serializer[Any]):
@@ -534,9 +548,24 @@ class PlayerResultsSerializer(serializers.Serializer[Any]):
     matches = PlayerMatchSerializer(many=True)
 
 
+class PartnershipSideSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="0: AC (seats 0 and 2); 1: BD (seats 1 and 3).")
+    letters = serializers.CharField(help_text="AC or BD (R42).")
+    names = serializers.ListField(child=serializers.CharField(), help_text="Both partners.")
+    pair_name = serializers.CharField(
+        help_text="The partnership's registered name in a pairs event (T9), or empty."
+    )
+    score = serializers.IntegerField(help_text="The partnership's one score (R42).")
+    is_winner = serializers.BooleanField()
+
+
 class MatchDetailSerializer(serializers.Serializer[Any]):
     tournament_version = serializers.IntegerField()
     match = LiveMatchSerializer()
+    sides = PartnershipSideSerializer(
+        many=True,
+        help_text="At a partnership table (R42) its two partnerships, AC then BD; else empty.",
+    )
     hands = HandSerializer(many=True)
     replays = serializers.ListField(
         child=serializers.IntegerField(),

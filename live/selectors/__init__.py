@@ -10,6 +10,7 @@ functions never cache anything themselves.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import Q
@@ -40,6 +41,8 @@ from live.outlook import WinBounds, cut_outlook
 from live.pairs import pair_json, pairs_stage_standings, table_pairs_json
 from live.selectors.matches import MatchJSON, hand_json, matches_json, round_link
 from scoring.models import Hand, Match, Seat
+from scoring.presenters.match import ruleset_of
+from scoring.presenters.partnership import partnership_sides
 from tournament.models import Entry, Tournament
 from tournament.partnerships import is_pairs_event
 
@@ -68,6 +71,8 @@ def _round_json(rnd: Round, open_tables: int | None = None) -> JSON:
         "clock_ends_at": _iso(rnd.clock_ends_at),
         "time_called_at": _iso(rnd.time_called_at),
         "open_tables": open_tables,
+        # A pairs stage's round (T9): its final is one match between two partnerships (T10).
+        "pairs": rnd.stage.pairs,
     }
 
 
@@ -95,10 +100,12 @@ def current_rounds(*, tournament_id: int) -> list[Round]:
     """
     rounds = list(
         Round.objects.filter(stage__tournament_id=tournament_id)
+        .select_related("stage")
         .order_by("-stage__number", "-number")
         .only(
             "id",
             "stage_id",
+            "stage__pairs",
             "number",
             "kind",
             "status",
@@ -169,7 +176,7 @@ def live_tables(*, tournament: Tournament) -> JSON:
     rounds = current_rounds(tournament_id=tournament.pk)
     links = list(
         RoundMatch.objects.filter(round__in=rounds)
-        .select_related("match__table", "round")
+        .select_related("match__table", "round__stage")
         .order_by("round__stage_id", "round__number", "table_number")
     )
     matches = []
@@ -641,15 +648,27 @@ def player_results(*, tournament: Tournament, entry_id: int) -> JSON | None:
 
 
 def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
-    """One table with every live hand (four queries), or ``None`` if not this tournament's."""
+    """One table with every live hand (four queries; two more at a partnership table of a
+    pairs event, for the partnerships' names), or ``None`` if not this tournament's.
+
+    ``sides``: at a partnership table (R42) its two partnerships AC and BD, each with both
+    partners, its registered name in a pairs event (T9) and its one score, as the referee's
+    page shows them (:func:`scoring.presenters.partnership.partnership_sides`); else ``[]``."""
     match = (
         Match.objects.filter(pk=match_id, tournament_id=tournament.pk)
-        .select_related("table", "round_link__round")
+        .select_related("table", "round_link__round__stage")
         .first()
     )
     if match is None:
         return None
     table: MatchJSON = matches_json([match])[0]
+    match.tournament = tournament  # the ruleset and the entry format are read from it: no query
+    sides = partnership_sides(
+        match,
+        ruleset_of(match),
+        [s["name"] for s in table["seats"]],
+        [s["score"] for s in table["seats"]],
+    )
     rows = list(Hand.objects.filter(match_id=match.pk, void=False).order_by("number"))
     hands = [hand_json(h) for h in rows]
     # Hands entered move by move at a feature table have a replay (live/replay.py, issue 15).
@@ -657,6 +676,7 @@ def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
     return {
         "tournament_version": tournament.version,
         "match": table,
+        "sides": [asdict(side) for side in sides],
         "hands": hands,
         "replays": replays,
     }

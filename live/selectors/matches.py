@@ -62,7 +62,7 @@ def hand_json(hand: Hand) -> dict[str, Any]:
 
 
 def round_link(match: Match) -> RoundMatch | None:
-    """The match's round link, loaded with ``select_related("round_link__round")``."""
+    """The match's round link, loaded with ``select_related("round_link__round__stage")``."""
     try:
         link: RoundMatch = match.round_link
     except ObjectDoesNotExist:
@@ -119,7 +119,13 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         "table_number": table_number,
         "round": None
         if link is None
-        else {"id": link.round_id, "number": link.round.number, "kind": link.round.kind},
+        else {
+            "id": link.round_id,
+            "number": link.round.number,
+            "kind": link.round.kind,
+            # A pairs stage's round: its final is between two partnerships (T10).
+            "pairs": link.round.stage.pairs,
+        },
         "n_players": match.n_players,
         "hands_count": match.hands_count,
         # A winner only once the match is final: a match waiting for the players' confirmation
@@ -184,7 +190,7 @@ def _seats_by_match(match_ids: list[int]) -> dict[int, list[Seat]]:
 
 
 def matches_json(matches: list[Match]) -> list[MatchJSON]:
-    """JSON for ``matches`` loaded with ``select_related("table", "round_link__round")`` (or
+    """JSON for ``matches`` loaded with ``select_related("table", "round_link__round__stage")`` (or
     with ``round_link`` set by the caller): two more queries, whatever their number."""
     ids = [m.pk for m in matches]
     seats = _seats_by_match(ids)
@@ -194,7 +200,7 @@ def matches_json(matches: list[Match]) -> list[MatchJSON]:
 
 def match_live(*, match_id: int, tournament_id: int | None = None) -> MatchJSON | None:
     """One match's live JSON (three queries), or ``None`` if it does not exist (there)."""
-    qs = Match.objects.select_related("table", "round_link__round").filter(pk=match_id)
+    qs = Match.objects.select_related("table", "round_link__round__stage").filter(pk=match_id)
     if tournament_id is not None:
         qs = qs.filter(tournament_id=tournament_id)
     match = qs.first()

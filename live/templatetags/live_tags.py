@@ -47,7 +47,8 @@ def stage_kind(stage: dict[str, Any], stages: Sequence[dict[str, Any]]) -> str:
 @register.filter
 def round_kind(kind: str, stage: dict[str, Any] | None) -> str:
     """``{{ r.kind|round_kind:s.current_stage }}``: the round's kind, translated; a pairs
-    stage's final is "The final (two partnerships)", not a final table of four players (T10)."""
+    stage's final is "The final (two partnerships)", not a final table of four players (T10).
+    ``stage`` is the round's stage, or the round itself where it carries ``pairs``."""
     if kind == "final" and stage and stage.get("pairs"):
         return _label("round_kind", "final_pairs")
     return _label("round_kind", kind)
