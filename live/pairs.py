@@ -120,6 +120,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "seed": (pairs[row.pair_id].seed + 1) // 2,
                 "played": row.played,
                 "byes": row.byes,
+                "bye_wins": data.bye_wins(row.byes),
                 "match_wins": row.match_wins,
                 "hands_won": row.hands_won,
                 "third": row.third,

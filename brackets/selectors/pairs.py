@@ -18,7 +18,7 @@ from brackets.selectors.stage_data import (
     TableData,
     stage_data,
 )
-from scoring.models import Match
+from scoring.models import Match, Seat
 from tournament.models import PartnershipMember
 from tournament.partnerships import partnership_label
 
@@ -342,3 +342,50 @@ def pairs_named(entry_ids: Sequence[int]) -> list[NamedPair]:
         NamedPair(pair_id=pid, name=name, entry_ids=tuple(ids), names=tuple(names))
         for pid, (name, ids, names) in rows.items()
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class PairsInPlay:
+    """Which partnerships a substitute may be named for now (T11), and why not for the others.
+
+    ``partnership_substitute`` refuses while a current player of the partnership is seated in a
+    match not done (scheduled or in play): "before a round is published". Pages ask this same
+    question before they offer the substitution."""
+
+    pair_of: dict[int, int]
+    """A current player's entry id -> the partnership they play for."""
+    matches: dict[int, list[int]]
+    """Partnership id -> the matches not done where one of its current players is seated
+    (one id per seat, so a match both partners sit in appears twice); empty if none."""
+
+    def may_substitute(self, pair_id: int) -> bool:
+        return pair_id in self.matches and not self.matches[pair_id]
+
+    def may_substitute_for(self, entry_id: int) -> bool:
+        """The partnership ``entry_id`` plays for now may take a substitute."""
+        pair_id = self.pair_of.get(entry_id)
+        return pair_id is not None and self.may_substitute(pair_id)
+
+
+def pairs_in_play(*, entry_ids: Iterable[int]) -> PairsInPlay:
+    """T11: the partnerships ``entry_ids`` play for now, with their current players' matches not
+    done. Two queries."""
+    current = PartnershipMember.objects.filter(left_at__isnull=True)
+    members = list(
+        current.filter(
+            partnership_id__in=current.filter(entry_id__in=list(entry_ids)).values("partnership_id")
+        ).values_list("partnership_id", "entry_id")
+    )
+    pair_of = {entry_id: pair_id for pair_id, entry_id in members}
+    matches: dict[int, list[int]] = {pair_id: [] for pair_id, _ in members}
+    if pair_of:
+        for entry_id, match_id in (
+            Seat.objects.filter(
+                entry_id__in=list(pair_of),
+                match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+            )
+            .order_by("match_id", "seat")
+            .values_list("entry_id", "match_id")
+        ):
+            matches[pair_of[entry_id]].append(match_id)
+    return PairsInPlay(pair_of=pair_of, matches=matches)

@@ -172,6 +172,11 @@ class StageData:
     def byes(self, kinds: Sequence[str] = STANDINGS_KINDS) -> list[int]:
         return [p for r in self.rounds if r.kind in kinds for p in r.byes]
 
+    def bye_wins(self, byes: int) -> int:
+        """How many of a row's ``byes`` its match wins count: all or none, by the stage's
+        bye policy (T1). A bye is never a match played."""
+        return byes if ByePolicy(self.bye_policy) is ByePolicy.WIN else 0
+
     def plan_rounds(self) -> list[RoundData]:
         """The rounds of the stage's plan, as "Rounds complete: c of p" counts them: play-off
         tables (T6) only settle a tie on the line ("3 of 3 published" beside "the stage has

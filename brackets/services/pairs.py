@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 
 from brackets.models import Stage, StageEntry
 from brackets.pairs_csv import PairsReport
+from brackets.selectors.pairs import pairs_in_play
 from brackets.services._common import (
     Actor,
     action_log_record_by_id,
@@ -25,7 +26,6 @@ from brackets.services._common import (
 )
 from core.exceptions import ApplicationError, ConflictError
 from ratings.selectors import seeding_ratings
-from scoring.models import Match, Seat
 from tournament.models import Entry, Partnership, PartnershipMember, Player, Tournament
 from tournament.partnerships import (
     entry_for_partnership,
@@ -145,19 +145,6 @@ def stage_seed_pairs(
     return stage
 
 
-def _in_play(partnership: Partnership) -> list[int]:
-    """Matches not done in which a current player of the partnership is seated."""
-    entries = PartnershipMember.objects.filter(
-        partnership=partnership, left_at__isnull=True
-    ).values_list("entry_id", flat=True)
-    return list(
-        Seat.objects.filter(
-            entry_id__in=list(entries),
-            match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
-        ).values_list("match_id", flat=True)
-    )
-
-
 @transaction.atomic
 def partnership_substitute(
     *,
@@ -193,7 +180,8 @@ def partnership_substitute(
         raise ApplicationError(
             message, code="not_a_member", rule="T11", fields={"leaving": [message]}
         )
-    matches = _in_play(partnership)
+    # The pages offer a substitution by the same question (brackets.selectors.pairs).
+    matches = pairs_in_play(entry_ids=[leaving.pk]).matches.get(partnership.pk, [])
     if matches:
         raise ConflictError(
             _(

@@ -52,7 +52,9 @@ from brackets.services.steps import (
     FINISH_STAGE,
     PUBLISH_ROUND,
     NextStep,
+    byes_text,
     stage_complete_message,
+    tables_text,
 )
 
 
@@ -147,15 +149,12 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
             number=number,
             kind=Round.Kind.SWISS,
             seating=seating,
-            message=_(
-                "Round %(number)s of %(total)s: %(tables)s tables of two partnerships, "
-                "%(byes)s bye(s) (T9)."
-            )
+            message=_("Round %(number)s of %(total)s: %(tables)s, %(byes)s (T9).")
             % {
                 "number": number,
                 "total": total,
-                "tables": len(seating.tables),
-                "byes": len(seating.bye_pairs),
+                "tables": tables_text(len(seating.tables), pairs=True),
+                "byes": byes_text(len(seating.bye_pairs)),
             },
             follows=follows,
             seed=seed,
@@ -300,10 +299,15 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         kind=Round.Kind.KNOCKOUT,
         seating=seating,
         message=_(
-            "Knockout round of %(n)s partnerships: %(tables)s tables, each table's winner goes "
-            "on (%(going_on)s partnerships, T10)."
+            "Knockout round of %(n)s: %(tables)s, each table's winner goes on (%(going_on)s, T10)."
         )
-        % {"n": len(survivors), "tables": len(seating.tables), "going_on": going_on},
+        % {
+            "n": ngettext("%(n)s partnership", "%(n)s partnerships", len(survivors))
+            % {"n": len(survivors)},
+            "tables": tables_text(len(seating.tables)),
+            "going_on": ngettext("%(n)s partnership", "%(n)s partnerships", going_on)
+            % {"n": going_on},
+        },
         follows=follows,
         seed=_seed(data, number),
         advancing=going_on,

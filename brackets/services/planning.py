@@ -60,7 +60,9 @@ from brackets.services.steps import (
     PlayoffSeating,
     PlayoffTable,
     SeatedTable,
+    byes_text,
     stage_complete_message,
+    tables_text,
 )
 
 __all__ = ["FINISHED", "FINISH_STAGE", "PUBLISH_ROUND", "WAIT", "NextStep", "SeatedTable"]
@@ -141,12 +143,12 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
             )
         return NextStep(
             PUBLISH_ROUND,
-            _("Round %(number)s of %(total)s: %(tables)s tables, %(byes)s byes.")
+            _("Round %(number)s of %(total)s: %(tables)s, %(byes)s.")
             % {
                 "number": number,
                 "total": total,
-                "tables": len(seating.tables),
-                "byes": len(seating.byes),
+                "tables": tables_text(len(seating.tables)),
+                "byes": byes_text(len(seating.byes)),
             },
             follows_round_id=follows,
             round_number=number,
@@ -277,23 +279,25 @@ def _knockout_round(
         PUBLISH_ROUND,
         (
             _(
-                "Knockout round of %(n)s: %(tables)s tables, top %(per_table)s of each table "
-                "plus %(fill)s best others go on (%(advancing)s players; %(rounds)s round(s) "
-                "to the final table)."
+                "Knockout round of %(n)s: %(tables)s, top %(per_table)s of each table plus "
+                "%(fill)s go on (%(advancing)s; %(rounds)s to the final table)."
             )
             if first.fill
             else _(
-                "Knockout round of %(n)s: %(tables)s tables, top %(per_table)s of each table "
-                "go on (%(advancing)s players; %(rounds)s round(s) to the final table)."
+                "Knockout round of %(n)s: %(tables)s, top %(per_table)s of each table go on "
+                "(%(advancing)s; %(rounds)s to the final table)."
             )
         )
         % {
             "n": n,
-            "tables": first.tables,
+            "tables": tables_text(first.tables),
             "per_table": first.per_table,
-            "fill": first.fill,
-            "advancing": first.advancing,
-            "rounds": len(plan.rounds),
+            "fill": ngettext("%(n)s best other", "%(n)s best others", first.fill)
+            % {"n": first.fill},
+            "advancing": ngettext("%(n)s player", "%(n)s players", first.advancing)
+            % {"n": first.advancing},
+            "rounds": ngettext("%(n)s round", "%(n)s rounds", len(plan.rounds))
+            % {"n": len(plan.rounds)},
         },
         follows_round_id=follows,
         round_number=number,

@@ -101,3 +101,17 @@ def stage_complete_message(stage: str, advanced: int, out: int, *, pairs: bool =
         "went": went,
         "gone": gone,
     }
+
+
+# A next step's counts, each with its own plural form (English "1 table", Spanish "1 mesa"),
+# so a message never reads "1 tables" or "bye(s)".
+def tables_text(n: int, *, pairs: bool = False) -> str:
+    if pairs:
+        return ngettext(
+            "%(n)s table of two partnerships", "%(n)s tables of two partnerships", n
+        ) % {"n": n}
+    return ngettext("%(n)s table", "%(n)s tables", n) % {"n": n}
+
+
+def byes_text(n: int) -> str:
+    return ngettext("%(n)s bye", "%(n)s byes", n) % {"n": n}

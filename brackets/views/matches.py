@@ -390,8 +390,9 @@ class MatchActionView(DirectorTournamentMixin):
             return {
                 "blocked": True,
                 "problem": _(
-                    "In a pairs event a partnership's player is replaced by a substitute, who "
-                    "plays on with the partnership's record (T11)."
+                    "In a pairs event a partnership's player is replaced by a substitute "
+                    "before the next round is published, and the substitute plays on with the "
+                    "partnership's record (T11). A no-show at this table is a forfeit (T7)."
                 ),
                 "problem_link": (reverse("brackets:pairs", args=[slug]), _("Partnerships")),
             }

@@ -22,7 +22,7 @@ from brackets.models import Round
 from brackets.presenters.director import build_preview, referee_choices, round_matches
 from brackets.presenters.pairs import round_kind_label
 from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
-from brackets.selectors.pairs import pairs_named
+from brackets.selectors.pairs import pairs_in_play, pairs_named
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -159,6 +159,17 @@ class RoundProgressView(DirectorTournamentMixin):
         # T3: the tables the director kept for a sudden-death hand when calling time.
         sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
         bye_pairs = pairs_named(rnd.byes) if stage.pairs and rnd.byes else []
+        # T11: offer a substitute only where partnership_substitute would take one: a
+        # partnership none of whose players sits at a table not done (a bye, say). At a
+        # table of a published round a no-show is a forfeit (T7).
+        in_play = (
+            pairs_in_play(
+                entry_ids=[e for p in bye_pairs for e in p.entry_ids]
+                + [s.entry_id for m in open_matches for s in m.seats]
+            )
+            if stage.pairs
+            else None
+        )
         context = self.base_context(
             round=rnd,
             stage=stage,
@@ -167,6 +178,12 @@ class RoundProgressView(DirectorTournamentMixin):
             # T9: a pairs round's byes are partnerships, each named once.
             bye_pairs=bye_pairs,
             bye_names="; ".join(p.label for p in bye_pairs),
+            bye_substitutes=[p for p in bye_pairs if in_play and in_play.may_substitute(p.pair_id)],
+            substitute_tables={
+                m.match_id
+                for m in open_matches
+                if in_play and any(in_play.may_substitute_for(s.entry_id) for s in m.seats)
+            },
             matches=matches,
             tables_total=len(tables),
             tables_done=len(done_tables),

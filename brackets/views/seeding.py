@@ -32,6 +32,7 @@ from brackets.services import (
     stage_seed_reorder,
 )
 from brackets.services.imports import players_import_csv
+from brackets.services.steps import byes_text, tables_text
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import Entry, Partnership, Tournament
@@ -50,12 +51,9 @@ def _pairs_table_plan(active: int) -> str:
     pairs = active // 2
     tables, byes = divmod(pairs, 2)
     text = ngettext("%(n)s partnership", "%(n)s partnerships", pairs) % {"n": pairs}
-    seats = [
-        ngettext("%(n)s table of two partnerships", "%(n)s tables of two partnerships", tables)
-        % {"n": tables}
-    ]
+    seats = [tables_text(tables, pairs=True)]
     if byes:
-        seats.append(ngettext("%(n)s bye", "%(n)s byes", byes) % {"n": byes})
+        seats.append(byes_text(byes))
     return _("%(pairs)s: %(tables)s (T9).") % {"pairs": text, "tables": ", ".join(seats)}
 
 
@@ -76,7 +74,7 @@ def _table_plan(stage: Stage, active: int, *, pairs: bool = False) -> str:
     if threes:
         seats.append(ngettext("%(n)s table of 3", "%(n)s tables of 3", threes) % {"n": threes})
     if plan.byes:
-        seats.append(ngettext("%(n)s bye", "%(n)s byes", plan.byes) % {"n": plan.byes})
+        seats.append(byes_text(plan.byes))
     return _("%(players)s: %(tables)s (T1).") % {"players": players, "tables": ", ".join(seats)}
 
 

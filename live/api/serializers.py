@@ -197,6 +197,10 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField(allow_null=True)
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
+    bye_wins = serializers.IntegerField(
+        help_text="The byes counted as match wins by the stage's bye policy (T1): "
+        "match_wins minus bye_wins were won at a table."
+    )
     match_wins = serializers.IntegerField(help_text="T5 key 1.")
     hands_won = serializers.IntegerField(help_text="T5 key 2.")
     six_loves_given = serializers.IntegerField(help_text="T5 key 3.")
@@ -292,6 +296,10 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField(help_text="The partnership's seed in the stage.")
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
+    bye_wins = serializers.IntegerField(
+        help_text="The byes counted as match wins by the stage's bye policy (T1): "
+        "match_wins minus bye_wins were won at a table."
+    )
     match_wins = serializers.IntegerField(help_text="T10 key 1.")
     hands_won = serializers.IntegerField(help_text="T10 key 2.")
     third = serializers.IntegerField(

@@ -313,6 +313,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "seed": entrant.seed if entrant else None,
                 "played": row.played,
                 "byes": row.byes,
+                "bye_wins": data.bye_wins(row.byes),
                 "match_wins": row.match_wins,
                 "hands_won": row.hands_won,
                 "six_loves_given": row.six_loves_given,

@@ -173,8 +173,12 @@ def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> 
         if m["match"].get("status") in ("in_progress", "scheduled"):
             current = m
     latest = lines[0] if lines else None
+    mine = latest["row"] if latest else None
     return {
-        "row": latest["row"] if latest else None,
+        "row": mine,
+        # A bye is not a match played (T1): the record counts the matches won at a table and
+        # names the byes apart (and whether the stage's policy counts them as match wins).
+        "table_wins": 0 if mine is None else mine["match_wins"] - mine.get("bye_wins", 0),
         "stage": latest["stage"] if latest else None,
         "field": latest["field"] if latest else 0,
         "entrants": entrants,

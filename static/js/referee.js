@@ -331,24 +331,32 @@
     out.className = "block-result";
     markImpossibleCounts();
     if (currentEnd() !== "block") return;
-    var counts = readCounts();
-    var missing = function (c) { return c === null || isNaN(c); };
-    // A count no hand can have (R20: at most the heaviest hand) gives no result to confirm;
-    // said as soon as it is typed, before the other counts are in.
-    var bad = [];
-    counts.forEach(function (c, i) { if (!missing(c) && !possibleCount(c)) bad.push(i); });
-    if (!bad.length && counts.some(missing)) {
-      out.textContent = p.dataset.msgEnterCounts;
-      out.className = "block-result muted";
+    var wrong = impossibleCounts();
+    if (wrong) {
+      // Name whose count is wrong: on a phone the field's own error may be off screen.
+      out.textContent = wrong;
+      out.className = "block-result error"; // a mistake to fix, in the error colour
       return;
     }
-    if (bad.length) {
-      // Name whose count is wrong: on a phone the field's own error may be off screen.
-      out.textContent = fill(p.dataset.msgCountOf, {
-        names: joinNames(bad.map(seatName)), max: Number(p.dataset.maxCount)
-      });
-      out.className = "block-result error"; // a mistake to fix, in the error colour
+    if (readCounts().some(missingCount)) {
+      out.textContent = p.dataset.msgEnterCounts;
+      out.className = "block-result muted";
     }
+  }
+
+  function missingCount(c) { return c === null || isNaN(c); }
+
+  // A count no hand can have (R20: outside 0 to the ruleset's heaviest hand, the bound the
+  // server's validation uses) gives no result to confirm: the seats whose count it is, named
+  // in the page's words as soon as it is typed (before the other counts are in), or "".
+  function impossibleCounts() {
+    var p = panel();
+    var bad = [];
+    readCounts().forEach(function (c, i) { if (!missingCount(c) && !possibleCount(c)) bad.push(i); });
+    if (!bad.length) return "";
+    return fill(p.dataset.msgCountOf, {
+      names: joinNames(bad.map(seatName)), max: Number(p.dataset.maxCount)
+    });
   }
 
   // Outline, as the referee types, exactly the count fields no hand can have (R20), and
@@ -374,9 +382,12 @@
     return c !== null && Number.isInteger(c) && c >= 0 && !(max && c > max);
   }
 
-  // The summary of a block: its R20 result once every count is possible, else "" (what is
-  // missing or wrong is said under the counts).
+  // The summary of a block: a count no hand can have, named as typed (walkthrough: the
+  // summary stayed blank until the tap), else its R20 result once every count is possible,
+  // else "" (what is missing is said under the counts).
   function blockSummary() {
+    var wrong = impossibleCounts();
+    if (wrong) return { text: wrong, cls: "error" };
     var counts = readCounts();
     return counts.every(possibleCount) ? blockWords(counts) : { text: "", cls: "" };
   }

@@ -251,13 +251,50 @@ def test_replace_in_a_pairs_round_sends_to_the_partnerships_page() -> None:
     c = director_client(d)
     pairs_page = reverse("brackets:pairs", args=[t.slug])
     round_page = c.get(reverse("brackets:round", args=[t.slug, rnd.pk])).content.decode()
-    assert f'<a href="{pairs_page}" id="replace-{link.match_id}">Substitute (T11)</a>' in round_page
+    # Walkthrough: every table offered "Substitute (T11)", which the service then refused
+    # (the partnership is seated in a round in play); a no-show there is a forfeit (T7).
+    assert f'id="replace-{link.match_id}"' not in round_page
+    assert "Substitute (T11)" not in round_page
+    assert f'id="no-show-{link.match_id}">A no-show is a forfeit (T7)<' in round_page
     url = reverse("brackets:match-action", args=[t.slug, rnd.pk, link.match_id, "replace"])
     page = c.get(url).content.decode()
     assert "replaced by a substitute" in page
     assert 'id="action-form"' not in page
     assert f'<a href="{pairs_page}" id="action-problem-link">Partnerships</a>' in page
     assert c.post(url, {"out_seat": "0", "reason": "x"}).status_code == 400  # a stale tab
+
+
+def test_a_pairs_round_offers_a_substitute_only_to_the_partnership_with_the_bye() -> None:
+    """T11: a substitute can be named for a partnership none of whose players is seated at a
+    table not done; in round 1 of three partnerships that is the one with the bye (T1), and
+    the link leads to its row of the partnerships page, where the substitution succeeds."""
+    from brackets import services
+    from brackets.services.pairs import partnership_substitute
+    from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+    from tournament.models import PartnershipMember
+
+    t, d, _pairs = make_pairs_tournament(3)
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2)
+    services.stage_seed(stage=q, actor=d)
+    rnd = services.round_publish(stage=q, actor=d)
+    bye = PartnershipMember.objects.get(entry_id=rnd.byes[0]).partnership
+    link = RoundMatch.objects.get(round=rnd)
+    c = director_client(d)
+    round_page = c.get(reverse("brackets:round", args=[t.slug, rnd.pk])).content.decode()
+    pairs_page = reverse("brackets:pairs", args=[t.slug])
+    assert f'<a href="{pairs_page}#pair-{bye.pk}" id="substitute-pair-{bye.pk}">' in round_page
+    assert round_page.count('id="substitute-pair-') == 1
+    assert f'id="replace-{link.match_id}"' not in round_page
+    assert f'id="pair-{bye.pk}"' in c.get(pairs_page).content.decode()
+    leaving = PartnershipMember.objects.filter(partnership=bye).first()
+    assert leaving is not None
+    partnership_substitute(
+        partnership=bye,
+        actor=d,
+        leaving=leaving.entry,
+        player=Player.objects.create(name="S"),
+        reason="no-show",
+    )
 
 
 def test_a_shared_first_place_on_time_is_not_shown_as_a_win(world: dict[str, Any]) -> None:

@@ -299,8 +299,9 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     page: Page,
 ) -> None:
     """A typing slip in a block's counts (99 where R20's heaviest hand is far lighter): the
-    preview says what is wrong instead of naming a winner, the tap is refused next to the
-    field, and correcting the count clears that error and shows the R20 result."""
+    summary by the record button says what is wrong as it is typed instead of naming a winner
+    (walkthrough: it stayed blank until the tap), the tap is refused next to the field, and
+    correcting the count clears that error and shows the R20 result."""
     match, names = _open_new_match(page)
     _tap(page, "poser", 0)
     page.select_option("#pose-tile", "6-6")
@@ -311,19 +312,20 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     expect(preview).to_have_text("Enter every count to see the result (R20).")
     expect(summary).to_have_text("")
     # The slip is said as soon as it is typed, before the other counts are in (walkthrough:
-    # only the outline showed until the tap).
+    # only the outline showed until the tap), once: in the summary, as a block's result is.
     page.fill("#count-0", "99")
-    expect(preview).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
-    expect(preview).to_have_class(re.compile(r"\berror\b"))
+    expect(summary).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
+    expect(summary).to_have_class(re.compile(r"\berror\b"))
+    expect(preview).to_have_text("")
     for seat, count in enumerate((99, 8, 20, 30)):
         page.fill(f"#count-{seat}", str(count))
-    expect(preview).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
-    expect(preview).to_contain_text("(R20: the pips left in a hand)")
-    expect(preview).not_to_contain_text("wins the block")
-    expect(page.locator("#confirm-summary")).not_to_contain_text("wins the block")
+    expect(summary).to_contain_text(f"A · {names[0]}: enter a count from 0 to")
+    expect(summary).to_contain_text("(R20: the pips left in a hand)")
+    expect(summary).not_to_contain_text("wins the block")
+    expect(preview).to_have_text("")
     # A mistake reads as one (the error colour, not the grey of a hint) and the field at
     # fault is the one outlined, as it is typed, before any tap.
-    expect(preview).to_have_class(re.compile(r"\berror\b"))
+    expect(summary).to_have_class(re.compile(r"\berror\b"))
     expect(page.locator("#count-0")).to_have_attribute("aria-invalid", "true")
     for seat in (1, 2, 3):
         expect(page.locator(f"#count-{seat}")).not_to_have_attribute("aria-invalid", "true")
@@ -335,7 +337,31 @@ def test_a_count_no_hand_can_have_shows_no_result_and_clears_once_corrected(
     expect(error).to_be_hidden()
     expect(page.locator("#count-0")).not_to_have_attribute("aria-invalid", "true")
     expect(summary).to_contain_text(f"{names[1]} wins the block with 8")
+    expect(summary).not_to_have_class(re.compile(r"\berror\b"))
     expect(preview).to_have_text("")
+
+
+@pytest.mark.browser
+def test_an_out_of_range_count_is_named_in_the_summary_as_typed(page: Page) -> None:
+    """Walkthrough: a count of 70 (above the ruleset's heaviest hand, the bound the server's
+    validation uses, R20) left the summary line blank until Record was tapped. It is named as
+    typed, with every seat whose count is impossible, by the record button once the poser is
+    in, and under the counts while the summary still asks for the poser."""
+    _match, names = _open_new_match(page)
+    page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+    under, summary = page.locator("#block-result"), page.locator("#confirm-summary")
+    page.fill("#count-2", "70")
+    expect(under).to_contain_text(f"C · {names[2]}: enter a count from 0 to")
+    expect(summary).not_to_contain_text("enter a count")
+    _tap(page, "poser", 0)
+    page.select_option("#pose-tile", "6-6")
+    expect(summary).to_contain_text(f"C · {names[2]}: enter a count from 0 to")
+    expect(under).to_have_text("")
+    page.fill("#count-1", "-3")
+    expect(summary).to_contain_text(f"B · {names[1]} and C · {names[2]}: enter a count")
+    page.fill("#count-1", "5")
+    page.fill("#count-2", "7")
+    expect(summary).not_to_contain_text("enter a count")
 
 
 @pytest.mark.browser

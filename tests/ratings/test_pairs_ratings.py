@@ -36,7 +36,7 @@ def test_both_partners_win_the_match_in_their_record_and_rating_r42_t4() -> None
     page = Client().get(f"/players/{player[2]}/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "1 match wins in 1 finished matches" in text
+    assert "1 match win in 1 finished match." in text  # proper plurals (walkthrough)
 
     rating_update_for_match(match_id=match.pk)
     changes = {c.player_id: c for c in RatingChange.objects.filter(match=match)}

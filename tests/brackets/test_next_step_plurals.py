@@ -1,0 +1,48 @@
+"""A next step names its counts in proper plural forms (walkthrough: "1 tables, 0 byes",
+"1 bye(s)", "1 tables of two partnerships"): each count is its own ngettext, so Spanish gets
+its plural forms too (T1, T9)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from brackets import services
+from tests.brackets.conftest import make_tournament
+from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_individual_round_reads_one_table_one_bye_t1() -> None:
+    t, d = make_tournament(5)
+    q = services.stage_create(
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        cut_size=4,
+        allow_three=False,
+        rng_seed=3,
+    )
+    services.stage_seed(stage=q, actor=d)
+    with translation.override("en"):
+        step = services.round_preview(stage=q, actor=d)
+    assert step.message == "Round 1 of 2: 1 table, 1 bye."
+
+
+def test_a_pairs_round_reads_one_table_of_two_partnerships_one_bye_t9() -> None:
+    t, d, _ = make_pairs_tournament(3)
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d)
+    with translation.override("en"):
+        step = services.round_preview(stage=q, actor=d)
+    assert step.message == "Round 1 of 2: 1 table of two partnerships, 1 bye (T9)."
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/director/tournaments/{t.slug}/stages/{q.pk}/preview/").content.decode()
+    assert "1 table of two partnerships, 1 bye (T9)." in page
+    assert "bye(s)" not in page
+    assert "1 tables" not in page

@@ -1,0 +1,85 @@
+"""The live player page's record (walkthrough): a bye is no match played (T1), so a player whose
+only "win" was a bye and whose only match was a forfeit loss (T7) read "1 match win in 1
+played". The record counts the matches won at a table and names the byes apart, with whether
+the stage's bye policy counts them as match wins (T1; T9 for a partnership's bye)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from brackets import services
+from brackets.models import Round
+from scoring.models import Seat
+from scoring.services import match_forfeit
+from tests.brackets.conftest import make_tournament, play_round
+from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+from tests.brackets.test_pairs_services import decide_round
+
+pytestmark = pytest.mark.django_db
+
+
+def _forfeit_in(rnd: Round, entry_id: int, director: Any) -> None:
+    seat = Seat.objects.get(match__round_link__round=rnd, entry_id=entry_id)
+    match_forfeit(match_id=seat.match_id, actor=director, seat=seat.seat, reason="no-show")
+
+
+def _summary(slug: str, entry_id: int) -> str:
+    html = Client().get(f"/live/{slug}/players/{entry_id}/").content.decode()
+    return html.split('class="player-summary"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_pairs_players_bye_is_not_a_match_played_or_won_t1_t9() -> None:
+    t, d, _ = make_pairs_tournament(3)
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    bye_entry = r1.byes[0]
+    decide_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    r2 = services.round_publish(stage=q, actor=d)
+    _forfeit_in(r2, bye_entry, d)
+    summary = _summary(t.slug, bye_entry)
+    assert "0 match wins in 1 played" in summary
+    assert "1 bye, counted as a match win (T1)" in summary
+    assert "1 match win in 1 played" not in summary
+
+
+def test_an_individual_players_bye_is_not_a_match_played_or_won_t1() -> None:
+    t, d = make_tournament(5)
+    q = services.stage_create(
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        cut_size=4,
+        allow_three=False,
+        rng_seed=3,
+        auto_advance=False,
+    )
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    (bye_entry,) = r1.byes
+    play_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    r2 = services.round_publish(stage=q, actor=d)
+    _forfeit_in(r2, bye_entry, d)
+    summary = _summary(t.slug, bye_entry)
+    assert "0 match wins in 1 played" in summary
+    assert "1 bye, counted as a match win (T1)" in summary
+
+
+def test_a_bye_worth_nothing_is_named_without_a_win_t1() -> None:
+    t, d, _ = make_pairs_tournament(3)
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False, bye_policy="nothing")
+    services.stage_seed(stage=q, actor=d)
+    r1 = services.round_publish(stage=q, actor=d)
+    bye_entry = r1.byes[0]
+    decide_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    summary = _summary(t.slug, bye_entry)
+    assert "0 match wins in 0 played" in summary
+    assert ">1 bye<" in summary
