@@ -243,7 +243,10 @@ def test_stages_page_of_a_pairs_event_speaks_of_partnerships_t9_t10(client: Clie
         in page
     )
     assert "1 The final (two partnerships) Closed" in page
-    assert "The last stage is the partnership knockout to the final (or finished)" in page
+    # The final was played: the page says the event is over (T6), not that the last stage is
+    # a knockout (it is "the final only").
+    assert "The final has been played: the tournament is over, no stage can follow it" in page
+    assert "The last stage is the partnership knockout" not in page
     for individual in (
         "3-player tables allowed",
         "tables of 4 only",
