@@ -164,8 +164,8 @@ def _final(data: StageData) -> list[JSON] | None:
             points = {
                 sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)
             }
-            # Both partners who played the final, named with their partnership (T9).
-            names = {e.entry_id: e.name for e in data.entrants}
+            # Both partners who played the final, named with their partnership (T9), even one
+            # replaced since (T11: no longer an entrant).
             players = {
                 sides[k]: [s.entry_id for i, s in enumerate(t.seats) if i % 2 == k] for k in (0, 1)
             }
@@ -175,7 +175,7 @@ def _final(data: StageData) -> list[JSON] | None:
                     "pair_id": p,
                     "name": pd.pair(p).label,
                     "registered_name": pd.pair(p).name,
-                    "players": [{"entry_id": e, "name": names.get(e, "")} for e in players[p]],
+                    "players": [{"entry_id": e, "name": pd.roster.player(e)} for e in players[p]],
                     "points": points[p],
                     "champion": stage_over and winner is not None and p == winner,
                 }

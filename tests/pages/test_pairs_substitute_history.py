@@ -119,3 +119,17 @@ def test_a_closed_rounds_bye_keeps_the_players_of_that_round(client: Client) -> 
         page = client.get(path).content.decode()
         assert was in page, path
     assert "Yara Quinn" not in client.get(f"{base}/rounds/{r1.pk}/").content.decode()
+
+
+def test_director_round_pages_name_who_sat_and_who_plays_now(client: Client) -> None:
+    """The director's round pages alone: round 1's table keeps Carl, round 2's bye (in play)
+    names Zoe, who now plays for the partnership."""
+    s = _substituted_after_round_two()
+    client.force_login(s["d"])
+    base = f"/director/tournaments/{s['t'].slug}"
+    round1 = client.get(f"{base}/rounds/{s['r1'].pk}/").content.decode()
+    round2 = client.get(f"{base}/rounds/{s['r2'].pk}/").content.decode()
+    assert PLAYED in round1
+    assert "Zoe Park" not in round1
+    assert NOW in round2
+    assert "Carl Mendez" not in round2
