@@ -90,6 +90,17 @@ def test_bracket_pages_and_round_pages_agree(client: Client) -> None:
     assert "Carl Mendez" not in round2
 
 
+def test_round_results_sheet_names_the_bye_as_the_bracket_does(client: Client) -> None:
+    """The printable results sheet of round 2 names its bye by partnership, with the
+    partnership's current players, as the bracket and the round page do (T9, T11)."""
+    s = _substituted_after_round_two()
+    sheet = client.get(f"/live/{s['t'].slug}/rounds/{s['r2'].pk}/results/")
+    assert sheet.status_code == 200
+    html = sheet.content.decode()
+    assert NOW in html
+    assert "Carl Mendez" not in html
+
+
 def test_a_closed_rounds_bye_keeps_the_players_of_that_round(client: Client) -> None:
     """The round-1 bye partnership replaces a player once round 2 is over: round 1's bye
     still names the players it had then, on the live bracket and the director's pages."""
