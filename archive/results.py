@@ -22,6 +22,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from brackets.models import Round, RoundMatch
+from brackets.selectors.pairs import round_byes_named
 from core.choice_labels import choice_label
 from live.http import live_conditional, request_tournament
 from scoring.models import Match, Seat
@@ -81,11 +82,15 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
         }
         for table, mid in links
     ]
-    byes = list(
-        Entry.objects.filter(pk__in=[int(b) for b in rnd.byes if str(b).isdigit()])
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
-    )
+    if rnd.stage.pairs:
+        # T9, T11: by partnership, named as the bracket and round pages name it.
+        byes = [p.label for p in round_byes_named(rnd)] if rnd.byes else []
+    else:
+        byes = list(
+            Entry.objects.filter(pk__in=[int(b) for b in rnd.byes if str(b).isdigit()])
+            .order_by("player__name")
+            .values_list("player__name", flat=True)
+        )
     return {
         "round": rnd,
         "round_name": _round_name(rnd),

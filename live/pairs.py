@@ -11,7 +11,7 @@ otherwise).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from brackets.models import Round, Stage
@@ -45,40 +45,35 @@ def pair_json(pair_id: int, name: str, entry_ids: Sequence[int], names: Sequence
 def table_pairs_json(
     data: StageData,
     table: TableData,
-    names: Mapping[int, str],
-    registered: Mapping[int, str],
     *,
     advanced: Callable[[int], bool | None],
     champion_pair_id: int | None = None,
 ) -> list[JSON]:
     """A pairs table's two partnerships, AC then BD, each named once by the players who sat
-    there (T9, R42), with its place at the table: 1 and 2 (1 and 1 when level, T3; ``None``
-    until finished), where both partners hold ``1, 3, 1, 3`` (T4 over partnerships). ``[]``
-    for an individual stage. ``names``: entry id -> player; ``registered``: partnership id ->
-    its registered name; ``advanced``: the round's went-on mark (T6, T10)."""
+    there (T9, R42; T11: a substitute made since leaves a played table as it was,
+    :class:`brackets.selectors.pair_roster.Roster`), with its place at the table: 1 and 2 (1
+    and 1 when level, T3; ``None`` until finished), where both partners hold ``1, 3, 1, 3``
+    (T4 over partnerships). ``[]`` for an individual stage. ``advanced``: the round's went-on
+    mark (T6, T10)."""
     pd = data.pairs
-    sides = None if pd is None else table_sides(pd, table)
-    if sides is None:
+    named = None if pd is None else pd.roster.table_pairs([s.entry_id for s in table.seats])
+    if named is None:
         return []
     places = side_places(table.seats, finished=table.status == Match.Status.FINISHED)
     out: list[JSON] = []
     for k in (0, 1):
         mine = (table.seats[k], table.seats[k + 2])
+        side = named[k]
         out.append(
             {
-                **pair_json(
-                    sides[k],
-                    registered.get(sides[k], ""),
-                    [s.entry_id for s in mine],
-                    [names.get(s.entry_id, "") for s in mine],
-                ),
+                **pair_json(side.pair_id, side.name, side.entry_ids, side.names),
                 "letters": SIDES[k],
                 "seats": [k, k + 2],
                 "placing": places[k],
                 "points": max(s.points for s in mine),
                 "forfeited": any(s.forfeited for s in mine),
                 "advanced": advanced(mine[0].entry_id),
-                "champion": champion_pair_id is not None and champion_pair_id == sides[k],
+                "champion": champion_pair_id is not None and champion_pair_id == side.pair_id,
             }
         )
     return out
@@ -169,8 +164,8 @@ def _final(data: StageData) -> list[JSON] | None:
             points = {
                 sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)
             }
-            # Both partners who played the final, named with their partnership (T9).
-            names = {e.entry_id: e.name for e in data.entrants}
+            # Both partners who played the final, named with their partnership (T9), even one
+            # replaced since (T11: no longer an entrant).
             players = {
                 sides[k]: [s.entry_id for i, s in enumerate(t.seats) if i % 2 == k] for k in (0, 1)
             }
@@ -180,7 +175,7 @@ def _final(data: StageData) -> list[JSON] | None:
                     "pair_id": p,
                     "name": pd.pair(p).label,
                     "registered_name": pd.pair(p).name,
-                    "players": [{"entry_id": e, "name": names.get(e, "")} for e in players[p]],
+                    "players": [{"entry_id": e, "name": pd.roster.player(e)} for e in players[p]],
                     "points": points[p],
                     "champion": stage_over and winner is not None and p == winner,
                 }

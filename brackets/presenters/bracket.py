@@ -14,7 +14,12 @@ from brackets.presenters.pairs import (
 )
 from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
-from brackets.selectors.pairs import pairs_of_entries, pairs_placings, stage_pairs
+from brackets.selectors.pairs import (
+    pairs_of_entries,
+    pairs_placings,
+    round_bye_pairs,
+    stage_pairs,
+)
 from core.choice_labels import choice_label
 from scoring.engine.placing import sole_first
 from scoring.models import Match
@@ -86,24 +91,13 @@ class Bracket:
         return None
 
 
-def _pair_names(
-    data: StageData, seats: tuple[SeatLine, ...], registered: dict[int, str]
-) -> dict[int, str]:
-    """Seat 0 and 1 -> the registered name of their partnership in a loaded pairs stage
-    (``registered``: partnership id -> name)."""
-    pd = data.pairs
-    if pd is None:
-        return {}
-    ids = {k: pd.pair_of.get(s.entry_id) for k, s in enumerate(seats[:2])}
-    return {k: registered.get(pid, "") for k, pid in ids.items() if pid is not None}
-
-
 def _bracket_stage(
     stage: Stage, data: StageData, next_seed: dict[int, int], previous_cut: int | None
 ) -> BracketStage:
     by_entry = {e.entry_id: e for e in data.entrants}
     pairs = data.pairs is not None
-    registered = {p.pair_id: p.name for p in data.pairs.pairs} if data.pairs else {}
+    # T11: a replaced player is no longer an entrant but keeps the tables they sat at.
+    played = data.pairs.roster.player if data.pairs is not None else (lambda _e: "")
     rounds: list[BracketRound] = []
     for rnd in data.rounds:
         mark = went_on(data, rnd)  # as the public bracket marks it
@@ -114,7 +108,9 @@ def _bracket_stage(
                 SeatLine(
                     letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else "?",
                     entry_id=s.entry_id,
-                    name=by_entry[s.entry_id].name if s.entry_id in by_entry else f"#{s.entry_id}",
+                    name=by_entry[s.entry_id].name
+                    if s.entry_id in by_entry
+                    else played(s.entry_id) or f"#{s.entry_id}",
                     seed=by_entry[s.entry_id].seed if s.entry_id in by_entry else None,
                     points=s.points,
                     placing=s.placing,
@@ -133,10 +129,10 @@ def _bracket_stage(
                     seats=seats,
                     sides=pair_sides(
                         seats,
-                        _pair_names(data, seats, registered),
+                        data.pairs.roster.side_names([s.entry_id for s in seats]),
                         finished=t.status == Match.Status.FINISHED,
                     )
-                    if pairs
+                    if data.pairs is not None
                     else (),
                 )
             )
@@ -149,7 +145,7 @@ def _bracket_stage(
                 status=rnd.status,
                 status_label=choice_label(Round.Status, rnd.status),
                 tables=tuple(tables),
-                byes=tuple(p.label for p in pairs_of_entries(data, rnd.byes))
+                byes=tuple(p.label for p in round_bye_pairs(data, rnd))
                 if data.pairs is not None
                 else tuple(by_entry[p].name for p in rnd.byes if p in by_entry),
                 # Players who went on, or in a pairs stage their partnerships (T10).

@@ -21,11 +21,11 @@ from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.presenters.pairs import SideLine, pair_sides, round_kind_label
 from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
+from brackets.selectors.pair_roster import roster_for
 from brackets.services.store import referee_for_tables
 from core.choice_labels import choice_label
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
-from scoring.presenters.partnership import pair_names_by_match
 from tournament.models import Entry, Tournament
 from tournament.partnerships import partnership_list
 
@@ -412,7 +412,12 @@ def round_matches(rnd: Round) -> list[MatchLine]:
         .order_by("table_number", "match_id")
     )
     pairs = rnd.stage.pairs
-    pair_names = pair_names_by_match([link.match for link in links]) if pairs else {}
+    # T11: each table's partnerships as they sat there (one query).
+    roster = (
+        roster_for(entry_ids=[s.entry_id for link in links for s in link.match.seats.all()])
+        if pairs
+        else None
+    )
     seen_tables: set[int] = set()
     out: list[MatchLine] = []
     for link in links:
@@ -449,10 +454,10 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 partners=m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners",
                 sides=pair_sides(
                     seats,
-                    pair_names.get(m.pk, {}),
+                    roster.side_names([s.entry_id for s in seats]),
                     finished=m.status == Match.Status.FINISHED,
                 )
-                if pairs
+                if roster is not None
                 else (),
             )
         )

@@ -10,6 +10,7 @@ from typing import Protocol
 from brackets.engine import ByePolicy
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
 from brackets.models import Round, StageEntry
+from brackets.selectors.pair_roster import NamedPair, roster_for, round_moment
 from brackets.selectors.pairs_data import PairInfo, PairsData
 from brackets.selectors.stage_data import (
     STANDINGS_KINDS,
@@ -292,20 +293,6 @@ def pairs_placings(*, tournament_id: int) -> list[PairPlacing]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class NamedPair:
-    """A partnership named once on a page (T9): its id, label and current players."""
-
-    pair_id: int
-    name: str
-    entry_ids: tuple[int, ...]
-    names: tuple[str, ...]
-
-    @property
-    def label(self) -> str:
-        return partnership_label(self.name, self.names)
-
-
 def pairs_of_entries(data: StageData, entry_ids: Iterable[int]) -> list[NamedPair]:
     """The partnerships of ``entry_ids`` in a loaded pairs stage, each once, in the order of
     their first player in ``entry_ids`` (a list by player becomes a list by partnership: the
@@ -323,6 +310,22 @@ def pairs_of_entries(data: StageData, entry_ids: Iterable[int]) -> list[NamedPai
         info = pd.pair(pid)
         out.append(NamedPair(pair_id=pid, name=info.name, entry_ids=info.players, names=info.names))
     return out
+
+
+def round_bye_pairs(data: StageData, rnd: RoundData) -> list[NamedPair]:
+    """A loaded pairs stage's round byes by partnership, named by their players at that round
+    (T11, :meth:`brackets.selectors.pair_roster.Roster.byes`); ``[]`` for an individual
+    stage."""
+    if data.pairs is None:
+        return []
+    return data.pairs.roster.byes(rnd.byes, moment=round_moment(rnd.status, rnd.closed_at))
+
+
+def round_byes_named(rnd: Round) -> list[NamedPair]:
+    """A round's byes by partnership, as :func:`round_bye_pairs` names them, without loading
+    the stage: one query."""
+    byes = [int(b) for b in rnd.byes]
+    return roster_for(entry_ids=byes).byes(byes, moment=round_moment(rnd.status, rnd.closed_at))
 
 
 def pairs_named(entry_ids: Sequence[int]) -> list[NamedPair]:

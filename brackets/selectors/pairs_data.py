@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from brackets.selectors.pair_roster import MEMBER_FIELDS, Roster
 from scoring.models import Match
 from scoring.selectors import matches_team_stats
 from tournament.models import PartnershipMember
@@ -49,6 +50,8 @@ class PairsData:
     team_lines: Mapping[int, tuple[TeamLine, TeamLine]]
     """Match id -> (AC, BD) statistics folded from the stored hands (R35, R46); a match that
     does not fold is missing and its seats stand in."""
+    roster: Roster
+    """Every membership, past and current: how the pages name a table or a bye (T11)."""
 
     def pair(self, pair_id: int) -> PairInfo:
         for p in self.pairs:
@@ -63,22 +66,18 @@ def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
     current: dict[int, dict[str, object]] = {}
     members: dict[int, list[tuple[int, int, str, str, int | None]]] = {}
     pair_of: dict[int, int] = {}
-    for row in (
+    rows = list(
         PartnershipMember.objects.filter(partnership__tournament_id=tournament_id)
         .order_by("partnership__number", "slot", "id")
         .values(
-            "partnership_id",
-            "entry_id",
-            "slot",
-            "left_at",
+            *MEMBER_FIELDS,
             "partnership__number",
-            "partnership__name",
             "partnership__status",
-            "entry__player__name",
             "entry__player__club",
             "entry__player__rating",
         )
-    ):
+    )
+    for row in rows:
         pid = row["partnership_id"]
         pair_of[row["entry_id"]] = pid
         current.setdefault(
@@ -127,4 +126,9 @@ def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
         )
         for match_id, (ac, bd) in matches_team_stats(matches=finished).items()
     }
-    return PairsData(pairs=tuple(pairs), pair_of=pair_of, team_lines=team_lines)
+    return PairsData(
+        pairs=tuple(pairs),
+        pair_of=pair_of,
+        team_lines=team_lines,
+        roster=Roster.from_rows(rows),
+    )

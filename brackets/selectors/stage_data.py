@@ -78,6 +78,7 @@ class RoundData:
     playoff_players: tuple[int, ...]
     advanced_at: datetime | None
     tables: tuple[TableData, ...]
+    closed_at: datetime | None = None
 
     @property
     def complete(self) -> bool:
@@ -383,6 +384,7 @@ def stage_data_for(stage: Stage) -> StageData:
                 playoff_players=tuple(r.playoff_players),
                 advanced_at=r.advanced_at,
                 tables=tuple(tables),
+                closed_at=r.closed_at,
             )
         )
     return StageData(

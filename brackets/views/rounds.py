@@ -22,7 +22,7 @@ from brackets.models import Round
 from brackets.presenters.director import build_preview, referee_choices, round_matches
 from brackets.presenters.pairs import round_kind_label
 from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
-from brackets.selectors.pairs import pairs_in_play, pairs_named
+from brackets.selectors.pairs import pairs_in_play, pairs_named, round_byes_named
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -158,7 +158,8 @@ class RoundProgressView(DirectorTournamentMixin):
                 messages.warning(request, error_text(exc))
         # T3: the tables the director kept for a sudden-death hand when calling time.
         sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
-        bye_pairs = pairs_named(rnd.byes) if stage.pairs and rnd.byes else []
+        # T11: named by the partnership's players at this round (now, while in play).
+        bye_pairs = round_byes_named(rnd) if stage.pairs and rnd.byes else []
         # T11: offer a substitute only where partnership_substitute would take one: a
         # partnership none of whose players sits at a table not done (a bye, say). At a
         # table of a published round a no-show is a forfeit (T7).

@@ -30,11 +30,12 @@ from brackets.selectors import (
     tournament_placings,
     went_on,
 )
+from brackets.selectors.pair_roster import NamedPair
 from brackets.selectors.pairs import (
-    NamedPair,
     PairPlacing,
     pairs_of_entries,
     pairs_placings,
+    round_bye_pairs,
     stage_pairs,
 )
 from live.outlook import WinBounds, cut_outlook
@@ -449,11 +450,13 @@ def bracket(*, tournament: Tournament) -> JSON:
     for stage in stages:
         data = stage_data_for(stage)
         names = {e.entry_id: e.name for e in data.entrants}
-        registered = {p.pair_id: p.name for p in data.pairs.pairs} if data.pairs else {}
+        if data.pairs is not None:  # T11: a replaced player is no entrant but sat at tables
+            names = {**{m.entry_id: m.player for m in data.pairs.roster.memberships}, **names}
         rounds = []
         for rnd in data.rounds:
             mark = went_on(data, rnd)
             continues, played_on = _continuations(rnd)
+            bye_pairs = round_bye_pairs(data, rnd)
             rounds.append(
                 {
                     "id": rnd.id,
@@ -461,8 +464,15 @@ def bracket(*, tournament: Tournament) -> JSON:
                     "kind": rnd.kind,
                     "status": rnd.status,
                     "advancing": rnd.advancing,
-                    "byes": [{"entry_id": b, "name": names.get(b, "")} for b in rnd.byes],
-                    "bye_pairs": [_named_pair(p) for p in pairs_of_entries(data, rnd.byes)],
+                    # A pairs bye names the partnership's players at that round (T11).
+                    "byes": [
+                        {"entry_id": e, "name": n}
+                        for p in bye_pairs
+                        for e, n in zip(p.entry_ids, p.names, strict=True)
+                    ]
+                    if data.pairs is not None
+                    else [{"entry_id": b, "name": names.get(b, "")} for b in rnd.byes],
+                    "bye_pairs": [_named_pair(p) for p in bye_pairs],
                     "tables": [
                         {
                             "match_id": t.match_id,
@@ -474,8 +484,6 @@ def bracket(*, tournament: Tournament) -> JSON:
                             "sides": table_pairs_json(
                                 data,
                                 t,
-                                names,
-                                registered,
                                 advanced=mark,
                                 champion_pair_id=champion_pair_id
                                 if rnd.kind == Round.Kind.FINAL
