@@ -269,12 +269,12 @@ class Command(BaseCommand):
             state = match.get_status_display().lower()
             if match.end_reason == Match.EndReason.TIME:
                 state = "ended by time, T3"
-            elif match.sudden_death and match.status != Match.Status.FINISHED:
-                state += ", sudden death: the next hand won ends it (T3)"
             if match.hands_count:
                 state += f", {match.hands_count} hands, scores {'-'.join(map(str, match.scores))}"
             else:
                 state += ", no hand yet"
+            if match.sudden_death and match.status != Match.Status.FINISHED:
+                state += "; sudden death: the next hand won ends it (T3)"
             lines.append(f"    Table {table_number} ({state}): {site}{url}")
         self.stdout.write("\n".join(lines) + "\n")
 
