@@ -6,7 +6,9 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ratings.model import display_rating
+from django.db.models import Case, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, When
+
+from ratings.model import DISPLAY_BASE, DISPLAY_SCALE, display_rating
 from ratings.models import PlayerRating, RatingChange
 from tournament.models import Entry, Player, Tournament
 
@@ -124,3 +126,60 @@ def player_profile(*, player_id: int) -> PlayerProfile | None:
 def public_tournament(*, slug: str) -> Tournament | None:
     """The tournament with ``slug`` unless it is a draft (drafts are invisible to the public)."""
     return Tournament.objects.filter(slug=slug).exclude(status="draft").first()
+
+
+DIRECTORY_ORDERS = ("rating", "name")
+
+
+def player_directory(*, query: str = "", order: str = "rating") -> QuerySet[Player]:
+    """The public players: everyone who entered a tournament that is not a draft (a draft's
+    entries are the director's business), with ``shown_rating`` (the system rating once rated,
+    else None) and ``rated_matches``.
+
+    ``query`` matches the name, nickname or club (case-insensitive); ``order`` is ``rating``
+    (rated players best first, the unrated after them by name) or ``name``.
+    """
+    public = Entry.objects.filter(player_id=OuterRef("pk")).exclude(tournament__status="draft")
+    players = (
+        Player.objects.filter(Exists(public))
+        .select_related("skill")
+        .annotate(
+            rated=Case(
+                When(skill__matches__gt=0, then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+            # display_rating in SQL, to order by it (rounded in Python for display).
+            conservative=DISPLAY_BASE + DISPLAY_SCALE * (F("skill__mu") - 3 * F("skill__sigma")),
+        )
+    )
+    words = query.strip()
+    if words:
+        players = players.filter(
+            Q(name__icontains=words) | Q(nickname__icontains=words) | Q(club__icontains=words)
+        )
+    if order == "name":
+        return players.order_by("name", "id")
+    return players.order_by("-rated", F("conservative").desc(nulls_last=True), "name", "id")
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryLine:
+    """One row of the players directory: the system rating once rated, else None."""
+
+    player: Player
+    rating: int | None
+    rated_matches: int
+
+
+def directory_lines(players: Iterable[Player]) -> list[DirectoryLine]:
+    """The rows of a page of :func:`player_directory` (no query: the skill is joined)."""
+    out = []
+    for p in players:
+        skill = getattr(p, "skill", None)  # a player never rated has no PlayerRating row
+        if skill is None or not skill.matches:
+            out.append(DirectoryLine(player=p, rating=None, rated_matches=0))
+        else:
+            rating = display_rating(skill.mu, skill.sigma)
+            out.append(DirectoryLine(player=p, rating=rating, rated_matches=skill.matches))
+    return out

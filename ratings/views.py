@@ -1,7 +1,9 @@
-"""The public player profile: rating, rating history (chart and table) and tournaments."""
+"""The public player pages: the directory of players with their ratings, and a player's
+profile (rating, rating history as chart and table, statistics and tournaments)."""
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -11,7 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from ratings.charts import bar_chart, line_chart
-from ratings.selectors import HistoryLine, player_profile, public_tournament
+from ratings.selectors import (
+    DIRECTORY_ORDERS,
+    HistoryLine,
+    directory_lines,
+    player_directory,
+    player_profile,
+    public_tournament,
+)
 from ratings.stats import SEAT_STATS, player_stats, tournament_leaders
 
 STAT_LABELS = {
@@ -26,6 +35,37 @@ STAT_LABELS = {
     "six_love_given": _("Six-loves given"),
     "six_love_received": _("Six-loves received"),
 }
+
+
+DIRECTORY_PAGE_SIZE = 50
+
+
+@require_GET
+def player_directory_page(request: HttpRequest) -> HttpResponse:
+    """``/players/``: every player of a public tournament, by rating or by name, searchable
+    by name, nickname or club; 50 a page."""
+    query = request.GET.get("q", "")[:100]
+    order = request.GET.get("order", "rating")
+    if order not in DIRECTORY_ORDERS:
+        order = "rating"
+    page = Paginator(player_directory(query=query, order=order), DIRECTORY_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    lines = directory_lines(page.object_list)
+    # The rank in the rating list (rated players only; not while searching).
+    ranked = order == "rating" and not query
+    rows = [
+        {
+            "line": line,
+            "rank": page.start_index() + i if ranked and line.rating is not None else None,
+        }
+        for i, line in enumerate(lines)
+    ]
+    return render(
+        request,
+        "ratings/player_directory.html",
+        {"page": page, "rows": rows, "query": query, "order": order},
+    )
 
 
 @require_GET
