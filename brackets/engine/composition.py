@@ -65,7 +65,8 @@ def plan_tables(players: int, *, allow_three: bool) -> TablePlan:
             code="field_too_small",
             rule="T1",
             field="players",
-            message=f"{players} player(s) cannot form a table: a table seats 4 players"
+            message=f"{players} player{'' if players == 1 else 's'} cannot form a table: "
+            "a table seats 4 players"
             + (
                 ", or 3 where the stage allows (T1)."
                 if allow_three

@@ -175,7 +175,8 @@ def _check_field(pairs: Sequence[Pair]) -> None:
             code="field_too_small",
             rule="T9",
             field="pairs",
-            message=f"{len(pairs)} partnership(s) cannot fill a table of two partnerships (T9).",
+            message=f"{len(pairs)} partnership{'' if len(pairs) == 1 else 's'} cannot fill a "
+            "table of two partnerships (T9).",
         )
 
 

@@ -243,8 +243,8 @@ def pairs_import_csv(
     if problems:
         raise ApplicationError(
             ngettext(
-                "%(count)s problem(s) in the file; nothing was imported (T9).",
-                "%(count)s problem(s) in the file; nothing was imported (T9).",
+                "%(count)s problem in the file; nothing was imported (T9).",
+                "%(count)s problems in the file; nothing was imported (T9).",
                 len(problems),
             )
             % {"count": len(problems)},

@@ -164,7 +164,20 @@ def test_a_field_too_small_to_seat_is_a_clear_error(n: int, kind: str, code: str
         services.stage_seed(stage=stage, actor=d)
     assert exc.value.code == code
     assert exc.value.rule == "T1"
-    assert "cannot form a table" in exc.value.message
+    assert f"{n} players cannot form a table" in exc.value.message
+
+
+def test_engine_field_messages_count_in_proper_plurals_t1_t9() -> None:
+    from brackets.engine import BracketError
+    from brackets.engine.composition import plan_tables
+    from brackets.engine.pairs import Pair, seat_pairs_seeded
+
+    with pytest.raises(BracketError) as one:
+        plan_tables(1, allow_three=True)
+    assert one.value.message.startswith("1 player cannot form a table")
+    with pytest.raises(BracketError) as pair:
+        seat_pairs_seeded([Pair(pair_id=1, players=(1, 2))])
+    assert pair.value.message.startswith("1 partnership cannot fill a table")
 
 
 def test_a_knockout_field_that_cannot_reach_the_final_is_refused() -> None:
