@@ -155,3 +155,16 @@ def test_director_dashboard_groups_a_pairs_match_by_partnership_r42(client: Clie
         ("0", f"AC {names[0]} & {names[2]} 1"),
         ("1", f"BD {names[1]} & {names[3]} 0"),
     ]
+
+
+def test_scores_after_each_hand_are_the_two_partnerships_scores_r43(client: Client) -> None:
+    """Partners share one score (R43): the hands list reads "AC 1 \u2013 BD 0" after a hand,
+    on the spectator's match page and on the director's match page, not four seat scores."""
+    t, d, match = pairs_final_in_play()
+    live = text_of(client.get(f"/live/{t.slug}/matches/{match.pk}/").content.decode())
+    assert "AC 1 \u2013 BD 0" in live
+    assert "1\u20130\u20131\u20130" not in live
+    client.force_login(d)
+    panel = text_of(client.get(f"/matches/{match.pk}/").content.decode())
+    assert "AC 1 \u2013 BD 0" in panel
+    assert "1\u20130\u20131\u20130" not in panel
