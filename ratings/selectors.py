@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -130,6 +132,31 @@ def public_tournament(*, slug: str) -> Tournament | None:
 
 DIRECTORY_ORDERS = ("rating", "name")
 
+# Letters that names carry with accents (Spanish, Portuguese, French, Catalan...): a search
+# typed without them, as on most phones, finds them, and one typed with them finds the name
+# written without.
+_ACCENTED = {
+    "a": "aáàâäãå",
+    "c": "cç",
+    "e": "eéèêë",
+    "i": "iíìîï",
+    "n": "nñ",
+    "o": "oóòôöõ",
+    "u": "uúùûü",
+    "y": "yýÿ",
+}
+
+
+def accent_insensitive_pattern(words: str) -> str:
+    """A case-insensitive regular expression (PostgreSQL's and Python's, which the SQLite
+    default uses) matching ``words`` with or without accents: "jimenez" finds "Jiménez"."""
+    out = []
+    for char in words:
+        base = unicodedata.normalize("NFKD", char.lower())[:1] or char
+        letters = _ACCENTED.get(base)
+        out.append(f"[{letters}{letters.upper()}]" if letters else re.escape(char))
+    return "".join(out)
+
 
 def player_directory(*, query: str = "", order: str = "rating") -> QuerySet[Player]:
     """The public players: everyone who entered a tournament that is not a draft (a draft's
@@ -155,8 +182,9 @@ def player_directory(*, query: str = "", order: str = "rating") -> QuerySet[Play
     )
     words = query.strip()
     if words:
+        pattern = accent_insensitive_pattern(words)
         players = players.filter(
-            Q(name__icontains=words) | Q(nickname__icontains=words) | Q(club__icontains=words)
+            Q(name__iregex=pattern) | Q(nickname__iregex=pattern) | Q(club__iregex=pattern)
         )
     if order == "name":
         return players.order_by("name", "id")

@@ -68,6 +68,12 @@ def test_search_by_name_nickname_or_club(client: Client) -> None:
         "Bea Cruz",
     ]
     assert _names(client.get("/players/?q=zorro").content.decode()) == ["José Pérez"]
+    # Accents are optional both ways (phones rarely type them): "perez" finds "Pérez".
+    assert _names(client.get("/players/?q=jose%20perez").content.decode()) == ["José Pérez"]
+    _enter(t, name="Luis Pena", club="Caguas")
+    assert _names(client.get("/players/?q=PEÑA").content.decode()) == ["Luis Pena"]
+    # Regular-expression characters are searched as typed.
+    assert "No player matches" in client.get("/players/?q=a.b(").content.decode()
     none = client.get("/players/?q=nobody").content.decode()
     assert "No player matches “nobody”." in none
 
