@@ -52,6 +52,7 @@ from tournament.services import (
     referee_token_issue,
     referee_token_resolve,
     referee_token_revoke,
+    tournament_create_allowed,
     tournament_reopen,
     tournament_status_change,
 )
@@ -132,7 +133,18 @@ def director_home(request: HttpRequest) -> HttpResponse:
         tournaments = tournaments.filter(
             roles__user_id=request.user.pk, roles__role=TournamentRole.Role.DIRECTOR
         ).distinct()
-    return render(request, "tournament/director_home.html", {"tournaments": list(tournaments)})
+    user = request.user
+    context = {
+        "tournaments": list(tournaments),
+        # A user who may not create one sees why instead of a button that answers 403.
+        "may_create": tournament_create_allowed(actor=user),
+        # The admin link only for staff the admin lets do something (superuser, or a model
+        # permission): it would otherwise open on "no permission to view or edit anything".
+        "may_admin": bool(
+            user.is_active and user.is_staff and (user.is_superuser or user.get_all_permissions())
+        ),
+    }
+    return render(request, "tournament/director_home.html", context)
 
 
 # -- director pages: lifecycle and referees ------------------------------------------------------

@@ -138,10 +138,7 @@ def test_admin_links_only_for_who_may_use_the_admin(
         assert response.status_code == 200, url
         html = response.content.decode()
         for link in links:
-            assert (f'href="{link}"' in html) is (linked or (link == "/admin/" and staff)), (
-                url,
-                link,
-            )
+            assert (f'href="{link}"' in html) is linked, (url, link)
         if linked:
             # ... and the admin opens for them.
             assert client.get(links[0]).status_code == 200
@@ -198,3 +195,35 @@ def test_home_leads_spectators_to_live_and_directors_to_their_sign_in(
     assert signed_in.redirect_chain[-1][0] == "/director/"
     assert "Spring Open" in signed_in.content.decode()
     assert "Your tournaments (director)" in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("kind", "button", "admin"),
+    [
+        ("director", True, False),  # directs a tournament: may create; not staff
+        ("nobody", False, False),  # signed in, directs nothing: told why, no 403 button
+        ("staff_without_perms", True, False),  # the admin would let them do nothing
+        ("superuser", True, True),
+    ],
+)
+def test_director_home_offers_only_what_the_user_may_do(
+    client: Client, setup: Setup, kind: str, button: bool, admin: bool
+) -> None:
+    user: Any
+    if kind == "director":
+        user = setup.director
+    elif kind == "nobody":
+        user = get_user_model().objects.create_user("plain", password="pw")
+    elif kind == "staff_without_perms":
+        user = get_user_model().objects.create_user("staffer", password="pw", is_staff=True)
+    else:
+        user = get_user_model().objects.create_superuser("root2", "r2@example.com", "pw")
+    client.force_login(user)
+    html = client.get("/director/").content.decode()
+    assert ('id="new-tournament"' in html) is button
+    assert ('id="no-create"' in html) is (not button)
+    assert ('href="/admin/"' in html) is admin
+    if button:
+        assert client.get("/director/new/").status_code == 200
+    else:
+        assert client.get("/director/new/").status_code == 403
