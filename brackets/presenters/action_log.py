@@ -148,6 +148,35 @@ class LogRow:
     target: str
     target_url: str
     reason: str = ""
+    # "Name: Imani Brown → Imani Browne", one per field, for data recorded as
+    # {field: {"before": ..., "after": ...}} (player.update); empty otherwise.
+    changes: tuple[str, ...] = ()
+
+
+# Fields a change line names in the page's language (others by their key).
+CHANGE_FIELDS: dict[str, Promise] = {
+    "name": pgettext_lazy("action log", "Name"),
+    "nickname": pgettext_lazy("action log", "Nickname"),
+    "club": pgettext_lazy("action log", "Club"),
+    "country": pgettext_lazy("action log", "Country"),
+    "rating": pgettext_lazy("action log", "Rating"),
+}
+
+
+def change_lines(data: Any) -> tuple[str, ...]:
+    """Readable lines for a log's ``{field: {"before": ..., "after": ...}}`` data."""
+    if not isinstance(data, dict) or not data:
+        return ()
+    if not all(isinstance(v, dict) and set(v) == {"before", "after"} for v in data.values()):
+        return ()
+
+    def shown(value: Any) -> str:
+        return "—" if value in (None, "") else str(value)
+
+    return tuple(
+        f"{CHANGE_FIELDS.get(key, key)}: {shown(v['before'])} \u2192 {shown(v['after'])}"
+        for key, v in data.items()
+    )
 
 
 Names = dict[tuple[str, str], str]
@@ -364,6 +393,7 @@ def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
             target=_target(log, names),
             target_url=_target_url(t, log),
             reason=reason_text(log),
+            changes=change_lines(log.data),
         )
         for log in logs
     ]

@@ -24,6 +24,7 @@ from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.selectors.pair_roster import roster_for
 from brackets.services.store import referee_for_tables
 from core.choice_labels import choice_label
+from ratings.selectors import seeding_ratings
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Entry, Tournament
@@ -63,6 +64,9 @@ class SeedRow:
     joined_round: int = 1
     has_pin: bool = False  # a confirmation PIN was issued (issue 15; tournament.pins)
     # A pairs stage (T9): the partnership the player plays for; partners move together.
+    # The rating seeding by rating uses (T8): the system's once rated, else the entered one.
+    seeding_rating: int | None = None
+    player_id: int = 0
     unit: int | None = None
     unit_label: str = ""
     unit_first: bool = False  # the first row of its partnership in the seed order
@@ -103,12 +107,18 @@ def _with_partnerships(tournament_id: int, rows: list[SeedRow]) -> list[SeedRow]
     return out
 
 
+def _with_seeding_rating(row: SeedRow, ratings: dict[int, float]) -> SeedRow:
+    value = ratings.get(row.player_id)
+    return replace(row, seeding_rating=None if value is None else round(value))
+
+
 def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
     """The stage's entrants in seed order, and the tournament's entries not in the stage
     (checked-in first, then by name). Two queries."""
     in_stage = [
         SeedRow(
             entry_id=se.entry_id,
+            player_id=se.entry.player_id,
             seed=se.seed,
             name=se.entry.player.name,
             nickname=se.entry.player.nickname,
@@ -131,6 +141,7 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
     others = [
         SeedRow(
             entry_id=e.pk,
+            player_id=e.player_id,
             seed=None,
             name=e.player.name,
             nickname=e.player.nickname,
@@ -146,6 +157,9 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
         .order_by("-checked_in", "player__name", "id")
         if e.pk not in seeded
     ]
+    ratings = seeding_ratings(player_ids=[r.player_id for r in [*in_stage, *others]], unrated=None)
+    in_stage = [_with_seeding_rating(r, ratings) for r in in_stage]
+    others = [_with_seeding_rating(r, ratings) for r in others]
     return in_stage, others
 
 

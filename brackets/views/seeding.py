@@ -99,6 +99,7 @@ class SeedingView(DirectorTournamentMixin):
         context = self.base_context(
             stage=stage,
             seeded=seeded,
+            seeded_units=len({r.unit for r in seeded if r.unit is not None}),
             others=others,
             started=started,
             can_seed=can_seed,
@@ -138,13 +139,9 @@ class SeedView(DirectorTournamentMixin):
                     rng_seed=form.cleaned_data.get("rng_seed"),
                 ),
                 success=lambda s: (
-                    (
-                        _("Seeded %(n)s players %(method)s (seed %(seed)s).")
-                        if method == Stage.Seeding.RANDOM
-                        else _("Seeded %(n)s players %(method)s.")
-                    )
+                    _seeded_text(s, method)
                     % {
-                        "n": s.entrants.count(),
+                        "n": s.entrants.count() // (2 if s.pairs else 1),
                         # the choice label is in the catalogue (core/choice_labels.py)
                         "method": _(dict(Stage.Seeding.choices)[method]).lower(),
                         "seed": s.rng_seed,
@@ -152,6 +149,22 @@ class SeedView(DirectorTournamentMixin):
                 ),
             )
         return HttpResponseRedirect(seeding_url(slug, stage.pk))
+
+
+def _seeded_text(stage: Stage, method: str) -> str:
+    """What seeding did, counting partnerships in a pairs stage (T9)."""
+    random = method == Stage.Seeding.RANDOM
+    if stage.pairs:
+        return (
+            _("Seeded %(n)s partnerships %(method)s (seed %(seed)s).")
+            if random
+            else _("Seeded %(n)s partnerships %(method)s.")
+        )
+    return (
+        _("Seeded %(n)s players %(method)s (seed %(seed)s).")
+        if random
+        else _("Seeded %(n)s players %(method)s.")
+    )
 
 
 class ReorderView(DirectorTournamentMixin):

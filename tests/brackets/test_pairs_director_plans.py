@@ -99,3 +99,38 @@ def test_an_unrated_partner_does_not_halve_the_partnership_rating_t8() -> None:
     q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
     services.stage_seed(stage=q, actor=d, method="rating")
     assert _seed_order(q) == [*b, *a, *c]
+
+
+def test_the_seeding_list_shows_the_rating_seeding_uses_t8() -> None:
+    """A player with rated matches is seeded by the system rating (T8): the list shows that
+    figure, with the rating entered at registration beside it, so the order reads right."""
+    from ratings.models import PlayerRating
+    from tournament.models import Player
+
+    t, d, _ = make_pairs_tournament(2)
+    a, _b = _units(t)
+    rated = Player.objects.get(entries__pk=a[0])
+    Player.objects.filter(pk=rated.pk).update(rating=1800)
+    PlayerRating.objects.create(player=rated, mu=25.0, sigma=1.0, matches=4)  # 1880
+    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/director/tournaments/{t.slug}/stages/{q.pk}/seeding/").content.decode()
+    assert "Rating (T8)" in page
+    assert "2 partnerships in the seeding (4 players)" in page
+    assert "Move partnerships with the arrows" in page
+    assert '<td class="num">1880 <small class="muted"' in page
+    assert "(entered 1800)" in page
+
+
+def test_seeding_a_pairs_stage_counts_partnerships_t9() -> None:
+    t, d, _ = make_pairs_tournament(3)
+    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    client = Client()
+    client.force_login(d)
+    r = client.post(
+        f"/director/tournaments/{t.slug}/stages/{q.pk}/seed/", {"method": "rating"}, follow=True
+    )
+    shown = [str(m) for m in r.context["messages"]]
+    assert shown == ["Seeded 3 partnerships by rating."]

@@ -57,6 +57,9 @@ def test_a_director_corrects_a_typo_from_the_players_page(client: Client) -> Non
     shown = client.get(f"/director/tournaments/{t.slug}/log/").content.decode()
     assert "Player details corrected" in shown
     assert "Ana Rivera" in shown
+    # The change reads as words, not the stored data structure.
+    assert "Name: Ana Rivra \u2192 Ana Rivera" in shown
+    assert "Rating: 1500 \u2192 1530" in shown
 
 
 @pytest.mark.parametrize(
