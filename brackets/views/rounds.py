@@ -88,7 +88,9 @@ class RoundPreviewView(DirectorTournamentMixin):
             context["problem"] = error_text(exc)
             return render(request, "brackets/preview.html", context)
         context["step"] = step
-        context["kind_label"] = choice_label(Round.Kind, step.round_kind or "")
+        # One table (a final, a play-off) has no round number; a pairs final is named as the
+        # bracket names it (T10).
+        context["kind_label"] = round_kind_label(step.round_kind or "", pairs=stage.pairs)
         if step.action == PUBLISH_ROUND and step.seating is not None:
             context["preview"] = build_preview(stage, step.seating)
             # T9: a pairs round's byes are partnerships, each named once (as on the round page).

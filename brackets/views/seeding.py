@@ -38,7 +38,13 @@ from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import Entry, Partnership, Tournament
 from tournament.partnerships import is_pairs_event
 from tournament.pins import entry_check_in
-from tournament.services import entry_disqualify, entry_update, entry_withdraw, player_update
+from tournament.services import (
+    entry_disqualify,
+    entry_update,
+    entry_withdraw,
+    player_editable,
+    player_update,
+)
 
 
 def seeding_url(slug: str, stage_id: int) -> str:
@@ -499,17 +505,27 @@ class PlayerEditView(DirectorTournamentMixin):
     nav = "import"
     FIELDS = ("name", "nickname", "country", "club", "rating")
 
-    def get(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-        entry = self.get_entry(entry_id)
+    def _form(self, entry: Entry, data: Any = None) -> PlayerEditForm:
+        """The form, with the name, nickname, club and country shown but locked when the
+        service would refuse them (the player also entered an event this user does not
+        direct): the page offers only what it will accept."""
         player = entry.player
         initial = {k: getattr(player, k) for k in self.FIELDS}
         initial["rating"] = "" if player.rating is None else str(player.rating)
-        return self._render(entry, PlayerEditForm(initial=initial))
+        form = PlayerEditForm(data, initial=initial)
+        if not player_editable(player=player, actor=self.request.user, identity=True):
+            for name in ("name", "nickname", "club", "country"):
+                form.fields[name].disabled = True
+        return form
+
+    def get(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+        entry = self.get_entry(entry_id)
+        return self._render(entry, self._form(entry))
 
     def post(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         entry = self.get_entry(entry_id)
         player = entry.player
-        form = PlayerEditForm(request.POST)
+        form = self._form(entry, request.POST)
         if not form.is_valid():
             return self._render(entry, form, status=400)
         row, errors = check_player({k: form.cleaned_data.get(k) or "" for k in self.FIELDS})
@@ -557,6 +573,11 @@ class PlayerEditView(DirectorTournamentMixin):
         return render(
             self.request,
             "brackets/player_edit.html",
-            self.base_context(entry=entry, form=form, other_events=other_events),
+            self.base_context(
+                entry=entry,
+                form=form,
+                other_events=other_events,
+                identity_locked=form.fields["name"].disabled,
+            ),
             status=status,
         )

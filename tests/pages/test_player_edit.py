@@ -5,11 +5,13 @@ embedded (SQLite) too."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from core.exceptions import PermissionDeniedError
 from tests.factories import PlayerFactory, TournamentFactory, director_of, referee_of
 from tournament.models import ActionLog, Entry, Player, Tournament
 
@@ -107,13 +109,23 @@ def test_a_player_of_another_directors_event_keeps_their_name_but_the_rating_may
     client.force_login(director_of(mine))
     page = client.get(_url(mine, entry)).content.decode()
     assert "also entered 1 other tournament" in page
+    # The page offers only what it will accept: the identity fields are locked, said why.
+    assert 'id="identity-locked"' in page
+    assert re.search(r'<input[^>]*name="name"[^>]*disabled', page)
+    assert not re.search(r'<input[^>]*name="rating"[^>]*disabled', page)
+    # A forged POST of a new name changes nothing (the locked field keeps its value) ...
     r = client.post(_url(mine, entry), _form(entry.player, name="Ana R. Impostor"))
-    assert r.status_code == 403
-    assert "every tournament" in r.context["form"].non_field_errors()[0]
+    assert r.status_code == 302
     assert Player.objects.get(pk=entry.player_id).name == "Ana Rivera"
+    # ... and the service refuses it on its own (the rule is the service's, not the page's).
+    from tournament.services import player_update
+
+    with pytest.raises(PermissionDeniedError):
+        player_update(player=entry.player, actor=r.wsgi_request.user, data={"name": "X"})
     r = client.post(_url(mine, entry), _form(entry.player, rating="1600"))
     assert r.status_code == 302
     assert Player.objects.get(pk=entry.player_id).rating == 1600
+    assert Player.objects.get(pk=entry.player_id).name == "Ana Rivera"
 
 
 def test_only_this_tournaments_directors_reach_the_page(client: Client) -> None:

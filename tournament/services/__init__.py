@@ -33,6 +33,7 @@ from tournament.services.people import (
     entry_update,
     entry_withdraw,
     player_create,
+    player_editable,
     player_update,
 )
 from tournament.services.roles import (
@@ -68,6 +69,7 @@ __all__ = [
     "entry_update",
     "entry_withdraw",
     "player_create",
+    "player_editable",
     "player_update",
     "referee_create",
     "referee_token_issue",

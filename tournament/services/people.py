@@ -67,6 +67,27 @@ def player_create(
 IDENTITY_FIELDS = frozenset({"name", "nickname", "country", "club"})
 
 
+def player_editable(*, player: Player, actor: Any, identity: bool) -> bool:
+    """Whether ``actor`` may change ``player``'s identity (name, nickname, country, club;
+    ``identity``) or else the rating: the rule of :func:`player_update`, which pages also use
+    to offer only what will be accepted."""
+    if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
+        return False
+    if getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+        return True
+    entered = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
+    directed = set(
+        TournamentRole.objects.filter(
+            user_id=actor.pk, role=TournamentRole.Role.DIRECTOR
+        ).values_list("tournament_id", flat=True)
+    )
+    if not entered:
+        return bool(directed)
+    if identity:
+        return entered <= directed
+    return bool(entered & directed)
+
+
 @transaction.atomic
 def player_update(
     *,
@@ -87,32 +108,19 @@ def player_update(
     player not entered anywhere: staff or any director.
     """
     _require_authenticated(actor)
-    staff = bool(getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False))
-    if not staff:
-        if isinstance(actor, _referee_actor_class()):
-            raise PermissionDeniedError(
-                _("Referee credentials cannot edit players."), code="not_director"
-            )
-        entered = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
-        directed = set(
-            TournamentRole.objects.filter(
-                user_id=actor.pk, role=TournamentRole.Role.DIRECTOR
-            ).values_list("tournament_id", flat=True)
+    if isinstance(actor, _referee_actor_class()):
+        raise PermissionDeniedError(
+            _("Referee credentials cannot edit players."), code="not_director"
         )
-        if not entered:
-            allowed_edit = bool(directed)
-        elif IDENTITY_FIELDS & set(data):
-            allowed_edit = entered <= directed
-        else:
-            allowed_edit = bool(entered & directed)
-        if not allowed_edit:
-            raise PermissionDeniedError(
-                _(
-                    "Only staff or a director of every tournament this player has entered may "
-                    "change their name, nickname, country or club."
-                ),
-                code="not_director_of_every_tournament",
-            )
+    identity = bool(IDENTITY_FIELDS & set(data))
+    if not player_editable(player=player, actor=actor, identity=identity):
+        raise PermissionDeniedError(
+            _(
+                "Only staff or a director of every tournament this player has entered may "
+                "change their name, nickname, country or club."
+            ),
+            code="not_director_of_every_tournament",
+        )
     allowed = {"name", "nickname", "country", "club", "rating"}
     changes: dict[str, dict[str, Any]] = {}
     for key, value in data.items():
