@@ -8,7 +8,7 @@ from typing import Any
 from brackets import services
 from brackets.models import RoundMatch, Stage
 from scoring.models import Match
-from scoring.services import hand_record, match_start
+from scoring.services import hand_record, match_result_override, match_start
 from tests.factories import TournamentFactory, director_of
 from tournament.models import Partnership, Player, Tournament
 from tournament.partnerships import partnership_register, tournament_entry_format_set
@@ -119,3 +119,28 @@ AC_AFTER_A_TIE: list[dict[str, Any]] = [
     {"poser": 2, "pose_tile": "1-1", "end": "domino", "winner": 2},
     {"poser": 2, "pose_tile": "0-4", "end": "domino", "winner": 2},
 ]
+
+
+def decide_round(rnd: Any, director: Any, winners: dict[int, int] | None = None) -> None:
+    """Director results for every table: seats 0/2 (AC) win unless ``winners`` names the
+    table number -> 1 (BD)."""
+    for link in RoundMatch.objects.filter(round=rnd).order_by("table_number"):
+        side = (winners or {}).get(link.table_number, 0)
+        scores = [6, 0, 6, 0] if side == 0 else [0, 6, 0, 6]
+        placings = [1, 3, 2, 3] if side == 0 else [3, 1, 3, 2]
+        match_result_override(
+            match_id=link.match_id, actor=director, scores=scores, placings=placings, reason="sheet"
+        )
+
+
+def qualified_for_the_final(n: int = 4, **kwargs: Any) -> tuple[Tournament, Any, Stage, Stage]:
+    """``n`` partnerships play one Swiss round (director results), cut to two: the stage is
+    advanced and the knockout stage's next round is the final (T10), not yet published."""
+    t, d, _ = make_pairs_tournament(n, **kwargs)
+    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    decide_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    services.stage_advance(stage=q, actor=d)
+    return t, d, q, k

@@ -9,8 +9,7 @@ from rest_framework.test import APIClient
 from brackets import services
 from brackets.models import Stage
 from tests.brackets.conftest import make_tournament
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
 from tests.factories import PlayerFactory, TournamentFactory, director_of
 from tournament.models import Partnership, PartnershipMember
 

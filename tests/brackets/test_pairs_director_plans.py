@@ -139,15 +139,9 @@ def test_seeding_a_pairs_stage_counts_partnerships_t9() -> None:
 def test_the_preview_of_a_final_names_it_without_a_round_number_t10() -> None:
     """A final is one table: its preview reads "Preview: The final (two partnerships)", not
     "Preview: Final table 2" (the 2 was the round number)."""
-    from tests.brackets.test_pairs_services import decide_round
+    from tests.brackets.pairs_helpers import qualified_for_the_final
 
-    t, d, _ = make_pairs_tournament(4, status="registration")
-    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    r1 = services.round_publish(stage=q, actor=d)
-    decide_round(r1, d)
-    services.round_close(round=r1, actor=d)
-    services.stage_advance(stage=q, actor=d)
+    t, d, _q, k = qualified_for_the_final(4, status="registration")
     client = Client()
     client.force_login(d)
     page = client.get(f"/director/tournaments/{t.slug}/stages/{k.pk}/preview/").content.decode()

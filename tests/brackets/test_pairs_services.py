@@ -14,7 +14,12 @@ from brackets.services.pairs import partnership_substitute
 from core.exceptions import ApplicationError, ConflictError
 from scoring.models import Match, Seat
 from scoring.services import match_result_override
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+from tests.brackets.pairs_helpers import (
+    decide_round,
+    make_pairs_tournament,
+    pairs_stages,
+    qualified_for_the_final,
+)
 from tests.factories import PlayerFactory, TournamentFactory, director_of
 from tournament.models import ActionLog, Entry, PartnershipMember
 from tournament.partnerships import partnership_register, tournament_entry_format_set
@@ -28,18 +33,6 @@ def pair_of(tournament: Any) -> dict[int, int]:
             "entry_id", "partnership_id"
         )
     )
-
-
-def decide_round(rnd: Round, director: Any, winners: dict[int, int] | None = None) -> None:
-    """Director results for every table: seats 0/2 (AC) win unless ``winners`` names the
-    table number -> 1 (BD)."""
-    for link in RoundMatch.objects.filter(round=rnd).order_by("table_number"):
-        side = (winners or {}).get(link.table_number, 0)
-        scores = [6, 0, 6, 0] if side == 0 else [0, 6, 0, 6]
-        placings = [1, 3, 2, 3] if side == 0 else [3, 1, 3, 2]
-        match_result_override(
-            match_id=link.match_id, actor=director, scores=scores, placings=placings, reason="sheet"
-        )
 
 
 def test_a_pairs_event_needs_a_partnership_ruleset() -> None:
@@ -212,13 +205,7 @@ def test_substitute_before_the_next_round_keeps_the_record() -> None:
 
 
 def test_a_knockout_table_without_a_winner_waits_for_the_director() -> None:
-    t, d, _ = make_pairs_tournament(2)
-    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    r1 = services.round_publish(stage=q, actor=d)
-    decide_round(r1, d)
-    services.round_close(round=r1, actor=d)
-    services.stage_advance(stage=q, actor=d)
+    _t, d, _q, k = qualified_for_the_final(2)
     final = services.round_publish(stage=k, actor=d)
     assert final.kind == Round.Kind.FINAL
     link = RoundMatch.objects.get(round=final)

@@ -11,8 +11,7 @@ import pytest
 
 from brackets import services
 from brackets.models import RoundMatch
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
 from tests.browser.conftest import DESKTOP, ContextFactory
 from tests.browser.test_accessibility import LANGUAGES, PHONE_390, _check
 

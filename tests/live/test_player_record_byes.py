@@ -15,8 +15,7 @@ from brackets.models import Round
 from scoring.models import Seat
 from scoring.services import match_forfeit
 from tests.brackets.conftest import make_tournament, play_round
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
 
 pytestmark = pytest.mark.django_db
 

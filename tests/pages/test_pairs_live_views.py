@@ -19,8 +19,9 @@ from brackets import services
 from brackets.models import Round, RoundMatch
 from scoring.models import Match, Seat
 from scoring.services import hand_record, match_start
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import (
+    qualified_for_the_final,
+)
 from tests.pages.final_table import final_table_one_hand_from_the_end
 from tests.pages.test_pairs_event_words import text_of
 from tests.pages.test_pairs_pages import finished_pairs_event
@@ -32,13 +33,7 @@ pytestmark = pytest.mark.django_db
 def pairs_final_in_play() -> tuple[Any, Any, Match]:
     """Four partnerships: one Swiss round cut to two, then the final, started, with one hand
     won by C's domino (AC 1, BD 0)."""
-    t, d, _ = make_pairs_tournament(4, status="registration")
-    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    r1 = services.round_publish(stage=q, actor=d)
-    decide_round(r1, d)
-    services.round_close(round=r1, actor=d)
-    services.stage_advance(stage=q, actor=d)
+    t, d, _q, k = qualified_for_the_final(4, status="registration")
     final = services.round_publish(stage=k, actor=d)
     assert final.kind == Round.Kind.FINAL
     link = RoundMatch.objects.get(round=final)

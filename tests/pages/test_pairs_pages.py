@@ -12,8 +12,12 @@ from django.test import Client
 from brackets import services
 from brackets.models import Round, RoundMatch
 from scoring.models import Match
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import (
+    decide_round,
+    make_pairs_tournament,
+    pairs_stages,
+    qualified_for_the_final,
+)
 from tournament.models import Partnership, PartnershipMember
 
 pytestmark = pytest.mark.django_db
@@ -21,13 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def finished_pairs_event() -> tuple[Any, Any]:
     """Four partnerships: one Swiss round, cut to two, the final (director results)."""
-    t, d, _ = make_pairs_tournament(4, status="registration")
-    q, k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    r1 = services.round_publish(stage=q, actor=d)
-    decide_round(r1, d)
-    services.round_close(round=r1, actor=d)
-    services.stage_advance(stage=q, actor=d)
+    t, d, _q, k = qualified_for_the_final(4, status="registration")
     final = services.round_publish(stage=k, actor=d)
     decide_round(final, d, winners={1: 1})
     services.round_close(round=final, actor=d)

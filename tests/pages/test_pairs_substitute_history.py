@@ -13,8 +13,7 @@ from django.test import Client
 
 from brackets import services
 from brackets.services.pairs import partnership_substitute
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
 from tournament.models import Partnership, PartnershipMember, Player
 
 pytestmark = pytest.mark.django_db

@@ -21,8 +21,7 @@ from brackets.models import Round, RoundMatch
 from brackets.presenters.director import round_matches
 from scoring.models import Seat
 from scoring.services import match_result_override
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.brackets.test_pairs_services import decide_round
+from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
 from tests.pages.test_pairs_event_words import individual_event_with_stages, text_of
 from tests.pages.test_pairs_pages import finished_pairs_event
 from tournament.models import Partnership, PartnershipMember, TournamentRole
