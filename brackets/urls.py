@@ -40,6 +40,9 @@ urlpatterns = [
     path(T + "players/<int:entry_id>/edit/", views.PlayerEditView.as_view(), name="player-edit"),
     path(T + "pairs/", views.PairsView.as_view(), name="pairs"),  # T9
     path(
+        T + "pairs/<int:pair_id>/check-in/", views.PairCheckInView.as_view(), name="pair-check-in"
+    ),
+    path(
         T + "pairs/<int:pair_id>/substitute/",
         views.PairSubstituteView.as_view(),
         name="pair-substitute",

@@ -19,6 +19,7 @@ from tournament.models import Entry, Partnership, PartnershipMember, Player, Tou
 from tournament.services import (
     action_log_record,
     entry_create,
+    entry_update,
     require_director,
     tournament_version_bump,
 )
@@ -168,6 +169,27 @@ def partnership_register(
     )
     tournament_version_bump(tournament_id=tournament.pk)
     return partnership
+
+
+@transaction.atomic
+def partnership_check_in(
+    *, partnership: Partnership, actor: Any, checked_in: bool = True
+) -> list[Entry]:
+    """Check both current players of a partnership in (or out) at once (T9: a partnership
+    is seeded when both its players are checked in). Idempotent; the entries' own check-in
+    (``entry_update``) does the work, so the rule and its log are the same."""
+    require_director(actor=actor, tournament=partnership.tournament)
+    entries = [
+        m.entry
+        for m in PartnershipMember.objects.filter(partnership=partnership, left_at__isnull=True)
+        .select_related("entry__tournament")
+        .order_by("slot")
+    ]
+    return [
+        entry_update(entry=e, actor=actor, data={"checked_in": checked_in})
+        for e in entries
+        if e.checked_in != checked_in
+    ]
 
 
 # -- reads --------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ Thin views (STYLE.md): each resolves the tournament through
 
 from brackets.views.matches import MatchActionView
 from brackets.views.overview import ActionLogView, BracketView
-from brackets.views.pairs import PairSubstituteView, PairsView
+from brackets.views.pairs import PairCheckInView, PairSubstituteView, PairsView
 from brackets.views.rounds import (
     RoundAdvanceView,
     RoundCallTimeView,
@@ -43,6 +43,7 @@ __all__ = [
     "CsvImportView",
     "LateEntryView",
     "MatchActionView",
+    "PairCheckInView",
     "PairSubstituteView",
     "PairsView",
     "PinIssueView",

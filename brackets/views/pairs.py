@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,6 +24,7 @@ from brackets.views.base import DirectorTournamentMixin
 from tournament.models import Entry, Partnership, Player
 from tournament.partnerships import (
     is_partnership_ruleset,
+    partnership_check_in,
     partnership_list,
     partnership_register,
     tournament_entry_format_set,
@@ -176,6 +177,32 @@ class PairsView(DirectorTournamentMixin):
                 )
             return self.back(here)
         raise Http404("Unknown action.")
+
+
+class PairCheckInView(DirectorTournamentMixin):
+    """POST ``pairs/<id>/check-in/``: check both players of a partnership in or out (T9)."""
+
+    def post(self, request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
+        partnership = (
+            Partnership.objects.select_related("tournament")
+            .filter(pk=pair_id, tournament=self.tournament)
+            .first()
+        )
+        if partnership is None:
+            raise Http404("No such partnership in this tournament.")
+        value = request.POST.get("checked_in", "1") != "0"
+        self.run(
+            lambda: partnership_check_in(
+                partnership=partnership, actor=request.user, checked_in=value
+            ),
+            success=(
+                _("Partnership %(n)s checked in.") if value else _("Partnership %(n)s checked out.")
+            )
+            % {"n": partnership.number},
+        )
+        return HttpResponseRedirect(
+            reverse("brackets:pairs", args=[self.tournament.slug]) + f"#pair-{partnership.pk}"
+        )
 
 
 class PairSubstituteView(DirectorTournamentMixin):

@@ -147,3 +147,32 @@ def test_the_preview_of_a_final_names_it_without_a_round_number_t10() -> None:
     page = client.get(f"/director/tournaments/{t.slug}/stages/{k.pk}/preview/").content.decode()
     heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
     assert heading == "Preview: The final (two partnerships)"
+
+
+def test_the_partnerships_page_checks_both_partners_in_at_once_t9() -> None:
+    """A partnership plays when both its players are checked in: the Partnerships page does
+    it in one step (and back), through the entries' own check-in; directors only."""
+    from tests.factories import TournamentFactory
+    from tests.factories import director_of as another_director
+    from tournament.models import Entry, Partnership
+
+    t, d, pairs = make_pairs_tournament(2)
+    p = pairs[0]
+    Entry.objects.filter(partnership_member__partnership=p).update(checked_in=False)
+    client = Client()
+    client.force_login(d)
+    url = f"/director/tournaments/{t.slug}/pairs/"
+    page = client.get(url).content.decode()
+    assert f"/pairs/{p.pk}/check-in/" in page
+    assert "check both in" in page
+    r = client.post(f"{url}{p.pk}/check-in/", {"checked_in": "1"}, follow=True)
+    assert [str(m) for m in r.context["messages"]] == [f"Partnership {p.number} checked in."]
+    members = Entry.objects.filter(partnership_member__partnership=p)
+    assert all(e.checked_in for e in members)
+    client.post(f"{url}{p.pk}/check-in/", {"checked_in": "0"})
+    assert not any(e.checked_in for e in members.all())
+    # Another tournament's director cannot, and nothing changes.
+    client.force_login(another_director(TournamentFactory()))
+    assert client.post(f"{url}{p.pk}/check-in/", {"checked_in": "1"}).status_code == 403
+    assert not any(e.checked_in for e in members.all())
+    assert Partnership.objects.filter(pk=p.pk).exists()
