@@ -125,7 +125,7 @@ def finished_events(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture(autouse=True)
 def _fresh_live_copies() -> None:
     """Every test starts with no cached live documents of earlier tests: the process-local
-    copies (``live.cache.LOCAL``) and, when it is this process's own (the embedded run's
+    copies (``live.cache.LOCAL``, ``live.scope.RECENT``) and, when it is this process's own (the embedded run's
     local-memory cache), the cache itself. Both are keyed by tournament id and version, and a
     rolled-back test's ids are reused on SQLite, so a document kept from an earlier test could
     otherwise answer for a new tournament with the same id and version. PostgreSQL's
@@ -134,8 +134,14 @@ def _fresh_live_copies() -> None:
     from django.core.cache.backends.locmem import LocMemCache
 
     from live.cache import LOCAL
+    from live.scope import RECENT
 
     LOCAL.clear()
+    # The slug -> tournament answers this process read in the last second
+    # (LIVE_VERSION_MAX_AGE): a test that makes a tournament with an earlier test's slug must
+    # not be answered with that test's tournament (a browser test's live server runs in this
+    # process; tests/browser/test_page_widths.py's two languages were 404 within the second).
+    RECENT.clear()
     backend = caches["default"]
     if isinstance(backend, LocMemCache):
         backend.clear()
