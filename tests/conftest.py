@@ -125,11 +125,12 @@ def finished_events(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture(autouse=True)
 def _fresh_live_copies() -> None:
     """Every test starts with no cached live documents of earlier tests: the process-local
-    copies (``live.cache.LOCAL``, ``live.scope.RECENT``) and, when it is this process's own (the embedded run's
-    local-memory cache), the cache itself. Both are keyed by tournament id and version, and a
-    rolled-back test's ids are reused on SQLite, so a document kept from an earlier test could
-    otherwise answer for a new tournament with the same id and version. PostgreSQL's
-    sequences never reuse an id, and the shared Redis cache serves parallel workers: it stays."""
+    copies (``live.cache.LOCAL``, ``live.scope.RECENT``) and, when it is this process's own
+    (the embedded run's local-memory cache), the cache itself. Documents are keyed by
+    tournament id and version, and a rolled-back test's ids are reused on SQLite, so a
+    document kept from an earlier test could otherwise answer for a new tournament with the
+    same id and version. PostgreSQL's sequences never reuse an id, and the shared Redis cache
+    serves parallel workers: it stays."""
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
