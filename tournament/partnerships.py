@@ -253,6 +253,15 @@ def partnership_list(*, tournament_id: int) -> list[PartnershipView]:
     return out
 
 
+def partnership_of_entries(*, tournament_id: int) -> dict[int, int]:
+    """Entry id -> the partnership it plays for now, for every current member (one query)."""
+    return dict(
+        PartnershipMember.objects.filter(
+            partnership__tournament_id=tournament_id, left_at__isnull=True
+        ).values_list("entry_id", "partnership_id")
+    )
+
+
 def partnership_labels(*, tournament_id: int) -> dict[int, str]:
     """Entry id -> its partnership's label, for every player who ever played for one."""
     labels = {p.id: p.label for p in partnership_list(tournament_id=tournament_id)}

@@ -36,7 +36,8 @@ from brackets.services.rounds import AdvanceResult, round_advance, round_preview
 from brackets.services.store import finished_stage_advanced, next_stage_seed
 from core.exceptions import ApplicationError
 from ratings.selectors import seeding_ratings
-from tournament.models import Entry, PartnershipMember, Tournament
+from tournament.models import Entry, Tournament
+from tournament.partnerships import partnership_of_entries
 
 _ANYTIME = frozenset({"name", "auto_advance", "round_time_limit"})
 _BEFORE_START = frozenset(
@@ -348,13 +349,7 @@ def _partners_together(
     """A pairs stage's seed order keeps partners side by side (T9: partnerships are seeded,
     seeds 2k+1 and 2k+2): each partnership takes the place of its first player in
     ``ordered``, its players in their current order."""
-    unit = dict(
-        PartnershipMember.objects.filter(
-            partnership__tournament_id=stage.tournament_id,
-            left_at__isnull=True,
-            entry_id__in=current,
-        ).values_list("entry_id", "partnership_id")
-    )
+    unit = partnership_of_entries(tournament_id=stage.tournament_id)
     members: dict[int, list[int]] = {}
     for entry_id in current:
         members.setdefault(unit.get(entry_id, -entry_id), []).append(entry_id)

@@ -30,7 +30,7 @@ from brackets.engine import BracketError
 from brackets.models import Round, Stage
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from tournament.context import Action, TournamentContext, context_for, require
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Partnership, Tournament
 
 T = TypeVar("T")
 
@@ -110,6 +110,16 @@ class DirectorTournamentMixin(LoginRequiredMixin, View):
         if entry is None:
             raise Http404("No such entry in this tournament.")
         return entry
+
+    def get_partnership(self, pair_id: int) -> Partnership:
+        partnership = (
+            Partnership.objects.select_related("tournament")
+            .filter(pk=pair_id, tournament=self.tournament)
+            .first()
+        )
+        if partnership is None:
+            raise Http404("No such partnership in this tournament.")
+        return partnership
 
     # -- helpers ------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from brackets.csv_import import MAX_LENGTHS, player_key
+from brackets.forms import CheckInForm
 from brackets.pairs_csv import parse_pairs_csv
 from brackets.services.pairs import pairs_import_csv, partnership_substitute
 from brackets.views.base import DirectorTournamentMixin
@@ -183,14 +184,12 @@ class PairCheckInView(DirectorTournamentMixin):
     """POST ``pairs/<id>/check-in/``: check both players of a partnership in or out (T9)."""
 
     def post(self, request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-        partnership = (
-            Partnership.objects.select_related("tournament")
-            .filter(pk=pair_id, tournament=self.tournament)
-            .first()
-        )
-        if partnership is None:
-            raise Http404("No such partnership in this tournament.")
-        value = request.POST.get("checked_in", "1") != "0"
+        partnership = self.get_partnership(pair_id)
+        form = CheckInForm(request.POST)
+        here = reverse("brackets:pairs", args=[self.tournament.slug]) + f"#pair-{partnership.pk}"
+        if not form.is_valid():
+            return HttpResponseRedirect(here)
+        value = form.cleaned_data["checked_in"]
         self.run(
             lambda: partnership_check_in(
                 partnership=partnership, actor=request.user, checked_in=value
@@ -200,9 +199,7 @@ class PairCheckInView(DirectorTournamentMixin):
             )
             % {"n": partnership.number},
         )
-        return HttpResponseRedirect(
-            reverse("brackets:pairs", args=[self.tournament.slug]) + f"#pair-{partnership.pk}"
-        )
+        return HttpResponseRedirect(here)
 
 
 class PairSubstituteView(DirectorTournamentMixin):
@@ -211,13 +208,7 @@ class PairSubstituteView(DirectorTournamentMixin):
     nav = "pairs"
 
     def post(self, request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
-        partnership = (
-            Partnership.objects.select_related("tournament")
-            .filter(pk=pair_id, tournament=self.tournament)
-            .first()
-        )
-        if partnership is None:
-            raise Http404("No such partnership in this tournament.")
+        partnership = self.get_partnership(pair_id)
         here = reverse("brackets:pairs", args=[self.tournament.slug])
         form = PairSubstituteForm(request.POST)
         if not form.is_valid():

@@ -36,7 +36,7 @@ from brackets.services.steps import byes_text, tables_text
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import Entry, Partnership, Tournament
-from tournament.partnerships import is_pairs_event
+from tournament.partnerships import is_pairs_event, partnership_of_entries
 from tournament.pins import entry_check_in
 from tournament.services import (
     entry_disqualify,
@@ -178,11 +178,7 @@ class ReorderView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)
-        units = (
-            {r.entry_id: r.unit for r in seeding_rows(stage)[0] if r.unit is not None}
-            if stage.pairs
-            else None
-        )
+        units = partnership_of_entries(tournament_id=stage.tournament_id) if stage.pairs else None
         form = ReorderForm(request.POST, units=units)
         if not form.is_valid():
             messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))

@@ -10,6 +10,7 @@ from django import template
 
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
+from scoring.presenters.match import scores_after_line
 
 SEAT_LETTERS = "ABCD"
 
@@ -237,3 +238,10 @@ def projector_standings(stage: dict[str, Any] | None) -> list[dict[str, Any]]:
         start = max(0, cut - size // 2)
         slides.append({"rows": rows[start : start + size], "cut": True})
     return slides
+
+
+@register.filter
+def scores_line(scores: Sequence[int] | None, partners: bool = False) -> str:
+    """The score line after a hand as the match pages write it (``scoring.presenters``):
+    every seat's, or under partnerships the two partnerships' (R43)."""
+    return scores_after_line(scores or [], partners=bool(partners))

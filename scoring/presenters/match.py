@@ -328,7 +328,7 @@ def explain_hand(
     return ""
 
 
-def _scores_after(scores: Sequence[int], *, partners: bool) -> str:
+def scores_after_line(scores: Sequence[int], *, partners: bool) -> str:
     """The score line after a hand: every seat's, or under partnerships (R42, R43) the two
     partnerships' ("AC 3 \u2013 BD 1": partners share one score)."""
     if partners and len(scores) == 4:
@@ -376,7 +376,7 @@ def hand_row(
         result=result,
         value=hand.value,
         paid=hand.paid,
-        scores_after=_scores_after(hand.scores_after or [], partners=len(sides) == 2),
+        scores_after=scores_after_line(hand.scores_after or [], partners=len(sides) == 2),
         void=hand.void,
         void_reason=reason_text(hand.void_reason or ""),
         recorded_at=hand.recorded_at,
