@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from brackets.models import Round, RoundMatch
+from brackets import services
+from brackets.models import Round, RoundMatch, Stage
 from scoring.engine import Ruleset
 from scoring.engine.simulate import simulate_match
 from scoring.models import Match
@@ -88,3 +89,22 @@ def play_round(rnd: Round, actor: Any, seed: int = 0) -> int:
 @pytest.fixture
 def tournament_factory() -> Callable[..., tuple[Tournament, Any]]:
     return make_tournament
+
+
+def five_with_a_bye(**stage_kwargs: Any) -> tuple[Tournament, Any, Stage]:
+    """Five players and a seeded two-round qualifying stage of tables of 4 only: round 1 seats
+    one table and gives one bye (T1)."""
+    t, d = make_tournament(5)
+    q = services.stage_create(
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        cut_size=4,
+        allow_three=False,
+        rng_seed=3,
+        **stage_kwargs,
+    )
+    services.stage_seed(stage=q, actor=d)
+    return t, d, q

@@ -144,3 +144,16 @@ def qualified_for_the_final(n: int = 4, **kwargs: Any) -> tuple[Tournament, Any,
     services.round_close(round=r1, actor=d)
     services.stage_advance(stage=q, actor=d)
     return t, d, q, k
+
+
+def seeded_pairs(
+    n: int = 3, *, method: str | None = None, **stage_kwargs: Any
+) -> tuple[Tournament, Any, Stage]:
+    """``n`` partnerships, a two-round Swiss stage cut to two (director-run: no auto advance),
+    seeded by ``method`` (default: the stage's own, by rating); ``stage_kwargs`` change the
+    stage (e.g. ``bye_policy``)."""
+    t, d, _ = make_pairs_tournament(n)
+    options: dict[str, Any] = {"swiss_rounds": 2, "cut_size": 2, "auto_advance": False}
+    q, _k = pairs_stages(t, d, **{**options, **stage_kwargs})
+    services.stage_seed(stage=q, actor=d, method=method)
+    return t, d, q

@@ -9,34 +9,21 @@ from django.test import Client
 from django.utils import translation
 
 from brackets import services
-from tests.brackets.conftest import make_tournament
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+from tests.brackets.conftest import five_with_a_bye
+from tests.brackets.pairs_helpers import seeded_pairs
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_individual_round_reads_one_table_one_bye_t1() -> None:
-    t, d = make_tournament(5)
-    q = services.stage_create(
-        tournament=t,
-        actor=d,
-        name="Qualifying",
-        kind="qualifying",
-        swiss_rounds=2,
-        cut_size=4,
-        allow_three=False,
-        rng_seed=3,
-    )
-    services.stage_seed(stage=q, actor=d)
+    _t, d, q = five_with_a_bye()
     with translation.override("en"):
         step = services.round_preview(stage=q, actor=d)
     assert step.message == "Round 1 of 2: 1 table, 1 bye."
 
 
 def test_a_pairs_round_reads_one_table_of_two_partnerships_one_bye_t9() -> None:
-    t, d, _ = make_pairs_tournament(3)
-    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d)
+    t, d, q = seeded_pairs(3)
     with translation.override("en"):
         step = services.round_preview(stage=q, actor=d)
     assert step.message == "Round 1 of 2: 1 table of two partnerships, 1 bye (T9)."

@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 
 from brackets import services
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages, seeded_pairs
+from tournament.models import Partnership
 
 pytestmark = pytest.mark.django_db
 
@@ -53,9 +54,8 @@ def _units(t: Any) -> list[list[int]]:
 def test_seeding_list_moves_a_partnership_not_a_player_t9() -> None:
     """The seeding list names each partnership once and its arrow moves both partners past
     a whole partnership; the no-script POST and the service agree."""
-    t, d, pairs = make_pairs_tournament(3)
-    q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
+    t, d, q = seeded_pairs(3)
+    pairs = list(Partnership.objects.filter(tournament=t).order_by("number"))
     client = Client()
     client.force_login(d)
     url = f"/director/tournaments/{t.slug}/stages/{q.pk}/seeding/"
@@ -78,9 +78,7 @@ def test_seeding_list_moves_a_partnership_not_a_player_t9() -> None:
 def test_a_saved_order_that_splits_partners_keeps_them_together_t9() -> None:
     """A dragged or API order that puts a player between two partners is stored with each
     partnership at its first player's place (seeds 2k+1, 2k+2 stay partners)."""
-    t, d, _ = make_pairs_tournament(3)
-    q, _ = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
+    t, d, q = seeded_pairs(3)
     a, b, c = _units(t)
     services.stage_seed_reorder(stage=q, actor=d, order=[c[1], a[0], c[0], b[0], a[1], b[1]])
     assert _seed_order(q) == [*c, *a, *b]

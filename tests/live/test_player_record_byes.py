@@ -14,8 +14,8 @@ from brackets import services
 from brackets.models import Round
 from scoring.models import Seat
 from scoring.services import match_forfeit
-from tests.brackets.conftest import make_tournament, play_round
-from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
+from tests.brackets.conftest import five_with_a_bye, play_round
+from tests.brackets.pairs_helpers import decide_round, seeded_pairs
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,7 @@ def _summary(slug: str, entry_id: int) -> str:
 
 
 def test_a_pairs_players_bye_is_not_a_match_played_or_won_t1_t9() -> None:
-    t, d, _ = make_pairs_tournament(3)
-    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d)
+    t, d, q = seeded_pairs(3)
     r1 = services.round_publish(stage=q, actor=d)
     bye_entry = r1.byes[0]
     decide_round(r1, d)
@@ -47,19 +45,7 @@ def test_a_pairs_players_bye_is_not_a_match_played_or_won_t1_t9() -> None:
 
 
 def test_an_individual_players_bye_is_not_a_match_played_or_won_t1() -> None:
-    t, d = make_tournament(5)
-    q = services.stage_create(
-        tournament=t,
-        actor=d,
-        name="Qualifying",
-        kind="qualifying",
-        swiss_rounds=2,
-        cut_size=4,
-        allow_three=False,
-        rng_seed=3,
-        auto_advance=False,
-    )
-    services.stage_seed(stage=q, actor=d)
+    t, d, q = five_with_a_bye(auto_advance=False)
     r1 = services.round_publish(stage=q, actor=d)
     (bye_entry,) = r1.byes
     play_round(r1, d)
@@ -72,9 +58,7 @@ def test_an_individual_players_bye_is_not_a_match_played_or_won_t1() -> None:
 
 
 def test_a_bye_worth_nothing_is_named_without_a_win_t1() -> None:
-    t, d, _ = make_pairs_tournament(3)
-    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False, bye_policy="nothing")
-    services.stage_seed(stage=q, actor=d)
+    t, d, q = seeded_pairs(3, bye_policy="nothing")
     r1 = services.round_publish(stage=q, actor=d)
     bye_entry = r1.byes[0]
     decide_round(r1, d)
