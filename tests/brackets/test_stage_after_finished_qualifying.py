@@ -14,10 +14,9 @@ from brackets import services
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import tournament_placings
 from core.exceptions import ApplicationError, PermissionDeniedError
-from scoring.services import match_result_override
 from tests.brackets.conftest import make_tournament
 from tests.brackets.factories_pages import director_client, other_director
-from tests.brackets.pairs_helpers import make_pairs_tournament
+from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament
 from tests.brackets.test_brackets_services import finish_round
 from tests.factories import UserFactory
 from tournament.models import ActionLog, Tournament
@@ -39,6 +38,17 @@ def finished_qualifying(n: int = 8) -> tuple[Tournament, Any, Stage]:
     q.refresh_from_db()
     assert q.status == Stage.Status.FINISHED
     return t, d, q
+
+
+def final_played() -> tuple[Tournament, Any]:
+    """Four players and a single knockout stage, its final table played and advanced."""
+    t, d = make_tournament(4)
+    final = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
+    services.stage_seed(stage=final, actor=d)
+    rnd = services.round_publish(stage=final, actor=d)
+    finish_round(rnd, d)
+    services.round_advance(round_id=rnd.pk)
+    return t, d
 
 
 def advancement_order(stage: Stage) -> list[int]:
@@ -113,12 +123,7 @@ def test_the_added_stage_must_seat_the_field_the_finished_stage_sent_on() -> Non
 
 
 def test_nothing_follows_a_finished_knockout_the_tournament_is_over() -> None:
-    t, d = make_tournament(4)
-    final = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
-    services.stage_seed(stage=final, actor=d)
-    rnd = services.round_publish(stage=final, actor=d)
-    finish_round(rnd, d)
-    services.round_advance(round_id=rnd.pk)
+    t, d = final_played()
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
     with pytest.raises(ApplicationError) as exc:  # a finished tournament is read-only
@@ -144,18 +149,6 @@ def test_only_the_tournaments_directors_add_the_stage() -> None:
     assert len(advancement_order(q)) == 8
 
 
-def decide_pairs_round(rnd: Round, director: Any) -> None:
-    """Seats 0/2 (partnership AC) win every table (director's result)."""
-    for link in RoundMatch.objects.filter(round=rnd).order_by("table_number"):
-        match_result_override(
-            match_id=link.match_id,
-            actor=director,
-            scores=[6, 0, 6, 0],
-            placings=[1, 3, 2, 3],
-            reason="sheet",
-        )
-
-
 def test_pairs_a_knockout_after_a_finished_qualifying_stage_seeds_partners_together() -> None:
     """T10: partnerships advance; partners keep consecutive seeds, and the final is played."""
     t, d, _pairs = make_pairs_tournament(4)
@@ -164,7 +157,7 @@ def test_pairs_a_knockout_after_a_finished_qualifying_stage_seeds_partners_toget
     )
     services.stage_seed(stage=q, actor=d, method="rating")
     r1 = services.round_publish(stage=q, actor=d)
-    decide_pairs_round(r1, d)
+    decide_round(r1, d)
     services.round_advance(round_id=r1.pk)
     q.refresh_from_db()
     assert q.status == Stage.Status.FINISHED
@@ -177,7 +170,7 @@ def test_pairs_a_knockout_after_a_finished_qualifying_stage_seeds_partners_toget
     assert list(k.entrants.order_by("seed").values_list("entry_id", flat=True)) == order
     rnd = services.round_publish(stage=k, actor=d)
     while rnd is not None:
-        decide_pairs_round(rnd, d)
+        decide_round(rnd, d)
         services.round_advance(round_id=rnd.pk)
         rnd = Round.objects.filter(stage=k, number=rnd.number + 1).first()
     t.refresh_from_db()
@@ -197,7 +190,7 @@ def test_pairs_the_final_of_the_two_partnerships_a_finished_cut_sent_on() -> Non
     )
     services.stage_seed(stage=q, actor=d, method="rating")
     r1 = services.round_publish(stage=q, actor=d)
-    decide_pairs_round(r1, d)
+    decide_round(r1, d)
     services.round_advance(round_id=r1.pk)
     # Two partnerships went on: the final between them can be added (T10).
     k = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
@@ -267,12 +260,7 @@ def test_the_page_says_a_final_stage_must_follow_a_qualifying_stage() -> None:
 
 
 def test_after_the_final_the_page_says_the_tournament_is_over() -> None:
-    t, d = make_tournament(4)
-    final = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
-    services.stage_seed(stage=final, actor=d)
-    rnd = services.round_publish(stage=final, actor=d)
-    finish_round(rnd, d)
-    services.round_advance(round_id=rnd.pk)
+    t, d = final_played()
     page = stages_page(director_client(d), t)
     assert 'id="new-stage"' not in page
     assert "the tournament is over, no stage can follow it (T6)" in page
