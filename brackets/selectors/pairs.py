@@ -349,25 +349,16 @@ def pairs_named(entry_ids: Sequence[int]) -> list[NamedPair]:
 
 @dataclass(frozen=True, slots=True)
 class PairsInPlay:
-    """Which partnerships a substitute may be named for now (T11), and why not for the others.
+    """The partnerships some players play for now, with their matches not done (T11).
 
-    ``partnership_substitute`` refuses while a current player of the partnership is seated in a
-    match not done (scheduled or in play): "before a round is published". Pages ask this same
-    question before they offer the substitution."""
+    What :func:`brackets.services.pairs.partnership_substitute_refusals` decides from: the
+    service and the pages ask it, not this."""
 
     pair_of: dict[int, int]
     """A current player's entry id -> the partnership they play for."""
     matches: dict[int, list[int]]
     """Partnership id -> the matches not done where one of its current players is seated
     (one id per seat, so a match both partners sit in appears twice); empty if none."""
-
-    def may_substitute(self, pair_id: int) -> bool:
-        return pair_id in self.matches and not self.matches[pair_id]
-
-    def may_substitute_for(self, entry_id: int) -> bool:
-        """The partnership ``entry_id`` plays for now may take a substitute."""
-        pair_id = self.pair_of.get(entry_id)
-        return pair_id is not None and self.may_substitute(pair_id)
 
 
 def pairs_in_play(*, entry_ids: Iterable[int]) -> PairsInPlay:

@@ -1,5 +1,9 @@
 """Pairs-event services that need stages and rounds: seeding partnerships, substitutes (T11).
 
+When a substitute may be named (T11) is decided once, by
+:func:`partnership_substitute_refusals`: the service asks it before writing, and the
+partnerships and round pages ask it before they offer the substitution.
+
 Seeding (T8 over partnerships, T9): a pairs stage's entrants are still stage entries per
 player; partnership k (in seed order) gets seeds 2k-1 and 2k, slot order, so every reader of a
 stage sees both partners and the pairs planner reads a partnership's seed as its best one.
@@ -7,7 +11,8 @@ stage sees both partners and the pairs planner reads a partnership's seed as its
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -26,6 +31,7 @@ from brackets.services._common import (
 )
 from core.exceptions import ApplicationError, ConflictError
 from ratings.selectors import seeding_ratings
+from tournament.context import Action, require_status
 from tournament.models import Entry, Partnership, PartnershipMember, Player, Tournament
 from tournament.partnerships import (
     entry_for_partnership,
@@ -145,6 +151,58 @@ def stage_seed_pairs(
     return stage
 
 
+@dataclass(frozen=True, slots=True)
+class SubstituteRefusal:
+    """Why :func:`partnership_substitute` refuses a partnership now (T11)."""
+
+    reason: str
+    """Short, for a page to show beside the partnership instead of the form."""
+    error: ApplicationError
+    """What the service raises: the full message, its code, rule and status."""
+
+
+def partnership_substitute_refusals(
+    *, tournament: Tournament, entry_ids: Iterable[int]
+) -> dict[int, SubstituteRefusal | None]:
+    """T11, the one rule: for the partnership each of ``entry_ids`` plays for now (partnership
+    id -> ...), why a substitute would be refused now, or ``None`` where one is taken.
+
+    Refused after the event (the lifecycle gate: nothing changes in a finished tournament) and
+    while a current player of the partnership is seated at a match not done, scheduled or in
+    play: "before a round is published", read per partnership. A match that is over leaves the
+    partnership free at once, whether played, decided or forfeited: a forfeit (T7) is that
+    partnership's 0-6 loss and ends the match for both partnerships (R42: nobody plays on one
+    short), and a no-show is what T11 names a substitute for, so the substitute plays the next
+    round with the partnership's record. The partnership with a bye (T1) is free too.
+    Two queries.
+    """
+    in_play = pairs_in_play(entry_ids=entry_ids)
+    try:
+        require_status(tournament, Action.MANAGE)
+    except ApplicationError as exc:
+        # MANAGE's gate refuses only a finished tournament.
+        finished = SubstituteRefusal(reason=_("The tournament is finished."), error=exc)
+        return dict.fromkeys(in_play.matches, finished)
+    return {
+        pair_id: None
+        if not matches
+        else SubstituteRefusal(
+            reason=_("Has a match still to play: substitute when it is over (T11)."),
+            error=ConflictError(
+                _(
+                    "A player of this partnership is seated at a table still to play: "
+                    "substitute once its match is over, before the next round is published "
+                    "(T11)."
+                ),
+                code="round_in_play",
+                rule="T11",
+                extra={"matches": matches},
+            ),
+        )
+        for pair_id, matches in in_play.matches.items()
+    }
+
+
 @transaction.atomic
 def partnership_substitute(
     *,
@@ -156,11 +214,14 @@ def partnership_substitute(
 ) -> Partnership:
     """Replace one player of a partnership (T11: withdrawal or no-show), before a round.
 
-    Only while the partnership has no match scheduled or in play (T11: "before a round is
-    published"). The leaving player's membership ends (kept as history, so every match they
-    played still counts for the partnership: it keeps its record), the newcomer is entered,
-    checked in and takes the same slot, and takes the leaving player's place in every stage
-    not finished. The leaving entry is withdrawn with the reason. Logged in the action log.
+    Refused where :func:`partnership_substitute_refusals` says so: after the event, or while
+    the partnership has a match scheduled or in play (T11: "before a round is published"; a
+    forfeited match is over). The leaving player's membership ends (kept as history, so every
+    match they played still counts for the partnership: it keeps its record), the newcomer is
+    entered, checked in and takes the same slot, and takes the leaving player's place in every
+    stage not finished, active there even if the leaving player had been withdrawn from the
+    stage (T7): the substitute keeps the partnership playing. The leaving entry is withdrawn
+    with the reason. Logged in the action log.
     """
     tournament = partnership.tournament
     require_director(actor=actor, tournament=tournament)
@@ -180,29 +241,25 @@ def partnership_substitute(
         raise ApplicationError(
             message, code="not_a_member", rule="T11", fields={"leaving": [message]}
         )
-    # The pages offer a substitution by the same question (brackets.selectors.pairs).
-    matches = pairs_in_play(entry_ids=[leaving.pk]).matches.get(partnership.pk, [])
-    if matches:
-        raise ConflictError(
-            _(
-                "The partnership is seated in a round in play: substitute before the next round "
-                "is published (T11)."
-            ),
-            code="round_in_play",
-            rule="T11",
-            extra={"matches": matches},
-        )
+    refusal = partnership_substitute_refusals(tournament=tournament, entry_ids=[leaving.pk])
+    if (found := refusal.get(partnership.pk)) is not None:
+        raise found.error
     newcomer = entry_for_partnership(
         tournament=tournament, actor=actor, player=player, field="player", check_in=True
     )
     now = timezone.now()
     PartnershipMember.objects.filter(pk=member.pk).update(left_at=now, updated_at=now)
     PartnershipMember.objects.create(partnership=partnership, entry=newcomer, slot=member.slot)
-    moved = StageEntry.objects.filter(
-        entry_id=leaving.pk,
+    unfinished = StageEntry.objects.filter(
         stage__tournament_id=tournament.pk,
         stage__status__in=[Stage.Status.SEEDED, Stage.Status.RUNNING, Stage.Status.PENDING],
-    ).update(entry_id=newcomer.pk, updated_at=now)
+    )
+    # A player withdrawn mid-stage (T7) left a withdrawn stage entry, which would keep the
+    # partnership out of every later round; the substitute plays on in it (T11).
+    unfinished.filter(entry_id=leaving.pk, status=StageEntry.Status.WITHDRAWN).update(
+        status=StageEntry.Status.ACTIVE, out_round=None
+    )
+    moved = unfinished.filter(entry_id=leaving.pk).update(entry_id=newcomer.pk, updated_at=now)
     Entry.objects.filter(pk=leaving.pk).update(
         status=Entry.Status.WITHDRAWN,
         status_reason=f"Replaced in {partnership} by {player} (T11): {reason.strip()}"[:2000],

@@ -3,14 +3,19 @@
 Make the event a pairs event (under a partnership ruleset), register a partnership (two
 players, new or already registered), import partnerships from a CSV (the players file plus a
 ``pair`` column), see every partnership with its players, and substitute a player (T11).
-Every POST calls one service; the page shows its error naming the rule.
+Every POST calls one service; the page shows its error naming the rule. The substitute form is
+offered only on the rows the service would take it for
+(:func:`brackets.presenters.pair_substitutes.partnership_rows`); the others say why not.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -20,13 +25,14 @@ from django.utils.translation import gettext_lazy
 from brackets.csv_import import MAX_LENGTHS, player_key
 from brackets.forms import CheckInForm
 from brackets.pairs_csv import parse_pairs_csv
+from brackets.presenters.pair_substitutes import partnership_rows
 from brackets.services.pairs import pairs_import_csv, partnership_substitute
-from brackets.views.base import DirectorTournamentMixin
+from brackets.views.base import DirectorTournamentMixin, error_text
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from tournament.models import Entry, Partnership, Player
 from tournament.partnerships import (
     is_partnership_ruleset,
     partnership_check_in,
-    partnership_list,
     partnership_register,
     tournament_entry_format_set,
 )
@@ -87,12 +93,23 @@ def _player(actor: Any, tournament_id: int, name: str, club: str) -> Player:
     return player_create(actor=actor, name=name.strip(), club=club.strip())
 
 
-class PairsView(DirectorTournamentMixin):
+@dataclass(frozen=True, slots=True)
+class SubstituteProblem:
+    """A refused substitution, shown on its partnership's row with what was typed (T11)."""
+
+    pair_id: int
+    message: str
+    data: dict[str, str]
+
+
+class PairsPage(DirectorTournamentMixin):
+    """The partnerships page's context, for its own view and the forms posted elsewhere."""
+
     nav = "pairs"
 
     def context(self, **extra: Any) -> dict[str, Any]:
         return self.base_context(
-            pairs=partnership_list(tournament_id=self.tournament.pk),
+            rows=partnership_rows(tournament=self.tournament),
             is_pairs=self.tournament.entry_format == "pairs",
             partnership_ruleset=is_partnership_ruleset(self.tournament.ruleset),
             register_form=extra.pop("register_form", None) or PairRegisterForm(),
@@ -102,6 +119,8 @@ class PairsView(DirectorTournamentMixin):
             **extra,
         )
 
+
+class PairsView(PairsPage):
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "brackets/pairs.html", self.context())
 
@@ -202,33 +221,50 @@ class PairCheckInView(DirectorTournamentMixin):
         return HttpResponseRedirect(here)
 
 
-class PairSubstituteView(DirectorTournamentMixin):
-    """``pairs/<id>/substitute/``: replace one player of a partnership (T11)."""
-
-    nav = "pairs"
+class PairSubstituteView(PairsPage):
+    """POST ``pairs/<id>/substitute/``: replace one player of a partnership (T11). A refusal
+    answers the partnerships page with its status (400, or 409 while the partnership has a
+    match to play) and the reason on the partnership's row; nothing is written."""
 
     def post(self, request: HttpRequest, slug: str, pair_id: int) -> HttpResponse:
         partnership = self.get_partnership(pair_id)
-        here = reverse("brackets:pairs", args=[self.tournament.slug])
         form = PairSubstituteForm(request.POST)
-        if not form.is_valid():
-            from django.contrib import messages
+        typed = {k: str(request.POST.get(k, "")) for k in PairSubstituteForm.base_fields}
 
-            messages.error(
+        def refused(message: str, status: int) -> HttpResponse:
+            problem = SubstituteProblem(pair_id=partnership.pk, message=message, data=typed)
+            return render(
                 request,
-                _("Choose the player leaving, name the substitute and give a reason (T11)."),
+                "brackets/pairs.html",
+                self.context(substitute_problem=problem),
+                status=status,
             )
-            return self.back(here)
+
+        if not form.is_valid():
+            fields = "; ".join(
+                f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}"
+                for name, errors in form.errors.items()
+            )
+            return refused(
+                _("Choose the player leaving, name the substitute and give a reason (T11).")
+                + f" ({fields})",
+                400,
+            )
         d = form.cleaned_data
         leaving = self.get_entry(d["leaving"])
-        self.run(
-            lambda: partnership_substitute(
-                partnership=partnership,
-                actor=request.user,
-                leaving=leaving,
-                player=_player(request.user, self.tournament.pk, d["player"], d["club"]),
-                reason=d["reason"],
-            ),
-            success=_("Substitute recorded; the partnership keeps its record (T11)."),
-        )
-        return self.back(here)
+        try:
+            # The substitute's Player row is created only if the substitution is taken.
+            with transaction.atomic():
+                partnership_substitute(
+                    partnership=partnership,
+                    actor=request.user,
+                    leaving=leaving,
+                    player=_player(request.user, self.tournament.pk, d["player"], d["club"]),
+                    reason=d["reason"],
+                )
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except ApplicationError as exc:
+            return refused(error_text(exc), exc.status_code)
+        messages.success(request, _("Substitute recorded; the partnership keeps its record (T11)."))
+        return self.back(reverse("brackets:pairs", args=[self.tournament.slug]))

@@ -20,9 +20,10 @@ from django.views.decorators.cache import never_cache
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
 from brackets.models import Round
 from brackets.presenters.director import build_preview, referee_choices, round_matches
+from brackets.presenters.pair_substitutes import RoundSubstitutes, round_substitutes
 from brackets.presenters.pairs import round_kind_label
 from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
-from brackets.selectors.pairs import pairs_in_play, pairs_named, round_byes_named
+from brackets.selectors.pairs import pairs_named, round_byes_named
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -162,16 +163,12 @@ class RoundProgressView(DirectorTournamentMixin):
         sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
         # T11: named by the partnership's players at this round (now, while in play).
         bye_pairs = round_byes_named(rnd) if stage.pairs and rnd.byes else []
-        # T11: offer a substitute only where partnership_substitute would take one: a
-        # partnership none of whose players sits at a table not done (a bye, say). At a
-        # table of a published round a no-show is a forfeit (T7).
-        in_play = (
-            pairs_in_play(
-                entry_ids=[e for p in bye_pairs for e in p.entry_ids]
-                + [s.entry_id for m in open_matches for s in m.seats]
-            )
+        # T11: a substitute is offered only where partnership_substitute takes one (the
+        # service's rule): the bye's partnership, the partnership that forfeited (T7).
+        substitutes = (
+            round_substitutes(tournament=self.tournament, bye_pairs=bye_pairs, matches=matches)
             if stage.pairs
-            else None
+            else RoundSubstitutes(byes=[], forfeits={})
         )
         context = self.base_context(
             round=rnd,
@@ -181,13 +178,10 @@ class RoundProgressView(DirectorTournamentMixin):
             # T9: a pairs round's byes are partnerships, each named once.
             bye_pairs=bye_pairs,
             bye_names="; ".join(p.label for p in bye_pairs),
-            bye_substitutes=[p for p in bye_pairs if in_play and in_play.may_substitute(p.pair_id)],
-            substitute_tables={
-                m.match_id
-                for m in open_matches
-                if in_play and any(in_play.may_substitute_for(s.entry_id) for s in m.seats)
-            },
+            bye_substitutes=substitutes.byes,
             matches=matches,
+            # Each table with the partnership that forfeited it, if it may take a substitute.
+            match_rows=[(m, substitutes.forfeits.get(m.match_id)) for m in matches],
             tables_total=len(tables),
             tables_done=len(done_tables),
             open_matches=open_matches,

@@ -3,14 +3,15 @@ partnerships through the real services, and its stages."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from brackets import services
-from brackets.models import RoundMatch, Stage
-from scoring.models import Match
-from scoring.services import hand_record, match_result_override, match_start
+from brackets.models import Round, RoundMatch, Stage
+from scoring.models import Match, Seat
+from scoring.services import hand_record, match_forfeit, match_result_override, match_start
 from tests.factories import TournamentFactory, director_of
-from tournament.models import Partnership, Player, Tournament
+from tournament.models import Partnership, PartnershipMember, Player, Tournament
 from tournament.partnerships import partnership_register, tournament_entry_format_set
 
 
@@ -157,3 +158,47 @@ def seeded_pairs(
     q, _k = pairs_stages(t, d, **{**options, **stage_kwargs})
     services.stage_seed(stage=q, actor=d, method=method)
     return t, d, q
+
+
+@dataclass(frozen=True)
+class ForfeitRound:
+    """Round 1 of five partnerships (two tables and a bye, T1) after a forfeit at table 1."""
+
+    tournament: Tournament
+    director: Any
+    stage: Stage
+    round: Round
+    forfeited: Match
+    """Table 1, ended by seat A's forfeit (T7): AC loses it 0-6 (R42)."""
+    forfeiting: Partnership
+    """AC at table 1, the partnership that forfeited."""
+    winners: Partnership
+    """BD at table 1, which won by the forfeit."""
+    playing: tuple[Partnership, Partnership]
+    """The two partnerships of table 2, still to play (scheduled)."""
+    bye: Partnership
+
+
+def round_with_a_forfeit() -> ForfeitRound:
+    """Five seeded partnerships, round 1 published (no auto advance); at table 1 the player in
+    seat A is a no-show, recorded as a forfeit (T7) while table 2 has not started."""
+    t, d, q = seeded_pairs(5)
+    rnd = services.round_publish(stage=q, actor=d)
+    links = list(RoundMatch.objects.filter(round=rnd).order_by("table_number"))
+    match_forfeit(match_id=links[0].match_id, actor=d, seat=0, reason="no-show")
+
+    def pair_at(match_id: int, seat: int) -> Partnership:
+        entry_id = Seat.objects.get(match_id=match_id, seat=seat).entry_id
+        return PartnershipMember.objects.get(entry_id=entry_id).partnership
+
+    return ForfeitRound(
+        tournament=t,
+        director=d,
+        stage=q,
+        round=rnd,
+        forfeited=Match.objects.get(pk=links[0].match_id),
+        forfeiting=pair_at(links[0].match_id, 0),
+        winners=pair_at(links[0].match_id, 1),
+        playing=(pair_at(links[1].match_id, 0), pair_at(links[1].match_id, 1)),
+        bye=PartnershipMember.objects.get(entry_id=rnd.byes[0]).partnership,
+    )

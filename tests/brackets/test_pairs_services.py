@@ -10,7 +10,7 @@ import pytest
 from brackets import services
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors.pairs import pairs_placings, pairs_standings_table
-from brackets.services.pairs import partnership_substitute
+from brackets.services.pairs import partnership_substitute, partnership_substitute_refusals
 from core.exceptions import ApplicationError, ConflictError
 from scoring.models import Match, Seat
 from scoring.services import match_result_override
@@ -19,6 +19,8 @@ from tests.brackets.pairs_helpers import (
     make_pairs_tournament,
     pairs_stages,
     qualified_for_the_final,
+    round_with_a_forfeit,
+    seeded_pairs,
 )
 from tests.factories import PlayerFactory, TournamentFactory, director_of
 from tournament.models import ActionLog, Entry, PartnershipMember
@@ -202,6 +204,147 @@ def test_substitute_before_the_next_round_keeps_the_record() -> None:
     log = ActionLog.objects.get(tournament=t, verb="partnership.substitute")
     assert log.data["joining_entry"] == new_entry.pk
     assert log.reason == "injured"
+
+
+def current_entries(tournament: Any) -> list[int]:
+    return list(
+        PartnershipMember.objects.filter(
+            partnership__tournament=tournament, left_at__isnull=True
+        ).values_list("entry_id", flat=True)
+    )
+
+
+def record(stage: Any) -> dict[int, tuple[int, int, int]]:
+    """Partnership id -> (played, match wins, hands won) in the stage's standings (T10)."""
+    return {
+        line.pair.pair_id: (line.row.played, line.row.match_wins, line.row.hands_won)
+        for line in pairs_standings_table(stage_id=stage.pk) or []
+    }
+
+
+def test_the_substitute_rule_answers_each_partnership_of_a_round_with_a_forfeit() -> None:
+    """T11, read per partnership: refused while a player of the partnership sits at a table
+    still to play; a forfeited table is over (T7: a 0-6 loss, R42: nobody plays on one short),
+    so both its partnerships, the one that forfeited and the one that won by it, may take a
+    substitute at once, like the partnership with the bye (T1)."""
+    r = round_with_a_forfeit()
+    refusals = partnership_substitute_refusals(
+        tournament=r.tournament, entry_ids=current_entries(r.tournament)
+    )
+    assert len(refusals) == 5
+    assert refusals[r.forfeiting.pk] is None
+    assert refusals[r.winners.pk] is None
+    assert refusals[r.bye.pk] is None
+    table_two = RoundMatch.objects.get(round=r.round, table_number=2).match_id
+    for pair in r.playing:
+        refusal = refusals[pair.pk]
+        assert refusal is not None
+        assert refusal.reason == "Has a match still to play: substitute when it is over (T11)."
+        assert refusal.error.code == "round_in_play"
+        assert refusal.error.rule == "T11"
+        assert refusal.error.status_code == 409
+        assert refusal.error.message.startswith(
+            "A player of this partnership is seated at a table still to play"
+        )
+        assert set(refusal.error.extra["matches"]) == {table_two}
+
+
+def test_a_partnership_that_forfeited_takes_a_substitute_for_the_next_round() -> None:
+    """T7 then T11: the no-show's partnership names a substitute while the round still plays
+    at another table (refused there), keeps its 0-6 loss, and the substitute plays round 2."""
+    r = round_with_a_forfeit()
+    d = r.director
+    no_show = Seat.objects.get(match=r.forfeited, seat=0).entry
+    still_playing = PartnershipMember.objects.filter(partnership=r.playing[0]).first()
+    assert still_playing is not None
+    with pytest.raises(ConflictError) as in_play:
+        partnership_substitute(
+            partnership=r.playing[0],
+            actor=d,
+            leaving=still_playing.entry,
+            player=PlayerFactory(),
+            reason="injured",
+        )
+    assert (in_play.value.code, in_play.value.rule) == ("round_in_play", "T11")
+    before = record(r.stage)
+    assert before[r.forfeiting.pk] == (1, 0, 0)  # the forfeit is its match of the round
+    newcomer = PlayerFactory(name="Sub")
+    partnership_substitute(
+        partnership=r.forfeiting, actor=d, leaving=no_show, player=newcomer, reason="no-show"
+    )
+    assert record(r.stage) == before  # T11: the partnership keeps its record
+    table_two = RoundMatch.objects.get(round=r.round, table_number=2).match_id
+    match_result_override(
+        match_id=table_two, actor=d, scores=[6, 0, 6, 0], placings=[1, 3, 1, 3], reason="sheet"
+    )
+    services.round_close(round=r.round, actor=d)
+    r2 = services.round_publish(stage=r.stage, actor=d)
+    playing = set(
+        Seat.objects.filter(match__round_link__round=r2).values_list("entry_id", flat=True)
+    ) | {int(b) for b in r2.byes}
+    new_entry = Entry.objects.get(tournament=r.tournament, player=newcomer)
+    assert new_entry.pk in playing
+    assert no_show.pk not in playing
+
+
+def test_a_substitute_for_a_withdrawn_player_keeps_the_partnership_in_the_stage() -> None:
+    """T7 then T11 (README: "name a substitute to keep it playing"): withdrawing a player
+    forfeits their table and withdraws their stage entry; the substitute took that withdrawn
+    stage entry over, so the partnership was left out of round 2."""
+    t, d, q = seeded_pairs(4)
+    r1 = services.round_publish(stage=q, actor=d)
+    links = list(RoundMatch.objects.filter(round=r1).order_by("table_number"))
+    leaving = Seat.objects.get(match_id=links[0].match_id, seat=0).entry
+    pair = PartnershipMember.objects.get(entry=leaving).partnership
+    services.stage_entry_withdraw(stage=q, actor=d, entry=leaving, reason="ill")
+    assert Match.objects.get(pk=links[0].match_id).end_reason == Match.EndReason.FORFEIT
+    newcomer = PlayerFactory(name="Sub")
+    partnership_substitute(
+        partnership=pair, actor=d, leaving=leaving, player=newcomer, reason="withdrawn"
+    )
+    new_entry = Entry.objects.get(tournament=t, player=newcomer)
+    taken = StageEntry.objects.get(stage=q, entry=new_entry)
+    assert (taken.status, taken.out_round) == (StageEntry.Status.ACTIVE, None)
+    match_result_override(
+        match_id=links[1].match_id,
+        actor=d,
+        scores=[6, 0, 6, 0],
+        placings=[1, 3, 1, 3],
+        reason="sheet",
+    )
+    services.round_close(round=r1, actor=d)
+    r2 = services.round_publish(stage=q, actor=d)
+    seated = set(
+        Seat.objects.filter(match__round_link__round=r2).values_list("entry_id", flat=True)
+    )
+    assert new_entry.pk in seated
+    assert len(seated) == 8  # all four partnerships play round 2, no bye
+
+
+def test_no_substitute_after_the_event() -> None:
+    """The lifecycle gate: a finished tournament changes no more, so every partnership is
+    refused, with the service's 409 and a short reason for the page."""
+    from tests.pages.test_pairs_pages import finished_pairs_event
+
+    t, d = finished_pairs_event()
+    assert t.status == "finished"
+    refusals = partnership_substitute_refusals(tournament=t, entry_ids=current_entries(t))
+    assert len(refusals) == 4
+    for refusal in refusals.values():
+        assert refusal is not None
+        assert refusal.reason == "The tournament is finished."
+        assert (refusal.error.code, refusal.error.status_code) == ("tournament_finished", 409)
+    member = PartnershipMember.objects.filter(partnership__tournament=t).first()
+    assert member is not None
+    with pytest.raises(ApplicationError) as finished:
+        partnership_substitute(
+            partnership=member.partnership,
+            actor=d,
+            leaving=member.entry,
+            player=PlayerFactory(),
+            reason="late",
+        )
+    assert finished.value.code == "tournament_finished"
 
 
 def test_a_knockout_table_without_a_winner_waits_for_the_director() -> None:
