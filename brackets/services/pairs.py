@@ -27,6 +27,7 @@ from brackets.services._common import (
     Actor,
     action_log_record_by_id,
     first_stage_order,
+    stage_lock,
     tournament_notify,
 )
 from core.exceptions import ApplicationError, ConflictError
@@ -241,6 +242,16 @@ def partnership_substitute(
         raise ApplicationError(
             message, code="not_a_member", rule="T11", fields={"leaving": [message]}
         )
+    unfinished = StageEntry.objects.filter(
+        stage__tournament_id=tournament.pk,
+        stage__status__in=[Stage.Status.SEEDED, Stage.Status.RUNNING, Stage.Status.PENDING],
+    )
+    # The lock a round's publication takes first (stage_lock): a round published between
+    # the check below and the move would seat the leaving player (T11 "before a round").
+    for stage_id in sorted(
+        set(unfinished.filter(entry_id=leaving.pk).values_list("stage_id", flat=True))
+    ):
+        stage_lock(stage_id)
     refusal = partnership_substitute_refusals(tournament=tournament, entry_ids=[leaving.pk])
     if (found := refusal.get(partnership.pk)) is not None:
         raise found.error
@@ -250,10 +261,6 @@ def partnership_substitute(
     now = timezone.now()
     PartnershipMember.objects.filter(pk=member.pk).update(left_at=now, updated_at=now)
     PartnershipMember.objects.create(partnership=partnership, entry=newcomer, slot=member.slot)
-    unfinished = StageEntry.objects.filter(
-        stage__tournament_id=tournament.pk,
-        stage__status__in=[Stage.Status.SEEDED, Stage.Status.RUNNING, Stage.Status.PENDING],
-    )
     # A player withdrawn mid-stage (T7) left a withdrawn stage entry, which would keep the
     # partnership out of every later round; the substitute plays on in it (T11).
     unfinished.filter(entry_id=leaving.pk, status=StageEntry.Status.WITHDRAWN).update(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import DatabaseError, connections, transaction
 
 from brackets import services
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -399,3 +400,30 @@ def test_a_withdrawn_partnership_sits_out_and_places_after_the_others() -> None:
     }
     assert places[gone.pk] == 4  # after the three partnerships still playing (T10, T7)
     assert StageEntry.objects.filter(stage=k).count() == 4  # two partnerships go on
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_substitution_holds_the_stage_lock_a_round_publication_takes() -> None:
+    """T11 "before a round": the substitution locks the stage (``stage_lock``, which
+    ``round_publish`` takes first) before it checks the rule, so a round published at the same
+    moment waits for it and cannot seat the player who is leaving."""
+    r = round_with_a_forfeit()
+    no_show = Seat.objects.get(match=r.forfeited, seat=0).entry
+    with transaction.atomic():
+        partnership_substitute(
+            partnership=r.forfeiting,
+            actor=r.director,
+            leaving=no_show,
+            player=PlayerFactory(),
+            reason="no-show",
+        )
+        other = connections.create_connection("default")
+        try:
+            with other.cursor() as cursor, pytest.raises(DatabaseError):
+                cursor.execute(
+                    f'SELECT id FROM "{Stage._meta.db_table}" WHERE id = %s FOR UPDATE NOWAIT',
+                    [r.stage.pk],
+                )
+        finally:
+            other.close()
