@@ -96,6 +96,7 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             if issued is None and form.errors:
                 return _directors_page(request, ctx, None, form=form, status=400)
+            form = InvitationForm()  # the next invitation starts empty
         elif op == "revoke":
             revoke_form = InvitationRevokeForm(request.POST)
             invitation = (
