@@ -380,3 +380,19 @@ def test_a_form_to_correct_is_shown_again_with_the_key(
     assert User.objects.count() == users
     assert DirectorInvitation.objects.get(pk=invitation.pk).used_at is None
     assert sign_up(invitee, key, username="ana").status_code == 302
+
+
+def test_staff_see_invitations_in_the_admin_but_change_them_only_on_the_directors_page(
+    tournament: Tournament,
+) -> None:
+    invitation, key = issue(tournament, label="Ana")
+    admin = Client()
+    admin.force_login(UserFactory(is_staff=True, is_superuser=True))
+    listing = admin.get("/admin/tournament/directorinvitation/")
+    assert listing.status_code == 200
+    assert invitation.prefix in listing.content.decode()
+    assert key.split(".", 1)[1] not in listing.content.decode()
+    assert admin.get("/admin/tournament/directorinvitation/add/").status_code == 403
+    url = f"/admin/tournament/directorinvitation/{invitation.pk}/delete/"
+    assert admin.post(url, {"post": "yes"}).status_code == 403
+    assert DirectorInvitation.objects.filter(pk=invitation.pk).exists()
