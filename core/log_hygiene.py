@@ -1,9 +1,9 @@
 """No secret in Django's logs (issue 12, item 6).
 
 * :class:`RedactSecretsFilter`, on every log handler: a referee link's key in a logged path
-  (``Not Found: /ref/<key>/``) and ``Authorization`` / ``Token`` / ``Bearer`` / ``sessionid`` /
-  ``csrftoken`` values in any message are replaced by ``[redacted]`` before a handler formats
-  the record.
+  (``Not Found: /ref/<key>/``; also an invitation's key typed into a path, ``/invite/<key>``)
+  and ``Authorization`` / ``Token`` / ``Bearer`` / ``sessionid`` / ``csrftoken`` values in any
+  message are replaced by ``[redacted]`` before a handler formats the record.
 * :class:`SafeExceptionReporterFilter`: error reports (500 pages under DEBUG, the admin e-mail
   handler, Sentry's Django integration reads it too) hide the ``Authorization`` header as they
   already hide cookies, settings and passwords.
@@ -22,8 +22,9 @@ from django.views.debug import SafeExceptionReporterFilter as DjangoSafeFilter
 REDACTED = "[redacted]"
 _FORMATTER = logging.Formatter()
 _PATTERNS = [
-    # /ref/<key>/ (a referee's private link), absolute or relative, any key alphabet
-    (re.compile(r"(/ref/)[^/\s?#\"']+"), rf"\g<1>{REDACTED}"),
+    # /ref/<key>/ (a referee's private link) and /invite/<key> (a co-director invitation
+    # typed without its "#"), absolute or relative, any key alphabet
+    (re.compile(r"(/(?:ref|invite)/)[^/\s?#\"']+"), rf"\g<1>{REDACTED}"),
     # Authorization: Token abc / Bearer abc / Basic abc (header dumps, repr of META)
     (
         re.compile(

@@ -146,17 +146,21 @@ def new_request_id() -> str:
     return uuid.uuid4().hex
 
 
-_SECRET_PATHS = re.compile(r"/ref/[^/\s'\"?]+")
+# A referee link's key (/ref/<key>/), or an invitation's typed into a path without its "#"
+# (/invite/<key>: the real link keeps it in the fragment, which no server sees).
+_SECRET_PATHS = re.compile(r"/(ref|invite)/[^/\s'\"?]+")
+_REDACTED_PATH = r"/\1/[redacted]"
 
 
 def loggable_path(path: str) -> str:
-    """A request path fit for a log: no query string, no referee key (``/ref/<key>/``)."""
-    return _SECRET_PATHS.sub("/ref/[redacted]", path.split("?", 1)[0])
+    """A request path fit for a log: no query string, no key (``/ref/<key>/``,
+    ``/invite/<key>``)."""
+    return _SECRET_PATHS.sub(_REDACTED_PATH, path.split("?", 1)[0])
 
 
 def _redact(value: object) -> object:
-    if isinstance(value, str) and "/ref/" in value:
-        return _SECRET_PATHS.sub("/ref/[redacted]", value)
+    if isinstance(value, str) and ("/ref/" in value or "/invite/" in value):
+        return _SECRET_PATHS.sub(_REDACTED_PATH, value)
     return value
 
 

@@ -10,6 +10,7 @@ from django.contrib import admin
 from dominoes import PRESETS, InvalidRuleset
 from tournament.models import (
     ActionLog,
+    DirectorInvitation,
     Entry,
     Player,
     RefereeToken,
@@ -146,6 +147,26 @@ class RefereeTokenAdmin(_Admin):
     @admin.display(description="key")
     def short_key(self, obj: RefereeToken) -> str:
         return obj.prefix
+
+
+@admin.register(DirectorInvitation)
+class DirectorInvitationAdmin(_Admin):
+    """View only: invitations are issued and revoked by the tournament's directors on its
+    Directors page, where each change is in the action log (docs/security.md)."""
+
+    list_display = ["prefix", "tournament", "label", "issued_by", "expires_at", "used_at"]
+    list_filter = ["tournament"]
+    search_fields = ["label", "prefix"]
+    list_select_related = ["tournament", "issued_by"]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(ActionLog)

@@ -81,6 +81,7 @@ class Action(enum.StrEnum):
     DECIDE_MATCH = "decide_match"  # override, forfeit, assign referee
     MANAGE_REFEREES = "manage_referees"  # create referees, issue/revoke credentials, roles
     GRANT_ROLE = "grant_role"  # make an EXISTING account a co-director: staff only
+    INVITE_DIRECTOR = "invite_director"  # issue/revoke one-time links that make a NEW account
     CHANGE_STATUS = "change_status"  # move the lifecycle forward
     REOPEN = "reopen"  # reopen a finished tournament (with a reason, logged)
     # site level (no tournament in the URL)
@@ -107,6 +108,7 @@ PERMISSIONS: dict[Action, frozenset[Role]] = {
     Action.DECIDE_MATCH: _DIRECTOR,
     Action.MANAGE_REFEREES: _DIRECTOR,
     Action.GRANT_ROLE: frozenset({Role.STAFF}),
+    Action.INVITE_DIRECTOR: _DIRECTOR,
     Action.CHANGE_STATUS: _DIRECTOR,
     Action.REOPEN: _DIRECTOR,
     Action.CREATE_TOURNAMENT: frozenset({Role.STAFF, Role.DIRECTOR}),  # director of any
@@ -131,6 +133,7 @@ STATUS_GATES: dict[Action, frozenset[str]] = {
     Action.DECIDE_MATCH: _RUNNING,
     Action.MANAGE_REFEREES: _NOT_FINISHED,
     Action.GRANT_ROLE: _NOT_FINISHED,
+    Action.INVITE_DIRECTOR: _NOT_FINISHED,
     Action.CHANGE_STATUS: _NOT_FINISHED,
     Action.REOPEN: frozenset({Status.FINISHED}),
     Action.CREATE_TOURNAMENT: _ALL,
@@ -148,6 +151,7 @@ GATED_ACTION_WORDS: dict[Action, Promise] = {
     Action.DECIDE_MATCH: gettext_lazy("deciding a match"),
     Action.MANAGE_REFEREES: gettext_lazy("managing referees and issuing their links"),
     Action.GRANT_ROLE: gettext_lazy("granting a role"),
+    Action.INVITE_DIRECTOR: gettext_lazy("inviting a co-director"),
     Action.CHANGE_STATUS: gettext_lazy("changing the status"),
     Action.REOPEN: gettext_lazy("reopening the tournament"),
 }
@@ -270,6 +274,10 @@ ROUTES: dict[str, dict[str, Action]] = {
     "tournament:director-home": {_R: Action.SIGN_IN},
     "tournament:lifecycle": {"GET": Action.VIEW_PRIVATE, "POST": Action.CHANGE_STATUS},
     "tournament:referees": {"GET": Action.VIEW_PRIVATE, "POST": Action.MANAGE_REFEREES},
+    "tournament:directors": {"GET": Action.VIEW_PRIVATE, "POST": Action.INVITE_DIRECTOR},
+    # a co-director invitation's sign-up page: the key (in the fragment, then the POST body)
+    # is the only credential; a signed-in caller is refused
+    "tournament:director-invitation": {_R: Action.SIGN_IN},
     "scoring:match-referee": {_R: Action.VIEW_MATCH},
     "scoring:match-panel": {_R: Action.VIEW_MATCH},
     "scoring:match-moves": {_R: Action.VIEW_MATCH},

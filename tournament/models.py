@@ -1,4 +1,5 @@
-"""Players, tournaments, entries, tables, roles, referee tokens and the director's action log.
+"""Players, tournaments, entries, tables, roles, referee tokens, director invitations and the
+director's action log.
 
 Models hold data and database constraints only (STYLE.md §6); workflows live in
 ``tournament.services``. The effective ruleset of a tournament is the engine's
@@ -237,6 +238,75 @@ class RefereeToken(BaseModel):
         return f"credential {self.prefix} for {self.role}"
 
 
+class DirectorInvitation(BaseModel):
+    """A one-time link that lets someone with no account become a co-director of ONE
+    tournament (docs/security.md): ``/invite/#<key>``, a capability, never a login.
+
+    The key is made and stored like a referee credential's (:class:`RefereeToken`): a
+    12-character non-secret ``prefix`` (the lookup) and 192 random bits; only ``key_hash``
+    (SHA-256 of the whole key, hex) is kept and the key is shown once, when issued. It works
+    until ``expires_at`` (``DIRECTOR_INVITATION_DAYS``), once: accepting it sets ``used_at``,
+    ``used_by`` (the NEW account it created) and ``role`` (the director role it granted). An
+    account whose only director roles came through invitations creates no tournaments
+    (``tournament.selectors.user_directs_any``).
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="director_invitations"
+    )
+    prefix = models.CharField(max_length=16, unique=True)
+    key_hash = models.CharField(max_length=64)
+    label = models.CharField(max_length=60, blank=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    role = models.OneToOneField(
+        TournamentRole,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="invitation",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(key_hash__regex=r"^[0-9a-f]{64}$"),
+                name="directorinvitation_key_hashed",
+            ),
+            # Single use: a used invitation is never revoked afterwards, nor the reverse.
+            models.CheckConstraint(
+                condition=Q(used_at__isnull=True) | Q(revoked_at__isnull=True),
+                name="directorinvitation_used_or_revoked",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"director invitation {self.prefix} to {self.tournament_id}"
+
+
 class ActionLog(BaseModel):
     """An append-only record of director actions that change results or seating."""
 
@@ -267,6 +337,7 @@ from tournament.partnership_models import Partnership, PartnershipMember  # noqa
 
 __all__ = [
     "ActionLog",
+    "DirectorInvitation",
     "Entry",
     "Partnership",
     "PartnershipMember",

@@ -10,11 +10,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.text import slugify
 
 from core.exceptions import ApplicationError
 from tournament.models import (
     ActionLog,
+    DirectorInvitation,
     Entry,
     Player,
     RefereeToken,
@@ -32,11 +34,32 @@ def _user_id(user: UserLike | None) -> int | None:
     return int(getattr(user, "pk", 0) or 0) or None
 
 
-def user_directs_any(*, user: UserLike | None) -> bool:
+def user_directs_any(*, user: UserLike | None, by_invitation: bool = True) -> bool:
+    """Whether ``user`` directs some tournament. ``by_invitation=False`` leaves out the
+    director roles that a co-director invitation granted: such a role directs its one
+    tournament and gives nothing site-wide (creating tournaments, docs/security.md)."""
     uid = _user_id(user)
     if uid is None:
         return False
-    return TournamentRole.objects.filter(user_id=uid, role=TournamentRole.Role.DIRECTOR).exists()
+    roles = TournamentRole.objects.filter(user_id=uid, role=TournamentRole.Role.DIRECTOR)
+    if not by_invitation:
+        roles = roles.filter(invitation__isnull=True)
+    return roles.exists()
+
+
+def director_invitations_pending(*, tournament: Tournament) -> QuerySet[DirectorInvitation]:
+    """The tournament's invitations that still work: not used, not revoked, not expired
+    (newest first, with who issued each)."""
+    return (
+        DirectorInvitation.objects.filter(
+            tournament=tournament,
+            used_at__isnull=True,
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("issued_by")
+        .order_by("-created_at", "-id")
+    )
 
 
 def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:

@@ -134,10 +134,14 @@ def director_home(request: HttpRequest) -> HttpResponse:
             roles__user_id=request.user.pk, roles__role=TournamentRole.Role.DIRECTOR
         ).distinct()
     user = request.user
+    tournament_list = list(tournaments)
+    may_create = tournament_create_allowed(actor=user)
     context = {
-        "tournaments": list(tournaments),
-        # A user who may not create one sees why instead of a button that answers 403.
-        "may_create": tournament_create_allowed(actor=user),
+        "tournaments": tournament_list,
+        # A user who may not create one sees why instead of a button that answers 403: an
+        # account made by a co-director invitation directs its tournament and no more.
+        "may_create": may_create,
+        "invited_only": not may_create and bool(tournament_list),
         # The admin link only for staff the admin lets do something (superuser, or a model
         # permission): it would otherwise open on "no permission to view or edit anything".
         "may_admin": bool(

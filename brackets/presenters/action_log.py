@@ -27,6 +27,7 @@ from scoring.models import Hand, Match, ResultDispute, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import (
     ActionLog,
+    DirectorInvitation,
     Entry,
     Partnership,
     Player,
@@ -53,6 +54,8 @@ VERBS: dict[str, Promise] = {
     "referee_token.issue": pgettext_lazy("action log", "Referee credential issued"),
     "referee_token.revoke": pgettext_lazy("action log", "Referee credential revoked"),
     "role.grant": pgettext_lazy("action log", "Role granted"),
+    "director_invitation.issue": pgettext_lazy("action log", "Co-director invitation created"),
+    "director_invitation.revoke": pgettext_lazy("action log", "Co-director invitation revoked"),
     "role.revoke": pgettext_lazy("action log", "Role removed"),
     "players.add": pgettext_lazy("action log", "Player added"),
     "players.import": pgettext_lazy("action log", "Players imported (CSV)"),
@@ -101,6 +104,7 @@ KINDS: dict[str, Promise] = {
     "tournament.player": pgettext_lazy("action log", "player"),
     "tournament.refereetoken": pgettext_lazy("action log", "credential"),
     "tournament.tournamentrole": pgettext_lazy("action log", "role"),
+    "tournament.directorinvitation": pgettext_lazy("action log", "invitation"),
     "tournament.partnership": pgettext_lazy("action log", "partnership"),
     "brackets.stage": pgettext_lazy("action log", "stage"),
     "brackets.round": pgettext_lazy("action log", "round"),
@@ -254,6 +258,17 @@ def _roles(t: Tournament, ids: list[int]) -> dict[int, str]:
     }
 
 
+def _invitations(t: Tournament, ids: list[int]) -> dict[int, str]:
+    """An invitation by its prefix and the director's label ("invitation Ab3… (Ana)")."""
+    out: dict[int, str] = {}
+    for pk, prefix, label in DirectorInvitation.objects.filter(
+        pk__in=ids, tournament=t
+    ).values_list("pk", "prefix", "label"):
+        name = pgettext("action log", "invitation %(prefix)s") % {"prefix": prefix}
+        out[pk] = f"{name} ({label})" if label else name
+    return out
+
+
 def _partnerships(t: Tournament, ids: list[int]) -> dict[int, str]:
     out: dict[int, str] = {}
     for pk, number, name in Partnership.objects.filter(pk__in=ids, tournament=t).values_list(
@@ -307,6 +322,7 @@ NAMERS: dict[str, Callable[[Tournament, list[int]], dict[int, str]]] = {
     "tournament.table": _tables,
     "tournament.refereetoken": _tokens,
     "tournament.tournamentrole": _roles,
+    "tournament.directorinvitation": _invitations,
     "tournament.partnership": _partnerships,
     "tournament.tournament": _tournaments,
 }

@@ -433,6 +433,8 @@ if SENTRY_DSN:
 # Referee tokens: failed lookups per client address per window (PITFALLS.md: atomic counter).
 REFEREE_TOKEN_MAX_FAILURES = env.int("REFEREE_TOKEN_MAX_FAILURES", default=20)
 REFEREE_TOKEN_FAILURE_WINDOW = env.int("REFEREE_TOKEN_FAILURE_WINDOW", default=300)
+# A co-director invitation (/invite/#<key>, docs/security.md) works for this many days, once.
+DIRECTOR_INVITATION_DAYS = env.int("DIRECTOR_INVITATION_DAYS", default=7)
 # Reverse proxies in front of the app that append to X-Forwarded-For (django-ipware). 0: the
 # header is ignored and REMOTE_ADDR is the client (talking to the app directly cannot spoof
 # it); 1 behind the shipped nginx. docs/security.md.

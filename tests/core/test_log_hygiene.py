@@ -62,6 +62,9 @@ def test_authorization_values_and_cookies_are_redacted(console: io.StringIO) -> 
     [
         (f"GET /ref/{KEY}/ 404", "GET /ref/[redacted]/ 404"),
         (f"https://x.example/ref/{KEY}/?go=1", "https://x.example/ref/[redacted]/?go=1"),
+        # a co-director invitation's key typed into a path instead of after its "#"
+        (f"Not Found: /invite/{KEY}", "Not Found: /invite/[redacted]"),
+        ("GET /invite/ 200", "GET /invite/ 200"),
         (f"Authorization: Bearer {KEY}", "Authorization: [redacted]"),
         (f"token {KEY}", "token [redacted]"),
         (f"csrftoken={KEY}; sessionid={KEY}", "csrftoken=[redacted]; sessionid=[redacted]"),

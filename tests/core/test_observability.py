@@ -124,6 +124,9 @@ def test_log_records_carry_the_request_id_and_no_referee_key() -> None:
         ("/ref/abc123/?next=/x", "/ref/[redacted]/"),
         ("/api/live/open/?k=secret", "/api/live/open/"),
         ("/matches/3/", "/matches/3/"),
+        # a co-director invitation's key typed into a path instead of after its "#"
+        ("/invite/abc123.def", "/invite/[redacted]"),
+        ("/invite/", "/invite/"),
     ],
 )
 def test_access_log_paths_hold_no_secret(path: str, logged: str) -> None:

@@ -38,7 +38,14 @@ from tournament.context import (
     Role,
     route_actions,
 )
-from tournament.models import ActionLog, Entry, RefereeToken, Tournament, TournamentRole
+from tournament.models import (
+    ActionLog,
+    DirectorInvitation,
+    Entry,
+    RefereeToken,
+    Tournament,
+    TournamentRole,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -238,6 +245,7 @@ def fingerprint() -> tuple[Any, ...]:
         ActionLog.objects.count(),
         TournamentRole.objects.count(),
         RefereeToken.objects.filter(revoked_at__isnull=True).count(),
+        DirectorInvitation.objects.filter(revoked_at__isnull=True).count(),
         tuple(Tournament.objects.order_by("pk").values_list("version", "status", "venue")),
         tuple(Match.objects.order_by("pk").values_list("version", "status")),
     )

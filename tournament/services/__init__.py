@@ -6,8 +6,8 @@ that change results or seating are written to :class:`ActionLog` in the same tra
 
 The modules, by topic: ``tournaments`` (create, update, lifecycle, version bump), ``people``
 (players and entries), ``roles`` (tables, roles, referees), ``credentials`` (referee keys),
-``common`` (permission helpers, effective ruleset, action log). Import from
-``tournament.services``: this package re-exports them.
+``invitations`` (co-director invitations), ``common`` (permission helpers, effective ruleset,
+action log). Import from ``tournament.services``: this package re-exports them.
 """
 
 from tournament.services.common import (
@@ -21,10 +21,22 @@ from tournament.services.credentials import (
     RefereeTokenInvalidError,
     RefereeTokenThrottledError,
     _failure_key,
+    credential_failure_count,
     credential_hash,
+    credential_key_new,
     referee_token_issue,
     referee_token_resolve,
     referee_token_revoke,
+)
+from tournament.services.invitations import (
+    InvitationGoneError,
+    InvitationInvalidError,
+    InvitationThrottledError,
+    director_invitation_accept,
+    director_invitation_check,
+    director_invitation_issue,
+    director_invitation_link,
+    director_invitation_revoke,
 )
 from tournament.services.people import (
     IDENTITY_FIELDS,
@@ -39,6 +51,7 @@ from tournament.services.people import (
 from tournament.services.roles import (
     referee_create,
     role_grant,
+    role_grant_by_invitation,
     role_revoke,
     table_create,
 )
@@ -57,13 +70,23 @@ from tournament.services.tournaments import (
 __all__ = [
     "IDENTITY_FIELDS",
     "KEY_SEPARATOR",
+    "InvitationGoneError",
+    "InvitationInvalidError",
+    "InvitationThrottledError",
     "RefereeTokenInvalidError",
     "RefereeTokenThrottledError",
     "User",
     "_failure_key",
     "_ruleset_effective",
     "action_log_record",
+    "credential_failure_count",
     "credential_hash",
+    "credential_key_new",
+    "director_invitation_accept",
+    "director_invitation_check",
+    "director_invitation_issue",
+    "director_invitation_link",
+    "director_invitation_revoke",
     "entry_create",
     "entry_disqualify",
     "entry_update",
@@ -77,6 +100,7 @@ __all__ = [
     "referee_token_revoke",
     "require_director",
     "role_grant",
+    "role_grant_by_invitation",
     "role_revoke",
     "table_create",
     "tournament_create",

@@ -1,4 +1,8 @@
-"""Referee credentials: issue, revoke and resolve a key, with a per-address failure limit."""
+"""Referee credentials: issue, revoke and resolve a key, with a per-address failure limit.
+
+The key helpers (:func:`credential_key_new`, :func:`credential_hash`) and the failure limit
+(:func:`credential_failure_count`) serve co-director invitations too
+(:mod:`tournament.services.invitations`)."""
 
 from __future__ import annotations
 
@@ -50,7 +54,9 @@ def credential_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _new_key() -> tuple[str, str]:
+def credential_key_new() -> tuple[str, str]:
+    """A new ``(prefix, key)``: the key is ``<prefix>.<secret>`` (referee credentials and
+    co-director invitations); store only the prefix and :func:`credential_hash` of the key."""
     prefix = secrets.token_urlsafe(9)  # 12 characters, not secret: the lookup
     return prefix, f"{prefix}{KEY_SEPARATOR}{secrets.token_urlsafe(24)}"  # + 192 secret bits
 
@@ -80,7 +86,7 @@ def referee_token_issue(
             code="not_referee",
             fields={"user": [_("Create a referee for this tournament first.")]},
         )
-    prefix, key = _new_key()
+    prefix, key = credential_key_new()
     token = RefereeToken.objects.create(
         role=role, prefix=prefix, key_hash=credential_hash(key), label=label, issued_by=actor
     )
@@ -119,8 +125,11 @@ def _failure_key(client_ip: str) -> str:
     return f"referee-token-failures:{client_ip}"
 
 
-def _count_failure(client_ip: str) -> None:
-    """One more wrong key from this address; 429 once over the limit (fixed window)."""
+def credential_failure_count(client_ip: str) -> None:
+    """One more wrong key from this address; 429 once over the limit (fixed window).
+
+    Wrong referee keys and wrong invitation keys share the counter: a guesser gets one
+    budget per address, whichever kind of key it tries."""
     limit = int(settings.REFEREE_TOKEN_MAX_FAILURES)
     window = int(settings.REFEREE_TOKEN_FAILURE_WINDOW)
     counter = _failure_key(client_ip)
@@ -160,7 +169,7 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
         or not hmac.compare_digest(token.key_hash, credential_hash(key))
         or token.revoked_at is not None
     ):
-        _count_failure(client_ip)
+        credential_failure_count(client_ip)
         raise RefereeTokenInvalidError("Unknown or revoked referee key.", code="invalid_token")
     if token.role.tournament.status != Tournament.Status.RUNNING:
         raise RefereeTokenInvalidError(

@@ -1,13 +1,16 @@
-"""Tables and roles: create tables, grant and revoke roles, create referees."""
+"""Tables and roles: create tables, grant and revoke roles (by staff, or through a co-director
+invitation), create referees."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
 from tournament.models import (
+    DirectorInvitation,
     Table,
     Tournament,
     TournamentRole,
@@ -84,9 +87,44 @@ def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) ->
     return obj
 
 
+def role_grant_by_invitation(*, invitation: DirectorInvitation, user: User) -> TournamentRole:
+    """Make ``user``, the NEW account an invitation just created, a director of the
+    invitation's one tournament (docs/security.md), logged as :func:`role_grant` is.
+
+    The invitation is the authority, not the new account: a director of that tournament issued
+    it, so the log names the issuer as the actor. The caller
+    (:func:`tournament.services.invitations.director_invitation_accept`) holds the invitation's
+    row lock inside its transaction and has checked that the invitation is usable and that its
+    issuer still directs the tournament. Never an account that existed before, never staff.
+    """
+    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        raise ApplicationError(
+            "Staff and superuser accounts are never given a tournament role.",
+            code="privileged_account",
+        )
+    role = TournamentRole.objects.create(
+        tournament_id=invitation.tournament_id, user=user, role=TournamentRole.Role.DIRECTOR
+    )
+    action_log_record(
+        tournament=invitation.tournament,
+        actor=invitation.issued_by,
+        verb="role.grant",
+        target=role,
+        data={
+            "user_id": user.pk,
+            "role": role.role,
+            "username": user.get_username(),
+            "invitation": invitation.prefix,
+        },
+    )
+    return role
+
+
 @transaction.atomic
 def role_revoke(*, role: TournamentRole, actor: User) -> None:
-    """Remove a role (logged); its referee credentials are deleted with it."""
+    """Remove a role (logged); its referee credentials are deleted with it, and a removed
+    director's pending co-director invitations are revoked (an invitation issued before the
+    removal must not bring its issuer's power back through a new account)."""
     require_director(actor=actor, tournament=role.tournament, action=_action("MANAGE_REFEREES"))
     if (
         role.role == TournamentRole.Role.DIRECTOR
@@ -103,6 +141,23 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
         target=role,
         data={"user_id": role.user_id, "role": role.role},
     )
+    if role.role == TournamentRole.Role.DIRECTOR:
+        pending = DirectorInvitation.objects.select_for_update().filter(
+            tournament_id=role.tournament_id,
+            issued_by_id=role.user_id,
+            revoked_at__isnull=True,
+            used_at__isnull=True,
+        )
+        for invitation in pending:
+            invitation.revoked_at, invitation.revoked_by = timezone.now(), actor
+            invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
+            action_log_record(
+                tournament=role.tournament,
+                actor=actor,
+                verb="director_invitation.revoke",
+                target=invitation,
+                data={"prefix": invitation.prefix, "issuer_removed": True},
+            )
     role.delete()  # its credentials go with it (cascade): they stop working at once
 
 

@@ -39,14 +39,15 @@ _STATUS_ORDER = [s.value for s in Tournament.Status]
 @transaction.atomic
 def tournament_create_allowed(*, actor: Any) -> bool:
     """Whether ``actor`` may create a tournament (``Action.CREATE_TOURNAMENT``): staff, users
-    with ``tournament.add_tournament``, or anyone who already directs a tournament; never a
-    referee credential."""
+    with ``tournament.add_tournament``, or anyone who already directs a tournament through a
+    role that no co-director invitation granted; never a referee credential. An invitation
+    makes an account that directs its one tournament and nothing more (docs/security.md)."""
     if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
         return False
     return bool(
         actor.is_staff
         or actor.has_perm("tournament.add_tournament")
-        or user_directs_any(user=actor)
+        or user_directs_any(user=actor, by_invitation=False)
     )
 
 
@@ -64,7 +65,7 @@ def tournament_create(
     """Create a tournament in ``draft``; the creator becomes its director.
 
     Who may create: staff, users with ``tournament.add_tournament``, or anyone who already
-    directs a tournament.
+    directs a tournament (not only through co-director invitations).
     """
     _require_authenticated(actor)
     if not tournament_create_allowed(actor=actor):
