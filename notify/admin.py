@@ -1,5 +1,5 @@
 """Webhooks in the admin (staff): endpoints without their secret, the delivery log, and
-players' e-mail addresses."""
+players' e-mail addresses (one per entry)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 
-from notify.models import PlayerContact, WebhookDelivery, WebhookEndpoint
+from notify.models import EntryContact, WebhookDelivery, WebhookEndpoint
 
 if TYPE_CHECKING:  # the admin classes are generic only for the type checker
     _Admin = admin.ModelAdmin[Any]
@@ -29,7 +29,14 @@ class WebhookDeliveryAdmin(_Admin):
     readonly_fields = ("payload",)
 
 
-@admin.register(PlayerContact)
-class PlayerContactAdmin(_Admin):
-    list_display = ("player", "email", "language")
-    raw_id_fields = ("player",)
+@admin.register(EntryContact)
+class EntryContactAdmin(_Admin):
+    """One address per entry (a player in one tournament): staff see which event's it is."""
+
+    list_display = ("entry", "tournament", "email", "language")
+    list_select_related = ("entry__player", "entry__tournament")
+    raw_id_fields = ("entry",)
+
+    @admin.display(ordering="entry__tournament__name")
+    def tournament(self, obj: EntryContact) -> str:
+        return obj.entry.tournament.name

@@ -1,13 +1,15 @@
 """E-mail to players when their table for a round is published (issue 16, item 6).
 
-A player gets mail when they have an address: their ``PlayerContact`` (set by a director on
-the webhooks & notifications page, or by staff in the admin), else the e-mail of the site
-account linked to the player. Django's mail backends send it (``EMAIL_*`` settings: SMTP in
+A player gets mail when they have an address for that tournament: their entry's
+``EntryContact`` (set by that tournament's director on the webhooks & notifications page, or
+by staff in the admin), else the e-mail of the site account linked to the player (their own).
+An address set in another tournament is never used: contacts belong to the entry, not to the
+player shared between events. Django's mail backends send it (``EMAIL_*`` settings: SMTP in
 production, the console backend in local development, locmem in most tests).
 
-Each e-mail is written in the player's language: their ``PlayerContact.language``, else the
-tournament's default (``MailSettings.language``, set on the same page), else the site's
-``LANGUAGE_CODE``.
+Each e-mail is written in the player's language: their entry's ``EntryContact.language``,
+else the tournament's default (``MailSettings.language``, set on the same page), else the
+site's ``LANGUAGE_CODE``.
 
 Each (round, player) is recorded in ``RoundEmail`` before sending and marked sent after, so a
 repeated event or a retried task mails a player once; a failed send stays unsent and the
@@ -27,31 +29,33 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
 from brackets.models import Round, RoundMatch
-from notify.models import MailSettings, PlayerContact, RoundEmail
+from notify.models import EntryContact, MailSettings, RoundEmail
 from scoring.models import Seat
 
 logger = logging.getLogger(__name__)
 
 
-def player_emails(player_ids: list[int]) -> dict[int, str]:
-    """The address of each player that has one (contact first, then the linked account)."""
-    from tournament.models import Player
+def entry_emails(entry_ids: list[int]) -> dict[int, str]:
+    """The address of each entry that has one: the entry's contact, else the player's linked
+    account (two queries). Entries, not players: a player entered in two tournaments has an
+    address in each, set by that tournament's director."""
+    from tournament.models import Entry
 
     out: dict[int, str] = dict(
-        Player.objects.filter(pk__in=player_ids, user__isnull=False)
-        .exclude(user__email="")
-        .values_list("pk", "user__email")
+        Entry.objects.filter(pk__in=entry_ids, player__user__isnull=False)
+        .exclude(player__user__email="")
+        .values_list("pk", "player__user__email")
     )
     out.update(
-        PlayerContact.objects.filter(player_id__in=player_ids)
+        EntryContact.objects.filter(entry_id__in=entry_ids)
         .exclude(email="")
-        .values_list("player_id", "email")
+        .values_list("entry_id", "email")
     )
     return out
 
 
-def player_languages(player_ids: list[int], *, tournament_id: int) -> dict[int, str]:
-    """The language of each player's e-mail: their contact's, else the tournament's default,
+def entry_languages(entry_ids: list[int], *, tournament_id: int) -> dict[int, str]:
+    """The language of each entry's e-mail: its contact's, else the tournament's default,
     else the site's (two queries)."""
     codes = {code for code, _name in settings.LANGUAGES}
     default = (
@@ -61,11 +65,11 @@ def player_languages(player_ids: list[int], *, tournament_id: int) -> dict[int, 
     )
     default = default if default in codes else settings.LANGUAGE_CODE
     own = dict(
-        PlayerContact.objects.filter(player_id__in=player_ids)
+        EntryContact.objects.filter(entry_id__in=entry_ids)
         .exclude(language="")
-        .values_list("player_id", "language")
+        .values_list("entry_id", "language")
     )
-    return {pid: own[pid] if own.get(pid) in codes else default for pid in player_ids}
+    return {eid: own[eid] if own.get(eid) in codes else default for eid in entry_ids}
 
 
 def _round_message(
@@ -122,20 +126,21 @@ def round_emails_send(*, round_id: int) -> dict[str, int]:
     seats = list(
         Seat.objects.filter(match_id__in=list(links))
         .order_by("match_id", "seat")
-        .values("match_id", "seat", "entry__player_id", "entry__player__name")
+        .values("match_id", "seat", "entry_id", "entry__player_id", "entry__player__name")
     )
     by_match: dict[int, list[str]] = {}
     for s in seats:
         by_match.setdefault(s["match_id"], []).append(s["entry__player__name"])
-    addresses = player_emails([s["entry__player_id"] for s in seats])
-    languages = player_languages(list(addresses), tournament_id=tournament.pk)
+    # The round's seats are this tournament's entries: their own addresses, none of another event.
+    addresses = entry_emails([s["entry_id"] for s in seats])
+    languages = entry_languages(list(addresses), tournament_id=tournament.pk)
     live_url = urljoin(settings.SITE_URL, reverse("live:tables", args=[tournament.slug]))
     sent = skipped = failed = 0
     connection = get_connection(fail_silently=False)
     try:
         for s in seats:
             pid = s["entry__player_id"]
-            email = addresses.get(pid)
+            email = addresses.get(s["entry_id"])
             if not email:
                 continue
             try:
@@ -148,7 +153,7 @@ def round_emails_send(*, round_id: int) -> dict[str, int]:
                 skipped += 1
                 continue
             others = [n for n in by_match[s["match_id"]] if n != s["entry__player__name"]]
-            with translation.override(languages.get(pid, settings.LANGUAGE_CODE)):
+            with translation.override(languages.get(s["entry_id"], settings.LANGUAGE_CODE)):
                 round_name = (
                     gettext("Final table")
                     if rnd.kind == Round.Kind.FINAL

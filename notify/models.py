@@ -1,4 +1,4 @@
-"""Webhook endpoints, their delivery outbox, and players' e-mail addresses.
+"""Webhook endpoints, their delivery outbox, and players' e-mail addresses (per entry).
 
 The delivery table is the outbox: a row is written for every (endpoint, event) right after the
 event's transaction commits, and it is the row, not a broker message, that guarantees the
@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.models import BaseModel
-from tournament.models import Player, Tournament
+from tournament.models import Entry, Player, Tournament
 
 
 class WebhookEvent(models.TextChoices):
@@ -98,18 +98,24 @@ class WebhookDelivery(BaseModel):
         return f"{self.event} → {self.endpoint_id} ({self.status})"
 
 
-class PlayerContact(BaseModel):
-    """A player's e-mail address for notifications (the round's table), kept apart from the
-    public player identity: it is never shown on a public page nor in an export."""
+class EntryContact(BaseModel):
+    """A player's e-mail address for one tournament's notifications (the round's table), kept
+    apart from the public player identity: it is never shown on a public page nor in an
+    export.
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="contact")
+    It belongs to the entry, not to the player: players are shared between tournaments, and a
+    director who enters another event's player must neither read nor change the address that
+    event's director set (so each event keeps its own, and a director sees only their own
+    tournament's)."""
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="contact")
     email = models.EmailField()
     # The language of the player's e-mails (a code of settings.LANGUAGES); blank: the
     # tournament's default (MailSettings), else the site's.
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def __str__(self) -> str:
-        return f"{self.player_id}: {self.email}"
+        return f"entry {self.entry_id}: {self.email}"
 
 
 class MailSettings(BaseModel):

@@ -505,26 +505,31 @@ def contacts_update(
     languages: dict[int, str] | None = None,
     default_language: str | None = None,
 ) -> int:
-    """Set (or clear, with an empty string) the e-mail of players entered in ``tournament``,
-    and the language of their e-mails (``languages``: a code of ``settings.LANGUAGES`` or ""
-    for the tournament's default; kept with the address) and the tournament's default
-    language (``default_language``; "" for the site's). Everything is validated first: a bad
-    value changes nothing. Returns how many changed."""
+    """Set (or clear, with an empty string) the e-mail of players entered in ``tournament``
+    (``emails`` and ``languages`` are keyed by player id), and the language of their e-mails
+    (``languages``: a code of ``settings.LANGUAGES`` or "" for the tournament's default; kept
+    with the address) and the tournament's default language (``default_language``; "" for
+    the site's). Everything is validated first: a bad value changes nothing. Returns how many
+    changed.
+
+    The address is the player's entry's in this tournament (``EntryContact``): players are
+    shared between events, and entering another event's player gives no access to the
+    address that event's director set, nor changes it."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
-    from notify.models import PlayerContact
+    from notify.models import EntryContact
     from tournament.models import Entry
 
     require_actor(actor, tournament, Action.MANAGE)
-    entered = set(
+    entry_of = dict(
         Entry.objects.filter(tournament=tournament, player_id__in=list(emails)).values_list(
-            "player_id", flat=True
+            "player_id", "pk"
         )
     )
     errors: dict[str, list[str]] = {}
     for pid, email in emails.items():
-        if pid not in entered:
+        if pid not in entry_of:
             errors[f"email-{pid}"] = [_("This player is not entered in this tournament.")]
             continue
         if email:
@@ -553,25 +558,26 @@ def contacts_update(
             fields=errors,
         )
     current = {
-        pid: (email, language)
-        for pid, email, language in PlayerContact.objects.filter(
-            player_id__in=list(emails)
-        ).values_list("player_id", "email", "language")
+        entry_id: (email, language)
+        for entry_id, email, language in EntryContact.objects.filter(
+            entry_id__in=list(entry_of.values())
+        ).values_list("entry_id", "email", "language")
     }
     changed = 0
     with transaction.atomic():
         for pid, email in emails.items():
-            before = current.get(pid, ("", ""))
+            entry_id = entry_of[pid]
+            before = current.get(entry_id, ("", ""))
             language = languages.get(pid, before[1]) if email else ""
             if before == (email, language) or (not email and not before[0]):
                 continue
             changed += 1
             if email:
-                PlayerContact.objects.update_or_create(
-                    player_id=pid, defaults={"email": email, "language": language}
+                EntryContact.objects.update_or_create(
+                    entry_id=entry_id, defaults={"email": email, "language": language}
                 )
             else:
-                PlayerContact.objects.filter(player_id=pid).delete()
+                EntryContact.objects.filter(entry_id=entry_id).delete()
         if default_language is not None:
             from notify.models import MailSettings
 

@@ -16,16 +16,10 @@ from django.utils.translation import gettext as _
 from brackets.views.base import DirectorTournamentMixin
 from core.choice_labels import choice_label
 from notify import selectors, services
-from notify.emails import player_emails
-from notify.models import (
-    MailSettings,
-    PlayerContact,
-    WebhookDelivery,
-    WebhookEvent,
-)
+from notify.models import MailSettings, WebhookDelivery, WebhookEvent
 from notify.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
 from tournament.context import Action
-from tournament.models import Entry, Tournament
+from tournament.models import Tournament
 
 PAGE_SIZE = 50
 
@@ -142,31 +136,10 @@ class WebhookPingView(DirectorTournamentMixin):
 
 
 class PlayerEmailsView(DirectorTournamentMixin):
-    """``notifications/emails/``: the players' e-mail addresses (round table notifications)."""
+    """``notifications/emails/``: the players' e-mail addresses (round table notifications),
+    this tournament's entries' only (``selectors.contact_rows``)."""
 
     nav = "webhooks"
-
-    def rows(self) -> list[dict[str, Any]]:
-        entries = list(
-            Entry.objects.filter(tournament=self.tournament)
-            .order_by("player__name", "player_id")
-            .values_list("player_id", "player__name")
-        )
-        emails = player_emails([pid for pid, _ in entries])
-        languages = dict(
-            PlayerContact.objects.filter(player_id__in=[pid for pid, _ in entries]).values_list(
-                "player_id", "language"
-            )
-        )
-        return [
-            {
-                "player_id": pid,
-                "name": name,
-                "email": emails.get(pid, ""),
-                "language": languages.get(pid, ""),
-            }
-            for pid, name in entries
-        ]
 
     def page(self, **extra: Any) -> dict[str, Any]:
         default = (
@@ -175,7 +148,7 @@ class PlayerEmailsView(DirectorTournamentMixin):
             .first()
         )
         return self.base_context(
-            rows=self.rows(),
+            rows=selectors.contact_rows(tournament=self.tournament),
             languages=settings.LANGUAGES,
             default_language=default or "",
             site_language=dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),

@@ -492,25 +492,25 @@ class PlayerEditView(DirectorTournamentMixin):
     country or rating (a typo at registration) without the admin.
 
     The same checks as adding a player (:func:`brackets.csv_import.check_player`); the change
-    goes through ``tournament.services.player_update``, which decides who may change what: a
-    player is one person across events, so their name, nickname, club and country only by
-    staff or a director of every tournament they entered, their rating by a director of any.
-    Logged in this tournament's action log.
+    goes through ``tournament.services.player_update``, which decides who may change it: a
+    player is one person across events, so their name, nickname, club, country and typed
+    rating (it seeds every event they entered, T8) only staff or a director of every
+    tournament they entered. Logged in this tournament's action log.
     """
 
     nav = "import"
     FIELDS = ("name", "nickname", "country", "club", "rating")
 
     def _form(self, entry: Entry, data: Any = None) -> PlayerEditForm:
-        """The form, with the name, nickname, club and country shown but locked when the
-        service would refuse them (the player also entered an event this user does not
-        direct): the page offers only what it will accept."""
+        """The form, with every field shown but locked when the service would refuse a change
+        (the player also entered an event this user does not direct): the page offers only
+        what it will accept."""
         player = entry.player
         initial = {k: getattr(player, k) for k in self.FIELDS}
         initial["rating"] = "" if player.rating is None else str(player.rating)
         form = PlayerEditForm(data, initial=initial)
-        if not player_editable(player=player, actor=self.request.user, identity=True):
-            for name in ("name", "nickname", "club", "country"):
+        if not player_editable(player=player, actor=self.request.user):
+            for name in self.FIELDS:
                 form.fields[name].disabled = True
         return form
 
@@ -551,7 +551,7 @@ class PlayerEditView(DirectorTournamentMixin):
                 player=player, actor=request.user, data=changed, tournament=self.tournament
             )
         except PermissionDeniedError as exc:
-            # Not a 403 page: the director may still change what they may (the rating).
+            # Not a 403 page: the form says why (the player entered another event meanwhile).
             form.add_error(None, exc.message)
             return self._render(entry, form, status=403)
         except ApplicationError as exc:

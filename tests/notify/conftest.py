@@ -37,6 +37,11 @@ def receiver() -> Iterator[WebhookReceiver]:
 
 def seeded_stage(n: int = 8) -> tuple[Tournament, Any, Stage]:
     tournament, director = make_tournament(n)
+    return tournament, director, seed_stage(tournament, director)
+
+
+def seed_stage(tournament: Tournament, director: Any) -> Stage:
+    """A qualifying stage of the tournament's checked-in entries, seeded."""
     stage = brackets_services.stage_create(
         tournament=tournament,
         actor=director,
@@ -46,7 +51,7 @@ def seeded_stage(n: int = 8) -> tuple[Tournament, Any, Stage]:
         cut_size=4,
     )
     brackets_services.stage_seed(stage=stage, actor=director)
-    return tournament, director, stage
+    return stage
 
 
 def publish(stage: Stage, director: Any) -> Round:

@@ -10,18 +10,20 @@ import pytest
 from django.core import mail
 from django.test import Client, override_settings
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from brackets.models import RoundMatch
 from core.events import round_published
 from core.exceptions import ApplicationError
 from notify import services
 from notify.emails import round_emails_send
-from notify.models import PlayerContact, RoundEmail
+from notify.models import EntryContact, RoundEmail
 from scoring.models import Seat
+from tests.brackets.conftest import make_tournament
 from tests.factories import UserFactory
-from tests.notify.conftest import emit, publish, seeded_stage
+from tests.notify.conftest import emit, publish, seed_stage, seeded_stage
 from tests.notify.receivers import SmtpSink
-from tournament.models import Entry
+from tournament.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +38,11 @@ def _with_addresses(tournament: Any, director: Any, n: int) -> dict[int, str]:
     emails = {pid: f"p{pid}@example.org" for pid in pids[:n]}
     assert services.contacts_update(tournament=tournament, actor=director, emails=emails) == n
     return emails
+
+
+def _contact(tournament: Tournament, player_id: int) -> EntryContact:
+    """The contact of ``player_id``'s entry in ``tournament``."""
+    return EntryContact.objects.get(entry__tournament=tournament, entry__player_id=player_id)
 
 
 def _table_of(round_id: int) -> dict[int, tuple[int, int]]:
@@ -82,6 +89,13 @@ def test_a_linked_account_address_is_used_when_there_is_no_contact() -> None:
     rnd = publish(stage, director)
     round_emails_send(round_id=rnd.pk)
     assert [m.to for m in mail.outbox] == [["account@example.org"]]
+    # The page says so without showing the account's address: any director may enter any
+    # player (players are shared), so it would give every player's address away.
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("notify:emails", args=[tournament.slug])).content.decode()
+    assert "account@example.org" not in page
+    assert f'id="account-{entry.player_id}"' in page
 
 
 def test_a_bad_address_saves_nothing() -> None:
@@ -94,7 +108,7 @@ def test_a_bad_address_saves_nothing() -> None:
             emails={pids[0]: "ok@example.org", pids[1]: "not an address"},
         )
     assert f"email-{pids[1]}" in err.value.fields
-    assert not PlayerContact.objects.exists()
+    assert not EntryContact.objects.exists()
 
 
 def test_the_emails_page_saves_and_clears_addresses() -> None:
@@ -104,18 +118,79 @@ def test_the_emails_page_saves_and_clears_addresses() -> None:
     client.force_login(director)
     url = reverse("notify:emails", args=[tournament.slug])
     assert client.post(url, {f"email-{pids[0]}": "a@example.org"}).status_code == 302
-    assert PlayerContact.objects.get(player_id=pids[0]).email == "a@example.org"
+    assert _contact(tournament, pids[0]).email == "a@example.org"
     assert "a@example.org" in client.get(url).content.decode()
     bad = client.post(url, {f"email-{pids[1]}": "nope"})
     assert bad.status_code == 400
     assert "not an e-mail address" in bad.content.decode()
     client.post(url, {f"email-{pids[0]}": ""})
-    assert not PlayerContact.objects.exists()
+    assert not EntryContact.objects.exists()
     # Not this tournament's player: refused.
     other = seeded_stage(4)[0]
     stranger = Entry.objects.filter(tournament=other).values_list("player_id", flat=True)[0]
     assert client.post(url, {f"email-{stranger}": "x@example.org"}).status_code == 400
-    assert not PlayerContact.objects.exists()
+    assert not EntryContact.objects.exists()
+
+
+# -- an address belongs to the entry: one tournament's, never shown to another -----------------
+
+
+def test_chain_a_director_who_enters_my_player_neither_reads_nor_changes_my_address() -> None:
+    """The finding's chain: director A sets player 1's address; director B (of B only, not
+    staff) enters player 1 in B (by design: players are shared between events), opens B's
+    e-mail page and saves an address for them. B sees nothing of A's, B's address goes to
+    B's entry only, and each tournament's round e-mail goes to its own address."""
+    a, director_a, stage_a = seeded_stage(4)
+    player_id = (
+        Entry.objects.filter(tournament=a).order_by("player__name").values_list("player_id")[0][0]
+    )
+    as_a = Client()
+    as_a.force_login(director_a)
+    emails_a = reverse("notify:emails", args=[a.slug])
+    saved = as_a.post(
+        emails_a, {f"email-{player_id}": "ana@a.example", f"language-{player_id}": "es"}
+    )
+    assert saved.status_code == 302
+
+    b, director_b = make_tournament(3)
+    api = APIClient()
+    api.force_authenticate(director_b)
+    entered = api.post(f"/api/tournaments/{b.slug}/entries/", {"player": player_id}, format="json")
+    assert entered.status_code == 201, entered.content
+    checked_in = api.patch(
+        f"/api/tournaments/{b.slug}/entries/{entered.json()['id']}/",
+        {"checked_in": True},
+        format="json",
+    )
+    assert checked_in.status_code == 200, checked_in.content
+    as_b = Client()
+    as_b.force_login(director_b)
+    emails_b = reverse("notify:emails", args=[b.slug])
+    page = as_b.get(emails_b)
+    assert page.status_code == 200
+    assert "ana@a.example" not in page.content.decode()
+    [row] = [r for r in page.context["rows"] if r.player_id == player_id]
+    assert (row.email, row.language) == ("", "")  # nothing of A's prefilled either
+
+    assert as_b.post(emails_b, {f"email-{player_id}": "attacker@evil.example"}).status_code == 302
+    assert _contact(b, player_id).email == "attacker@evil.example"
+    mine = _contact(a, player_id)
+    assert (mine.email, mine.language) == ("ana@a.example", "es")
+    shown_to_a = as_a.get(emails_a).content.decode()
+    assert "ana@a.example" in shown_to_a
+    assert "attacker@evil.example" not in shown_to_a
+
+    round_emails_send(round_id=publish(stage_a, director_a).pk)
+    assert [m.to for m in mail.outbox] == [["ana@a.example"]]
+    assert "Hola " in mail.outbox[0].body  # A's language too
+    round_emails_send(round_id=publish(seed_stage(b, director_b), director_b).pk)
+    assert [m.to for m in mail.outbox[1:]] == [["attacker@evil.example"]]
+    assert "Hello " in mail.outbox[1].body
+
+    # Clearing it in B removes B's address only.
+    assert as_b.post(emails_b, {f"email-{player_id}": ""}).status_code == 302
+    assert not EntryContact.objects.filter(entry__tournament=b).exists()
+    assert _contact(a, player_id).email == "ana@a.example"
 
 
 def test_round_emails_go_through_real_smtp_to_a_local_sink() -> None:
@@ -258,8 +333,8 @@ def test_the_emails_page_saves_languages_and_refuses_an_unknown_one() -> None:
         },
     )
     assert saved.status_code == 302
-    assert PlayerContact.objects.get(player_id=pids[0]).language == "es"
-    assert not PlayerContact.objects.filter(player_id=pids[1]).exists()
+    assert _contact(tournament, pids[0]).language == "es"
+    assert not EntryContact.objects.filter(entry__player_id=pids[1]).exists()
     assert MailSettings.objects.get(tournament=tournament).language == "en"
     bad = client.post(
         url,
@@ -271,6 +346,6 @@ def test_the_emails_page_saves_languages_and_refuses_an_unknown_one() -> None:
     )
     assert bad.status_code == 400
     assert "is not a language of this site" in bad.content.decode()
-    contact = PlayerContact.objects.get(player_id=pids[0])
+    contact = _contact(tournament, pids[0])
     assert (contact.email, contact.language) == ("a@example.org", "es")  # nothing saved
     assert MailSettings.objects.get(tournament=tournament).language == "en"

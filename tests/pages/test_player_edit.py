@@ -12,8 +12,14 @@ import pytest
 from django.test import Client
 
 from core.exceptions import PermissionDeniedError
-from tests.factories import PlayerFactory, TournamentFactory, director_of, referee_of
-from tournament.models import ActionLog, Entry, Player, Tournament
+from tests.factories import (
+    PlayerFactory,
+    RoleFactory,
+    TournamentFactory,
+    director_of,
+    referee_of,
+)
+from tournament.models import ActionLog, Entry, Player, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -98,34 +104,45 @@ def test_two_entries_of_one_name_and_club_are_refused(client: Client) -> None:
     assert Player.objects.get(pk=entry.player_id).name == "Jose Perez"
 
 
-def test_a_player_of_another_directors_event_keeps_their_name_but_the_rating_may_change(
+def test_a_player_of_another_directors_event_keeps_their_name_and_rating(
     client: Client,
 ) -> None:
     """Chain: the director of one event cannot rename a player who also entered an event
-    they do not direct (their name there would change too), but may correct the rating."""
+    they do not direct (their name there would change too), nor change their typed rating
+    (it seeds them there, T8)."""
+    from ratings.selectors import seeding_ratings
+
     mine, theirs = TournamentFactory(), TournamentFactory()
     entry = _entry(mine, name="Ana Rivera", rating=1500)
     Entry.objects.create(tournament=theirs, player=entry.player)
     client.force_login(director_of(mine))
     page = client.get(_url(mine, entry)).content.decode()
     assert "also entered 1 other tournament" in page
-    # The page offers only what it will accept: the identity fields are locked, said why.
+    # The page offers only what it will accept: every field is locked, said why, no button.
     assert 'id="identity-locked"' in page
-    assert re.search(r'<input[^>]*name="name"[^>]*disabled', page)
-    assert not re.search(r'<input[^>]*name="rating"[^>]*disabled', page)
-    # A forged POST of a new name changes nothing (the locked field keeps its value) ...
-    r = client.post(_url(mine, entry), _form(entry.player, name="Ana R. Impostor"))
+    assert "seeds them in those events" in page
+    for name in ("name", "rating"):
+        assert re.search(rf'<input[^>]*name="{name}"[^>]*disabled', page), name
+    assert "Save the player" not in page
+    # A forged POST of a new name or rating changes nothing (locked fields keep their value) ...
+    r = client.post(_url(mine, entry), _form(entry.player, name="Ana R. Impostor", rating="9"))
     assert r.status_code == 302
-    assert Player.objects.get(pk=entry.player_id).name == "Ana Rivera"
+    player = Player.objects.get(pk=entry.player_id)
+    assert (player.name, player.rating) == ("Ana Rivera", 1500)
+    assert seeding_ratings(player_ids=[player.pk]) == {player.pk: 1500.0}
+    assert not ActionLog.objects.filter(verb="player.update").exists()
     # ... and the service refuses it on its own (the rule is the service's, not the page's).
     from tournament.services import player_update
 
-    with pytest.raises(PermissionDeniedError):
-        player_update(player=entry.player, actor=r.wsgi_request.user, data={"name": "X"})
-    r = client.post(_url(mine, entry), _form(entry.player, rating="1600"))
-    assert r.status_code == 302
+    for data in ({"name": "X"}, {"rating": 9}):
+        with pytest.raises(PermissionDeniedError) as refused:
+            player_update(player=entry.player, actor=r.wsgi_request.user, data=data)
+        assert list(refused.value.fields) == list(data)
+    # Directing the other event too unlocks the page.
+    RoleFactory(tournament=theirs, user=r.wsgi_request.user, role=TournamentRole.Role.DIRECTOR)
+    assert 'id="identity-locked"' not in client.get(_url(mine, entry)).content.decode()
+    assert client.post(_url(mine, entry), _form(entry.player, rating="1600")).status_code == 302
     assert Player.objects.get(pk=entry.player_id).rating == 1600
-    assert Player.objects.get(pk=entry.player_id).name == "Ana Rivera"
 
 
 def test_only_this_tournaments_directors_reach_the_page(client: Client) -> None:

@@ -304,32 +304,53 @@ def test_finding4_a_valid_key_is_accepted_after_wrong_ones_and_forwarded_for_is_
 # -- finding 5: add entry -> edit player --
 
 
-def test_chain_add_entry_then_edit_player_is_refused_for_identity_fields() -> None:
+def test_chain_add_entry_then_edit_player_is_refused_for_identity_fields_and_rating() -> None:
+    """Director Y enters X's player in Y (by design: players are shared), then may change
+    neither their name nor their typed rating: the rating seeds the player in X too (T8),
+    so Y would move X's seeding."""
+    from ratings.selectors import seeding_ratings
+
     x, y = TournamentFactory(), TournamentFactory()
     director_x = director_of(x)
     director_y = director_of(y)
-    player = PlayerFactory(name="Ana Real")
+    player = PlayerFactory(name="Ana Real", rating=1500)
     EntryFactory(tournament=x, player=player)
     api = APIClient()
     api.force_authenticate(director_y)
     r = api.post(f"/api/tournaments/{y.slug}/entries/", {"player": player.pk}, format="json")
     assert r.status_code == 201, r.content
-    for field, value in [("name", "Pwned"), ("nickname", "p"), ("country", "XX"), ("club", "c")]:
+    for field, value in [
+        ("name", "Pwned"),
+        ("nickname", "p"),
+        ("country", "XX"),
+        ("club", "c"),
+        ("rating", 2999),
+    ]:
         r = api.patch(f"/api/players/{player.pk}/", {field: value}, format="json")
         assert r.status_code == 403, (field, r.content)
+        error = r.json()["error"]
+        assert list(error["fields"]) == [field]
+        assert "rating" in error["message"]
     assert Player.objects.get(pk=player.pk).name == "Ana Real"
+    assert seeding_ratings(player_ids=[player.pk]) == {player.pk: 1500.0}  # X's seeding
     # A director of every tournament the player entered may; so may staff.
     TournamentRole.objects.create(tournament=x, user=director_y, role="director")
     assert (
         api.patch(f"/api/players/{player.pk}/", {"club": "Club Y"}, format="json").status_code
         == 200
     )
+    assert (
+        api.patch(f"/api/players/{player.pk}/", {"rating": 1600}, format="json").status_code == 200
+    )
     staff = APIClient()
     staff.force_authenticate(UserFactory(is_staff=True))
     assert (
-        staff.patch(f"/api/players/{player.pk}/", {"name": "Ana R."}, format="json").status_code
+        staff.patch(
+            f"/api/players/{player.pk}/", {"name": "Ana R.", "rating": 1550}, format="json"
+        ).status_code
         == 200
     )
+    assert seeding_ratings(player_ids=[player.pk]) == {player.pk: 1550.0}
     assert director_x  # the original director was never needed
 
 

@@ -67,10 +67,9 @@ def player_create(
 IDENTITY_FIELDS = frozenset({"name", "nickname", "country", "club"})
 
 
-def player_editable(*, player: Player, actor: Any, identity: bool) -> bool:
-    """Whether ``actor`` may change ``player``'s identity (name, nickname, country, club;
-    ``identity``) or else the rating: the rule of :func:`player_update`, which pages also use
-    to offer only what will be accepted."""
+def player_editable(*, player: Player, actor: Any) -> bool:
+    """Whether ``actor`` may change ``player`` (identity and typed rating): the rule of
+    :func:`player_update`, which pages also use to offer only what will be accepted."""
     if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
         return False
     if getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
@@ -83,9 +82,7 @@ def player_editable(*, player: Player, actor: Any, identity: bool) -> bool:
     )
     if not entered:
         return bool(directed)
-    if identity:
-        return entered <= directed
-    return bool(entered & directed)
+    return entered <= directed
 
 
 @transaction.atomic
@@ -104,24 +101,27 @@ def player_update(
     Identity fields (name, nickname, country, club) change the player in EVERY tournament, so
     only staff or someone who directs every tournament the player has entered may change them
     (issue 12 finding 5: adding a player to your own tournament gives no power over their
-    name elsewhere). The rating: staff or a director of a tournament the player entered. A
-    player not entered anywhere: staff or any director.
+    name elsewhere). The typed rating follows the same rule: until the player has a rated
+    match it is what every event they entered seeds them by (T8), so a director who enters
+    another event's player must not move that event's seeding. A player not entered
+    anywhere: staff or any director.
     """
     _require_authenticated(actor)
     if isinstance(actor, _referee_actor_class()):
         raise PermissionDeniedError(
             _("Referee credentials cannot edit players."), code="not_director"
         )
-    identity = bool(IDENTITY_FIELDS & set(data))
-    if not player_editable(player=player, actor=actor, identity=identity):
-        raise PermissionDeniedError(
-            _(
-                "Only staff or a director of every tournament this player has entered may "
-                "change their name, nickname, country or club."
-            ),
-            code="not_director_of_every_tournament",
+    allowed = IDENTITY_FIELDS | {"rating"}
+    if not player_editable(player=player, actor=actor):
+        reason = _(
+            "Only staff or a director of every tournament this player has entered may "
+            "change their name, nickname, country, club or rating."
         )
-    allowed = {"name", "nickname", "country", "club", "rating"}
+        raise PermissionDeniedError(
+            reason,
+            code="not_director_of_every_tournament",
+            fields={key: [reason] for key in data if key in allowed},
+        )
     changes: dict[str, dict[str, Any]] = {}
     for key, value in data.items():
         if key not in allowed:
