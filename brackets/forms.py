@@ -3,8 +3,10 @@ services check the rules (RULES.md §11) and the page shows their errors on the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -13,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
 from brackets.models import Stage
+from brackets.selectors.players import SameNamePlayer
 from core.choice_labels import choice_label, form_choices
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
@@ -425,7 +428,85 @@ class RefereeForm(forms.Form):
     referee = forms.IntegerField(required=False)
 
 
-class PlayerAddForm(forms.Form):
+@dataclass(frozen=True, slots=True)
+class SameNameWarning:
+    """What the page shows under a typed name that known players have (a warning, not an
+    error): those players, and the inputs that answer it (``brackets.services.registration``).
+    """
+
+    field: str  # the name field it is about: name, player_a, player_b
+    typed: str
+    candidates: tuple[SameNamePlayer, ...]
+    same_as_input: str  # radio: "this is the same person"
+    add_anyway_input: str  # checkbox: "a different person: add anyway"
+    warned_input: str  # hidden: the ids listed, which "add anyway" answers for
+    chosen: str  # the radio value sent, to keep it chosen
+    entered_ok: bool  # a player entered here may be chosen (a partnership pairs them)
+
+    @property
+    def warned(self) -> str:
+        return ",".join(str(c.id) for c in self.candidates)
+
+
+class SameNameAnswerForm(forms.Form):
+    """A form with typed players that may meet a same-name warning: per name field, a radio
+    (``same_as``), a checkbox (``add_anyway``) and the ids shown (``warned``), drawn by
+    ``brackets/_same_name.html`` only once the service has warned."""
+
+    #: name field -> the suffix of its answer's inputs
+    name_fields: ClassVar[Mapping[str, str]] = {"name": ""}
+    #: a player already entered in the tournament may be the answer
+    entered_ok: ClassVar[bool] = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for suffix in self.name_fields.values():
+            self.fields["same_as" + suffix] = forms.CharField(required=False, max_length=20)
+            self.fields["add_anyway" + suffix] = forms.BooleanField(required=False)
+            self.fields["warned" + suffix] = forms.CharField(required=False, max_length=2000)
+
+    def same_name_answer(self, name_field: str) -> tuple[int | None, frozenset[int]] | None:
+        """The answer sent for ``name_field``: the known player chosen and the players
+        confirmed to be someone else; ``None`` (an error added under ``name_field``) for a
+        choice that is not a player id. Call after ``is_valid``."""
+        suffix = self.name_fields[name_field]
+        data = self.cleaned_data
+        same_as = (data.get("same_as" + suffix) or "").strip()
+        if same_as and not same_as.isdigit():
+            self.add_error(name_field, _("Choose one of the players listed."))
+            return None
+        if same_as and data.get("add_anyway" + suffix):
+            self.add_error(
+                name_field, _("Choose one: the same person, or a different person added anyway.")
+            )
+            return None
+        warned = frozenset(int(i) for i in re.findall(r"\d+", data.get("warned" + suffix) or ""))
+        return (
+            int(same_as) if same_as else None,
+            warned if data.get("add_anyway" + suffix) else frozenset(),
+        )
+
+    def same_name_warnings(
+        self, candidates: Mapping[str, Sequence[SameNamePlayer]]
+    ) -> dict[str, SameNameWarning]:
+        """The warnings to show, by name field, for a service's ``SameNameUnconfirmedError``."""
+        out = {}
+        for name_field, players in candidates.items():
+            suffix = self.name_fields[name_field]
+            out[name_field] = SameNameWarning(
+                field=name_field,
+                typed=str(self.data.get(name_field, "")).strip(),
+                candidates=tuple(players),
+                same_as_input="same_as" + suffix,
+                add_anyway_input="add_anyway" + suffix,
+                warned_input="warned" + suffix,
+                chosen=str(self.data.get("same_as" + suffix, "")),
+                entered_ok=self.entered_ok,
+            )
+        return out
+
+
+class PlayerAddForm(SameNameAnswerForm):
     """One player typed in by hand; the rules are the CSV import's (``check_player``)."""
 
     # Lengths and "required" are checked by ``check_player`` (one message per field).
@@ -460,7 +541,8 @@ class PlayerEditForm(PlayerAddForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_%s")
         super().__init__(*args, **kwargs)
-        del self.fields["check_in"]
+        for name in ("check_in", "same_as", "add_anyway", "warned"):
+            del self.fields[name]
 
 
 class CsvImportForm(forms.Form):

@@ -7,7 +7,7 @@ only adds the all-or-nothing transaction, the reuse of known players and the log
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -56,6 +56,7 @@ def players_import_csv(
     skipped_rows: Sequence[int] = (),
     source: str = "",
     by_hand: bool = False,
+    known: Mapping[int, Player] | None = None,
 ) -> ImportResult:
     """Enter every row's player in ``tournament``, all or nothing (director only).
 
@@ -63,13 +64,15 @@ def players_import_csv(
     player; otherwise a new player is created. ``check_in`` checks the new entries in.
     ``skipped_rows`` (bad rows the director chose to leave out) and ``source`` (the file name)
     go to the action log (``by_hand``: one player typed in on the page, logged as such).
+    ``known``: row number -> the known player the director said that row is (the same-name
+    question of :mod:`brackets.services.registration`); entered as is.
     Raises ``already_entered`` (naming the player) if a row's player
     was entered meanwhile; nothing is imported then.
     """
     require_director(actor=actor, tournament=tournament)
     if not rows:
         raise ApplicationError("No valid rows to import.", code="nothing_to_import")
-    known = _known_players(rows)
+    found = _known_players(rows)
     entered: set[int] = set()
     entered_keys: set[tuple[str, str]] = set()
     for player_id, name, club in Entry.objects.filter(tournament=tournament).values_list(
@@ -92,8 +95,11 @@ def players_import_csv(
                 fields={"file": [_("Row %(row)s: already entered.") % {"row": row.row}]},
             )
         entered_keys.add(player_key(row.name, row.club))
-        matches = [p for p in known.get(player_key(row.name, row.club), []) if p.pk not in entered]
-        if len(matches) == 1:
+        matches = [p for p in found.get(player_key(row.name, row.club), []) if p.pk not in entered]
+        if known and row.row in known:
+            player = known[row.row]
+            reused += 1
+        elif len(matches) == 1:
             player = matches[0]
             reused += 1
         else:

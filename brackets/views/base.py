@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -126,14 +127,34 @@ class DirectorTournamentMixin(LoginRequiredMixin, View):
     def base_context(self, **extra: Any) -> dict[str, Any]:
         return {"tournament": self.tournament, "nav": self.nav, **extra}
 
-    def run(self, call: Callable[[], T], *, success: str | Callable[[T], str] = "") -> T | None:
-        """Call a service; on an expected failure add its message and return ``None``."""
+    def run(
+        self,
+        call: Callable[[], T],
+        *,
+        success: str | Callable[[T], str] = "",
+        reraise: tuple[type[ApplicationError], ...] = (),
+        form: forms.Form | None = None,
+    ) -> T | None:
+        """Call a service; on an expected failure add its message and return ``None``.
+
+        ``form``: an error naming its fields is shown under them instead (the page
+        re-displays the form). ``reraise``: errors the page answers itself (a form
+        re-displayed with a question)."""
         try:
             result = call()
         except (NotFoundError, PermissionDeniedError):
             raise
         except (ApplicationError, BracketError) as exc:
-            messages.error(self.request, error_text(exc))
+            if isinstance(exc, reraise):
+                raise
+            fields = exc.fields if isinstance(exc, ApplicationError) else {}
+            named = [f for f in fields if form is not None and f in form.fields]
+            if form is not None and named:
+                for name in named:
+                    for text in fields[name]:
+                        form.add_error(name, text)
+            else:
+                messages.error(self.request, error_text(exc))
             return None
         text = success(result) if callable(success) else success
         if text:

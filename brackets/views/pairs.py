@@ -10,8 +10,9 @@ offered only on the rows the service would take it for
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import messages
@@ -22,28 +23,35 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.csv_import import MAX_LENGTHS, player_key
-from brackets.forms import CheckInForm
+from brackets.csv_import import MAX_LENGTHS, check_player, player_key
+from brackets.forms import CheckInForm, SameNameAnswerForm
 from brackets.pairs_csv import parse_pairs_csv
 from brackets.presenters.pair_substitutes import partnership_rows
 from brackets.services.pairs import pairs_import_csv, partnership_substitute
+from brackets.services.registration import (
+    SameNameUnconfirmedError,
+    TypedPlayer,
+    partnership_register_typed,
+    player_for_name,
+)
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
-from tournament.models import Entry, Partnership, Player
+from tournament.models import Entry, Partnership
 from tournament.partnerships import (
     is_partnership_ruleset,
     partnership_check_in,
-    partnership_register,
     tournament_entry_format_set,
 )
-from tournament.services import player_create
 
 # The players' limits are tournament.Player's (brackets.csv_import.MAX_LENGTHS).
 NAME_MAX, CLUB_MAX = MAX_LENGTHS["name"], MAX_LENGTHS["club"]
 PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
 
 
-class PairRegisterForm(forms.Form):
+class PairRegisterForm(SameNameAnswerForm):
+    name_fields: ClassVar[Mapping[str, str]] = {"player_a": "_a", "player_b": "_b"}
+    entered_ok: ClassVar[bool] = True  # a player registered on the Players page may be paired
+
     name = forms.CharField(
         label=gettext_lazy("Partnership name (optional)"),
         max_length=PARTNERSHIP_NAME_MAX,
@@ -51,14 +59,52 @@ class PairRegisterForm(forms.Form):
     )
     player_a = forms.CharField(label=gettext_lazy("First player"), max_length=NAME_MAX)
     club_a = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
+    # The entered rating, as on the Players page and in the CSV (checked by check_player).
+    rating_a = forms.CharField(
+        label=gettext_lazy("Rating"),
+        max_length=100,
+        required=False,
+        help_text=gettext_lazy("0 to 9999; optional."),
+    )
     player_b = forms.CharField(label=gettext_lazy("Second player"), max_length=NAME_MAX)
     club_b = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
-    check_in = forms.BooleanField(label=gettext_lazy("Check both in"), required=False, initial=True)
+    rating_b = forms.CharField(
+        label=gettext_lazy("Rating"),
+        max_length=100,
+        required=False,
+        help_text=gettext_lazy("0 to 9999; optional."),
+    )
+    # Off, as on every form that enters players: ticked, it says both are here (why:
+    # docs/director-guide.md, section 2).
+    check_in = forms.BooleanField(label=gettext_lazy("Check both in"), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Beside the CSV form on one page: its own element ids, the same field names.
         kwargs.setdefault("auto_id", "id_pair_%s")
         super().__init__(*args, **kwargs)
+
+    def partners(self) -> list[TypedPlayer] | None:
+        """Both partners checked by the CSV row rules (``check_player``), with the answers to
+        a same-name warning; ``None`` with every problem added under its field. Call after
+        ``is_valid``."""
+        d = self.cleaned_data
+        partners = []
+        for slot in ("a", "b"):
+            row, errors = check_player(
+                {
+                    "name": d[f"player_{slot}"],
+                    "club": d[f"club_{slot}"],
+                    "rating": d[f"rating_{slot}"],
+                }
+            )
+            for error in errors:
+                target = {"name": "player", "club": "club", "rating": "rating"}[error.field]
+                target = f"{target}_{slot}"
+                self.add_error(target, f"{self.fields[target].label}: {error.reason}")
+            answer = self.same_name_answer(f"player_{slot}")
+            if row is not None and answer is not None:
+                partners.append(TypedPlayer(row, same_as=answer[0], different_from=answer[1]))
+        return partners if len(partners) == 2 and not self.errors else None
 
 
 class PairSubstituteForm(forms.Form):
@@ -75,22 +121,6 @@ class PairsCsvForm(forms.Form):
         max_length=2 * 1024 * 1024,
     )
     check_in = forms.BooleanField(label=gettext_lazy("Check everyone in"), required=False)
-
-
-def _player(actor: Any, tournament_id: int, name: str, club: str) -> Player:
-    """The player entered here with that name and club, else a known player, else a new one."""
-    key = player_key(name, club)
-    for entry in Entry.objects.filter(tournament_id=tournament_id).select_related("player"):
-        if player_key(entry.player.name, entry.player.club) == key:
-            return entry.player
-    known = [
-        p
-        for p in Player.objects.filter(name__iexact=name.strip())
-        if player_key(p.name, p.club) == key
-    ]
-    if len(known) == 1:
-        return known[0]
-    return player_create(actor=actor, name=name.strip(), club=club.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,26 +167,33 @@ class PairsView(PairsPage):
             return self.back(here)
         if action == "register":
             form = PairRegisterForm(request.POST)
-            if not form.is_valid():
+            partners = form.partners() if form.is_valid() else None
+            if partners is None:
                 return render(
                     request, "brackets/pairs.html", self.context(register_form=form), status=400
                 )
             d = form.cleaned_data
-
-            def register() -> Partnership:
-                a = _player(request.user, self.tournament.pk, d["player_a"], d["club_a"])
-                b = _player(request.user, self.tournament.pk, d["player_b"], d["club_b"])
-                return partnership_register(
-                    tournament=self.tournament,
-                    actor=request.user,
-                    players=[a, b],
-                    name=d["name"],
-                    check_in=d["check_in"],
+            try:
+                done = self.run(
+                    lambda: partnership_register_typed(
+                        tournament=self.tournament,
+                        actor=request.user,
+                        players=partners,
+                        name=d["name"],
+                        check_in=d["check_in"],
+                    ),
+                    success=lambda p: _("Partnership %(n)s registered.") % {"n": p.number},
+                    reraise=(SameNameUnconfirmedError,),
+                    form=form,
                 )
-
-            done = self.run(
-                register, success=lambda p: _("Partnership %(n)s registered.") % {"n": p.number}
-            )
+            except SameNameUnconfirmedError as exc:
+                # A question, not an error: the form again, with the known players listed.
+                warnings = form.same_name_warnings(exc.candidates)
+                return render(
+                    request,
+                    "brackets/pairs.html",
+                    self.context(register_form=form, same_name=warnings),
+                )
             if done is None:
                 return render(
                     request, "brackets/pairs.html", self.context(register_form=form), status=400
@@ -259,7 +296,12 @@ class PairSubstituteView(PairsPage):
                     partnership=partnership,
                     actor=request.user,
                     leaving=leaving,
-                    player=_player(request.user, self.tournament.pk, d["player"], d["club"]),
+                    player=player_for_name(
+                        tournament=self.tournament,
+                        actor=request.user,
+                        name=d["player"],
+                        club=d["club"],
+                    ),
                     reason=d["reason"],
                 )
         except (NotFoundError, PermissionDeniedError):

@@ -32,6 +32,7 @@ from brackets.services import (
     stage_seed_reorder,
 )
 from brackets.services.imports import players_import_csv
+from brackets.services.registration import SameNameUnconfirmedError, TypedPlayer, player_add
 from brackets.services.steps import byes_text, tables_text
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, PermissionDeniedError
@@ -419,9 +420,11 @@ class PlayerAddView(CsvImportView):
     """POST ``players/add/``: register one player by hand and enter them in the tournament.
 
     The same checks as a CSV row (:func:`brackets.csv_import.check_player`) and the same
-    service (:func:`brackets.services.imports.players_import_csv`, which calls
-    ``player_create`` / ``entry_create``): a known player (same name and club) is entered
-    again rather than created twice; one already entered here is refused.
+    service underneath (:func:`brackets.services.registration.player_add`, through the CSV
+    import's ``players_import_csv``): a known player (same name and club) is entered again
+    rather than created twice; one already entered here is refused. A name that known players
+    have, with no club to tell them apart, re-displays the form asking who this is (the same
+    person, or a different one) and saves nothing until the director answers.
     """
 
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
@@ -430,6 +433,7 @@ class PlayerAddView(CsvImportView):
     def post(self, request: HttpRequest, slug: str) -> HttpResponse:
         form = PlayerAddForm(request.POST)
         row = None
+        answer = None
         if form.is_valid():
             data = form.cleaned_data
             row, errors = check_player(
@@ -437,6 +441,7 @@ class PlayerAddView(CsvImportView):
             )
             for error in errors:
                 form.add_error(error.field, f"{form.fields[error.field].label}: {error.reason}")
+            answer = form.same_name_answer("name")
             if row is not None:
                 entered = {
                     player_key(name, club)
@@ -451,31 +456,45 @@ class PlayerAddView(CsvImportView):
                         % {"name": row.name},
                     )
                     row = None
-        if row is None:
+        if row is None or answer is None:
             return render(
                 request,
                 "brackets/import.html",
                 self.context(CsvImportForm(), add_form=form),
                 status=400,
             )
-        added = row
-        result = self.run(
-            lambda: players_import_csv(
-                tournament=self.tournament,
-                actor=request.user,
-                rows=[added],
-                check_in=form.cleaned_data["check_in"],
-                by_hand=True,
-            ),
-            success=lambda r: (
-                (
-                    _("%(name)s added (known player entered again).")
-                    if r.reused
-                    else _("%(name)s added.")
-                )
-                % {"name": added.name}
-            ),
-        )
+        typed = TypedPlayer(row, same_as=answer[0], different_from=answer[1])
+        try:
+            result = self.run(
+                lambda: player_add(
+                    tournament=self.tournament,
+                    actor=request.user,
+                    typed=typed,
+                    check_in=form.cleaned_data["check_in"],
+                ),
+                success=lambda r: (
+                    (
+                        _("%(name)s added (known player entered again).")
+                        if r.reused
+                        else _("%(name)s added.")
+                    )
+                    # The player entered: a known player's own spelling when it was chosen.
+                    % {"name": Entry.objects.get(pk=r.entry_ids[0]).player.name}
+                ),
+                reraise=(SameNameUnconfirmedError,),
+                form=form,
+            )
+        except SameNameUnconfirmedError as exc:
+            # A question, not an error: the form again, with the known players listed.
+            return render(
+                request,
+                "brackets/import.html",
+                self.context(
+                    CsvImportForm(),
+                    add_form=form,
+                    same_name=form.same_name_warnings(exc.candidates),
+                ),
+            )
         if result is None:
             return render(
                 request,

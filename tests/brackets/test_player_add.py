@@ -172,3 +172,142 @@ def test_the_players_page_lists_everyone_entered_by_name(page: dict[str, Any]) -
     assert "Withdrawn" in rows[1]
     assert "Ponce" in rows[2]
     assert ">yes<" in rows[2]
+
+
+# -- the same-name warning ----------------------------------------------------------------------
+
+
+def _warning(html: str) -> str:
+    assert 'id="same-name-name"' in html
+    return html.split('id="same-name-name"')[1].split("</div>")[0]
+
+
+@pytest.mark.django_db
+def test_a_known_name_without_a_club_is_asked_about_and_nothing_is_written(
+    page: dict[str, Any],
+) -> None:
+    known = PlayerFactory(name="José Pérez", nickname="Pepe", club="Bayamón", country="PR")
+    EntryFactory(player=known, tournament=TournamentFactory(name="Winter Cup"))
+    response = page["client"].post(page["url"], {"name": "jose perez", "rating": "1500"})
+    assert response.status_code == 200
+    warning = _warning(response.content.decode())
+    assert "A player named jose perez is already known, and no club tells them apart." in warning
+    for shown in ("José Pérez", "Pepe", "Bayamón", "PR", "Winter Cup"):
+        assert shown in warning
+    assert f'type="radio" name="same_as" value="{known.pk}"' in warning
+    assert 'name="add_anyway"' in warning
+    assert f'name="warned" value="{known.pk}"' in warning
+    # What was typed is still in the form.
+    assert 'value="jose perez"' in response.content.decode()
+    assert Player.objects.count() == 1
+    assert not Entry.objects.filter(tournament=page["t"]).exists()
+
+
+@pytest.mark.django_db
+def test_a_different_person_is_added_once_confirmed(page: dict[str, Any]) -> None:
+    known = PlayerFactory(name="José Pérez", club="Bayamón")
+    asked = page["client"].post(page["url"], {"name": "Jose Perez", "rating": "1500"})
+    assert 'id="same-name-name"' in asked.content.decode()
+    response = page["client"].post(
+        page["url"],
+        {"name": "Jose Perez", "rating": "1500", "add_anyway": "on", "warned": str(known.pk)},
+    )
+    assert response.status_code == 302
+    new = Entry.objects.get(tournament=page["t"]).player
+    assert (new.pk != known.pk, new.name, new.club, new.rating) == (True, "Jose Perez", "", 1500)
+    assert [str(m) for m in page["client"].get(response["Location"]).context["messages"]] == [
+        "Jose Perez added."
+    ]
+
+
+@pytest.mark.django_db
+def test_add_anyway_without_the_players_shown_asks_again(page: dict[str, Any]) -> None:
+    """The confirmation answers for the players listed, not for a name typed afterwards."""
+    PlayerFactory(name="José Pérez", club="Bayamón")
+    response = page["client"].post(page["url"], {"name": "Jose Perez", "add_anyway": "on"})
+    assert response.status_code == 200
+    assert 'id="same-name-name"' in response.content.decode()
+    assert not Entry.objects.filter(tournament=page["t"]).exists()
+
+
+@pytest.mark.django_db
+def test_the_same_person_enters_the_known_player(page: dict[str, Any]) -> None:
+    known = PlayerFactory(name="José Pérez", club="Bayamón")
+    response = page["client"].post(
+        page["url"], {"name": "Jose Perez", "same_as": str(known.pk), "check_in": "on"}
+    )
+    assert response.status_code == 302
+    entry = Entry.objects.get(tournament=page["t"])
+    assert (entry.player_id, entry.checked_in, Player.objects.count()) == (known.pk, True, 1)
+    assert [str(m) for m in page["client"].get(response["Location"]).context["messages"]] == [
+        "José Pérez added (known player entered again)."
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        ({"same_as": "abc"}, "Choose one of the players listed."),
+        ({"same_as": "{other}"}, "The player chosen is not a known player named Jose Perez."),
+        (
+            {"same_as": "{known}", "add_anyway": "on"},
+            "Choose one: the same person, or a different person added anyway.",
+        ),
+    ],
+)
+def test_a_bad_answer_is_an_error_under_the_name(
+    page: dict[str, Any], answer: dict[str, str], error: str
+) -> None:
+    known = PlayerFactory(name="José Pérez", club="Bayamón")
+    other = PlayerFactory(name="Luis Mar")
+    data = {k: v.format(known=known.pk, other=other.pk) for k, v in answer.items()}
+    response = page["client"].post(page["url"], {"name": "Jose Perez", **data})
+    assert response.status_code == 400
+    assert error in response.context["add_form"].errors["name"]
+    assert not Entry.objects.filter(tournament=page["t"]).exists()
+    assert Player.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_same_name_player_entered_here_is_listed_but_not_offered(page: dict[str, Any]) -> None:
+    entered = EntryFactory(
+        tournament=page["t"], player=PlayerFactory(name="Ana Rivera", club="Ponce")
+    ).player
+    response = page["client"].post(page["url"], {"name": "Ana Rivera"})
+    warning = _warning(response.content.decode())
+    assert "already entered in this tournament" in warning
+    assert f'value="{entered.pk}"' in warning  # the ids the confirmation answers for ...
+    assert 'type="radio"' not in warning  # ... but no choice that would be refused
+
+
+@pytest.mark.django_db
+def test_another_club_tells_the_players_apart(page: dict[str, Any]) -> None:
+    """The warning's other way out: give the new player's club, which is not theirs."""
+    PlayerFactory(name="José Pérez", club="Bayamón")
+    asked = page["client"].post(page["url"], {"name": "Jose Perez", "club": "bayamon"})
+    assert 'id="same-name-name"' in asked.content.decode()  # the same club tells nobody apart
+    response = page["client"].post(page["url"], {"name": "Jose Perez", "club": "Ponce"})
+    assert response.status_code == 302
+    assert Player.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_every_form_that_enters_players_starts_with_check_in_off() -> None:
+    """The players CSV, Add a player, the pairs Register and the pairs CSV: one default (off;
+    docs/director-guide.md section 2). The pairs Register used to start ticked."""
+    from tests.brackets.pairs_helpers import make_pairs_tournament
+
+    t, d, _ = make_pairs_tournament(0, status="registration")
+    client = director_client(d)
+    players = client.get(reverse("brackets:import", args=[t.slug])).content.decode()
+    pairs = client.get(reverse("brackets:pairs", args=[t.slug])).content.decode()
+    for html, element_id in (
+        (players, "id_check_in"),
+        (players, "id_add_check_in"),
+        (pairs, "id_pair_check_in"),
+        (pairs, "id_check_in"),
+    ):
+        tag = _input_tag(html, element_id)
+        assert 'type="checkbox"' in tag, element_id
+        assert "checked" not in tag, element_id
