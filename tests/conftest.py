@@ -11,9 +11,11 @@ marked ``embedded`` (the 13-player event, tests/browser/test_full_event.py).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 START_HINTS = {
     "PostgreSQL": "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
@@ -146,3 +148,15 @@ def _fresh_live_copies() -> None:
     backend = caches["default"]
     if isinstance(backend, LocMemCache):
         backend.clear()
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Every test starts in the site's language and leaves it so: a request in Spanish
+    (``LocaleMiddleware``) or ``translation.activate`` leaves the thread's language switched,
+    which made later tests that read English messages depend on the order they ran in."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
