@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from brackets.models import Round, RoundMatch
 from brackets.selectors.pairs import round_byes_named
 from core.choice_labels import choice_label
+from dominoes.digits import parse_int
 from live.http import live_conditional, request_tournament
 from scoring.models import Match, Seat
 from tournament.models import Entry
@@ -87,7 +88,9 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
         byes = [p.label for p in round_byes_named(rnd)] if rnd.byes else []
     else:
         byes = list(
-            Entry.objects.filter(pk__in=[int(b) for b in rnd.byes if str(b).isdigit()])
+            Entry.objects.filter(
+                pk__in=[pk for b in rnd.byes if (pk := parse_int(str(b))) is not None]
+            )
             .order_by("player__name")
             .values_list("player__name", flat=True)
         )

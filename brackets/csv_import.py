@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from django.db.models import CharField
 from django.utils.translation import gettext as _
 
+from dominoes.digits import parse_int
 from tournament.models import Player
 
 COLUMNS = ("name", "nickname", "country", "club", "rating")
@@ -251,18 +252,18 @@ def _check_row(number: int, values: dict[str, str], errors: list[RowError]) -> P
         )
     rating: int | None = None
     if rating_text:
-        if re.fullmatch(r"[+]?\d+", rating_text):
-            rating = int(rating_text)
-            if rating > RATING_MAX:
-                errors.append(
-                    RowError(
-                        number,
-                        "rating",
-                        _("At most %(max)s (%(value)s).")
-                        % {"max": RATING_MAX, "value": rating_text},
-                    )
+        # ASCII digits (dominoes.digits): "\d" also took other scripts' digits, and a
+        # 5,000-digit rating was a 500 from int().
+        rating = parse_int(rating_text.removeprefix("+"))
+        if rating is not None and rating > RATING_MAX:
+            errors.append(
+                RowError(
+                    number,
+                    "rating",
+                    _("At most %(max)s (%(value)s).") % {"max": RATING_MAX, "value": rating_text},
                 )
-        else:
+            )
+        elif rating is None:
             errors.append(
                 RowError(
                     number,

@@ -17,6 +17,7 @@ from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
 from brackets.models import Stage
 from brackets.selectors.players import SameNamePlayer
 from core.choice_labels import choice_label, form_choices
+from dominoes.digits import parse_int
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
 KIND_CHOICES = [
@@ -325,7 +326,7 @@ class ReorderForm(forms.Form):
     no-script step (``<entry id>:up|down|top|bottom``) applied to that order."""
 
     reason = forms.CharField(max_length=500, required=False)
-    move = forms.RegexField(regex=r"^\d+:(up|down|top|bottom)$", required=False)
+    move = forms.RegexField(regex=r"^[0-9]{1,18}:(up|down|top|bottom)$", required=False)
 
     def __init__(self, *args: Any, units: Mapping[int, int] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -335,10 +336,10 @@ class ReorderForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         raw = self.data.getlist("order") if hasattr(self.data, "getlist") else []
-        try:
-            order = [int(x) for x in raw]
-        except ValueError:
-            raise ValidationError(_("The order must list entry ids.")) from None
+        parsed = [parse_int(x) for x in raw]
+        order = [x for x in parsed if x is not None]
+        if len(order) != len(parsed):
+            raise ValidationError(_("The order must list entry ids."))
         if not order:
             raise ValidationError(_("The order is empty."))
         move = data.get("move")

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from dominoes.digits import parse_int
+
 MAX_PLACES = 256
 MAX_POINTS = 100_000
 MAX_STAGE = 32
@@ -61,13 +63,14 @@ def validate_stage_bonus(value: object) -> dict[str, int]:
         raise PointsConfigError("stage_bonus", 'Give an object such as {"2": 20}.')
     out: dict[str, int] = {}
     for k, v in value.items():
-        if not isinstance(k, str) or not k.isdigit() or not 1 <= int(k) <= MAX_STAGE:
+        stage = parse_int(k)
+        if stage is None or not 1 <= stage <= MAX_STAGE:
             raise PointsConfigError("stage_bonus", f"Stage {k!r}: a stage number 1..{MAX_STAGE}.")
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_POINTS:
             raise PointsConfigError(
                 "stage_bonus", f"Stage {k}: the bonus must be a whole number 0..{MAX_POINTS}."
             )
-        out[str(int(k))] = v
+        out[str(stage)] = v
     return out
 
 

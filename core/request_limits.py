@@ -4,9 +4,9 @@
   or parser runs:
 
   - **413** when ``Content-Length`` is above ``REQUEST_BODY_MAX_BYTES`` (nothing is read);
-  - **400** when the path or a query-string name or value holds a NUL byte or a lone UTF-16
-    surrogate (PostgreSQL cannot store or compare either: they used to reach a query and 500),
-    naming the parameter in ``fields``.
+  - **400** when the path, a query-string name or value, or a cookie holds a NUL byte or a
+    lone UTF-16 surrogate (PostgreSQL cannot store or compare either: they used to reach a
+    query and 500; the session cookie is looked up), naming the parameter in ``fields``.
 
   Under ``/api/`` the answer is the API error shape ``{"error": {"code", "message",
   "fields"}}``; pages get a short plain-text answer.
@@ -72,7 +72,8 @@ def _error(
 
 
 class RequestLimitsMiddleware:
-    """Refuse oversized bodies (413) and NUL/surrogates in the path or query (400), early."""
+    """Refuse oversized bodies (413) and NUL/surrogates in the path, query or cookies (400),
+    early."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -99,6 +100,18 @@ class RequestLimitsMiddleware:
         for name, values in request.GET.lists():
             if has_bad_characters(name) or any(has_bad_characters(v) for v in values):
                 field = printable(name) or "query"
+                return _error(
+                    request,
+                    400,
+                    "invalid",
+                    f"{field}: {BAD_CHARACTER_MESSAGE}",
+                    {field: [BAD_CHARACTER_MESSAGE]},
+                )
+        # The session cookie is looked up in the database (a NUL was a DataError on
+        # PostgreSQL); no browser sends one in any cookie.
+        for name, value in request.COOKIES.items():
+            if has_bad_characters(name) or has_bad_characters(value):
+                field = f"cookie {printable(name)}"
                 return _error(
                     request,
                     400,

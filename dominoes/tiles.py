@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from dominoes.digits import parse_int
 from dominoes.errors import RuleViolation
 
 MAX_PIP: Final = 6
@@ -82,14 +83,16 @@ class Tile:
         """Parse ``"6-3"``, ``"3-6"`` or ``"36"``; raises :class:`RuleViolation` (R1)."""
         cleaned = text.strip().replace("|", "-").replace(":", "-")
         parts = cleaned.split("-") if "-" in cleaned else list(cleaned)
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        # ASCII digits only: "²" passes str.isdigit() but not int() (dominoes.digits).
+        a, b = (parse_int(p.strip()) for p in parts) if len(parts) == 2 else (None, None)
+        if a is None or b is None:
             raise RuleViolation(
                 code="invalid_tile",
                 rule="R1",
                 field="tile",
                 message=f"{text!r} is not a tile; write it like 6-6 or 5-3 (R1).",
             )
-        return Tile.of(int(parts[0]), int(parts[1]))
+        return Tile.of(a, b)
 
 
 _INDEX: Final[dict[tuple[int, int], int]] = {}

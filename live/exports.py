@@ -1,16 +1,18 @@
 """Public exports of a tournament: players, matches, hands and standings as CSV or JSON.
 
 Only what spectators may already see (a draft answers 404; no user id, client address or
-idempotency key). Every CSV cell that a spreadsheet would read as a formula (it starts with
-``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is prefixed with an apostrophe, so a
-player named ``=HYPERLINK(...)`` is shown as text and never evaluated (OWASP, "CSV injection").
+idempotency key). No CSV cell can become a spreadsheet formula (OWASP, "CSV injection";
+docs/security.md): a formula trigger (``=``, ``+``, ``-``, ``@``, a tab or a carriage return)
+gets an apostrophe before it at the start of the cell AND after any separator a spreadsheet
+might split the cell at (``,`` ``;`` tab ``|`` or a line break, then spaces or quotes), since a
+spreadsheet whose list separator is ``;`` reads ``Eve;=2+5`` as two cells; and a cell holding a
+separator is quoted. So a player named ``=HYPERLINK(...)`` or ``Eve;=2+5`` is shown as text.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -23,23 +25,39 @@ from tournament.models import Entry
 
 KINDS = ("players", "matches", "hands", "standings")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Where a spreadsheet may start a new cell: the list separators in use (comma, semicolon, tab,
+# pipe) and line breaks (a ";" spreadsheet does not honour the "," file's quotes).
+CELL_SEPARATORS = ",;\t|\r\n"
+# A trigger at the start, or after a separator and any spaces or quotes: the apostrophe goes
+# just before the trigger.
+_FORMULA = re.compile(r"(?:^|(?<=[,;\t|\r\n]))([ \"]*)(?=[=+\-@\t\r])")
+_NEEDS_QUOTES = re.compile(r'[,;\t|\r\n"]|^\s|\s$')
 SEAT_LETTERS = "ABCD"
 
 
 def csv_safe(value: Any) -> Any:
-    """``value`` as a CSV cell that no spreadsheet evaluates (numbers stay numbers)."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    """``value`` as a CSV cell that no spreadsheet evaluates, however it splits the cell at a
+    separator (numbers stay numbers)."""
+    if isinstance(value, str):
+        return _FORMULA.sub(r"\1'", value)
     return value
 
 
+def csv_cell(value: Any) -> str:
+    """One cell of CSV text: :func:`csv_safe`, then quoted (quotes doubled) when it holds a
+    separator, a quote, a line break or spaces at either end."""
+    value = csv_safe("" if value is None else value)
+    text = str(value)
+    if isinstance(value, str) and _NEEDS_QUOTES.search(text):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def to_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([csv_safe("" if v is None else v) for v in row])
-    return out.getvalue()
+    """The one CSV writer of the exports (RFC 4180, CRLF; every cell through :func:`csv_cell`)."""
+    lines = [",".join(map(csv_cell, header))]
+    lines += [",".join(map(csv_cell, row)) for row in rows]
+    return "\r\n".join(lines) + "\r\n"
 
 
 def _players(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:

@@ -25,6 +25,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
+from dominoes.digits import parse_int
 from live.scope import PublicTournament, public_tournament_find
 
 ATTR = "live_tournament"
@@ -53,9 +54,9 @@ def version_max_age() -> float:
 
 
 def version_hint(request: HttpRequest) -> int | None:
-    """The version the client knows exists (``X-Live-Version``, sent by live.js)."""
-    raw = request.META.get("HTTP_X_LIVE_VERSION", "")
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+    """The version the client knows exists (``X-Live-Version``, sent by live.js); a hint, so
+    anything but 1-18 ASCII digits is ignored, as if it were missing."""
+    return parse_int(request.META.get("HTTP_X_LIVE_VERSION", ""))
 
 
 def request_tournament(request: HttpRequest | Any) -> PublicTournament:

@@ -7,7 +7,9 @@ port, a cloud metadata address). Rules:
 * ``http`` or ``https`` only, no user name or password in the URL;
 * the host name is resolved ONCE here and every address it resolves to must be public
   (``ipaddress``' ``is_global``): loopback, private, link-local, shared and reserved ranges are
-  refused unless ``WEBHOOK_ALLOW_PRIVATE_TARGETS`` is set (tests, a closed venue network);
+  refused unless ``WEBHOOK_ALLOW_PRIVATE_TARGETS`` is set (tests, a closed venue network); an
+  IPv6 address that embeds an IPv4 one (NAT64, 6to4, Teredo, IPv4-mapped or -compatible) must
+  embed a public one;
 * the connection goes to the address that was checked (the Host header and TLS name are the
   URL's host), so a DNS answer that changes between the check and the connect cannot redirect
   it; redirects are never followed; connect and read time out.
@@ -21,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
+from typing import Final
 from urllib.parse import urlsplit
 
 import urllib3
@@ -77,15 +80,46 @@ def check_url(url: str) -> tuple[str, str, int, str]:
     return parts.scheme, parts.hostname, port, path
 
 
+# IPv6 ranges that carry an IPv4 address a translator or tunnel delivers to: a NAT64 gateway
+# (RFC 6052) turns 64:ff9b::7f00:1 into 127.0.0.1, and ``is_global`` is true for it. The
+# IPv4-compatible form (::a.b.c.d, deprecated by RFC 4291) is unwrapped the same way.
+_NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
+_IPV4_COMPATIBLE: Final = ipaddress.IPv6Network("::/96")
+# RFC 8215's local-use NAT64 prefix: the operator chooses where the IPv4 sits in it, and it is
+# never globally reachable (IANA), so it is refused as a private range is.
+_NAT64_LOCAL: Final = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses that ``ip`` delivers to through a translator or tunnel: IPv4-mapped
+    (::ffff:0:0/96), NAT64 (64:ff9b::/96), IPv4-compatible (::/96), 6to4 (2002::/16) and
+    Teredo (2001::/32: its server and its client)."""
+    found: list[ipaddress.IPv4Address] = []
+    if ip.ipv4_mapped is not None:
+        found.append(ip.ipv4_mapped)
+    if ip in _NAT64 or ip in _IPV4_COMPATIBLE:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    return found
+
+
 def address_allowed(address: str) -> bool:
+    """Whether a webhook may connect to ``address``: never unspecified or multicast; public
+    only (``is_global``) unless ``WEBHOOK_ALLOW_PRIVATE_TARGETS``. An IPv6 address that
+    carries an IPv4 one (:func:`embedded_ipv4`) is allowed only if that IPv4 address is too;
+    an IPv4-mapped one is judged as its IPv4 address alone."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if ip.is_unspecified or ip.is_multicast:
+    judged: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = [ip]
+    if isinstance(ip, ipaddress.IPv6Address):
+        judged = [ip.ipv4_mapped] if ip.ipv4_mapped is not None else [ip, *embedded_ipv4(ip)]
+    if any(a.is_unspecified or a.is_multicast for a in judged):
         return False
     if getattr(settings, "WEBHOOK_ALLOW_PRIVATE_TARGETS", False):
         return True
-    return ip.is_global
+    return ip not in _NAT64_LOCAL and all(a.is_global for a in judged)
 
 
 def resolve(url: str) -> Target:

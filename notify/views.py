@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from brackets.views.base import DirectorTournamentMixin
 from core.choice_labels import choice_label
+from dominoes.digits import parse_int
 from notify import selectors, services
 from notify.models import MailSettings, WebhookDelivery, WebhookEvent
 from notify.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER
@@ -47,7 +48,7 @@ class WebhooksView(DirectorTournamentMixin):
         status_filter = self.request.GET.get("status", "")
         deliveries = selectors.webhook_delivery_list(
             tournament=self.tournament,
-            endpoint_id=int(endpoint_filter) if endpoint_filter.isdigit() else None,
+            endpoint_id=parse_int(endpoint_filter),
             status=status_filter if status_filter in WebhookDelivery.Status.values else None,
         )
         page = Paginator(deliveries, PAGE_SIZE).get_page(self.request.GET.get("page"))
@@ -161,14 +162,16 @@ class PlayerEmailsView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str) -> HttpResponse:
         emails = {
-            int(key.removeprefix("email-")): str(value).strip()
+            pid: str(value).strip()
             for key, value in request.POST.items()
-            if key.startswith("email-") and key.removeprefix("email-").isdigit()
+            if key.startswith("email-")
+            and (pid := parse_int(key.removeprefix("email-"))) is not None
         }
         languages = {
-            int(key.removeprefix("language-")): str(value)
+            pid: str(value)
             for key, value in request.POST.items()
-            if key.startswith("language-") and key.removeprefix("language-").isdigit()
+            if key.startswith("language-")
+            and (pid := parse_int(key.removeprefix("language-"))) is not None
         }
         default = request.POST.get("default_language")
         done = self.run(

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core.exceptions import ApplicationError
+from dominoes.digits import parse_int
 from ratings.merge import duplicate_groups, players_merge
 from tournament.models import Player
 
@@ -19,8 +20,9 @@ from tournament.models import Player
 def duplicates_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         keep_id, other_id = request.POST.get("keep", ""), request.POST.get("other", "")
-        keep = Player.objects.filter(pk=int(keep_id)).first() if keep_id.isdigit() else None
-        other = Player.objects.filter(pk=int(other_id)).first() if other_id.isdigit() else None
+        keep_pk, other_pk = parse_int(keep_id), parse_int(other_id)
+        keep = Player.objects.filter(pk=keep_pk).first() if keep_pk is not None else None
+        other = Player.objects.filter(pk=other_pk).first() if other_pk is not None else None
         if keep is None or other is None:
             messages.error(request, _("Choose two existing players."))
         else:

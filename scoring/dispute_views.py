@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from dominoes.digits import parse_int
 from scoring import confirmation
 from tournament.context import Action, context_for, require
 
@@ -38,10 +39,7 @@ def dispute_queue(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = ctx.tournament
     error = ""
     if request.method == "POST":
-        try:
-            match_id = int(request.POST.get("match_id", ""))
-        except ValueError:
-            match_id = 0
+        match_id = parse_int(request.POST.get("match_id", "")) or 0  # 0: "No such match."
         try:
             confirmation.dispute_resolve(
                 match_id=match_id,

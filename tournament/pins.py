@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.exceptions import ApplicationError, PermissionDeniedError
+from dominoes.digits import parse_int
 from tournament.models import Entry
 from tournament.services import action_log_record, require_director, tournament_version_bump
 
@@ -79,7 +80,7 @@ def pin_check(entry: Entry, pin: str | None, seat: int, *, dispute: bool = False
             else "This player confirms with their PIN."
         )
         raise PermissionDeniedError(message, code="pin_required", fields=field)
-    if not (isinstance(pin, str) and pin.isdigit() and len(pin) == PIN_LENGTH) or not (
+    if not (parse_int(pin) is not None and len(pin) == PIN_LENGTH) or not (
         check_password(pin, entry.pin_hash)
     ):
         if not cache.add(key, 1, PIN_FAILURE_WINDOW):

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
@@ -84,6 +85,9 @@ def referee_link(request: HttpRequest) -> HttpResponse:
     logout(request)
     request.session.cycle_key()
     request.session[SESSION_CREDENTIAL_KEY] = token.pk
+    # Not a browser-session cookie (SESSION_EXPIRE_AT_BROWSER_CLOSE is for accounts): a phone
+    # closed mid-match keeps its link; the credential is re-checked on every request.
+    request.session.set_expiry(settings.SESSION_COOKIE_AGE)
     target = reverse("scoring:referee-home") + f"?tournament={token.role.tournament.slug}&go=1"
     response = JsonResponse({"redirect": target})
     response["Referrer-Policy"] = "no-referrer"
@@ -91,7 +95,9 @@ def referee_link(request: HttpRequest) -> HttpResponse:
 
 
 def _posted_key(request: HttpRequest) -> str:
-    """``key`` from the form body the page's script sends, or from a JSON object."""
+    """``key`` from the form body the page's script sends, or from a JSON object. Any string
+    may come out (a NUL, a lone surrogate): ``referee_token_resolve`` checks its shape before
+    a lookup and counts an odd one as a wrong key."""
     if request.content_type == "application/json":
         try:
             data = json.loads(request.body[:1024] or b"{}")

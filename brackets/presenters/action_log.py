@@ -23,6 +23,7 @@ from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
 from core.choice_labels import choice_phrase
 from core.reasons import reason_text as stored_reason_text
+from dominoes.digits import parse_int
 from scoring.models import Hand, Match, ResultDispute, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import (
@@ -188,7 +189,9 @@ Names = dict[tuple[str, str], str]
 
 def _ids(logs: Iterable[ActionLog], target_type: str) -> list[int]:
     return [
-        int(x.target_id) for x in logs if x.target_type == target_type and x.target_id.isdigit()
+        pk
+        for x in logs
+        if x.target_type == target_type and (pk := parse_int(x.target_id)) is not None
     ]
 
 
@@ -357,14 +360,15 @@ def _target(log: ActionLog, names: Names) -> str:
 
 
 def _target_url(t: Tournament, log: ActionLog) -> str:
-    if not log.target_id.isdigit():
+    pk = parse_int(log.target_id)
+    if pk is None:
         return ""
     if log.target_type == "brackets.round":
-        return reverse("brackets:round", args=[t.slug, int(log.target_id)])
+        return reverse("brackets:round", args=[t.slug, pk])
     if log.target_type == "brackets.stage":
-        return reverse("brackets:seeding", args=[t.slug, int(log.target_id)])
+        return reverse("brackets:seeding", args=[t.slug, pk])
     if log.target_type == "scoring.match":
-        return reverse("scoring:match-referee", args=[int(log.target_id)])
+        return reverse("scoring:match-referee", args=[pk])
     return ""
 
 

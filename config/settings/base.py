@@ -60,8 +60,8 @@ MIDDLEWARE = [
     "core.observability.RequestIdMiddleware",
     "core.observability.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Oversized bodies (413) and NUL/lone surrogates in the path or query (400), before anything
-    # reads them (core.request_limits).
+    # Oversized bodies (413) and NUL/lone surrogates in the path, query or cookies (400), before
+    # anything reads them (core.request_limits).
     "core.request_limits.RequestLimitsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -306,6 +306,13 @@ AUTHENTICATION_BACKENDS = [
 CSRF_FAILURE_VIEW = "core.api.outside_drf.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament:director-home"  # who signs in runs events (referees use links)
+# A signed-in account's cookie lasts until the browser closes (docs/security.md): a director
+# on a shared laptop at a venue expects closing the browser to sign them out. Server side a
+# session still ends SESSION_COOKIE_AGE (Django's 14 days) after its last change. A referee
+# link session keeps its cookie for that long (tournament.views.referee_link): the phone must
+# not lose its table when the browser is closed mid-match, and the credential behind it is
+# re-checked on every request and dies with revocation or the tournament's finish.
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"

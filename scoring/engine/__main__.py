@@ -13,6 +13,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from dominoes.digits import parse_int
 from scoring.engine.errors import EngineError
 from scoring.engine.match_state import HandScored, NextHand, team_name
 from scoring.engine.record import EndKind, HandRecord
@@ -33,7 +34,7 @@ def parse_override(text: str) -> tuple[str, object]:
         parsed = lowered == "true"
     elif lowered == "null":
         parsed = None
-    elif value.lstrip("-").isdigit():
+    elif parse_int(value.removeprefix("-")) is not None:
         parsed = int(value)
     else:
         parsed = value

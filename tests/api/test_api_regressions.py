@@ -113,6 +113,20 @@ def test_huge_limit_is_not_a_server_error() -> None:
     assert len(r.json()["results"]) == 1
 
 
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("limit=\u00b2", "limit"), ("offset=\u0663", "offset"), ("limit=" + "9" * 5000, "limit")],
+)
+def test_a_page_parameter_in_other_digits_or_past_int_is_400_naming_it(
+    query: str, field: str
+) -> None:
+    """``int()`` raises on 5,000 digits (a 500); other scripts' digits are no number here."""
+    tournament = TournamentFactory()
+    r = APIClient().get(f"/api/tournaments/{tournament.slug}/tables/?{query}")
+    assert r.status_code == 400, r.content[:200]
+    assert list(r.json()["error"]["fields"]) == [field]
+
+
 def test_limit_is_capped() -> None:
     Player.objects.bulk_create([Player(name=f"P{i}") for i in range(1005)])
     r = APIClient().get("/api/players/?limit=5000")

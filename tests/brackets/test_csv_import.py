@@ -70,6 +70,16 @@ GOLDEN: list[tuple[str, str | bytes, list[tuple[int, str, str]], list[str]]] = [
         [],
     ),
     (
+        "ratings in other digits or too long to be a number are refused, not a 500",
+        HEADER + "Ana,,,,\u00b2\nBo,,,,\u0663\nCy,,,," + "9" * 5000 + "\nDi,,,,+1500\n",
+        [
+            (2, "rating", "'\u00b2' is not a whole number from 0 to 9999."),
+            (3, "rating", "'\u0663' is not a whole number from 0 to 9999."),
+            (4, "rating", "'" + "9" * 5000 + "' is not a whole number"),  # was int()'s 500
+        ],
+        ["Di"],
+    ),
+    (
         "a repeated row (same name and club, any case) and a namesake from another club",
         HEADER + "Ana Rivera,,,Club A,\nana rivera,,,CLUB A,\nAna Rivera,,,Club B,\n",
         [(3, "name", "Repeats row 2 (same name and club).")],

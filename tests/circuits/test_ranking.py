@@ -110,7 +110,21 @@ def test_points_table_rejected(value: object) -> None:
     assert exc.value.field == "points_table"
 
 
-@pytest.mark.parametrize("value", [[], {"x": 1}, {"0": 1}, {"2": -5}, {"2": "5"}, {"99": 1}])
+@pytest.mark.parametrize(
+    "value",
+    # "²" passes str.isdigit() and then made int() raise (a 500 in the admin's form).
+    [
+        [],
+        {"x": 1},
+        {"0": 1},
+        {"2": -5},
+        {"2": "5"},
+        {"99": 1},
+        {"\u00b2": 1},
+        {"\u0663": 1},
+        {" 2": 1},
+    ],
+)
 def test_stage_bonus_rejected(value: object) -> None:
     with pytest.raises(PointsConfigError) as exc:
         validate_stage_bonus(value)

@@ -78,6 +78,19 @@ def test_nul_in_the_path_is_400() -> None:
     assert page["Content-Type"].startswith("text/plain")
 
 
+def test_nul_in_the_session_cookie_is_400_not_a_database_error() -> None:
+    """The session cookie is looked up in the database: on PostgreSQL a NUL in it was a
+    ``DataError`` (a 500) on every page, before any view ran."""
+    cookie = {"HTTP_COOKIE": "sessionid=abcdefgh\x00ijklmnop"}
+    response = Client().get("/api/me/", **cookie)
+    assert response.status_code == 400
+    assert list(error(response)["fields"]) == ["cookie sessionid"]
+    for path in ("/", "/director/", "/ref/"):
+        page = Client().get(path, **cookie)
+        assert page.status_code == 400, path
+        assert page["Content-Type"].startswith("text/plain")
+
+
 def test_broken_utf8_in_the_query_is_not_a_500() -> None:
     # %ED%A0%80 is a UTF-16 surrogate encoded as UTF-8: Django decodes it with replacement.
     response = Client().get("/api/players/?search=%ED%A0%80")

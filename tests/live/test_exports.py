@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
 
-from live.exports import csv_safe
+from live.exports import csv_cell, csv_safe, to_csv
 from tests.live.conftest import make_live_tournament, play_hands, start_match
 from tournament.models import Player
 
@@ -33,6 +34,51 @@ def test_csv_cells_never_start_a_formula(value: Any, cell: Any) -> None:
     assert csv_safe(value) == cell
 
 
+# The review's name, and a few like it: a spreadsheet whose list separator is ";" (or tab, or
+# "|") splits the cell there, and the piece after the separator must not be a formula either.
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [
+        ("Eve;=2+5;@SUM(1+1)", "Eve;'=2+5;'@SUM(1+1)"),
+        ("Eve,=2+5", "Eve,'=2+5"),
+        ("Eve\t=2+5", "Eve\t'=2+5"),
+        ("Eve|=2+5", "Eve|'=2+5"),
+        ("Eve; =2+5", "Eve; '=2+5"),  # spaces after the separator
+        ('Eve;"=2+5"', 'Eve;"\'=2+5"'),  # a quote after the separator
+        ("Eve\n=2+5", "Eve\n'=2+5"),  # a line break ends the record for a ";" spreadsheet
+        ("a\t\t=1", "a\t'\t'=1"),  # tab: a separator and a trigger
+        ("=1;-2", "'=1;'-2"),
+        ("Smith-Jones; Ana+Bo", "Smith-Jones; Ana+Bo"),  # a trigger inside a piece is text
+        ("2026-12-01T10:00:00+00:00", "2026-12-01T10:00:00+00:00"),
+    ],
+)
+def test_no_piece_of_a_cell_starts_a_formula_whatever_the_separator(value: str, cell: str) -> None:
+    assert csv_safe(value) == cell
+    written = to_csv(["name"], [[value]])
+    assert list(csv.reader(io.StringIO(written))) == [["name"], [cell]]
+    # Split the file the most naive way: at every separator and line break, quotes ignored.
+    for piece in re.split(r"[,;\t|\r\n]", written):
+        assert not piece.lstrip(' "').startswith(("=", "+", "-", "@")), piece
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("Ana", "Ana"),
+        ("a,b", '"a,b"'),
+        ("a;b", '"a;b"'),
+        ("a|b", '"a|b"'),
+        ("a\tb", '"a\tb"'),
+        ('say "hi"', '"say ""hi"""'),
+        (" Ana", '" Ana"'),
+        (-5, "-5"),
+        (None, ""),
+    ],
+)
+def test_cells_holding_a_separator_are_quoted(value: Any, text: str) -> None:
+    assert csv_cell(value) == text
+
+
 def _csv(client: Any, url: str) -> list[dict[str, str]]:
     response = client.get(url)
     assert response.status_code == 200, response.content[:300]
@@ -47,6 +93,9 @@ def test_exports_of_a_tournament_in_play(client: Any) -> None:
     Player.objects.filter(entries__tournament=live.tournament, name="Player 0000").update(
         name='=HYPERLINK("http://evil")', club="@club"
     )
+    Player.objects.filter(entries__tournament=live.tournament, name="Player 0001").update(
+        name="Eve;=2+5;@SUM(1+1)"
+    )
     first = live.matches()[0]
     payloads = start_match(first, live.director, seed=3)
     play_hands(first, live.director, payloads[:3])
@@ -57,6 +106,11 @@ def test_exports_of_a_tournament_in_play(client: Any) -> None:
     evil = next(p for p in players if "HYPERLINK" in p["name"])
     assert evil["name"] == '\'=HYPERLINK("http://evil")'
     assert evil["club"] == "'@club"
+    eve = next(p for p in players if p["name"].startswith("Eve"))
+    assert eve["name"] == "Eve;'=2+5;'@SUM(1+1)"
+    # Quoted in the file, so a ";" spreadsheet keeps it whole too; no piece is a formula.
+    raw = client.get(f"{base}/players.csv").content.decode()
+    assert "\"Eve;'=2+5;'@SUM(1+1)\"" in raw
 
     matches = _csv(client, f"{base}/matches.csv")
     assert {int(m["match_id"]) for m in matches} == {m.pk for m in live.matches()}

@@ -273,3 +273,28 @@ def test_gzip_is_a_separate_representation_built_once(client: Any, field: LiveTo
         200,
         1,
     )
+
+
+# --- X-Live-Version is a hint: anything but ASCII digits is ignored ------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/live/hint-open/",
+        "/api/live/hint-open/tables/",
+        "/live/hint-open/",
+        "/live/hint-open/standings/",
+    ],
+)
+def test_a_live_version_hint_in_other_digits_is_ignored(client: Any, url: str) -> None:
+    """``"\u00b2"`` passes ``str.isdigit()`` and then made ``int()`` raise: a 500 for anyone.
+    Like any other value that is not a version, it is read as no hint at all."""
+    lt = make_live_tournament(8, cut_size=4, slug="hint-open")
+    plain = client.get(url)
+    assert plain.status_code == 200
+    for hint in ("\u00b2", "\u00b2\u00b2", "abc"):
+        hinted = client.get(url, HTTP_X_LIVE_VERSION=hint)
+        assert hinted.status_code == 200, hint
+        assert hinted["ETag"] == plain["ETag"]
+    assert Tournament.objects.get(pk=lt.tournament.pk).version == lt.tournament.version

@@ -193,6 +193,19 @@ def test_chain_a_director_who_enters_my_player_neither_reads_nor_changes_my_addr
     assert _contact(a, player_id).email == "ana@a.example"
 
 
+def test_an_address_field_named_in_other_digits_is_ignored_and_saves_nothing() -> None:
+    """``email-\u00b2`` passed ``str.isdigit()`` and made ``int()`` raise (a 500). A field the
+    form never names is ignored, as ``email-abc`` always was: nothing is saved."""
+    tournament, director, _ = seeded_stage(4)
+    client = Client()
+    client.force_login(director)
+    url = reverse("notify:emails", args=[tournament.slug])
+    for field in ("email-\u00b2", "email-\u0663", "language-\u00b2", "email-abc"):
+        value = "es" if field.startswith("language-") else "x@example.org"
+        assert client.post(url, {field: value}).status_code == 302, field
+    assert not PlayerContact.objects.exists()
+
+
 def test_round_emails_go_through_real_smtp_to_a_local_sink() -> None:
     sink = SmtpSink()
     try:

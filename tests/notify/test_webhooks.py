@@ -285,6 +285,9 @@ def test_backfill_writes_the_rows_of_events_whose_handler_never_ran(
         "http://[::1]/hook",
         "http://[::ffff:127.0.0.1]/hook",
         "http://0.0.0.0/hook",
+        # NAT64 and 6to4 forms of 127.0.0.1: ipaddress calls them global.
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[2002:7f00:1::]/hook",
     ],
 )
 def test_private_and_loopback_targets_are_refused(url: str) -> None:
@@ -299,6 +302,37 @@ def test_private_and_loopback_targets_are_refused(url: str) -> None:
     assert err.value.status_code == 400
     assert "url" in err.value.fields
     assert not WebhookEndpoint.objects.exists()
+
+
+# An IPv6 address that carries an IPv4 one reaches that IPv4 address through a translator or
+# tunnel; ipaddress' is_global is true for NAT64 and 6to4 whatever they embed.
+@pytest.mark.parametrize(
+    ("address", "allowed"),
+    [
+        ("8.8.8.8", True),
+        ("2606:4700:4700::1111", True),
+        ("127.0.0.1", False),
+        ("::1", False),
+        ("::ffff:127.0.0.1", False),  # IPv4-mapped
+        ("::ffff:8.8.8.8", True),
+        ("64:ff9b::7f00:1", False),  # NAT64 (RFC 6052) of 127.0.0.1
+        ("64:ff9b::a9fe:a9fe", False),  # ... of 169.254.169.254 (cloud metadata)
+        ("64:ff9b::a00:1", False),  # ... of 10.0.0.1
+        ("64:ff9b::808:808", True),  # ... of 8.8.8.8
+        ("64:ff9b:1::7f00:1", False),  # local-use NAT64 (RFC 8215): never global
+        ("64:ff9b:1::808:808", False),
+        ("2002:7f00:1::", False),  # 6to4 of 127.0.0.1
+        ("2002:a9fe:a9fe::1", False),  # 6to4 of 169.254.169.254
+        ("2002:808:808::1", True),  # 6to4 of 8.8.8.8
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", False),  # Teredo, client 127.0.0.1
+        ("::127.0.0.1", False),  # IPv4-compatible (deprecated)
+        ("::", False),
+        ("64:ff9b::e000:1", False),  # ... of 224.0.0.1 (multicast)
+    ],
+)
+def test_an_ipv6_address_embedding_ipv4_is_judged_by_that_ipv4(address: str, allowed: bool) -> None:
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_TARGETS=False):
+        assert transport.address_allowed(address) is allowed
 
 
 @pytest.mark.parametrize(
@@ -387,6 +421,27 @@ def test_director_page_adds_an_endpoint_shows_the_secret_once_and_lists_deliveri
     endpoint.refresh_from_db()
     assert not endpoint.active
     assert endpoint.disabled_at is not None
+
+
+def test_the_delivery_log_filter_ignores_an_endpoint_in_other_digits(
+    receiver: WebhookReceiver,
+) -> None:
+    """``?endpoint=\u00b2`` passed ``str.isdigit()`` and made ``int()`` raise (a 500); like
+    ``?endpoint=abc`` it is no filter at all, and the page changes nothing."""
+    tournament, director, stage = seeded_stage(8)
+    add_endpoint(tournament, director, receiver, events=["round_published"])
+    rnd = publish(stage, director)
+    emit(round_published, round_id=rnd.pk, stage_id=stage.pk, tournament_id=tournament.pk)
+    delivery = WebhookDelivery.objects.get()
+    client = Client()
+    client.force_login(director)
+    url = reverse("notify:webhooks", args=[tournament.slug])
+    for value in ("\u00b2", "\u0663", "abc"):
+        page = client.get(url, {"endpoint": value})
+        assert page.status_code == 200, value
+        assert f"<td><code>{delivery.pk}</code></td>" in page.content.decode()  # unfiltered
+    assert WebhookDelivery.objects.get() == delivery
+    assert WebhookEndpoint.objects.count() == 1
 
 
 def test_the_page_is_for_directors_only() -> None:

@@ -134,6 +134,25 @@ def test_check_refuses_a_wrong_forced_pose_naming_the_move_and_the_rule(setup: S
     assert _fingerprint(match) == before
 
 
+def test_check_and_record_refuse_a_tile_in_other_digits_naming_the_move(setup: Setup) -> None:
+    """``"\u00b2\u00b2"`` passed ``str.isdigit()`` and made ``int()`` raise: a 500 from the dry
+    run and from the recording endpoint alike. Now R1 names the move, and nothing is written."""
+    match = setup.match
+    log, _ = _hand(match)
+    data = log.to_dict()
+    data["moves"][1] = {**data["moves"][1], "tile": "\u00b2\u00b2"}
+    before = _fingerprint(match)
+    api = _api(setup.referee)
+    for url in (f"/api/matches/{match.pk}/hands/check/", f"/api/matches/{match.pk}/hands/"):
+        body = {"play_log": data} if url.endswith("check/") else {"number": 1, "play_log": data}
+        r = api.post(url, data=json.dumps(body), content_type="application/json")
+        assert r.status_code == 400, (url, r.content)
+        error = r.json()["error"]
+        assert (error["code"], error["rule"]) == ("invalid_tile", "R1")
+        assert list(error["fields"]) == ["play_log.moves[1].tile"], error
+    assert _fingerprint(match) == before
+
+
 def test_check_refuses_a_tile_that_fits_no_end_naming_r13(setup: Setup) -> None:
     match = setup.match
     log, _ = _hand(match)

@@ -132,3 +132,24 @@ def test_duplicates_page_is_staff_only(client: Client) -> None:
     response = client.post("/players/duplicates/", {"keep": keep.pk, "other": other.pk})
     assert response.status_code == 302
     assert not Player.objects.filter(pk=other_id).exists()
+
+
+@pytest.mark.parametrize(
+    ("keep", "other"), [("\u00b2", "other"), ("keep", "\u00b2\u00b2"), ("\u0663", "other")]
+)
+def test_duplicates_page_refuses_ids_in_other_digits_and_merges_nothing(
+    client: Client, keep: str, other: str
+) -> None:
+    """``keep=\u00b2`` passed ``str.isdigit()`` and made ``int()`` raise (a 500); like any id
+    that names no player it is refused with the page's message, and nothing is merged."""
+    players = _two_events()[:2]
+    ids = {"keep": str(players[0].pk), "other": str(players[1].pk)}
+    client.force_login(UserFactory(is_staff=True))
+    response = client.post(
+        "/players/duplicates/", {"keep": ids.get(keep, keep), "other": ids.get(other, other)}
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "Choose two existing players." in page
+    assert Player.objects.filter(pk__in=[p.pk for p in players]).count() == 2
+    assert not ActionLog.objects.exists()

@@ -150,6 +150,14 @@ BAD_INPUTS = [
         "R24",
     ),
     ("not a tile", {"number": 1, **win(0, 1, "7-7")}, "pose_tile", "invalid_tile", "R1"),
+    # "\u00b2" passes str.isdigit() but not int(): it was a 500.
+    (
+        "a tile in other digits",
+        {"number": 1, **win(0, 1, "\u00b2\u00b2")},
+        "pose_tile",
+        "invalid_tile",
+        "R1",
+    ),
     (
         "unknown field",
         {"number": 1, **win(0, 1, "6-6"), "colour": "red"},

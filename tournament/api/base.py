@@ -23,6 +23,7 @@ from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
 from core.exceptions import NotFoundError
+from dominoes.digits import parse_int
 from tournament.api.permissions import ReadOnlyOrAuthenticated
 from tournament.auth import RefereeSessionAuthentication, RefereeTokenAuthentication
 from tournament.context import (
@@ -39,6 +40,9 @@ from tournament.context import (
 from tournament.models import Tournament
 
 M = TypeVar("M", bound=Model)
+
+
+PAGE_PARAM_DIGITS = 100
 
 
 class ApiPagination(LimitOffsetPagination):
@@ -61,12 +65,14 @@ class ApiPagination(LimitOffsetPagination):
 
     def _integer(self, request: Request, name: str) -> int:
         """A documented integer parameter that is not one is refused (400 naming it), not
-        read as the default: the client would page wrongly without knowing."""
-        raw = request.query_params[name]
+        read as the default: the client would page wrongly without knowing. Past bigint is
+        fine (a limit is capped, an offset past the rows is an empty page); past
+        ``PAGE_PARAM_DIGITS`` digits it is refused (``int()`` raises past 4300)."""
         minimum = self.minimums[name]
-        if not raw.isascii() or not raw.isdigit() or int(raw) < minimum:
+        value = parse_int(request.query_params[name], max_digits=PAGE_PARAM_DIGITS)
+        if value is None or value < minimum:
             raise ValidationError({name: [f"Must be an integer >= {minimum}."]})
-        return int(raw)
+        return value
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters: list[dict[str, Any]] = list(super().get_schema_operation_parameters(view))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 from django.conf import settings
@@ -47,6 +48,21 @@ class RefereeTokenThrottledError(ApplicationError):
 # -- referee credentials --------------------------------------------------------------------------
 
 KEY_SEPARATOR = "."
+# What _new_key makes: two token_urlsafe parts (12 and 32 characters) joined by the separator.
+# Anything else is refused before it reaches the database: a NUL is a DataError on
+# PostgreSQL, a lone surrogate cannot even be encoded for the query (a 500 each, uncounted).
+KEY_MAX_LENGTH = 128
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+
+
+def credential_key_well_formed(key: object) -> bool:
+    """True when ``key`` has the shape of an issued key (``<prefix>.<secret>``, URL-safe
+    base64 characters, at most ``KEY_MAX_LENGTH``); says nothing about whether it is valid."""
+    return (
+        isinstance(key, str)
+        and len(key) <= KEY_MAX_LENGTH
+        and KEY_FORMAT.fullmatch(key) is not None
+    )
 
 
 def credential_hash(key: str) -> str:
@@ -155,13 +171,14 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
     address, and only they get 429 once over it. The lookup is by the non-secret prefix; the
     hash is compared with :func:`hmac.compare_digest`. Unknown and revoked keys answer the same
     401; a valid key of a tournament that is not running gets its own 401 (and is no failure).
+    A key that is not even shaped like one (:func:`credential_key_well_formed`) is never looked
+    up and counts as a wrong key, with the same answer.
     """
-    prefix = key.split(KEY_SEPARATOR, 1)[0] if isinstance(key, str) else ""
     token = (
         RefereeToken.objects.select_related("role__tournament")
-        .filter(prefix=prefix, role__role=TournamentRole.Role.REFEREE)
+        .filter(prefix=key.split(KEY_SEPARATOR, 1)[0], role__role=TournamentRole.Role.REFEREE)
         .first()
-        if isinstance(key, str) and KEY_SEPARATOR in key and 0 < len(key) <= 128 and prefix
+        if credential_key_well_formed(key)
         else None
     )
     if (
