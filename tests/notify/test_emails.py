@@ -203,7 +203,7 @@ def test_an_address_field_named_in_other_digits_is_ignored_and_saves_nothing() -
     for field in ("email-\u00b2", "email-\u0663", "language-\u00b2", "email-abc"):
         value = "es" if field.startswith("language-") else "x@example.org"
         assert client.post(url, {field: value}).status_code == 302, field
-    assert not PlayerContact.objects.exists()
+    assert not EntryContact.objects.exists()
 
 
 def test_round_emails_go_through_real_smtp_to_a_local_sink() -> None:

@@ -25,6 +25,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _entry(t: Tournament, **player: Any) -> Entry:
+    # A rating the form accepts (0-9999): PlayerFactory's sequence passes 9999 in a long run.
+    player.setdefault("rating", 1600)
     return Entry.objects.create(tournament=t, player=PlayerFactory(**player))
 
 
