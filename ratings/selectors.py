@@ -8,11 +8,12 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Case, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
 from ratings.model import DISPLAY_BASE, DISPLAY_SCALE, display_rating
 from ratings.models import PlayerRating, RatingChange
 from tournament.models import Entry, Player, Tournament
+from tournament.selectors import UserLike, player_public, player_visible
 
 
 def seeding_ratings(*, player_ids: Iterable[int], unrated: float | None = 0.0) -> dict[int, float]:
@@ -81,10 +82,16 @@ class PlayerProfile:
 PROFILE_HISTORY = 500
 
 
-def player_profile(*, player_id: int) -> PlayerProfile | None:
+def player_profile(*, player_id: int, user: UserLike | None = None) -> PlayerProfile | None:
     """A player's rating, rating history (latest ``PROFILE_HISTORY`` matches, oldest first) and
-    the public tournaments they entered. Three queries whatever the history's length."""
-    player = Player.objects.filter(pk=player_id).select_related("skill").first()
+    the public tournaments they entered; ``None`` for a player ``user`` may not see
+    (``tournament.selectors.player_visible``: a player entered only in drafts is not public).
+    Three queries whatever the history's length."""
+    player = (
+        Player.objects.filter(player_visible(user=user), pk=player_id)
+        .select_related("skill")
+        .first()
+    )
     if player is None:
         return None
     skill = getattr(player, "skill", None)
@@ -166,9 +173,8 @@ def player_directory(*, query: str = "", order: str = "rating") -> QuerySet[Play
     ``query`` matches the name, nickname or club (case-insensitive); ``order`` is ``rating``
     (rated players best first, the unrated after them by name) or ``name``.
     """
-    public = Entry.objects.filter(player_id=OuterRef("pk")).exclude(tournament__status="draft")
     players = (
-        Player.objects.filter(Exists(public))
+        Player.objects.filter(player_public())
         .select_related("skill")
         .annotate(
             rated=Case(

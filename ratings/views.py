@@ -70,7 +70,7 @@ def player_directory_page(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def player_profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    profile = player_profile(player_id=player_id)
+    profile = player_profile(player_id=player_id, user=request.user)
     if profile is None:
         raise Http404("No such player.")
     chart = line_chart([c.display_after for c in profile.history])

@@ -33,7 +33,7 @@ from scoring.engine.rules import Opening
 from scoring.engine.tiles import tiles_from_mask
 from scoring.models import Hand, Match
 from scoring.presenters.match import ruleset_of
-from scoring.selectors import match_ruleset, match_state
+from scoring.selectors import match_missing, match_ruleset, match_state
 from tournament.context import (
     Action,
     Principal,
@@ -43,6 +43,8 @@ from tournament.context import (
     actor_roles,
     require,
     require_actor,
+    require_actor_visible,
+    require_visible,
 )
 from tournament.models import Table
 from tournament.services import action_log_record, tournament_version_bump
@@ -111,6 +113,7 @@ def _require_entry(actor: Any, match: Match) -> None:
         Principal(referee=actor) if isinstance(actor, RefereeActor) else Principal(user=actor)
     )
     ctx = TournamentContext(tournament=match.tournament, principal=principal)
+    require_visible(ctx, missing=match_missing(match.pk))  # a hidden draft's: as missing
     require(ctx, Action.RECORD_HAND)
     if not ctx.is_director and match.referee_id != actor.pk:
         raise PermissionDeniedError(
@@ -160,7 +163,7 @@ def play_log_check(*, match_id: int, actor: Any, play_log: object) -> LogCheck:
     """
     match = Match.objects.select_related("tournament", "table").filter(pk=match_id).first()
     if match is None:
-        raise NotFoundError(f"No match {match_id}.", code="not_found")
+        raise NotFoundError(match_missing(match_id), code="not_found")
     _require_entry(actor, match)
     if match.status == Match.Status.VOID:
         raise ApplicationError(
@@ -197,7 +200,8 @@ def table_feature_set(*, match_id: int, actor: Any, feature: bool) -> Table:
     """Mark the table of a match as a feature table, or not (director; action log)."""
     match = Match.objects.select_related("tournament").filter(pk=match_id).first()
     if match is None:
-        raise NotFoundError(f"No match {match_id}.", code="not_found")
+        raise NotFoundError(match_missing(match_id), code="not_found")
+    require_actor_visible(actor, match.tournament, missing=match_missing(match_id))
     require_actor(actor, match.tournament, Action.MANAGE)
     if match.table_id is None:
         raise ApplicationError(

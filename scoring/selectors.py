@@ -139,11 +139,18 @@ def matches_team_stats(*, matches: QuerySet[Match]) -> dict[int, tuple[PlayerSta
     return out
 
 
+def match_missing(match_id: int) -> str:
+    """The 404 message of a match id that does not exist, and of a match the caller may not
+    see (a hidden draft's: ``tournament.context.require_visible``): one text, so the two
+    cannot be told apart."""
+    return f"No match {match_id}."
+
+
 def match_get(*, match_id: int) -> Match:
     try:
         return Match.objects.select_related("tournament").get(pk=match_id)
     except Match.DoesNotExist:
-        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+        raise NotFoundError(match_missing(match_id), code="not_found") from None
 
 
 def match_detail_get(*, match_id: int) -> Match:
@@ -160,7 +167,7 @@ def match_detail_get(*, match_id: int) -> Match:
             .get(pk=match_id)
         )
     except Match.DoesNotExist:
-        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+        raise NotFoundError(match_missing(match_id), code="not_found") from None
 
 
 def match_list(

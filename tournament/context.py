@@ -356,13 +356,34 @@ class TournamentContext:
 
 def require(ctx: TournamentContext, action: Action) -> None:
     """THE check: 404 for an invisible tournament, 401/403 by the table, 409 by the gate."""
-    if not ctx.visible():
-        raise NotFoundError(f"No tournament {ctx.tournament.slug!r}.", code="not_found")
+    require_visible(ctx)
     if not ctx.roles & PERMISSIONS[action]:
         if ctx.principal.is_anonymous:
             raise PermissionDeniedError("Sign in first.", code="not_authenticated", status=401)
         raise PermissionDeniedError(_denied_message(action, ctx.tournament), code=_code(action))
     require_status(ctx.tournament, action)
+
+
+def require_visible(ctx: TournamentContext, *, missing: str | None = None) -> None:
+    """404 unless the caller may see the tournament at all (a draft: its directors and staff).
+
+    ``missing``: the message of the 404 of a route addressed by an object's id with no
+    tournament slug in its path (``/api/matches/<id>/``): there, an object of a draft the
+    caller may not see answers exactly as an id that does not exist (the same status, code and
+    message, naming neither the tournament nor its slug), so sequential ids cannot tell a
+    hidden draft's objects from missing ones."""
+    if not ctx.visible():
+        raise NotFoundError(
+            missing if missing is not None else f"No tournament {ctx.tournament.slug!r}.",
+            code="not_found",
+        )
+
+
+def require_actor_visible(actor: Any, tournament: Tournament, *, missing: str) -> None:
+    """The services' form of :func:`require_visible` for an object addressed by its id."""
+    require_visible(
+        TournamentContext(tournament=tournament, principal=_principal_of(actor)), missing=missing
+    )
 
 
 def require_status(tournament: Tournament, action: Action) -> None:
@@ -430,11 +451,16 @@ def _denied_message(action: Action, tournament: Tournament) -> str:
 
 
 def context_for(
-    request: HttpRequest, *, slug: str | None = None, tournament: Tournament | None = None
+    request: HttpRequest,
+    *,
+    slug: str | None = None,
+    tournament: Tournament | None = None,
+    missing: str | None = None,
 ) -> TournamentContext:
     """The request's context for one tournament (by slug or object), resolved once.
 
-    An unknown slug, or a draft the caller may not see, is a 404.
+    An unknown slug, or a draft the caller may not see, is a 404; ``missing`` is that 404's
+    message for a route addressed by an object's id (:func:`require_visible`).
     """
     cache: dict[Any, TournamentContext] = request.__dict__.setdefault("_tournament_ctx", {})
     key = tournament.pk if tournament is not None else ("slug", slug)
@@ -445,7 +471,6 @@ def context_for(
         if tournament is None:
             raise NotFoundError(f"No tournament {slug!r}.", code="not_found")
     ctx = TournamentContext(tournament=tournament, principal=principal_from_request(request))
-    if not ctx.visible():
-        raise NotFoundError(f"No tournament {tournament.slug!r}.", code="not_found")
+    require_visible(ctx, missing=missing)
     cache[key] = cache[tournament.pk] = ctx
     return ctx

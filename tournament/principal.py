@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import F, Q
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -227,18 +228,41 @@ def session_referee(request: HttpRequest) -> RefereeActor | None:
     return RefereeActor.of(reader, read_only=True)
 
 
-def _credential(credential_id: Any, **tournament: Any) -> RefereeToken | None:
-    """The credential with this id, not revoked, its referee role standing, its tournament
-    matching ``tournament`` (``role__tournament__`` lookups); one query."""
+def revoked_at_finish(token: RefereeToken, tournament: Tournament) -> bool:
+    """Whether ``token`` was revoked by its (finished) tournament's finish: finishing revokes
+    every credential still active at the very moment it finishes, its ``updated_at``
+    (``tournament.services.referee_tokens_revoke_at_finish``; a finished tournament is
+    read-only, so nothing moves that moment, and no director can revoke a credential of a
+    finished one). Such a credential keeps what the finish leaves a referee: the short read of
+    its own match and the link's "your work is done". Any other revoked credential, and every
+    one once the tournament is reopened, keeps nothing."""
+    return (
+        token.revoked_at is not None
+        and tournament.status == Status.FINISHED
+        and token.revoked_at == tournament.updated_at
+    )
+
+
+def _credential(
+    credential_id: Any, *, at_finish: bool = False, **tournament: Any
+) -> RefereeToken | None:
+    """The credential with this id, not revoked (or, ``at_finish``, revoked by its tournament's
+    finish: :func:`revoked_at_finish`), its referee role standing, its tournament matching
+    ``tournament`` (``role__tournament__`` lookups); one query."""
     try:
         pk = int(credential_id)
     except (TypeError, ValueError):
         return None
+    standing = Q(revoked_at__isnull=True)
+    if at_finish:
+        standing |= Q(
+            revoked_at=F("role__tournament__updated_at"), role__tournament__status=Status.FINISHED
+        )
     return (
         RefereeToken.objects.select_related("role")
         .filter(
+            standing,
             pk=pk,
-            revoked_at__isnull=True,
             role__role=TournamentRole.Role.REFEREE,
             **{f"role__tournament__{k}": v for k, v in tournament.items()},
         )
@@ -317,11 +341,13 @@ def read_after_finish() -> timedelta:
 
 def credential_readable_after_finish(*, credential_id: Any) -> RefereeToken | None:
     """The credential with this id when its tournament finished less than
-    :func:`read_after_finish` ago (not revoked, its role standing): it may still read, never
-    write (one query). A finished tournament is read-only, so its ``updated_at`` is the time
-    it finished (the finish and a reopen both write it; version bumps do not)."""
+    :func:`read_after_finish` ago (revoked by that finish and nothing else, its role
+    standing): it may still read, never write (one query). A finished tournament is
+    read-only, so its ``updated_at`` is the time it finished (the finish and a reopen both
+    write it; version bumps do not)."""
     return _credential(
         credential_id,
+        at_finish=True,
         status=Status.FINISHED,
         updated_at__gte=timezone.now() - read_after_finish(),
     )

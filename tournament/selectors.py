@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, NotFoundError
 from tournament.models import (
     ActionLog,
     DirectorInvitation,
@@ -96,10 +97,56 @@ def tournament_slug_free(*, name: str) -> str:
     return f"{base}-{n}"
 
 
-def player_list(*, search: str | None = None) -> QuerySet[Player]:
-    qs = Player.objects.all().order_by("name", "id")
+def player_public() -> Exists:
+    """THE rule of a public player: entered in a tournament that is not a draft (a draft's
+    entries are its directors' business until it is published; docs/security.md). The players
+    directory, the profile page and the player API all read it."""
+    return Exists(
+        Entry.objects.filter(player_id=OuterRef("pk")).exclude(
+            tournament__status=Tournament.Status.DRAFT
+        )
+    )
+
+
+def player_visible(*, user: UserLike | None) -> Q:
+    """The players ``user`` may look up by id or name: the public ones (:func:`player_public`);
+    for staff every player; for a director also the players entered in a tournament they
+    direct, drafts included, and those entered nowhere yet (whom any director may enter and
+    edit, ``player_editable``). A referee credential sees the public ones only."""
+    if user is not None and (
+        getattr(user, "is_staff", False) or getattr(user, "is_superuser", False)
+    ):
+        return Q()
+    rule = Q(player_public())
+    uid = _user_id(user) if user is not None and not hasattr(user, "credential_id") else None
+    if uid is None:
+        return rule
+    directed = TournamentRole.objects.filter(user_id=uid, role=TournamentRole.Role.DIRECTOR)
+    if not directed.exists():
+        return rule
+    entries = Entry.objects.filter(player_id=OuterRef("pk"))
+    return (
+        rule
+        | Q(Exists(entries.filter(tournament_id__in=directed.values("tournament_id"))))
+        | ~Q(Exists(entries))
+    )
+
+
+def player_get(*, player_id: int, user: UserLike | None) -> Player:
+    """The player with this id if ``user`` may see it (:func:`player_visible`), else the same
+    404 as for an id that does not exist."""
+    player = Player.objects.filter(player_visible(user=user), pk=player_id).first()
+    if player is None:
+        raise NotFoundError(f"No player {player_id}.", code="not_found")
+    return player
+
+
+def player_list(*, search: str | None = None, user: UserLike | None = None) -> QuerySet[Player]:
+    """The players ``user`` may see (:func:`player_visible`) whose name or nickname contains
+    ``search``."""
+    qs = Player.objects.filter(player_visible(user=user)).order_by("name", "id")
     if search:
-        qs = qs.filter(name__icontains=search) | qs.filter(nickname__icontains=search)
+        qs = qs.filter(Q(name__icontains=search) | Q(nickname__icontains=search))
     return qs
 
 
@@ -148,6 +195,29 @@ def user_get_or_400(*, user_id: int, field: str = "user") -> Any:
         raise ApplicationError(
             f"No user {user_id}.", code="unknown_user", fields={field: ["Unknown user."]}
         )
+    return user
+
+
+def referee_unknown(*, field: str) -> ApplicationError:
+    """THE refusal of a user id that is not a referee of the tournament, whether no account has
+    that id or the account is not this tournament's referee (a director, a superuser, another
+    event's referee): it names no one, so ids (sequential) cannot be mapped to usernames."""
+    return ApplicationError(
+        _("No referee of this tournament has that id."),
+        code="not_referee",
+        fields={field: [_("Create a referee for this tournament first.")]},
+    )
+
+
+def referee_user_or_400(*, user_id: int, field: str) -> Any:
+    """The account with ``user_id`` for a field that names a referee, or the 400 of
+    :func:`referee_unknown` (the same as for an account that is no referee here, which the
+    services refuse with it)."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise referee_unknown(field=field)
     return user
 
 

@@ -19,7 +19,7 @@ class PlayerRatingApi(APIView):
 
     @extend_schema(responses=PlayerRatingOut, operation_id="players_rating_retrieve")
     def get(self, request: Request, player_id: int) -> Response:
-        profile = player_profile(player_id=player_id)
+        profile = player_profile(player_id=player_id, user=request.user)
         if profile is None:
             raise NotFoundError(f"No player {player_id}.", code="not_found")
         data = {

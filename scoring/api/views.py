@@ -19,10 +19,12 @@ from core.exceptions import ApplicationError
 from core.request_limits import SafeJSONParser
 from scoring import selectors, services
 from scoring.api import serializers as s
+from scoring.models import Match
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
 from tournament.auth import client_ip
+from tournament.context import Action, context_for, require
 from tournament.models import Entry, Table
-from tournament.selectors import user_get_or_400
+from tournament.selectors import referee_user_or_400
 
 ERRORS = {
     400: error_response(400, "Rejected: names the field and the rule"),
@@ -33,6 +35,17 @@ ERRORS = {
 
 def _detail(match_id: int) -> dict[str, Any]:
     return dict(s.MatchDetailOutput(selectors.match_detail_get(match_id=match_id)).data)
+
+
+def public_match(request: Request, match: Match) -> Match:
+    """``match`` if the caller may view it publicly (the one context of its tournament and
+    VIEW_PUBLIC). A match of a draft the caller may not see is a 404 exactly as a missing id
+    ("No match <id>."): these routes carry no tournament slug and ids are sequential."""
+    ctx = context_for(
+        request, tournament=match.tournament, missing=selectors.match_missing(match.pk)
+    )
+    require(ctx, Action.VIEW_PUBLIC)
+    return match
 
 
 def json_object(request: Request) -> dict[str, Any]:
@@ -105,7 +118,7 @@ class MatchListApi(TournamentScopedMixin):
                     code="table_not_in_tournament",
                     fields={"table": ["Not a table of this tournament."]},
                 )
-        referee = _user_or_400(v["referee"], "referee")
+        referee = _referee_or_400(v["referee"], "referee")
         match = services.match_create(
             tournament=self.tournament,
             actor=request.user,
@@ -118,16 +131,19 @@ class MatchListApi(TournamentScopedMixin):
         return Response(_detail(match.pk), status=status.HTTP_201_CREATED)
 
 
-def _user_or_400(user_id: int | None, field: str) -> Any:
+def _referee_or_400(user_id: int | None, field: str) -> Any:
+    """The account a ``referee`` field names (``None``: no referee); an unknown id is refused
+    as an account that is no referee here is (``referee_unknown``: naming no one)."""
     if user_id is None:
         return None
-    return user_get_or_400(user_id=user_id, field=field)
+    return referee_user_or_400(user_id=user_id, field=field)
 
 
 class MatchDetailApi(ApiView):
     @extend_schema(responses={200: s.MatchDetailOutput, 404: ERRORS[404]}, tags=["matches"])
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(_detail(match_id))
+        match = public_match(request, selectors.match_detail_get(match_id=match_id))
+        return Response(s.MatchDetailOutput(match).data)
 
 
 class MatchStartApi(ApiView):
@@ -158,7 +174,7 @@ class MatchRefereeApi(ApiView):
         services.match_assign_referee(
             match_id=match_id,
             actor=request.user,
-            referee=_user_or_400(data.validated_data["referee"], "referee"),
+            referee=_referee_or_400(data.validated_data["referee"], "referee"),
         )
         return Response(_detail(match_id))
 
@@ -174,7 +190,7 @@ class HandListApi(ApiView):
         tags=["hands"],
     )
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(match_id=match_id)
+        match = public_match(request, selectors.match_get(match_id=match_id))
         query = s.HandListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         qs = selectors.hand_list(match=match, include_void=query.validated_data["include_void"])

@@ -14,6 +14,7 @@ from scoring.engine.placing import placings_by_score, team_placings
 from scoring.engine.snapshot import state_to_json
 from scoring.models import Hand, Match
 from scoring.presenters.bodies import next_hand_json
+from scoring.selectors import match_missing
 from scoring.services.confirmation_gates import confirmation_freeze
 from tournament.context import (
     PERMISSIONS,
@@ -21,6 +22,7 @@ from tournament.context import (
     Role,
     actor_roles,
     require_actor,
+    require_actor_visible,
     require_status,
 )
 from tournament.models import Tournament
@@ -67,10 +69,28 @@ def _require_director(actor: Actor, tournament: Tournament, action: Action = Act
     require_actor(actor, tournament, action)
 
 
+def _require_match_visible(actor: Actor, match: Match) -> None:
+    """404 "No match <id>." for a match of a draft ``actor`` may not see, exactly as for a
+    missing id: a match is addressed by its (sequential) id alone, so a 403, a 409 or a 404
+    naming the tournament would confirm that the hidden draft exists. Every service addressed
+    by a match id checks this before anything else about the caller."""
+    require_actor_visible(actor, match.tournament, missing=match_missing(match.pk))
+
+
+def _require_match_director(actor: Actor, match: Match, action: Action) -> None:
+    """A director ``action`` on a match addressed by its id: :func:`_require_match_visible`,
+    then :func:`_require_director`."""
+    _require_authenticated(actor)
+    _require_match_visible(actor, match)
+    _require_director(actor, match.tournament, action)
+
+
 def _require_referee_or_director(actor: Actor, match: Match, action: Action) -> bool:
     """The match's assigned referee or a director, by the one table, while the tournament is
-    running (its lifecycle gate); True for a director."""
+    running (its lifecycle gate); True for a director. A hidden draft's match is missing
+    (:func:`_require_match_visible`)."""
     _require_authenticated(actor)
+    _require_match_visible(actor, match)
     roles = actor_roles(actor, match.tournament_id)
     is_director = Role.DIRECTOR in roles
     assigned = Role.REFEREE in roles and match.referee_id == actor.pk
@@ -117,7 +137,7 @@ def _lock_match(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update(no_key=True).get(pk=match_id)
     except Match.DoesNotExist:
-        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+        raise NotFoundError(match_missing(match_id), code="not_found") from None
 
 
 def _snapshot(match: Match, state: MatchState) -> None:

@@ -38,8 +38,8 @@ from scoring.engine.match import match_apply
 from scoring.engine.record import HandRecord
 from scoring.events import match_update_event
 from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
-from scoring.selectors import match_fold_records, match_hand_records
-from scoring.services.common import _final_placings
+from scoring.selectors import match_fold_records, match_hand_records, match_missing
+from scoring.services.common import _final_placings, _require_match_director, _require_match_visible
 from scoring.services.confirmation_gates import (
     HOLD_DISPUTED,
     HOLD_HAND,
@@ -56,7 +56,7 @@ from tournament.context import PERMISSIONS, Action, RefereeActor, Role, actor_ro
 from tournament.groups import tournament_group
 from tournament.models import Entry
 from tournament.pins import pin_check
-from tournament.services import action_log_record, require_director, tournament_version_bump
+from tournament.services import action_log_record, tournament_version_bump
 
 # -- services ---------------------------------------------------------------------------------
 
@@ -77,14 +77,16 @@ def _lock(match_id: int) -> Match:
             .get(pk=match_id)
         )
     except Match.DoesNotExist:
-        raise NotFoundError(f"No match {match_id}.", code="not_found") from None
+        raise NotFoundError(match_missing(match_id), code="not_found") from None
 
 
 def _require_table(actor: Actor, match: Match) -> None:
     """The match's assigned referee (its credential: on its own match only) or a director,
-    while the tournament runs - the RECORD_HAND row of the one permission table."""
+    while the tournament runs - the RECORD_HAND row of the one permission table. A hidden
+    draft's match is missing (``_require_match_visible``)."""
     if actor is None or not getattr(actor, "is_authenticated", False):
         raise PermissionDeniedError(_("Sign in first."), code="not_authenticated", status=401)
+    _require_match_visible(actor, match)
     roles = actor_roles(actor, match.tournament_id)
     is_director = Role.DIRECTOR in roles and not isinstance(actor, RefereeActor)
     assigned = Role.REFEREE in roles and match.referee_id == actor.pk
@@ -422,7 +424,7 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     confirmation: the match moves on, or finishes and advances.
     """
     match = _lock(match_id)
-    require_director(actor=actor, tournament=match.tournament, action=Action.DECIDE_MATCH)
+    _require_match_director(actor, match, Action.DECIDE_MATCH)
     if decision not in RESOLUTIONS:
         raise ApplicationError(
             _("decision must be 'uphold' or 'correct'."),

@@ -28,7 +28,7 @@ from scoring.services.common import (
     ForfeitResult,
     _freeze_ruleset,
     _lock_match,
-    _require_director,
+    _require_match_director,
     _require_reason,
     _require_referee_or_director,
     _snapshot,
@@ -141,7 +141,7 @@ def hand_void_last(
 
 def _director_match(match_id: int, actor: Actor) -> Match:
     match = _lock_match(match_id)
-    _require_director(actor, match.tournament, Action.DECIDE_MATCH)
+    _require_match_director(actor, match, Action.DECIDE_MATCH)
     return match
 
 

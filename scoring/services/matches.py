@@ -20,6 +20,7 @@ from scoring.services.common import (
     _freeze_ruleset,
     _lock_match,
     _require_director,
+    _require_match_director,
     _require_referee_or_director,
     _snapshot,
 )
@@ -28,6 +29,7 @@ from tournament.context import (
     Action,
 )
 from tournament.models import Entry, Table, Tournament, TournamentRole
+from tournament.selectors import referee_unknown
 from tournament.services import (
     action_log_record,
     tournament_version_bump,
@@ -116,19 +118,14 @@ def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
     if not TournamentRole.objects.filter(
         tournament=tournament, user=referee, role=TournamentRole.Role.REFEREE
     ).exists():
-        raise ApplicationError(
-            _("%(user)s is not a referee of %(tournament)s.")
-            % {"user": referee, "tournament": tournament.name},
-            code="not_referee",
-            fields={"referee": [_("Grant the referee role first.")]},
-        )
+        raise referee_unknown(field="referee")  # names no one (user ids are sequential)
 
 
 @transaction.atomic
 def match_assign_referee(*, match_id: int, actor: Actor, referee: Actor | None) -> Match:
     """Assign (or clear) the referee of a match (director only; logged)."""
     match = _lock_match(match_id)
-    _require_director(actor, match.tournament, Action.DECIDE_MATCH)
+    _require_match_director(actor, match, Action.DECIDE_MATCH)
     _check_referee(match.tournament, referee)
     before = match.referee_id
     match.referee = referee

@@ -10,7 +10,8 @@ from core.sql import Columns, default_connection, prepared_cursor
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.models import Match
-from scoring.services.common import Actor, _require_authenticated
+from scoring.selectors import match_missing
+from scoring.services.common import Actor, _require_authenticated, _require_match_visible
 from scoring.services.idempotency import (
     KEYED_COLUMNS,
     _StoredAnswer,
@@ -19,6 +20,7 @@ from scoring.services.idempotency import (
 )
 from tournament.context import (
     PERMISSIONS,
+    PUBLIC_STATUSES,
     STATUS_GATES,
     Action,
     RefereeActor,
@@ -73,8 +75,9 @@ def _lock_match_for_recording(
     The statement is precompiled (``core.sql``): compiling the equivalent queryset with its
     two subqueries cost about a third of a hand's Python time (bench/bench_hands.py).
     Returns the match, whether the actor is a director and the stored answer for ``key``.
-    Raises 404 for an unknown match and 403 unless the actor is a director of the tournament
-    or the referee assigned to this match (whose referee role must still stand).
+    Raises 404 for an unknown match (and a hidden draft's) and 403 unless the actor is a
+    director of the tournament or the referee assigned to this match (whose referee role must
+    still stand).
     """
     _require_authenticated(actor)
     params = [
@@ -90,11 +93,13 @@ def _lock_match_for_recording(
         cursor.execute(_lock_for_recording_sql(), params)
         row = cursor.fetchone()
     if row is None:
-        raise NotFoundError(f"No match {match_id}.", code="not_found")
+        raise NotFoundError(match_missing(match_id), code="not_found")
     keyed = len(KEYED_COLUMNS.attnames)
     match = _MATCH_COLUMNS.instance(row[: -3 - keyed])
     status, actor_is_director, actor_is_referee = row[-3 - keyed : -keyed]
     stored = stored_answer_from(row[-keyed:])
+    if status not in PUBLIC_STATUSES:  # a draft: off the hot path, the one visibility rule
+        _require_match_visible(actor, match)
     # A credential is never a director, whatever else its identity holds (the table).
     is_director = not isinstance(actor, RefereeActor) and bool(
         getattr(actor, "is_superuser", False) or actor_is_director

@@ -128,7 +128,9 @@ def test_a_page_parameter_in_other_digits_or_past_int_is_400_naming_it(
 
 
 def test_limit_is_capped() -> None:
-    Player.objects.bulk_create([Player(name=f"P{i}") for i in range(1005)])
+    players = Player.objects.bulk_create([Player(name=f"P{i}") for i in range(1005)])
+    tournament = TournamentFactory()  # entered in a published tournament: public players
+    Entry.objects.bulk_create([Entry(tournament=tournament, player=p) for p in players])
     r = APIClient().get("/api/players/?limit=5000")
     assert r.status_code == 200
     assert len(r.json()["results"]) == 1000

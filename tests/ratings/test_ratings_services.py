@@ -16,7 +16,7 @@ from scoring.engine import Ruleset
 from scoring.models import Match
 from scoring.services import hand_void_last, match_forfeit, match_result_override
 from tests.brackets.conftest import make_tournament, play_match
-from tests.factories import TournamentFactory, director_of, match_in_progress
+from tests.factories import EntryFactory, TournamentFactory, director_of, match_in_progress
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -224,8 +224,13 @@ def test_draft_tournaments_stay_out_of_profiles(client: Any) -> None:
     tournament = _tournament()
     match = _played(tournament, seed=6)
     player = match.seats.select_related("entry__player").first().entry.player
+    EntryFactory(tournament=TournamentFactory(status="finished"), player=player)
+    alone = match.seats.select_related("entry").last().entry.player_id  # only in this one
     tournament.status = "draft"
     tournament.save(update_fields=["status"])
     html = client.get(f"/players/{player.pk}/").content.decode()
     assert tournament.name not in html
     assert client.get(f"/api/players/{player.pk}/rating/").json()["history"] == []
+    # A player of the draft alone is not public at all (tournament.selectors.player_visible).
+    assert client.get(f"/players/{alone}/").status_code == 404
+    assert client.get(f"/api/players/{alone}/rating/").status_code == 404

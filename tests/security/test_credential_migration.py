@@ -64,3 +64,36 @@ def _migrate_all() -> None:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0007_revokes_the_credentials_of_finished_tournaments_at_their_finish() -> None:
+    """A reopen revives no credential of a tournament finished before the rule (finding C)."""
+    before, after = (
+        [("tournament", "0006_director_invitation")],
+        [("tournament", "0007_revoke_credentials_of_finished_tournaments")],
+    )
+    try:
+        old = _migrate(before)
+        tournaments = old.get_model("tournament", "Tournament")
+        role_model = old.get_model("tournament", "TournamentRole")
+        token_model = old.get_model("tournament", "RefereeToken")
+        user_model = old.get_model("auth", "User")
+        tokens = {}
+        for status in ("finished", "running"):
+            tournament = tournaments.objects.create(name=status, slug=f"m-{status}", status=status)
+            referee = user_model.objects.create(username=f"ref-{status}")
+            role = role_model.objects.create(tournament=tournament, user=referee, role="referee")
+            tokens[status] = token_model.objects.create(
+                role=role, prefix=f"p-{status}", key_hash="a" * 64
+            )
+        finished = tournaments.objects.get(status="finished")
+
+        new = _migrate(after)
+        token_model = new.get_model("tournament", "RefereeToken")
+        assert token_model.objects.get(pk=tokens["finished"].pk).revoked_at == finished.updated_at
+        assert token_model.objects.get(pk=tokens["running"].pk).revoked_at is None
+
+        _migrate(before)  # backwards runs
+    finally:
+        _migrate_all()

@@ -6,7 +6,6 @@ finish -> write. Referees act only through their credential (a capability, never
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,26 +23,20 @@ from tests.factories import (
     director_of,
     match_in_progress,
 )
-from tests.security.conftest import csrf, fresh_ip, open_link
+from tests.security.conftest import (
+    csrf,
+    fresh_ip,
+    open_link,
+    referee_with_key,
+    token_client,
+)
 from tournament import services
 from tournament.context import SESSION_CREDENTIAL_KEY
-from tournament.models import ActionLog, Player, RefereeToken, Tournament, TournamentRole
+from tournament.models import ActionLog, Player, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 
 HAND = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 2}
-
-
-def _referee(tournament: Tournament, director: Any, name: str) -> tuple[Any, RefereeToken]:
-    role = services.referee_create(tournament=tournament, actor=director, username=name)
-    token = services.referee_token_issue(tournament=tournament, actor=director, user=role.user)
-    return role.user, token
-
-
-def _token_client(token: RefereeToken) -> APIClient:
-    api = APIClient(REMOTE_ADDR=fresh_ip())
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")  # type: ignore[attr-defined]
-    return api
 
 
 # -- finding 1: a director's grant chained into a takeover --
@@ -84,14 +77,14 @@ def test_chain_grant_token_act_reaches_only_the_assigned_matches_of_one_tourname
     x, y = TournamentFactory(), TournamentFactory()
     director_x, director_y = director_of(x), director_of(y)
     services.referee_token_issue  # noqa: B018 - (documenting the step)
-    referee, token = _referee(y, director_y, "ref-y")
+    referee, token = referee_with_key(y, director_y, "ref-y")
     services.referee_token_issue(
-        tournament=x, actor=director_x, user=_referee(x, director_x, "ref-x")[0]
+        tournament=x, actor=director_x, user=referee_with_key(x, director_x, "ref-x")[0]
     )
     mine = match_in_progress(y, referee=referee)
     not_mine = match_in_progress(y)
     in_x = match_in_progress(x)
-    api = _token_client(token)
+    api = token_client(token)
     # The identity is not a site account: inactive, no password, not staff.
     assert not referee.is_active
     assert not referee.has_usable_password()
@@ -148,7 +141,7 @@ def test_chain_grant_token_act_reaches_only_the_assigned_matches_of_one_tourname
 def test_finding1_the_link_never_signs_in_as_an_account() -> None:
     t = TournamentFactory()
     director = director_of(t)
-    _, token = _referee(t, director, "ref-link")
+    _, token = referee_with_key(t, director, "ref-link")
     client = Client(REMOTE_ADDR=fresh_ip())
     client.force_login(director)  # a director's phone, handed to the referee
     r = open_link(client, token.key)  # type: ignore[attr-defined]
@@ -167,7 +160,7 @@ def test_finding1_the_link_never_signs_in_as_an_account() -> None:
 def test_chain_revoke_then_reuse_session_is_refused_on_the_next_request() -> None:
     t = TournamentFactory()
     director = director_of(t)
-    referee, token = _referee(t, director, "ref-revoke")
+    referee, token = referee_with_key(t, director, "ref-revoke")
     match = match_in_progress(t, referee=referee)
     phone = Client(REMOTE_ADDR=fresh_ip())
     assert open_link(phone, token.key).status_code == 200  # type: ignore[attr-defined]
@@ -192,7 +185,7 @@ def test_chain_revoke_then_reuse_session_is_refused_on_the_next_request() -> Non
     assert SESSION_CREDENTIAL_KEY not in phone.session
     # And the key itself is dead.
     assert (
-        _token_client(token)
+        token_client(token)
         .post(f"/api/matches/{match.pk}/hands/", {"number": 2, **HAND}, format="json")
         .status_code
         == 401
@@ -205,7 +198,7 @@ def test_chain_revoke_then_reuse_session_is_refused_on_the_next_request() -> Non
 def test_chain_finish_then_write_is_refused_for_everyone_and_reopen_is_logged() -> None:
     t = TournamentFactory()
     director = director_of(t)
-    referee, token = _referee(t, director, "ref-finish")
+    referee, token = referee_with_key(t, director, "ref-finish")
     match = match_in_progress(t, referee=referee)
     hand_record(match_id=match.pk, actor=referee, expected_number=1, payload=HAND)
     other = match_in_progress(t)
@@ -227,7 +220,7 @@ def test_chain_finish_then_write_is_refused_for_everyone_and_reopen_is_logged() 
     )
     # The referee's credential expired with the tournament.
     assert (
-        _token_client(token)
+        token_client(token)
         .post(f"/api/matches/{match.pk}/hands/", {"number": 2, **HAND}, format="json")
         .status_code
         == 401
@@ -286,7 +279,7 @@ def test_finding4_a_valid_key_is_accepted_after_wrong_ones_and_forwarded_for_is_
 ):
     t = TournamentFactory()
     director = director_of(t)
-    _, token = _referee(t, director, "ref-nat")
+    _, token = referee_with_key(t, director, "ref-nat")
     ip = fresh_ip()
     venue = APIClient(REMOTE_ADDR=ip)
     venue.credentials(HTTP_AUTHORIZATION="Token bad.bad")

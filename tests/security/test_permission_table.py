@@ -17,8 +17,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from brackets.models import Round, RoundMatch, Stage
 from notify.models import WebhookEndpoint
-from scoring.models import Hand, Match
+from scoring.models import Hand, Match, Seat
+from scoring.services import hand_record, match_start
 from tests.factories import (
     EntryFactory,
     TableFactory,
@@ -26,6 +28,7 @@ from tests.factories import (
     UserFactory,
     director_of,
     match_in_progress,
+    scheduled_match,
 )
 from tests.security.conftest import fresh_ip
 from tournament import services
@@ -42,12 +45,16 @@ from tournament.models import (
     ActionLog,
     DirectorInvitation,
     Entry,
+    Partnership,
+    Player,
     RefereeToken,
     Tournament,
     TournamentRole,
 )
 
 pytestmark = pytest.mark.django_db
+
+HAND = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 2}
 
 
 def all_routes() -> list[tuple[str, str]]:
@@ -254,20 +261,23 @@ def fingerprint() -> tuple[Any, ...]:
 DENIED = {401, 403, 404, 405}
 
 
-def _url(pattern: str, w: World, *, own: bool) -> str | None:
+def _fill(pattern: str, values: dict[str, Any]) -> str | None:
+    """The path of ``pattern`` with ``values``; None for a regex route or a missing value."""
     if "(?P<" in pattern or "^" in pattern:
         return None
-    values = dict(w.ids)
-    values["slug"] = w.t.slug
-    if own:
-        values["match_id"] = w.match.pk
-    values["key"] = "x"
     path = pattern
     for name in re.findall(r"<(?:\w+:)?(\w+)>", pattern):
         if name not in values:
             return None
         path = re.sub(rf"<(?:\w+:)?{name}>", str(values[name]), path)
     return "/" + path
+
+
+def _url(pattern: str, w: World, *, own: bool) -> str | None:
+    values: dict[str, Any] = {**w.ids, "slug": w.t.slug, "key": "x"}
+    if own:
+        values["match_id"] = w.match.pk
+    return _fill(pattern, values)
 
 
 CASES = [
@@ -341,3 +351,158 @@ def test_objects_of_another_tournament_under_my_slug_are_404_for_its_director() 
         )
         assert r.status_code == 404, (url, r.status_code)
     assert fingerprint() == before
+
+
+# -- a draft tournament through every route (security review, finding A) ---------------------
+#
+# A draft exists only for its directors and staff. Routes addressed by an object's id carry no
+# tournament slug (``/api/matches/<id>/``) and ids are sequential, so for everybody else every
+# route must answer a draft's object exactly as an id that does not exist: the same status
+# (and error code), nothing of the draft in the body, nothing written. Likewise a draft's ids
+# under a published tournament's slug, and the draft's own slug.
+
+SECRET_NAME = "Hush Draft Open"
+SECRET_PLAYER = "Zed Onlyindraft"
+MISSING = 987654321
+
+
+@dataclass
+class DraftWorld:
+    draft: Tournament
+    published: Tournament
+    ids: dict[str, Any]  # the draft's objects
+    clients: dict[str, Client]  # callers who may not see the draft
+
+
+def build_draft() -> DraftWorld:
+    """A tournament with a played hand, a round, a partnership, a webhook, a referee and a
+    player entered nowhere else, set back to draft (as ``test_finding3`` does: a match can
+    only start while a tournament runs); and a published tournament whose director, referee
+    and spectators ask for its objects."""
+    draft = TournamentFactory(name=SECRET_NAME)
+    director = director_of(draft)
+    ref = services.referee_create(tournament=draft, actor=director, username="draft-ref")
+    token = services.referee_token_issue(tournament=draft, actor=director, user=ref.user)
+    table = TableFactory(tournament=draft, number=1)
+    match = scheduled_match(draft, referee=ref.user, table=table)
+    secret = Seat.objects.get(match=match, seat=0).entry
+    Player.objects.filter(pk=secret.player_id).update(name=SECRET_PLAYER)
+    match_start(match_id=match.pk, actor=director)
+    hand_record(match_id=match.pk, actor=director, expected_number=1, payload=HAND)
+    stage = Stage.objects.create(
+        tournament=draft, number=1, name="Qualifying", kind=Stage.Kind.QUALIFYING
+    )
+    rnd = Round.objects.create(stage=stage, number=1, kind=Round.Kind.SWISS)
+    RoundMatch.objects.create(round=rnd, match=match, table_number=1)
+    pair = Partnership.objects.create(tournament=draft, number=1)
+    endpoint = WebhookEndpoint.objects.create(
+        tournament=draft, url="https://hooks.example.org/d", secret="s", events=["ping"]
+    )
+    Tournament.objects.filter(pk=draft.pk).update(status=Tournament.Status.DRAFT)
+    draft.refresh_from_db()
+
+    published = TournamentFactory()
+    published_director = director_of(published)
+    published_ref = services.referee_create(
+        tournament=published, actor=published_director, username="pub-ref"
+    )
+    published_token = services.referee_token_issue(
+        tournament=published, actor=published_director, user=published_ref.user
+    )
+    clients = {"anonymous": Client(REMOTE_ADDR=fresh_ip())}
+    clients["spectator"] = Client(REMOTE_ADDR=fresh_ip())
+    clients["spectator"].force_login(UserFactory())
+    clients["published_director"] = Client(REMOTE_ADDR=fresh_ip())
+    clients["published_director"].force_login(published_director)
+    clients["published_referee"] = Client(
+        REMOTE_ADDR=fresh_ip(),
+        HTTP_AUTHORIZATION=f"Token {published_token.key}",  # type: ignore[attr-defined]
+    )
+    ids = {
+        "slug": draft.slug,
+        "match_id": match.pk,
+        "entry_id": secret.pk,
+        "player_id": secret.player_id,
+        "role_id": ref.pk,
+        "token_id": token.pk,
+        "table_id": table.pk,
+        "stage_id": stage.pk,
+        "round_id": rnd.pk,
+        "pair_id": pair.pk,
+        "endpoint_id": endpoint.pk,
+        "number": 1,  # the draft's table 1, its hand 1
+        "action": "forfeit",
+        "key": "x",
+    }
+    return DraftWorld(draft, published, ids, clients)
+
+
+def _answer(client: Client, http: str, url: str) -> tuple[int, str, str]:
+    """(status, error code of a JSON error body, body text) of one request."""
+    if http == "get":
+        response = client.get(url)
+    else:
+        response = getattr(client, http)(url, data="{}", content_type="application/json")
+    body = b"".join(response) if response.streaming else response.content  # type: ignore[attr-defined]
+    code = ""
+    if response.get("Content-Type", "").startswith("application/json"):
+        error = response.json().get("error") if response.content.startswith(b"{") else None
+        code = error.get("code", "") if isinstance(error, dict) else ""
+    return response.status_code, code, body.decode(errors="replace")
+
+
+@pytest.mark.parametrize(
+    ("name", "pattern", "method"), CASES, ids=[f"{n}-{m}" for n, _, m in CASES]
+)
+def test_a_draft_answers_every_route_as_missing_ids_for_those_who_may_not_see_it(
+    name: str, pattern: str, method: str
+) -> None:
+    w = build_draft()
+    http = "get" if method == "*" else method.lower()
+    missing = {k: (f"no-such-{MISSING}" if k == "slug" else MISSING) for k in w.ids}
+    missing.update(action="forfeit", key="x")
+    # (the draft's objects, the same with missing ids): under the draft's slug, and (routes
+    # with a slug and ids) under the published tournament's slug.
+    pairs = [(_fill(pattern, w.ids), _fill(pattern, missing))]
+    if "<slug:slug>" in pattern and len(re.findall(r"<", pattern)) > 1:
+        pairs.append(
+            (
+                _fill(pattern, {**w.ids, "slug": w.published.slug}),
+                _fill(pattern, {**missing, "slug": w.published.slug}),
+            )
+        )
+    for (draft_url, missing_url), (actor, client) in itertools.product(pairs, w.clients.items()):
+        if draft_url is None or missing_url is None:
+            continue
+        before = fingerprint()
+        status, code, body = _answer(client, http, draft_url)
+        assert fingerprint() == before, (name, method, actor, draft_url)
+        assert (status, code) == _answer(client, http, missing_url)[:2], (
+            name,
+            method,
+            actor,
+            draft_url,
+            status,
+            body[:300],
+        )
+        assert SECRET_NAME not in body, (name, actor, draft_url)
+        assert SECRET_PLAYER not in body, (name, actor, draft_url)
+        if "<slug:slug>" not in pattern:
+            assert w.draft.slug not in body, (name, actor, draft_url)
+
+
+def test_the_drafts_directors_still_reach_its_matches_by_id() -> None:
+    """The other side of the rule: the draft's own director (and staff) read its match."""
+    w = build_draft()
+    director = Client()
+    director.force_login(
+        TournamentRole.objects.get(tournament=w.draft, role=TournamentRole.Role.DIRECTOR).user
+    )
+    staff = Client()
+    staff.force_login(UserFactory(is_staff=True))
+    match_id = w.ids["match_id"]
+    for client in (director, staff):
+        for url in (f"/api/matches/{match_id}/", f"/api/v2/matches/{match_id}/hands/"):
+            answer = client.get(url)
+            assert answer.status_code == 200, (url, answer.content[:200])
+        assert SECRET_PLAYER in client.get(f"/api/matches/{match_id}/").content.decode()

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.schema import error_response
-from core.exceptions import ApplicationError, NotFoundError
+from core.exceptions import ApplicationError
 from tournament import selectors, services
 from tournament.api import serializers as s
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
@@ -121,7 +121,7 @@ class PlayerListApi(ApiView):
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
-        qs = selectors.player_list(search=request.query_params.get("search"))
+        qs = selectors.player_list(search=request.query_params.get("search"), user=request.user)
         return self.paginated(request, qs, s.PlayerOutput)
 
     @extend_schema(request=s.PlayerInput, responses={201: s.PlayerOutput}, tags=["players"])
@@ -134,10 +134,7 @@ class PlayerListApi(ApiView):
 
 class PlayerDetailApi(ApiView):
     def _get(self, player_id: int) -> Player:
-        player = Player.objects.filter(pk=player_id).first()
-        if player is None:
-            raise NotFoundError(f"No player {player_id}.", code="not_found")
-        return player
+        return selectors.player_get(player_id=player_id, user=self.request.user)
 
     @extend_schema(responses=s.PlayerOutput, tags=["players"])
     def get(self, request: Request, player_id: int) -> Response:
@@ -328,7 +325,7 @@ class RefereeTokenListApi(TournamentScopedMixin):
         token = services.referee_token_issue(
             tournament=self.tournament,
             actor=request.user,
-            user=selectors.user_get_or_400(user_id=data.validated_data["user"]),
+            user=selectors.referee_user_or_400(user_id=data.validated_data["user"], field="user"),
             label=data.validated_data["label"],
         )
         return Response(s.RefereeTokenOutput(token).data, status=status.HTTP_201_CREATED)

@@ -27,6 +27,7 @@ from tournament.services.credentials import (
     referee_token_issue,
     referee_token_resolve,
     referee_token_revoke,
+    referee_tokens_revoke_at_finish,
 )
 from tournament.services.invitations import (
     InvitationGoneError,
@@ -98,6 +99,7 @@ __all__ = [
     "referee_token_issue",
     "referee_token_resolve",
     "referee_token_revoke",
+    "referee_tokens_revoke_at_finish",
     "require_director",
     "role_grant",
     "role_grant_by_invitation",

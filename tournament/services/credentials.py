@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,7 +25,8 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
-from tournament.principal import credential_touch
+from tournament.principal import credential_touch, revoked_at_finish
+from tournament.selectors import referee_unknown
 from tournament.services.common import (
     User,
     _action,
@@ -48,7 +50,8 @@ class RefereeTokenThrottledError(ApplicationError):
 # -- referee credentials --------------------------------------------------------------------------
 
 KEY_SEPARATOR = "."
-# What _new_key makes: two token_urlsafe parts (12 and 32 characters) joined by the separator.
+# What credential_key_new makes: two token_urlsafe parts (12 and 32 characters), joined by
+# the separator.
 # Anything else is refused before it reaches the database: a NUL is a DataError on
 # PostgreSQL, a lone surrogate cannot even be encoded for the query (a 500 each, uncounted).
 KEY_MAX_LENGTH = 128
@@ -96,12 +99,7 @@ def referee_token_issue(
         or getattr(user, "is_superuser", False)
         or TournamentRole.objects.filter(user=user).exclude(pk=role.pk).exists()
     ):  # a credential's identity is a referee of one tournament and nothing else
-        raise ApplicationError(
-            _("%(user)s is not a referee of %(tournament)s.")
-            % {"user": user, "tournament": tournament.name},
-            code="not_referee",
-            fields={"user": [_("Create a referee for this tournament first.")]},
-        )
+        raise referee_unknown(field="user")  # names no one (user ids are sequential)
     prefix, key = credential_key_new()
     token = RefereeToken.objects.create(
         role=role, prefix=prefix, key_hash=credential_hash(key), label=label, issued_by=actor
@@ -123,18 +121,57 @@ def referee_token_revoke(*, token: RefereeToken, actor: User) -> RefereeToken:
     link are refused from the next request on."""
     tournament = token.role.tournament
     require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
-    if token.revoked_at is None:
-        token.revoked_at = timezone.now()
-        token.revoked_by = actor
-        token.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
-        action_log_record(
-            tournament=tournament,
-            actor=actor,
-            verb="referee_token.revoke",
-            target=token,
-            data={"user_id": token.role.user_id},
-        )
+    _revoke(token, tournament=tournament, actor=actor, at=timezone.now())
     return token
+
+
+def referee_tokens_revoke_at_finish(*, tournament: Tournament, actor: User | None) -> int:
+    """Revoke every credential of ``tournament`` still active, as it finishes (docs/security.md:
+    finishing expires them all, and a reopen revives none: the director issues new keys).
+
+    Called by the services that finish a tournament, in their transaction, after its row is
+    saved: ``revoked_at`` is the moment it finished (its ``updated_at``), which is how
+    ``tournament.principal.revoked_at_finish`` tells these credentials (the referee's short
+    read of the result, the link's "your work is done") from any other revoked one. ``actor``
+    is the director who finished it, or ``None`` when the system did; no permission check
+    here: finishing was the caller's. Each credential is logged as a revoke. Returns how many."""
+    tokens = list(
+        RefereeToken.objects.select_for_update()
+        .select_related("role")
+        .filter(role__tournament=tournament, revoked_at__isnull=True)
+        .order_by("id")
+    )
+    for token in tokens:
+        _revoke(token, tournament=tournament, actor=actor, at=tournament.updated_at, finish=True)
+    return len(tokens)
+
+
+def _revoke(
+    token: RefereeToken,
+    *,
+    tournament: Tournament,
+    actor: User | None,
+    at: datetime,
+    finish: bool = False,
+) -> None:
+    """THE revoke (idempotent): ``revoked_at``, ``revoked_by`` and the action log entry. The
+    key and every session opened through its link re-check ``revoked_at`` on each request
+    (``tournament.principal``), so nothing else is needed to end them."""
+    if token.revoked_at is not None:
+        return
+    token.revoked_at = at
+    token.revoked_by = actor if getattr(actor, "is_authenticated", False) else None
+    token.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
+    data: dict[str, object] = {"user_id": token.role.user_id}
+    if finish:
+        data["tournament_finished"] = True
+    action_log_record(
+        tournament=tournament,
+        actor=actor,
+        verb="referee_token.revoke",
+        target=token,
+        data=data,
+    )
 
 
 def _failure_key(client_ip: str) -> str:
@@ -170,9 +207,10 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
     ``REFEREE_TOKEN_MAX_FAILURES`` per ``REFEREE_TOKEN_FAILURE_WINDOW`` seconds per client
     address, and only they get 429 once over it. The lookup is by the non-secret prefix; the
     hash is compared with :func:`hmac.compare_digest`. Unknown and revoked keys answer the same
-    401; a valid key of a tournament that is not running gets its own 401 (and is no failure).
-    A key that is not even shaped like one (:func:`credential_key_well_formed`) is never looked
-    up and counts as a wrong key, with the same answer.
+    401; a valid key of a tournament that is not running (a finished one's: revoked by its
+    finish) gets its own 401 (and is no failure). A key that is not even shaped like one
+    (:func:`credential_key_well_formed`) is never looked up and counts as a wrong key, with
+    the same answer.
     """
     token = (
         RefereeToken.objects.select_related("role__tournament")
@@ -184,7 +222,11 @@ def referee_token_resolve(*, key: str, client_ip: str) -> RefereeToken:
     if (
         token is None
         or not hmac.compare_digest(token.key_hash, credential_hash(key))
-        or token.revoked_at is not None
+        or (
+            token.revoked_at is not None
+            # revoked by the finish: answered below as the finished tournament's key
+            and not revoked_at_finish(token, token.role.tournament)
+        )
     ):
         credential_failure_count(client_ip)
         raise RefereeTokenInvalidError("Unknown or revoked referee key.", code="invalid_token")

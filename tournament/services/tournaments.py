@@ -28,6 +28,7 @@ from tournament.services.common import (
     action_log_record,
     require_director,
 )
+from tournament.services.credentials import referee_tokens_revoke_at_finish
 
 # -- tournaments --------------------------------------------------------------------------------
 
@@ -165,6 +166,8 @@ def tournament_update(
             target=tournament,
             data={k: v for k, v in data.items() if k != "name"},
         )
+    if tournament.status == Tournament.Status.FINISHED:
+        referee_tokens_revoke_at_finish(tournament=tournament, actor=actor)
     tournament_version_bump(tournament_id=tournament.pk)
     return tournament
 
@@ -181,6 +184,7 @@ def tournament_status_change(
     The system also moves it by itself: the first published round makes it running
     (:func:`tournament_mark_running`), the final table's end makes it finished
     (:func:`tournament_mark_finished`). Finished is read-only; see :func:`tournament_reopen`.
+    Finishing revokes every referee credential (``referee_tokens_revoke_at_finish``).
     """
     require_director(actor=actor, tournament=tournament, action=_action("CHANGE_STATUS"))
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -205,13 +209,18 @@ def tournament_status_change(
         reason=reason,
         data={"before": before, "after": status},
     )
+    if status == Tournament.Status.FINISHED:
+        referee_tokens_revoke_at_finish(tournament=locked, actor=actor)
     tournament_version_bump(tournament_id=locked.pk)
     return locked
 
 
 @transaction.atomic
 def tournament_reopen(*, tournament: Tournament, actor: User, reason: str) -> Tournament:
-    """A director reopens a finished tournament (back to running) with a reason, logged."""
+    """A director reopens a finished tournament (back to running) with a reason, logged.
+
+    The referee credentials stay revoked (the finish revoked them all): the director issues
+    new ones for the referees who are to record again."""
     require_director(actor=actor, tournament=tournament, action=_action("REOPEN"))
     if not isinstance(reason, str) or not reason.strip():
         raise ApplicationError(
@@ -247,6 +256,9 @@ def _mark(tournament_id: int, status: str, before: list[str], verb: str) -> bool
             target_id=str(tournament_id),
             data={"after": status, "by": "system"},
         )
+        if status == Tournament.Status.FINISHED:
+            tournament = Tournament.objects.get(pk=tournament_id)
+            referee_tokens_revoke_at_finish(tournament=tournament, actor=None)
     return bool(changed)
 
 
@@ -261,7 +273,8 @@ def tournament_mark_running(*, tournament_id: int) -> bool:
 
 
 def tournament_mark_finished(*, tournament_id: int) -> bool:
-    """The final table has played (champion decided): finished, read-only (logged)."""
+    """The final table has played (champion decided): finished, read-only (logged); every
+    referee credential is revoked (``referee_tokens_revoke_at_finish``)."""
     return _mark(
         tournament_id,
         Tournament.Status.FINISHED,
