@@ -278,9 +278,40 @@ def test_nobody_joins_a_finished_tournament(tournament: Tournament) -> None:
     assert DirectorInvitation.objects.get(pk=invitation.pk).used_at is None
 
 
+def test_finishing_revokes_pending_invitations_and_a_reopen_revives_none(
+    tournament: Tournament,
+) -> None:
+    """As the referee credentials (docs/security.md): a link sent before the finish must not
+    make a director of the reopened tournament; a used one stays as it was."""
+    director = director_of(tournament)
+    used = invite(tournament, director)
+    accept(used.key, username="early")  # type: ignore[attr-defined]
+    pending = invite(tournament, director)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    tournament.refresh_from_db()
+    services.tournament_status_change(
+        tournament=tournament, actor=director, status=Tournament.Status.FINISHED
+    )
+    services.tournament_reopen(
+        tournament=Tournament.objects.get(pk=tournament.pk), actor=director, reason="a score"
+    )
+    pending.refresh_from_db()
+    assert pending.revoked_at is not None
+    assert pending.revoked_by == director
+    assert DirectorInvitation.objects.get(pk=used.pk).revoked_at is None  # used: untouched
+    log = ActionLog.objects.get(verb="director_invitation.revoke")
+    assert log.data == {"prefix": pending.prefix, "tournament_finished": True}
+    with pytest.raises(InvitationGoneError) as exc:
+        accept(pending.key)  # type: ignore[attr-defined]
+    assert exc.value.code == "invitation_revoked"
+    assert not User.objects.filter(username="newcomer").exists()
+    # A new invitation after the reopen works.
+    assert accept(invite(tournament, director).key, username="later").username == "later"  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     "key",
-    ["", "nodot", ".", "unknownpref.secret", "x" * 200 + ".y", None, 17],
+    ["", "nodot", ".", "unknownpref.secret", "x" * 200 + ".y", None, 17, "\x00.abc", "a\ud800.b"],
 )
 def test_unknown_or_garbled_keys_are_invalid(tournament: Tournament, key: Any) -> None:
     invite(tournament)

@@ -44,11 +44,10 @@ from tournament.services.credentials import (
     credential_failure_count,
     credential_hash,
     credential_key_new,
+    credential_key_well_formed,
 )
 from tournament.services.roles import role_grant_by_invitation
 
-#: The longest key accepted for a lookup (a real one is 12 + 1 + 32 characters).
-KEY_MAX_LENGTH = 128
 LABEL_MAX_LENGTH = DirectorInvitation._meta.get_field("label").max_length or 60
 
 
@@ -148,12 +147,38 @@ def director_invitation_revoke(
     return locked
 
 
+def director_invitations_revoke_at_finish(*, tournament: Tournament, actor: User | None) -> int:
+    """Revoke the pending invitations of ``tournament`` as it finishes, as its referee
+    credentials are (``referee_tokens_revoke_at_finish``): a finished tournament takes no new
+    director, and a reopen revives no link (the director invites again). ``actor`` is the
+    director who finished it, or ``None`` when the system did; finishing was the caller's
+    permission. Logged like a director's revoke. Returns how many."""
+    pending = list(
+        DirectorInvitation.objects.select_for_update()
+        .filter(tournament=tournament, used_at__isnull=True, revoked_at__isnull=True)
+        .order_by("id")
+    )
+    by = actor if getattr(actor, "is_authenticated", False) else None
+    for invitation in pending:
+        invitation.revoked_at, invitation.revoked_by = tournament.updated_at, by
+        invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
+        action_log_record(
+            tournament=tournament,
+            actor=by,
+            verb="director_invitation.revoke",
+            target=invitation,
+            data={"prefix": invitation.prefix, "tournament_finished": True},
+        )
+    return len(pending)
+
+
 @sensitive_variables("key")
 def _invitation_for_key(*, key: Any, client_ip: str, lock: bool) -> DirectorInvitation:
     """The invitation whose key this is (whatever its state), or :class:`InvitationInvalidError`
     counted as a wrong key for ``client_ip`` (429 once over the limit)."""
-    valid_shape = isinstance(key, str) and KEY_SEPARATOR in key and 0 < len(key) <= KEY_MAX_LENGTH
-    prefix = key.split(KEY_SEPARATOR, 1)[0] if valid_shape else ""
+    # Only a key shaped like an issued one reaches the database (a NUL in the prefix was a
+    # PostgreSQL DataError, a 500); anything else is a wrong key, counted.
+    prefix = key.split(KEY_SEPARATOR, 1)[0] if credential_key_well_formed(key) else ""
     invitation = None
     if prefix:
         rows = DirectorInvitation.objects.select_related("tournament", "issued_by")

@@ -167,12 +167,22 @@ def tournament_update(
             data={k: v for k, v in data.items() if k != "name"},
         )
     if tournament.status == Tournament.Status.FINISHED:
-        referee_tokens_revoke_at_finish(tournament=tournament, actor=actor)
+        _credentials_revoke_at_finish(tournament=tournament, actor=actor)
     tournament_version_bump(tournament_id=tournament.pk)
     return tournament
 
 
 # -- lifecycle ------------------------------------------------------------------------------------
+
+
+def _credentials_revoke_at_finish(*, tournament: Tournament, actor: Any) -> None:
+    """What finishing ends, on every path that finishes: the referee credentials and the
+    pending co-director invitations (docs/security.md: a reopen revives neither)."""
+    # Imported here: invitations -> roles -> this module.
+    from tournament.services.invitations import director_invitations_revoke_at_finish
+
+    referee_tokens_revoke_at_finish(tournament=tournament, actor=actor)
+    director_invitations_revoke_at_finish(tournament=tournament, actor=actor)
 
 
 @transaction.atomic
@@ -184,7 +194,8 @@ def tournament_status_change(
     The system also moves it by itself: the first published round makes it running
     (:func:`tournament_mark_running`), the final table's end makes it finished
     (:func:`tournament_mark_finished`). Finished is read-only; see :func:`tournament_reopen`.
-    Finishing revokes every referee credential (``referee_tokens_revoke_at_finish``).
+    Finishing revokes every referee credential and pending invitation
+    (``_credentials_revoke_at_finish``).
     """
     require_director(actor=actor, tournament=tournament, action=_action("CHANGE_STATUS"))
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -210,7 +221,7 @@ def tournament_status_change(
         data={"before": before, "after": status},
     )
     if status == Tournament.Status.FINISHED:
-        referee_tokens_revoke_at_finish(tournament=locked, actor=actor)
+        _credentials_revoke_at_finish(tournament=locked, actor=actor)
     tournament_version_bump(tournament_id=locked.pk)
     return locked
 
@@ -258,7 +269,7 @@ def _mark(tournament_id: int, status: str, before: list[str], verb: str) -> bool
         )
         if status == Tournament.Status.FINISHED:
             tournament = Tournament.objects.get(pk=tournament_id)
-            referee_tokens_revoke_at_finish(tournament=tournament, actor=None)
+            _credentials_revoke_at_finish(tournament=tournament, actor=None)
     return bool(changed)
 
 
