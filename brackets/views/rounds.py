@@ -328,6 +328,9 @@ class RoundRefereeView(DirectorTournamentMixin):
             return HttpResponseRedirect(progress_url(slug, rnd.pk))
         ref_id = form.cleaned_data.get("referee")
         referee = get_user_model().objects.filter(pk=ref_id).first() if ref_id else None
+        if ref_id and referee is None:  # not "remove the referee": a bad id changes nothing
+            messages.error(request, _("No referee of this tournament has that id."))
+            return HttpResponseRedirect(progress_url(slug, rnd.pk) + f"#match-{match_id}")
         self.run(
             lambda: match_assign_referee(match_id=match_id, actor=request.user, referee=referee),
             success=_("Referee changed.") if referee else _("Referee removed."),

@@ -714,6 +714,23 @@ def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:
     assert ActionLog.objects.filter(verb="match.assign_referee").exists()
 
 
+def test_a_referee_id_of_no_account_changes_nothing(setup: dict[str, Any]) -> None:
+    """An id that matches no account is a bad input, not "remove the referee"."""
+    rnd = published(setup)
+    client, slug = setup["client"], setup["t"].slug
+    link = RoundMatch.objects.filter(round=rnd).select_related("match").first()
+    assert link is not None
+    before = link.match.referee_id
+    assert before is not None
+    response = client.post(
+        url("referee", slug, rnd.pk), {"match_id": link.match_id, "referee": 987654321}
+    )
+    assert "No referee of this tournament has that id." in follow_messages(client, response)
+    link.match.refresh_from_db()
+    assert link.match.referee_id == before
+    assert not ActionLog.objects.filter(verb="match.assign_referee").exists()
+
+
 # -- table sheets -----------------------------------------------------------------------------
 
 
