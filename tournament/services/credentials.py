@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from core.choice_labels import choice_label
 from core.exceptions import ApplicationError
 from tournament.models import (
+    DirectorInvitation,
     RefereeToken,
     Tournament,
     TournamentRole,
@@ -144,6 +145,31 @@ def referee_tokens_revoke_at_finish(*, tournament: Tournament, actor: User | Non
     for token in tokens:
         _revoke(token, tournament=tournament, actor=actor, at=tournament.updated_at, finish=True)
     return len(tokens)
+
+
+def director_invitations_revoke_at_finish(*, tournament: Tournament, actor: User | None) -> int:
+    """Revoke the pending invitations of ``tournament`` as it finishes, as its referee
+    credentials are (``referee_tokens_revoke_at_finish``): a finished tournament takes no new
+    director, and a reopen revives no link (the director invites again). ``actor`` is the
+    director who finished it, or ``None`` when the system did; finishing was the caller's
+    permission. Logged like a director's revoke. Returns how many."""
+    pending = list(
+        DirectorInvitation.objects.select_for_update()
+        .filter(tournament=tournament, used_at__isnull=True, revoked_at__isnull=True)
+        .order_by("id")
+    )
+    by = actor if getattr(actor, "is_authenticated", False) else None
+    for invitation in pending:
+        invitation.revoked_at, invitation.revoked_by = tournament.updated_at, by
+        invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
+        action_log_record(
+            tournament=tournament,
+            actor=by,
+            verb="director_invitation.revoke",
+            target=invitation,
+            data={"prefix": invitation.prefix, "tournament_finished": True},
+        )
+    return len(pending)
 
 
 def _revoke(

@@ -147,31 +147,6 @@ def director_invitation_revoke(
     return locked
 
 
-def director_invitations_revoke_at_finish(*, tournament: Tournament, actor: User | None) -> int:
-    """Revoke the pending invitations of ``tournament`` as it finishes, as its referee
-    credentials are (``referee_tokens_revoke_at_finish``): a finished tournament takes no new
-    director, and a reopen revives no link (the director invites again). ``actor`` is the
-    director who finished it, or ``None`` when the system did; finishing was the caller's
-    permission. Logged like a director's revoke. Returns how many."""
-    pending = list(
-        DirectorInvitation.objects.select_for_update()
-        .filter(tournament=tournament, used_at__isnull=True, revoked_at__isnull=True)
-        .order_by("id")
-    )
-    by = actor if getattr(actor, "is_authenticated", False) else None
-    for invitation in pending:
-        invitation.revoked_at, invitation.revoked_by = tournament.updated_at, by
-        invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
-        action_log_record(
-            tournament=tournament,
-            actor=by,
-            verb="director_invitation.revoke",
-            target=invitation,
-            data={"prefix": invitation.prefix, "tournament_finished": True},
-        )
-    return len(pending)
-
-
 @sensitive_variables("key")
 def _invitation_for_key(*, key: Any, client_ip: str, lock: bool) -> DirectorInvitation:
     """The invitation whose key this is (whatever its state), or :class:`InvitationInvalidError`

@@ -28,7 +28,10 @@ from tournament.services.common import (
     action_log_record,
     require_director,
 )
-from tournament.services.credentials import referee_tokens_revoke_at_finish
+from tournament.services.credentials import (
+    director_invitations_revoke_at_finish,
+    referee_tokens_revoke_at_finish,
+)
 
 # -- tournaments --------------------------------------------------------------------------------
 
@@ -178,9 +181,6 @@ def tournament_update(
 def _credentials_revoke_at_finish(*, tournament: Tournament, actor: Any) -> None:
     """What finishing ends, on every path that finishes: the referee credentials and the
     pending co-director invitations (docs/security.md: a reopen revives neither)."""
-    # Imported here: invitations -> roles -> this module.
-    from tournament.services.invitations import director_invitations_revoke_at_finish
-
     referee_tokens_revoke_at_finish(tournament=tournament, actor=actor)
     director_invitations_revoke_at_finish(tournament=tournament, actor=actor)
 
