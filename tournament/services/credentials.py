@@ -158,18 +158,44 @@ def director_invitations_revoke_at_finish(*, tournament: Tournament, actor: User
         .filter(tournament=tournament, used_at__isnull=True, revoked_at__isnull=True)
         .order_by("id")
     )
-    by = actor if getattr(actor, "is_authenticated", False) else None
     for invitation in pending:
-        invitation.revoked_at, invitation.revoked_by = tournament.updated_at, by
-        invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
-        action_log_record(
+        invitation_revoke_locked(
+            invitation,
             tournament=tournament,
-            actor=by,
-            verb="director_invitation.revoke",
-            target=invitation,
-            data={"prefix": invitation.prefix, "tournament_finished": True},
+            actor=actor,
+            at=tournament.updated_at,
+            because="tournament_finished",
         )
     return len(pending)
+
+
+def invitation_revoke_locked(
+    invitation: DirectorInvitation,
+    *,
+    tournament: Tournament,
+    actor: User | None,
+    at: datetime,
+    because: str = "",
+) -> None:
+    """THE revoke of a pending invitation whose row the caller has locked (idempotent):
+    ``revoked_at``, ``revoked_by`` and the action log entry (``because``, when the system
+    revoked it: ``tournament_finished``, ``issuer_removed``), as :func:`_revoke` does for a
+    referee credential. Accepting re-checks ``revoked_at`` under the same lock."""
+    if invitation.revoked_at is not None:
+        return
+    by = actor if getattr(actor, "is_authenticated", False) else None
+    invitation.revoked_at, invitation.revoked_by = at, by
+    invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
+    data: dict[str, object] = {"prefix": invitation.prefix}
+    if because:
+        data[because] = True
+    action_log_record(
+        tournament=tournament,
+        actor=by,
+        verb="director_invitation.revoke",
+        target=invitation,
+        data=data,
+    )
 
 
 def _revoke(

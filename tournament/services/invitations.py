@@ -45,6 +45,7 @@ from tournament.services.credentials import (
     credential_hash,
     credential_key_new,
     credential_key_well_formed,
+    invitation_revoke_locked,
 )
 from tournament.services.roles import role_grant_by_invitation
 
@@ -134,16 +135,7 @@ def director_invitation_revoke(
             _("This invitation has already been used: there is nothing left to revoke."),
             code="invitation_used",
         )
-    if locked.revoked_at is None:
-        locked.revoked_at, locked.revoked_by = timezone.now(), actor
-        locked.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
-        action_log_record(
-            tournament=tournament,
-            actor=actor,
-            verb="director_invitation.revoke",
-            target=locked,
-            data={"prefix": locked.prefix},
-        )
+    invitation_revoke_locked(locked, tournament=tournament, actor=actor, at=timezone.now())
     return locked
 
 

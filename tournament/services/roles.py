@@ -21,6 +21,7 @@ from tournament.services.common import (
     action_log_record,
     require_director,
 )
+from tournament.services.credentials import invitation_revoke_locked
 from tournament.services.tournaments import tournament_version_bump
 
 # -- tables and roles ---------------------------------------------------------------------------
@@ -149,14 +150,12 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
             used_at__isnull=True,
         )
         for invitation in pending:
-            invitation.revoked_at, invitation.revoked_by = timezone.now(), actor
-            invitation.save(update_fields=["revoked_at", "revoked_by", "updated_at"])
-            action_log_record(
+            invitation_revoke_locked(
+                invitation,
                 tournament=role.tournament,
                 actor=actor,
-                verb="director_invitation.revoke",
-                target=invitation,
-                data={"prefix": invitation.prefix, "issuer_removed": True},
+                at=timezone.now(),
+                because="issuer_removed",
             )
     role.delete()  # its credentials go with it (cascade): they stop working at once
 
