@@ -190,18 +190,12 @@ class TournamentRole(BaseModel):
         return f"{self.user} {self.role} of {self.tournament_id}"
 
 
-class RefereeToken(BaseModel):
-    """A referee CREDENTIAL: the key of ``Authorization: Token <key>`` and of the private link
-    ``/ref/#<key>`` (docs/security.md). A capability, never a login.
+class HashedKey(BaseModel):
+    """A capability whose key is shown once and stored as a hash (docs/security.md): the
+    12-character non-secret ``prefix`` (the lookup), ``key_hash`` (SHA-256 of the whole key,
+    hex), who issued it and when it was revoked. Referee credentials and co-director
+    invitations are made, stored and compared alike (``tournament.services.credentials``)."""
 
-    The key is ``<prefix>.<secret>``: a 12-character non-secret ``prefix`` (the lookup) and a
-    ``secrets.token_urlsafe(24)`` secret (192 random bits). Only ``key_hash`` (SHA-256 of the
-    whole key, hex) is stored; the key is shown once, when issued (a director re-issues to
-    print it again). Revoking sets ``revoked_at``: the key, and every session opened through
-    its link, stop working on the very next request.
-    """
-
-    role = models.ForeignKey(TournamentRole, on_delete=models.CASCADE, related_name="tokens")
     prefix = models.CharField(max_length=16, unique=True)
     key_hash = models.CharField(max_length=64)
     label = models.CharField(max_length=60, blank=True)
@@ -220,15 +214,32 @@ class RefereeToken(BaseModel):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    last_used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-created_at", "id"]
+        abstract = True
         constraints = [
             models.CheckConstraint(
-                condition=Q(key_hash__regex=r"^[0-9a-f]{64}$"), name="refereetoken_key_hashed"
+                condition=Q(key_hash__regex=r"^[0-9a-f]{64}$"), name="%(class)s_key_hashed"
             ),
         ]
+
+
+class RefereeToken(HashedKey):
+    """A referee CREDENTIAL: the key of ``Authorization: Token <key>`` and of the private link
+    ``/ref/#<key>`` (docs/security.md). A capability, never a login.
+
+    The key is ``<prefix>.<secret>``: a 12-character non-secret ``prefix`` (the lookup) and a
+    ``secrets.token_urlsafe(24)`` secret (192 random bits). Only ``key_hash`` (SHA-256 of the
+    whole key, hex) is stored; the key is shown once, when issued (a director re-issues to
+    print it again). Revoking sets ``revoked_at``: the key, and every session opened through
+    its link, stop working on the very next request.
+    """
+
+    role = models.ForeignKey(TournamentRole, on_delete=models.CASCADE, related_name="tokens")
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(HashedKey.Meta):
+        ordering = ["-created_at", "id"]
 
     @property
     def is_active(self) -> bool:
@@ -238,7 +249,7 @@ class RefereeToken(BaseModel):
         return f"credential {self.prefix} for {self.role}"
 
 
-class DirectorInvitation(BaseModel):
+class DirectorInvitation(HashedKey):
     """A one-time link that lets someone with no account become a co-director of ONE
     tournament (docs/security.md): ``/invite/#<key>``, a capability, never a login.
 
@@ -254,25 +265,7 @@ class DirectorInvitation(BaseModel):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="director_invitations"
     )
-    prefix = models.CharField(max_length=16, unique=True)
-    key_hash = models.CharField(max_length=64)
-    label = models.CharField(max_length=60, blank=True)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
     expires_at = models.DateTimeField()
-    revoked_at = models.DateTimeField(null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
     used_at = models.DateTimeField(null=True, blank=True)
     used_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -289,13 +282,10 @@ class DirectorInvitation(BaseModel):
         related_name="invitation",
     )
 
-    class Meta:
+    class Meta(HashedKey.Meta):
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(key_hash__regex=r"^[0-9a-f]{64}$"),
-                name="directorinvitation_key_hashed",
-            ),
+            *HashedKey.Meta.constraints,
             # Single use: a used invitation is never revoked afterwards, nor the reverse.
             models.CheckConstraint(
                 condition=Q(used_at__isnull=True) | Q(revoked_at__isnull=True),
