@@ -90,36 +90,27 @@ class RequestLimitsMiddleware:
         if length > max_body_bytes():
             return _error(request, 413, "too_large", _too_large_message(), {})
         if has_bad_characters(request.path):
-            return _error(
-                request,
-                400,
-                "invalid",
-                f"path: {BAD_CHARACTER_MESSAGE}",
-                {"path": [BAD_CHARACTER_MESSAGE]},
-            )
+            return _bad_characters(request, "path")
         for name, values in request.GET.lists():
             if has_bad_characters(name) or any(has_bad_characters(v) for v in values):
-                field = printable(name) or "query"
-                return _error(
-                    request,
-                    400,
-                    "invalid",
-                    f"{field}: {BAD_CHARACTER_MESSAGE}",
-                    {field: [BAD_CHARACTER_MESSAGE]},
-                )
+                return _bad_characters(request, printable(name) or "query")
         # The session cookie is looked up in the database (a NUL was a DataError on
         # PostgreSQL); no browser sends one in any cookie.
         for name, value in request.COOKIES.items():
             if has_bad_characters(name) or has_bad_characters(value):
-                field = f"cookie {printable(name)}"
-                return _error(
-                    request,
-                    400,
-                    "invalid",
-                    f"{field}: {BAD_CHARACTER_MESSAGE}",
-                    {field: [BAD_CHARACTER_MESSAGE]},
-                )
+                return _bad_characters(request, f"cookie {printable(name)}")
         return None
+
+
+def _bad_characters(request: HttpRequest, field: str) -> HttpResponse:
+    """400 naming ``field``: a NUL or a lone surrogate in the path, the query or a cookie."""
+    return _error(
+        request,
+        400,
+        "invalid",
+        f"{field}: {BAD_CHARACTER_MESSAGE}",
+        {field: [BAD_CHARACTER_MESSAGE]},
+    )
 
 
 def json_problem(data: Any, max_depth: int) -> tuple[str, str] | None:
