@@ -38,7 +38,9 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     nickname = ""
     country = "PR"
     club = factory.Sequence(lambda n: f"Club {n % 5}")
-    rating = factory.Sequence(lambda n: 1500 + n)
+    # Distinct within any one test (seeding by rating, T8) and within the model's limit
+    # (<= 9999) however many players a session creates.
+    rating = factory.Sequence(lambda n: 1500 + n % 8000)
 
 
 class TournamentFactory(factory.django.DjangoModelFactory[Tournament]):

@@ -12,20 +12,19 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
-import itertools
 import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import connections
 from django.test import override_settings
 from django.utils import timezone
 
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tests.factories import TournamentFactory, UserFactory, director_of, referee_of
+from tests.security.conftest import fresh_ip
 from tournament import services
 from tournament.context import RefereeActor
 from tournament.models import ActionLog, DirectorInvitation, Tournament, TournamentRole
@@ -47,15 +46,6 @@ pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 PASSWORD = "Domino-table-42"
-_ips = itertools.count(1)
-
-
-def fresh_ip() -> str:
-    """A client address no other test used (the failure counter lives in the shared cache)."""
-    n = next(_ips)
-    ip = f"10.77.{(n >> 8) & 255}.{n & 255}"
-    cache.delete(services._failure_key(ip))
-    return ip
 
 
 def invite(tournament: Tournament, director: Any = None, label: str = "") -> DirectorInvitation:

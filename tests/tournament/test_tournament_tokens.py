@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import itertools
 import json
 import threading
 from typing import Any
@@ -16,6 +15,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
+from tests.security.conftest import fresh_ip
 from tournament import services
 from tournament.auth import client_ip
 from tournament.models import RefereeToken, Tournament
@@ -26,16 +26,6 @@ from tournament.services import (
 )
 
 pytestmark = pytest.mark.django_db
-
-_ips = itertools.count(1)
-
-
-def fresh_ip() -> str:
-    """A client address no other test used (the counters live in the shared Redis)."""
-    n = next(_ips)
-    ip = f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
-    cache.delete(services._failure_key(ip))
-    return ip
 
 
 @pytest.fixture
