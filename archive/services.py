@@ -14,6 +14,20 @@ password). What is not: the referee's client address and browser stored with eac
 data, personal), referee credentials (secrets; referees get new links), webhooks
 (secrets) and players' e-mail addresses (private), circuits (they span tournaments).
 
+Co-director invitations (format version 2): a director role that an invitation granted is
+marked by the used invitation linked to it (``DirectorInvitation.role``), and the mark is a
+limit, not a privilege: such an account directs its one tournament and creates none
+(``tournament.selectors.user_directs_any(by_invitation=False)``). Restored without it, the
+account would become a full director. So the archive keeps, of each USED invitation that still
+marks a role, only what the mark needs (:data:`INVITATION_FIELDS`): which role, who issued it
+and who used it, when, and its non-secret lookup prefix (already in the archived action log).
+Never its key hash nor its label (the director's note), and never a pending or revoked
+invitation (a capability, and nothing to mark): a restored system issues new links. An import
+gives each restored invitation a random hash that no key has, and refuses an invitation row
+that is not a used one with its role, or that carries any other column (a crafted archive
+cannot plant a working link). A version 1 archive has no invitations: its co-directors are
+restored unmarked, as before.
+
 Import: into a system with no tournament and no player yet (``ArchiveError`` otherwise);
 accounts are created inactive with unusable passwords (a user name already taken gets a
 suffix) and every reference to them follows the new ids. One transaction: a bad archive
@@ -27,6 +41,7 @@ import decimal
 import hashlib
 import io
 import json
+import secrets
 import uuid
 import zipfile
 from collections.abc import Callable, Iterator
@@ -45,10 +60,21 @@ from brackets.models import Round, RoundMatch, Stage, StageEntry
 from core.exceptions import ApplicationError
 from ratings.models import PlayerRating, RatingChange
 from scoring.models import Hand, Match, Seat
-from tournament.models import ActionLog, Entry, Player, Table, Tournament, TournamentRole
+from tournament.models import (
+    ActionLog,
+    DirectorInvitation,
+    Entry,
+    Player,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 FORMAT = "cutthroat-tournament-archive"
-FORMAT_VERSION = 1
+#: 2: co-director invitations' marks (``tournament_directorinvitation.json``).
+FORMAT_VERSION = 2
+#: The versions an import reads (an older archive lacks the files added since).
+READABLE_VERSIONS = frozenset({1, 2})
 MANIFEST = "manifest.json"
 BATCH = 2000
 
@@ -62,6 +88,14 @@ class Part:
     name: str  # file name without .json
     model: type[models.Model]
     rows: Callable[[Tournament], models.QuerySet[Any]]
+    since: int = 1  # the format version that added this file: older archives have none
+
+
+def _invitations_marking(t: Tournament) -> models.QuerySet[DirectorInvitation]:
+    """The used invitations that still mark a director role of ``t`` (see the module)."""
+    return DirectorInvitation.objects.filter(
+        tournament=t, used_at__isnull=False, role__isnull=False
+    )
 
 
 def _user_ids(t: Tournament) -> set[int]:
@@ -76,6 +110,8 @@ def _user_ids(t: Tournament) -> set[int]:
             "voided_by_id", flat=True
         ),
         Round.objects.filter(stage__tournament=t).values_list("published_by_id", flat=True),
+        _invitations_marking(t).values_list("issued_by_id", flat=True),
+        _invitations_marking(t).values_list("used_by_id", flat=True),
     ):
         ids.update(i for i in qs.distinct() if i is not None)
     return ids
@@ -96,6 +132,7 @@ PARTS: list[Part] = [
         TournamentRole,
         lambda t: TournamentRole.objects.filter(tournament=t),
     ),
+    Part("tournament_directorinvitation", DirectorInvitation, _invitations_marking, since=2),
     Part("tournament_actionlog", ActionLog, lambda t: ActionLog.objects.filter(tournament=t)),
     Part("scoring_match", Match, lambda t: Match.objects.filter(tournament=t)),
     Part("scoring_seat", Seat, lambda t: Seat.objects.filter(match__tournament=t)),
@@ -120,9 +157,29 @@ PARTS: list[Part] = [
 
 USER_FIELDS = ["id", "username", "first_name", "last_name", "date_joined"]
 
+#: A used invitation's columns that the archive keeps: the mark and its facts (the module).
+INVITATION_FIELDS = (
+    "id",
+    "created_at",
+    "updated_at",
+    "prefix",
+    "issued_by_id",
+    "tournament_id",
+    "expires_at",
+    "used_at",
+    "used_by_id",
+    "role_id",
+)
+
 #: Columns left out: personal data kept for audit only (the referee's phone address and
-#: browser), never shown on a page. Imported rows get the field's empty value.
-EXCLUDED: dict[type[models.Model], set[str]] = {Hand: {"client_ip", "user_agent"}}
+#: browser), never shown on a page, and an invitation's secret-derived hash, label and
+#: revocation (module docstring). Imported rows get the field's empty value (an invitation a
+#: random hash: :func:`_invitation_restored`).
+EXCLUDED: dict[type[models.Model], set[str]] = {
+    Hand: {"client_ip", "user_agent"},
+    DirectorInvitation: {f.attname for f in DirectorInvitation._meta.concrete_fields}
+    - set(INVITATION_FIELDS),
+}
 
 
 def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
@@ -279,7 +336,7 @@ def _manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
         ) from exc
     if manifest.get("format") != FORMAT:
         raise ArchiveError(_("Not a tournament archive (unknown format)."), code="archive_format")
-    if manifest.get("format_version") != FORMAT_VERSION:
+    if manifest.get("format_version") not in READABLE_VERSIONS:
         raise ArchiveError(
             _(
                 "Archive format version %(version)s is not supported "
@@ -291,10 +348,25 @@ def _manifest(zf: zipfile.ZipFile) -> dict[str, Any]:
     return manifest
 
 
+def _invitation_restored(values: dict[str, Any]) -> dict[str, Any]:
+    """A restored invitation row: a used one with its role (the mark), with a random hash that
+    no key has; anything else is refused (module docstring)."""
+    if values.get("used_at") is None or values.get("role_id") is None:
+        raise ArchiveError(
+            _("%(file)s: an invitation that was not used to make a director.")
+            % {"file": "tournament_directorinvitation.json"},
+            code="archive_format",
+        )
+    return {**values, "key_hash": secrets.token_hex(32)}
+
+
 def _row_objects(
     model: type[models.Model], data: dict[str, Any], users: dict[int, int]
 ) -> list[models.Model]:
     by_name = {f.attname: f for f in _fields(model)}
+    if model is DirectorInvitation:
+        # Only the columns an export writes: never a key hash, a label or a revocation.
+        by_name = {n: f for n, f in by_name.items() if n in INVITATION_FIELDS}
     unknown = [n for n in data["fields"] if n not in by_name]
     if unknown:
         raise ArchiveError(
@@ -316,6 +388,8 @@ def _row_objects(
             ):
                 value = field.to_python(value)
             values[name] = value
+        if model is DirectorInvitation:
+            values = _invitation_restored(values)
         out.append(model(**values))
     return out
 
@@ -339,9 +413,12 @@ def archive_import(source: bytes | io.BufferedIOBase) -> Tournament:
                 status=409,
             )
         models_in_order = [p.model for p in PARTS]
+        version = manifest["format_version"]
         with transaction.atomic(), _keep_auto_times(models_in_order):
             users = _import_users(_read(zf, manifest, "auth_user"))
             for part in PARTS:
+                if part.since > version:
+                    continue  # an older archive: nothing of this table to restore
                 objs = _row_objects(part.model, _read(zf, manifest, part.name), users)
                 part.model._default_manager.bulk_create(objs, batch_size=BATCH)
             _reset_sequences(models_in_order)

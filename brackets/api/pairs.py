@@ -16,9 +16,11 @@ from rest_framework.response import Response
 
 from brackets.api.serializers import ID_MAX, REASON_MAX
 from brackets.api.views import _StageView
+from brackets.csv_import import MAX_LENGTHS, PlayerRow
 from brackets.selectors.pairs import pairs_placings, pairs_standings_table
 from brackets.services.pairs import partnership_substitute
-from core.api.schema import error_response
+from brackets.services.registration import TypedPlayer
+from core.api.schema import conflict_response
 from core.exceptions import ApplicationError
 from tournament.models import Partnership, Player
 from tournament.partnerships import (
@@ -71,9 +73,65 @@ class EntryFormatOutput(serializers.Serializer[Any]):
 
 
 class SubstituteInput(serializers.Serializer[dict[str, Any]]):
+    """The substitute is a known player (``player_id``) or a name typed as on the page
+    (``player_name``, ``player_club``): exactly one of the two."""
+
     leaving_entry_id = serializers.IntegerField(min_value=1, max_value=ID_MAX)
-    player_id = serializers.IntegerField(min_value=1, max_value=ID_MAX)
+    player_id = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        help_text="The substitute, a known player; or give `player_name` instead.",
+    )
+    player_name = serializers.CharField(
+        max_length=MAX_LENGTHS["name"],
+        required=False,
+        help_text="The substitute's name, as typed on the Partnerships page: the player "
+        "entered here with that name and club, else the one known player with them, else a "
+        "new player. Known players of that name (accents and case aside) that no club tells "
+        "apart are a 409 `same_name_unconfirmed` listing them in `error.candidates."
+        "player_name`: send `player_id` of the one it is, or `different_from` with their ids "
+        "for a new player.",
+    )
+    player_club = serializers.CharField(
+        max_length=MAX_LENGTHS["club"], required=False, allow_blank=True, default=""
+    )
+    different_from = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        required=False,
+        default=list,
+        max_length=1000,
+        help_text="With `player_name`: the known players (ids from a 409's candidates) the "
+        "substitute is not: a new player is created.",
+    )
     reason = serializers.CharField(max_length=REASON_MAX)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        named, typed = "player_id" in attrs, "player_name" in attrs
+        if named == typed:
+            message = "Give the substitute's player_id or player_name, one of the two (T11)."
+            raise serializers.ValidationError({"player_id": [message], "player_name": [message]})
+        if named and (attrs["different_from"] or attrs["player_club"]):
+            message = "Only with player_name."
+            raise serializers.ValidationError(
+                {name: [message] for name in ("different_from", "player_club") if attrs[name]}
+            )
+        return attrs
+
+
+class SameNameCandidateOutput(serializers.Serializer[Any]):
+    """A known player a typed name may be (``brackets.selectors.players.SameNamePlayer``)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    nickname = serializers.CharField()
+    club = serializers.CharField()
+    country = serializers.CharField()
+    events = serializers.ListField(
+        child=serializers.CharField(), help_text="The events they entered, newest first."
+    )
+    more_events = serializers.IntegerField(help_text="How many more events than listed.")
+    entered_here = serializers.BooleanField()
 
 
 class PairStandingOutput(serializers.Serializer[Any]):
@@ -175,11 +233,23 @@ class PartnershipSubstituteApi(_StageView):
         request=SubstituteInput,
         responses={
             200: PartnershipOutput,
-            409: error_response(409, "The partnership is seated in a round in play (T11)"),
+            409: conflict_response(
+                "The partnership is seated in a round in play (`round_in_play`, T11); or "
+                "`same_name_unconfirmed`: known players have `player_name` and no club tells "
+                "them apart (`error.candidates.player_name`); nothing was written",
+                "SubstituteConflictError",
+                candidates=serializers.DictField(
+                    child=SameNameCandidateOutput(many=True),
+                    required=False,
+                    help_text="`same_name_unconfirmed` only: by field, the known players.",
+                ),
+            ),
         },
         tags=TAGS,
         description="Replace one player of a partnership before the next round (T11); the "
-        "partnership keeps its record.",
+        "partnership keeps its record. The substitute is a known player (`player_id`) or a "
+        "typed name (`player_name`), which asks the Partnerships page's same-name question "
+        "(a 409 listing the known players) before a second person of that name is created.",
     )
     def post(self, request: Request, slug: str, pair_id: int) -> Response:
         data = SubstituteInput(data=request.data)
@@ -187,12 +257,20 @@ class PartnershipSubstituteApi(_StageView):
         partnership = self.scoped_get(Partnership.objects.select_related("tournament"), pair_id)
         d = data.validated_data
         leaving = self.entry(d["leaving_entry_id"])
+        player: Player | TypedPlayer
+        if "player_id" in d:
+            field, player = "player_id", _player(d["player_id"], "player_id")
+        else:
+            row = PlayerRow(0, d["player_name"], club=d["player_club"])
+            field = "player_name"
+            player = TypedPlayer(row, different_from=frozenset(d["different_from"]))
         partnership_substitute(
             partnership=partnership,
             actor=request.user,
             leaving=leaving,
-            player=_player(d["player_id"], "player_id"),
+            player=player,
             reason=d["reason"],
+            player_field=field,
         )
         view = next(
             v for v in partnership_list(tournament_id=self.tournament.pk) if v.id == pair_id

@@ -30,6 +30,7 @@ from brackets.services._common import (
     stage_lock,
     tournament_notify,
 )
+from brackets.services.registration import TypedPlayer, typed_player_create, typed_player_match
 from core.exceptions import ApplicationError, ConflictError
 from ratings.selectors import seeding_ratings
 from tournament.context import Action, require_status
@@ -210,10 +211,19 @@ def partnership_substitute(
     partnership: Partnership,
     actor: Any,
     leaving: Entry,
-    player: Player,
+    player: Player | TypedPlayer,
     reason: str,
+    player_field: str = "player",
 ) -> Partnership:
     """Replace one player of a partnership (T11: withdrawal or no-show), before a round.
+
+    ``player``: the substitute, a known player, or a name the director typed
+    (:class:`~brackets.services.registration.TypedPlayer`): found or created as
+    :mod:`brackets.services.registration` says, so a name that known players have with no club
+    to tell them apart raises its
+    :class:`~brackets.services.registration.SameNameUnconfirmedError` (under ``player_field``)
+    and writes nothing until the director answers it. Asked only once the substitution itself
+    is allowed, so a partnership still playing is refused first (T11).
 
     Refused where :func:`partnership_substitute_refusals` says so: after the event, or while
     the partnership has a match scheduled or in play (T11: "before a round is published"; a
@@ -255,8 +265,13 @@ def partnership_substitute(
     refusal = partnership_substitute_refusals(tournament=tournament, entry_ids=[leaving.pk])
     if (found := refusal.get(partnership.pk)) is not None:
         raise found.error
+    if isinstance(player, TypedPlayer):
+        known = typed_player_match(
+            tournament=tournament, typed=player, field_name=player_field, entered_ok=True
+        )
+        player = known or typed_player_create(actor=actor, typed=player)
     newcomer = entry_for_partnership(
-        tournament=tournament, actor=actor, player=player, field="player", check_in=True
+        tournament=tournament, actor=actor, player=player, field=player_field, check_in=True
     )
     now = timezone.now()
     PartnershipMember.objects.filter(pk=member.pk).update(left_at=now, updated_at=now)

@@ -1,5 +1,6 @@
-"""Players a director types in by hand: the Players page's *Add a player* and the Partnerships
-page's *Register* (T9). Who a typed player is, and the same-name question.
+"""Players a director types in by hand: the Players page's *Add a player*, the Partnerships
+page's *Register* (T9) and its substitute (T11, page and API). Who a typed player is, and the
+same-name question.
 
 A typed player (a row checked by :func:`brackets.csv_import.check_player`) is, in order:
 
@@ -14,12 +15,15 @@ Before 4, known players of the same name (accents and case aside) whom no club t
 service raises :class:`SameNameUnconfirmedError` listing them, and nothing is written, until the
 director says it is one of them (``same_as``) or a different person (``different_from``,
 the players they were shown). The CSV imports do not ask (no preview step to ask in).
+
+The substitute (:func:`brackets.services.pairs.partnership_substitute`) asks the same question
+through :func:`typed_player_match` once the substitution itself is allowed (T11).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -63,6 +67,14 @@ class SameNameUnconfirmedError(ApplicationError):
             code="same_name_unconfirmed",
             fields={name: [message] for name in candidates},
             status=409,
+            # An API client answers with these: one of them (its id), or "a different person"
+            # naming the ids it was shown (the pages draw them as brackets/_same_name.html).
+            extra={
+                "candidates": {
+                    name: [asdict(c) | {"events": list(c.events)} for c in players]
+                    for name, players in candidates.items()
+                }
+            },
         )
         self.candidates = candidates
 
@@ -116,6 +128,19 @@ def typed_player_match(
     if any(c.id not in typed.different_from for c in candidates):
         raise SameNameUnconfirmedError({field_name: candidates})
     return None
+
+
+def typed_player_create(*, actor: Actor, typed: TypedPlayer) -> Player:
+    """A new player from ``typed``'s row (step 4): its rating is the entered rating."""
+    row = typed.row
+    return player_create(
+        actor=actor,
+        name=row.name,
+        nickname=row.nickname,
+        country=row.country,
+        club=row.club,
+        rating=row.rating,
+    )
 
 
 @transaction.atomic
@@ -178,31 +203,9 @@ def partnership_register_typed(
     if waiting:
         raise SameNameUnconfirmedError(waiting)
     partners = [
-        player
-        or player_create(
-            actor=actor,
-            name=typed.row.name,
-            nickname=typed.row.nickname,
-            country=typed.row.country,
-            club=typed.row.club,
-            rating=typed.row.rating,
-        )
+        player or typed_player_create(actor=actor, typed=typed)
         for player, typed in zip(found, players, strict=True)
     ]
     return partnership_register(
         tournament=tournament, actor=actor, players=partners, name=name, check_in=check_in
     )
-
-
-def player_for_name(*, tournament: Tournament, actor: Actor, name: str, club: str) -> Player:
-    """A substitute named on the Partnerships page (T11): the player entered here with that
-    name and club, else the one known player with them, else a new player. (No same-name
-    question here: the substitute form has no place to answer it.)"""
-    row = PlayerRow(0, name.strip(), club=club.strip())
-    entered = _same_key(Player.objects.filter(entries__tournament=tournament), row)
-    if entered:
-        return entered[0]
-    known = _same_key(Player.objects.filter(name__iexact=row.name), row)
-    if len(known) == 1:
-        return known[0]
-    return player_create(actor=actor, name=row.name, club=row.club)

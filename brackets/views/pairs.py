@@ -16,15 +16,14 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.csv_import import MAX_LENGTHS, check_player, player_key
-from brackets.forms import CheckInForm, SameNameAnswerForm
+from brackets.csv_import import MAX_LENGTHS, PlayerRow, check_player, player_key
+from brackets.forms import CheckInForm, SameNameAnswerForm, SameNameWarning
 from brackets.pairs_csv import parse_pairs_csv
 from brackets.presenters.pair_substitutes import partnership_rows
 from brackets.services.pairs import pairs_import_csv, partnership_substitute
@@ -32,7 +31,6 @@ from brackets.services.registration import (
     SameNameUnconfirmedError,
     TypedPlayer,
     partnership_register_typed,
-    player_for_name,
 )
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
@@ -107,11 +105,27 @@ class PairRegisterForm(SameNameAnswerForm):
         return partners if len(partners) == 2 and not self.errors else None
 
 
-class PairSubstituteForm(forms.Form):
+class PairSubstituteForm(SameNameAnswerForm):
+    """A substitute typed by name (T11), with the answer to a same-name warning (the Register
+    form's question: the known player, or a different person)."""
+
+    name_fields: ClassVar[Mapping[str, str]] = {"player": ""}
+    entered_ok: ClassVar[bool] = True  # as on Register: a player entered here may be named
+
     leaving = forms.IntegerField(label=gettext_lazy("Player leaving"))
     player = forms.CharField(label=gettext_lazy("Substitute"), max_length=NAME_MAX)
     club = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
     reason = forms.CharField(label=gettext_lazy("Reason (T11)"), max_length=500)
+
+    def substitute(self) -> TypedPlayer | None:
+        """The substitute typed, with the answer to a same-name warning; ``None`` with an
+        error under ``player`` for a bad answer. Call after ``is_valid``."""
+        answer = self.same_name_answer("player")
+        if answer is None:
+            return None
+        d = self.cleaned_data
+        row = PlayerRow(0, d["player"].strip(), club=d["club"].strip())
+        return TypedPlayer(row, same_as=answer[0], different_from=answer[1])
 
 
 class PairsCsvForm(forms.Form):
@@ -125,11 +139,13 @@ class PairsCsvForm(forms.Form):
 
 @dataclass(frozen=True, slots=True)
 class SubstituteProblem:
-    """A refused substitution, shown on its partnership's row with what was typed (T11)."""
+    """A refused substitution, shown on its partnership's row with what was typed (T11), or
+    the same-name question its substitute's name raised (``same_name``; no ``message``)."""
 
     pair_id: int
     message: str
     data: dict[str, str]
+    same_name: SameNameWarning | None = None
 
 
 class PairsPage(DirectorTournamentMixin):
@@ -268,8 +284,10 @@ class PairSubstituteView(PairsPage):
         form = PairSubstituteForm(request.POST)
         typed = {k: str(request.POST.get(k, "")) for k in PairSubstituteForm.base_fields}
 
-        def refused(message: str, status: int) -> HttpResponse:
-            problem = SubstituteProblem(pair_id=partnership.pk, message=message, data=typed)
+        def answer(status: int, message: str = "", **extra: Any) -> HttpResponse:
+            problem = SubstituteProblem(
+                pair_id=partnership.pk, message=message, data=typed, **extra
+            )
             return render(
                 request,
                 "brackets/pairs.html",
@@ -277,36 +295,35 @@ class PairSubstituteView(PairsPage):
                 status=status,
             )
 
-        if not form.is_valid():
+        substitute = form.substitute() if form.is_valid() else None
+        if substitute is None:
+            # An answer's own inputs (same_as, warned) have no label: they answer "Substitute".
             fields = "; ".join(
-                f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}"
+                f"{form.fields[name].label or form.fields['player'].label}: "
+                + " ".join(str(e) for e in errors)
                 for name, errors in form.errors.items()
             )
-            return refused(
+            return answer(
+                400,
                 _("Choose the player leaving, name the substitute and give a reason (T11).")
                 + f" ({fields})",
-                400,
             )
         d = form.cleaned_data
         leaving = self.get_entry(d["leaving"])
         try:
-            # The substitute's Player row is created only if the substitution is taken.
-            with transaction.atomic():
-                partnership_substitute(
-                    partnership=partnership,
-                    actor=request.user,
-                    leaving=leaving,
-                    player=player_for_name(
-                        tournament=self.tournament,
-                        actor=request.user,
-                        name=d["player"],
-                        club=d["club"],
-                    ),
-                    reason=d["reason"],
-                )
+            partnership_substitute(
+                partnership=partnership,
+                actor=request.user,
+                leaving=leaving,
+                player=substitute,
+                reason=d["reason"],
+            )
+        except SameNameUnconfirmedError as exc:
+            # A question, not an error (as on Register): the form again, the players listed.
+            return answer(200, same_name=form.same_name_warnings(exc.candidates)["player"])
         except (NotFoundError, PermissionDeniedError):
             raise
         except ApplicationError as exc:
-            return refused(error_text(exc), exc.status_code)
+            return answer(exc.status_code, error_text(exc))
         messages.success(request, _("Substitute recorded; the partnership keeps its record (T11)."))
         return self.back(reverse("brackets:pairs", args=[self.tournament.slug]))

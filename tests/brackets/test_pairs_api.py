@@ -3,6 +3,8 @@ places, through DRF with the route table's permissions. Runs embedded (SQLite) t
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -11,7 +13,7 @@ from brackets.models import Stage
 from tests.brackets.conftest import make_tournament
 from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
 from tests.factories import PlayerFactory, TournamentFactory, director_of
-from tournament.models import Partnership, PartnershipMember
+from tournament.models import ActionLog, Partnership, PartnershipMember, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +116,75 @@ def test_pair_standings_of_an_individual_stage_is_404() -> None:
     )
     r = APIClient().get(f"{base(t.slug)}/stages/{q.pk}/pair-standings/")
     assert r.status_code == 404
+
+
+def test_substitute_by_typed_name_asks_the_same_name_question() -> None:
+    """T11 with a typed name: the page's same-name question as a 409 naming `player_name`
+    and listing the known players; `player_id` of one of them, or `different_from` with
+    their ids, answers it. Nothing is written until then."""
+    t, d, (first, second) = make_pairs_tournament(2)
+    client = APIClient()
+    client.force_authenticate(d)
+    known = PlayerFactory(name="José Pérez", club="Bayamón", country="PR")
+
+    def post(pair: Partnership, **body: object) -> Any:
+        leaving = PartnershipMember.objects.get(partnership=pair, slot=0).entry_id
+        return client.post(
+            f"{base(t.slug)}/partnerships/{pair.pk}/substitute/",
+            {"leaving_entry_id": leaving, "reason": "flight delayed", **body},
+            format="json",
+        )
+
+    players = Player.objects.count()
+    asked = post(first, player_name="Jose Perez")
+    assert asked.status_code == 409
+    error = asked.json()["error"]
+    assert error["code"] == "same_name_unconfirmed"
+    assert list(error["fields"]) == ["player_name"]
+    [candidate] = error["candidates"]["player_name"]
+    assert (candidate["id"], candidate["name"], candidate["club"]) == (
+        known.pk,
+        "José Pérez",
+        "Bayamón",
+    )
+    assert Player.objects.count() == players
+    assert not ActionLog.objects.filter(tournament=t, verb="partnership.substitute").exists()
+
+    same = post(first, player_id=known.pk)  # "the same person"
+    assert same.status_code == 200
+    assert "José Pérez" in [p["name"] for p in same.json()["players"]]
+
+    other = post(second, player_name="Jose Perez", different_from=[known.pk])
+    assert other.status_code == 200
+    new = Player.objects.get(name="Jose Perez")
+    assert new.pk != known.pk
+    assert "Jose Perez" in [p["name"] for p in other.json()["players"]]
+
+
+@pytest.mark.parametrize(
+    ("body", "fields"),
+    [
+        ({}, {"player_id", "player_name"}),
+        ({"player_id": "{p}", "player_name": "Ana"}, {"player_id", "player_name"}),
+        ({"player_id": "{p}", "different_from": ["{p}"]}, {"different_from"}),
+        ({"player_name": "  "}, {"player_name"}),
+    ],
+)
+def test_substitute_names_its_player_one_way(body: dict[str, Any], fields: set[str]) -> None:
+    t, d, (pair, _) = make_pairs_tournament(2)
+    client = APIClient()
+    client.force_authenticate(d)
+    p = str(PlayerFactory().pk)
+
+    def fill(value: Any) -> Any:
+        return [fill(v) for v in value] if isinstance(value, list) else value.format(p=p)
+
+    leaving = PartnershipMember.objects.get(partnership=pair, slot=0).entry_id
+    r = client.post(
+        f"{base(t.slug)}/partnerships/{pair.pk}/substitute/",
+        {"leaving_entry_id": leaving, "reason": "ill", **{k: fill(v) for k, v in body.items()}},
+        format="json",
+    )
+    assert r.status_code == 400
+    assert set(r.json()["error"]["fields"]) == fields
+    assert PartnershipMember.objects.filter(partnership=pair).count() == 2

@@ -1,5 +1,6 @@
 """Players typed in by a director (brackets.services.registration): the same-name question
-asked before a second person is created, and the pairs register's partners (T9)."""
+asked before a second person is created, the pairs register's partners (T9) and a substitute
+typed by name (T11)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 import brackets.selectors.players
 from brackets.csv_import import PlayerRow
 from brackets.selectors.players import players_same_name
+from brackets.services.pairs import partnership_substitute
 from brackets.services.registration import (
     SameNameUnconfirmedError,
     TypedPlayer,
@@ -18,7 +20,7 @@ from brackets.services.registration import (
     player_add,
 )
 from core.exceptions import ApplicationError
-from tests.brackets.pairs_helpers import make_pairs_tournament
+from tests.brackets.pairs_helpers import make_pairs_tournament, round_with_a_forfeit
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, director_of
 from tournament.models import ActionLog, Entry, Partnership, PartnershipMember, Player
 
@@ -200,3 +202,71 @@ def test_a_refused_partnership_leaves_no_new_player_behind() -> None:
         )
     assert caught.value.code == "not_pairs_event"
     assert not Player.objects.exists()
+
+
+# -- the substitute (T11): the same question, once the substitution itself is allowed ------------
+
+
+def _substitute(pair: Partnership, d: Any, player: Any, **kwargs: Any) -> Partnership:
+    leaving = PartnershipMember.objects.get(partnership=pair, slot=0).entry
+    return partnership_substitute(
+        partnership=pair, actor=d, leaving=leaving, player=player, reason="ill", **kwargs
+    )
+
+
+def _joined(pair: Partnership) -> Player:
+    return PartnershipMember.objects.get(
+        partnership=pair, slot=0, left_at__isnull=True
+    ).entry.player
+
+
+def test_a_typed_substitute_is_asked_about_and_nothing_is_written() -> None:
+    _, d, (pair, _) = make_pairs_tournament(2)
+    known = PlayerFactory(name="José Pérez", club="Bayamón")
+    before = (Player.objects.count(), Entry.objects.count(), ActionLog.objects.count())
+    with pytest.raises(SameNameUnconfirmedError) as caught:
+        _substitute(pair, d, typed("Jose Perez"), player_field="player_name")
+    assert [c.id for c in caught.value.candidates["player_name"]] == [known.pk]
+    assert caught.value.status_code == 409
+    body = caught.value.as_body()["error"]
+    assert body["fields"] == {"player_name": [caught.value.message]}
+    assert [(c["id"], c["club"]) for c in body["candidates"]["player_name"]] == [
+        (known.pk, "Bayamón")
+    ]
+    assert (Player.objects.count(), Entry.objects.count(), ActionLog.objects.count()) == before
+    assert _joined(pair).name == "Q0000"  # nobody replaced
+
+
+def test_a_typed_substitute_the_same_person_or_a_different_one() -> None:
+    t, d, (first, second) = make_pairs_tournament(2)
+    known = PlayerFactory(name="José Pérez", club="Bayamón", rating=1720)
+    _substitute(first, d, typed("jose perez", same_as=known.pk))
+    assert _joined(first).pk == known.pk
+    assert Player.objects.get(pk=known.pk).rating == 1720  # a known player keeps theirs
+    namesake = PlayerFactory(name="Ana Rivera", club="")
+    _substitute(second, d, typed("Ána Rivera", "Ponce", different_from=frozenset({namesake.pk})))
+    new = _joined(second)
+    assert (new.pk != namesake.pk, new.name, new.club) == (True, "Ána Rivera", "Ponce")
+    log = ActionLog.objects.filter(tournament=t, verb="partnership.substitute")
+    assert log.count() == 2
+
+
+def test_a_typed_substitute_keeps_the_no_question_cases() -> None:
+    """Same name and club as one known player: that player, without asking (the CSV rule);
+    a name nobody has: a new player."""
+    _, d, (first, second) = make_pairs_tournament(2)
+    known = PlayerFactory(name="Ana Rivera", club="Ponce")
+    _substitute(first, d, typed("ana rivera", "Ponce"))
+    assert _joined(first).pk == known.pk
+    _substitute(second, d, typed("Nadie Nuevo"))
+    assert Player.objects.filter(name="Nadie Nuevo").count() == 1
+
+
+def test_a_partnership_still_playing_is_refused_before_any_question() -> None:
+    """T11 first: no question whose answer would be refused anyway."""
+    r = round_with_a_forfeit()
+    known = PlayerFactory(name="José Pérez", club="")
+    with pytest.raises(ApplicationError) as caught:
+        _substitute(r.playing[0], r.director, typed("Jose Perez"))
+    assert (caught.value.code, caught.value.rule) == ("round_in_play", "T11")
+    assert Player.objects.filter(name__in=["José Pérez", "Jose Perez"]).get().pk == known.pk

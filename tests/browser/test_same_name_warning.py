@@ -1,7 +1,7 @@
 """A director adds a player whose name a known player has, with no club to tell them apart:
 the form comes back with a warning listing that player, nothing is saved until the director
 answers, and either answer works (Players page: a different person; Partnerships page: the
-same person). The warning itself passes axe."""
+same person; the substitute form (T11): a different person). The warning itself passes axe."""
 
 from __future__ import annotations
 
@@ -86,3 +86,39 @@ def test_partnerships_page_warns_then_pairs_the_same_person(
     assert [(p.name, p.rating) for p in players] == [("Ana Ruiz", 1830), ("Beto Cruz", 1900)]
     assert players[1].pk == known.pk
     assert Player.objects.filter(name__iexact="beto cruz").count() == 1
+
+
+@pytest.mark.browser
+def test_substitute_form_warns_then_substitutes_a_different_person(
+    browser_context: ContextFactory, transactional_db: Any, artifacts_dir: Path
+) -> None:
+    """T11: the substitute form asks the same question on its partnership's row."""
+    t, d, (pair, _) = make_pairs_tournament(2, slug="same-name-substitute")
+    known = PlayerFactory(name="José Pérez", club="Bayamón", country="PR")
+    leaving = PartnershipMember.objects.get(partnership=pair, slot=0).entry
+    page = browser_context(viewport=DESKTOP, user=d).new_page()
+    page.goto(f"/director/tournaments/{t.slug}/pairs/")
+    form = page.locator(f"#substitute-form-{pair.pk}")
+    form.locator("select[name=leaving]").select_option(str(leaving.pk))
+    form.locator("input[name=player]").fill("Jose Perez")
+    form.locator("input[name=reason]").fill("flight delayed")
+    form.get_by_role("button", name="Substitute").click()
+
+    form = page.locator(f"#substitute-form-{pair.pk}")
+    warning = form.locator("#same-name-player")
+    expect(warning).to_contain_text("A player named Jose Perez is already known")
+    expect(warning).to_contain_text("Bayamón")
+    expect(warning.get_by_label("The same person: José Pérez")).to_be_visible()
+    page.screenshot(path=artifacts_dir / "same-name-substitute.png", full_page=True)
+    assert _axe(page) == []
+    current = PartnershipMember.objects.get(partnership=pair, slot=0, left_at__isnull=True)
+    assert current.entry_id == leaving.pk  # nothing saved yet
+
+    expect(form.locator("input[name=player]")).to_have_value("Jose Perez")
+    expect(form.locator("input[name=reason]")).to_have_value("flight delayed")
+    warning.get_by_label("A different person: add anyway").check()
+    form.get_by_role("button", name="Substitute").click()
+    expect(page.locator(".messages")).to_contain_text("Substitute recorded")
+    expect(page.locator("#same-name-player")).to_have_count(0)
+    new = PartnershipMember.objects.get(partnership=pair, slot=0, left_at__isnull=True).entry
+    assert (new.player_id != known.pk, new.player.name) == (True, "Jose Perez")
