@@ -19,6 +19,10 @@ Events (keyword arguments in brackets):
 ``match_reopened`` (match_id, tournament_id)
     Emitted by ``scoring.services`` when voiding the last hand reopens a finished match.
     Handlers: brackets (reopen the round), ratings (enqueue the update).
+``player_rating_typed`` (player_id)
+    Emitted by ``tournament.services.player_update`` when a player's typed rating changed
+    (where their ratings start, ``ratings.model.starting_skill``). Handler: ratings (enqueue a
+    rebuild from the player's first rated match; nothing if they have none).
 ``round_published`` (round_id, stage_id, tournament_id)
     Emitted by ``brackets.services`` when a round is published. Handler: live (enqueue the
     cache warm, PITFALLS.md: never release a round to a hall of phones with a cold cache);
@@ -50,6 +54,7 @@ logger = logging.getLogger(__name__)
 hand_recorded = Signal()
 match_finished = Signal()
 match_reopened = Signal()
+player_rating_typed = Signal()
 round_published = Signal()
 
 

@@ -16,8 +16,12 @@ What is rated, and how (README, "Ratings"):
   partnership's result (T4), each rated by the team update.
 
 The displayed rating is ``1000 + 40 * (mu - 3 sigma)``: a conservative estimate (the skill the
-player is 99.7 % likely to exceed) that starts at 1000 for a new player (mu 25, sigma 25/3) and
-rises as the system grows confident. Seeding by rating uses it (T8).
+player is 99.7 % likely to exceed) that rises as the system grows confident. Seeding by rating
+uses it (T8). A player starts (:func:`starting_skill`) at the rating the director typed for them
+(``Player.rating``: their rating from elsewhere, e.g. a federation's list), else at 1000 (mu 25,
+sigma 25/3): the first rated match moves the typed rating, it does not throw it away. (Before,
+every player started at 1000, so a champion entered at 1690 was seeded below a newcomer typed
+at 1500 after winning every match.)
 """
 
 from __future__ import annotations
@@ -51,6 +55,15 @@ class Skill:
 def display_rating(mu: float, sigma: float) -> int:
     """The rating shown to people and used for seeding (conservative: mu - 3 sigma)."""
     return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def starting_skill(typed: int | None) -> Skill:
+    """The skill a player has before their first rated match: the typed rating as the display
+    rating at the starting uncertainty (``display_rating(*starting_skill(r)) == r``), else the
+    default newcomer's (1000)."""
+    if typed is None:
+        return Skill()
+    return Skill(mu=(typed - DISPLAY_BASE) / DISPLAY_SCALE + 3 * SIGMA0, sigma=SIGMA0)
 
 
 def rate_table(

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
-from ratings.model import Skill, rate_table
+from ratings.model import Skill, rate_table, starting_skill
 from ratings.models import PlayerRating, RatingChange
 from scoring.models import Match, Seat
+from tournament.models import Player
 
 # An arbitrary constant naming the ratings writer's advisory lock.
 _LOCK_KEY = 0x52415445  # "RATE"
@@ -126,13 +127,15 @@ def ratings_rebuild(*, since: Key | None = None) -> RatingUpdate:
     tables = _tables(pk for pk, _, _, _ in ordered)
     players = affected | {p for rows in tables.values() for p, _ in rows}
     skills = _skills_before(players)
+    # A player's first rated match starts from the rating the director typed (model.starting_skill).
+    typed = _typed_ratings(players - skills.keys())
 
     rows: list[RatingChange] = []
     for match_id, tournament_id, finished_at, teams in ordered:
         table = tables.get(match_id)
         if table is None or finished_at is None:
             continue
-        before = [skills.get(p, Skill()) for p, _ in table]
+        before = [skills.get(p) or starting_skill(typed.get(p)) for p, _ in table]
         # R42: a partnership table (seats in order, 0/2 against 1/3) is rated team against team.
         partners = teams == "partners" and len(table) == 4
         after = rate_table(before, [pl for _, pl in table], partners=partners)
@@ -177,6 +180,16 @@ def _tables(match_ids: Iterable[int]) -> dict[int, list[tuple[int, int]]]:
     }
 
 
+def _typed_ratings(players: Iterable[int]) -> dict[int, int | None]:
+    """The rating the director typed for each player (``Player.rating``), in chunks."""
+    ids = sorted(players)
+    out: dict[int, int | None] = {}
+    for start in range(0, len(ids), 2000):
+        chunk = ids[start : start + 2000]
+        out.update(Player.objects.filter(pk__in=chunk).values_list("pk", "rating"))
+    return out
+
+
 def _skills_before(players: set[int]) -> dict[int, Skill]:
     """Each player's skill after their latest remaining change (the rebuild point)."""
     if not players:
@@ -218,6 +231,21 @@ def _store_current(players: set[int], skills: dict[int, Skill]) -> None:
         unique_fields=["player"],
         update_fields=["mu", "sigma", "matches", "updated_at"],
     )
+
+
+def ratings_rebuild_for_player(*, player_id: int) -> RatingUpdate:
+    """Rebuild from the player's first rated match: their typed rating (where they start,
+    :func:`ratings.model.starting_skill`) changed. Nothing when they have no rated match yet
+    (seeding reads the typed rating directly until then)."""
+    first = (
+        RatingChange.objects.filter(player_id=player_id)
+        .order_by("rated_at", "match_id")
+        .values_list("rated_at", "match_id")
+        .first()
+    )
+    if first is None:
+        return RatingUpdate(changed=False)
+    return ratings_rebuild(since=(first[0], first[1]))
 
 
 def ratings_reconcile() -> RatingUpdate:

@@ -27,6 +27,18 @@ def rating_update(match_id: int) -> dict[str, Any]:
     return asdict(services.rating_update_for_match(match_id=match_id))
 
 
+@shared_task(
+    name="ratings.player_start_changed",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, ConnectionError, TimeoutError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def player_start_changed(player_id: int) -> dict[str, Any]:
+    return asdict(services.ratings_rebuild_for_player(player_id=player_id))
+
+
 @shared_task(name="ratings.ratings_reconcile", acks_late=True, reject_on_worker_lost=True)
 def ratings_reconcile() -> dict[str, Any]:
     return asdict(services.ratings_reconcile())

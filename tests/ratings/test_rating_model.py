@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.model import MU0, SIGMA0, TAU, Skill, display_rating, rate_table
+from ratings.model import MU0, SIGMA0, TAU, Skill, display_rating, rate_table, starting_skill
 
 NEW = Skill()
 
@@ -99,3 +99,26 @@ def test_partnership_table_is_rated_team_against_team_r42() -> None:
     assert rate_table(before, [1, 3, 2, 4], partners=True) == after
     with pytest.raises(ValueError, match="R42"):
         rate_table([NEW] * 3, [1, 2, 3], partners=True)
+
+
+@given(st.integers(min_value=0, max_value=9999))
+def test_a_player_starts_at_the_rating_the_director_typed_t8(typed: int) -> None:
+    start = starting_skill(typed)
+    assert start.display == typed
+    assert start.sigma == SIGMA0  # as uncertain as any newcomer: results move it as much
+
+
+def test_a_player_without_a_typed_rating_starts_as_a_newcomer() -> None:
+    assert starting_skill(None) == Skill(MU0, SIGMA0)
+    assert starting_skill(None).display == 1000
+
+
+@given(st.integers(min_value=0, max_value=9000), st.integers(min_value=1, max_value=999))
+def test_a_higher_typed_rating_starts_higher_and_ranks_after_equal_results(
+    low: int, gap: int
+) -> None:
+    a, b = starting_skill(low), starting_skill(low + gap)
+    assert a.mu < b.mu
+    # The same draw at one table keeps their order (T8: the typed rating is not thrown away).
+    after = rate_table([a, b], [1, 1])
+    assert after[0].display <= after[1].display

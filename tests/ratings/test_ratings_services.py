@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from brackets import services as brackets
+from ratings.model import display_rating
 from ratings.models import PlayerRating, RatingChange
 from ratings.selectors import seeding_ratings
 from ratings.services import rating_update_for_match, ratings_reconcile
@@ -18,6 +19,7 @@ from scoring.services import hand_void_last, match_forfeit, match_result_overrid
 from tests.brackets.conftest import make_tournament, play_match
 from tests.factories import EntryFactory, TournamentFactory, director_of, match_in_progress
 from tournament.models import Player
+from tournament.services import player_update as update_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -234,3 +236,53 @@ def test_draft_tournaments_stay_out_of_profiles(client: Any) -> None:
     # A player of the draft alone is not public at all (tournament.selectors.player_visible).
     assert client.get(f"/players/{alone}/").status_code == 404
     assert client.get(f"/api/players/{alone}/rating/").status_code == 404
+
+
+def test_the_first_rated_match_starts_from_the_typed_rating_t8() -> None:
+    """A champion entered at 1690 who wins is not seeded below a newcomer typed at 1500 (the
+    walkthrough's finding: every player used to restart at 1000)."""
+    tournament = _tournament()
+    match = match_in_progress(tournament, n_players=4)
+    players = [s.entry.player for s in match.seats.select_related("entry__player").order_by("seat")]
+    for player, typed in zip(players, (1690, 1500, None, 800), strict=True):
+        Player.objects.filter(pk=player.pk).update(rating=typed)
+    play_match(match, director_of(tournament), seed=3)
+    match.refresh_from_db()
+    changes = {c.player_id: c for c in RatingChange.objects.filter(match=match)}
+    for player, typed in zip(players, (1690, 1500, None, 800), strict=True):
+        before = changes[player.pk]
+        assert display_rating(before.mu_before, before.sigma_before) == (typed or 1000)
+    winner = next(s.entry.player_id for s in match.seats.select_related("entry") if s.placing == 1)
+    typed_of = {p.pk: t for p, t in zip(players, (1690, 1500, None, 800), strict=True)}
+    assert seeding_ratings(player_ids=[winner])[winner] > (typed_of[winner] or 1000)
+
+
+def test_changing_a_typed_rating_rebuilds_from_the_players_first_rated_match() -> None:
+    tournament = _tournament()
+    first = _played(tournament, seed=5)
+    _played(tournament, seed=6)
+    player = first.seats.select_related("entry__player").order_by("seat")[0].entry.player
+    rated = PlayerRating.objects.get(player=player).display
+    others = {p: v for p, v in _snapshot().items() if p != player.pk}
+    update_player(player=player, actor=director_of(tournament), data={"rating": 2400})
+    # Celery runs eagerly in tests: the handler rebuilt already.
+    assert PlayerRating.objects.get(player=player).display > rated
+    start = RatingChange.objects.filter(player=player).order_by("rated_at", "match_id").first()
+    assert start is not None
+    assert display_rating(start.mu_before, start.sigma_before) == 2400
+    # Only the player and those who met them after move; a rebuild from scratch agrees.
+    after, history = _snapshot(), _history()
+    call_command("ratings_recalculate", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert _snapshot() == after
+    assert _history() == history
+    assert set(others) <= set(after)
+
+
+def test_a_typed_rating_change_before_any_rated_match_rebuilds_nothing() -> None:
+    tournament = _tournament()
+    _played(tournament, seed=7)
+    history = _history()
+    newcomer = EntryFactory(tournament=tournament).player
+    update_player(player=newcomer, actor=director_of(tournament), data={"rating": 1800})
+    assert _history() == history
+    assert seeding_ratings(player_ids=[newcomer.pk])[newcomer.pk] == 1800

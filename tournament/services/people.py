@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.events import emit_on_commit, player_rating_typed
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import (
     Entry,
@@ -145,6 +146,8 @@ def player_update(
         # Live pages of every tournament the player entered show the name: their cached
         # documents are keyed by the tournament version, so bump it.
         Tournament.objects.filter(entries__player=player).update(version=F("version") + 1)
+        if "rating" in changes:  # where the player's ratings start (T8; core.events)
+            emit_on_commit(player_rating_typed, player_id=player.pk)
     return player
 
 
