@@ -56,12 +56,6 @@ def referee_name_of(username: str) -> str:
     return found.group(2) if found else username
 
 
-def referee_username_tournament(username: str) -> int | None:
-    """The tournament id of a referee's user name, or None for any other user name."""
-    found = _REFEREE_USERNAME.match(username)
-    return int(found.group(1)) if found else None
-
-
 def referee_name_normalized(name: str) -> str:
     """A typed name as it is stored: NFKC (as Django normalizes user names), no outer
     spaces."""

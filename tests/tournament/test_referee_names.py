@@ -11,11 +11,14 @@ referee of that name, in any case; pages, the API and the action log show the ty
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -139,6 +142,52 @@ def test_a_name_of_an_old_style_referee_of_the_tournament_counts_too() -> None:
     TournamentRole.objects.create(tournament=tournament, user=old, role="referee")
     assert _refusal(tournament, "carla").message.endswith("named 'Carla': choose another name.")
     assert _create(TournamentFactory(), "carla")  # another tournament's name space
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_ana_and_ana_racing_in_one_tournament_make_one_referee(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The user name column's unique index tells "ref:1:Ana" from "ref:1:ana": only the
+    tournament's row lock keeps two creations from both passing the case-insensitive check.
+    Each waits (up to a second) for the other after its check; with the lock the second
+    checks only once the first has committed, and is refused."""
+    from tournament.services import roles
+
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    together = threading.Barrier(2, timeout=1)
+    checked = roles.referee_name_taken
+
+    def checked_then_wait(**kwargs: Any) -> str | None:
+        taken = checked(**kwargs)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            together.wait()
+        return taken
+
+    monkeypatch.setattr(roles, "referee_name_taken", checked_then_wait)
+    results: dict[str, Any] = {}
+
+    def create(name: str) -> None:
+        try:
+            results[name] = services.referee_create(
+                tournament=tournament, actor=director, username=name
+            )
+        except ApplicationError as exc:
+            results[name] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=create, args=(name,)) for name in ("Ana", "ana")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    refused = [r for r in results.values() if isinstance(r, ApplicationError)]
+    assert len(refused) == 1, results
+    assert refused[0].code == "username_taken"
+    assert TournamentRole.objects.filter(tournament=tournament, role="referee").count() == 1
 
 
 # -- sign-up can never make a referee's user name -------------------------------------------
