@@ -30,8 +30,9 @@ restored unmarked, as before.
 
 Import: into a system with no tournament and no player yet (``ArchiveError`` otherwise);
 accounts are created inactive with unusable passwords (a user name already taken gets a
-suffix) and every reference to them follows the new ids. One transaction: a bad archive
-changes nothing.
+suffix), referee identities under the tournament's referee names (``ref:<id>:<name>``, also
+from an older archive), and every reference to them follows the new ids. One transaction: a
+bad archive changes nothing.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.referee_names import referee_name_of, referee_username
 
 FORMAT = "cutthroat-tournament-archive"
 #: 2: co-director invitations' marks (``tournament_directorinvitation.json``).
@@ -415,7 +417,11 @@ def archive_import(source: bytes | io.BufferedIOBase) -> Tournament:
         models_in_order = [p.model for p in PARTS]
         version = manifest["format_version"]
         with transaction.atomic(), _keep_auto_times(models_in_order):
-            users = _import_users(_read(zf, manifest, "auth_user"))
+            users = _import_users(
+                _read(zf, manifest, "auth_user"),
+                tournament_id=manifest["tournament"]["id"],
+                referee_ids=_referee_ids(_read(zf, manifest, "tournament_tournamentrole")),
+            )
             for part in PARTS:
                 if part.since > version:
                     continue  # an older archive: nothing of this table to restore
@@ -426,19 +432,42 @@ def archive_import(source: bytes | io.BufferedIOBase) -> Tournament:
     return Tournament.objects.get(pk=tournament_id)
 
 
-def _import_users(data: dict[str, Any]) -> dict[int, int]:
+def _referee_ids(roles: dict[str, Any]) -> set[int]:
+    """The archived users whose every role in the archive is the referee role: the
+    tournament's referee identities (a director who also refereed stays an account)."""
+    fields = roles["fields"]
+    kinds: dict[int, set[str]] = {}
+    for row in roles["rows"]:
+        values = dict(zip(fields, row, strict=True))
+        kinds.setdefault(values["user_id"], set()).add(values["role"])
+    return {user_id for user_id, roles_of in kinds.items() if roles_of == {"referee"}}
+
+
+def _import_users(
+    data: dict[str, Any], *, tournament_id: int, referee_ids: set[int]
+) -> dict[int, int]:
+    """Create the archived accounts, inactive and password-less. A referee identity is named
+    in the tournament's namespace (``tournament.referee_names``: the tournament keeps its
+    id), also from an archive made before names were per tournament, so a referee never
+    takes a name a site account could have; a name taken already gets a suffix."""
     user_model = get_user_model()
     taken = set(user_model.objects.values_list("username", flat=True))
+    taken_folded = {name.casefold() for name in taken}
     mapping: dict[int, int] = {}
     fields = data["fields"]
     for row in data["rows"]:
         values = dict(zip(fields, row, strict=True))
-        username = values["username"]
-        n = 1
-        while username in taken:
+        base = values["username"]
+        referee = values["id"] in referee_ids
+        if referee:  # one referee name per tournament whatever its case, as referee_create
+            base = referee_username(tournament_id=tournament_id, name=referee_name_of(base))
+        username, n = base[:150], 1
+        while username in taken or (referee and username.casefold() in taken_folded):
             n += 1
-            username = f"{values['username']}-{n}"[:150]
+            suffix = f"-{n}"
+            username = base[: 150 - len(suffix)] + suffix  # a 150-character name too
         taken.add(username)
+        taken_folded.add(username.casefold())
         user = user_model(
             username=username,
             first_name=values.get("first_name") or "",

@@ -25,6 +25,12 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.referee_names import (
+    person_name,
+    referee_name_key,
+    referee_name_of,
+    referee_username_prefix,
+)
 
 UserLike = AbstractBaseUser | AnonymousUser | Any
 
@@ -209,6 +215,35 @@ def referee_unknown(*, field: str) -> ApplicationError:
     )
 
 
+def referee_name_taken(*, tournament_id: int, name: str) -> str | None:
+    """The name of a referee of the tournament that ``name`` would repeat (case does not
+    count: "Ana" and "ana" are one name), or None. Only this tournament's referees count:
+    the identities named in its namespace (a removed referee's too: its matches still show
+    its name) and those holding its referee role (one made before names were per tournament
+    may keep its old user name). Never a site account, so nothing is learnt about those
+    (docs/security.md). One query."""
+    from django.contrib.auth import get_user_model
+
+    key = referee_name_key(name)
+    usernames = (
+        get_user_model()
+        .objects.filter(
+            Q(username__startswith=referee_username_prefix(tournament_id))
+            | Q(
+                tournament_roles__tournament_id=tournament_id,
+                tournament_roles__role=TournamentRole.Role.REFEREE,
+            )
+        )
+        .values_list("username", flat=True)
+        .distinct()
+    )
+    for username in usernames:
+        taken = referee_name_of(username)
+        if referee_name_key(taken) == key:
+            return taken
+    return None
+
+
 def referee_user_or_400(*, user_id: int, field: str) -> Any:
     """The account with ``user_id`` for a field that names a referee, or the 400 of
     :func:`referee_unknown` (the same as for an account that is no referee here, which the
@@ -245,15 +280,14 @@ def referee_match_ids(*, tournament_id: int, user_id: int) -> list[int]:
 
 def signed_in_name(*, user: UserLike | None = None, credential_id: int | None = None) -> str:
     """Who a referee page says is signed in: a referee credential's identity by its display
-    name, else its username, else the credential's label (one query); a site account by its
-    full name or username (no query)."""
+    name, else the name its director typed (never its internal user name,
+    ``tournament.referee_names``), else the credential's label (one query); a site account by
+    its full name or username (no query)."""
     if credential_id is not None:
         token = RefereeToken.objects.select_related("role__user").filter(pk=credential_id).first()
         if token is None:
             return ""
-        identity = token.role.user
-        return identity.get_full_name() or identity.get_username() or token.label
+        return person_name(token.role.user) or token.label
     if user is None or not getattr(user, "is_authenticated", False):
         return ""
-    full_name = getattr(user, "get_full_name", None)
-    return str((full_name() if full_name else "") or user.get_username())
+    return person_name(user)

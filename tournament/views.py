@@ -46,6 +46,12 @@ from tournament.context import (
 )
 from tournament.models import RefereeToken, Tournament, TournamentRole
 from tournament.qr import qr_svg
+from tournament.referee_names import (
+    REFEREE_NAME_MAX_LENGTH,
+    person_name,
+    referee_name_key,
+    shown_username,
+)
 from tournament.services import (
     RefereeTokenInvalidError,
     RefereeTokenThrottledError,
@@ -205,7 +211,8 @@ class RefereeForm(forms.Form):
     keeps what was typed."""
 
     username = forms.SlugField(
-        max_length=_user_max_length("username"),
+        # The typed name; its user name also holds the tournament's prefix (referee_names).
+        max_length=REFEREE_NAME_MAX_LENGTH,
         label=gettext_lazy("New referee (name without spaces)"),
         widget=forms.TextInput(
             attrs={
@@ -363,7 +370,7 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                     link = referee_link_url(token.key)
                     issued = {
                         "token": token,
-                        "username": role.user.get_full_name() or role.user.get_username(),
+                        "username": person_name(role.user),
                         "key": token.key,
                         "link": link,
                         "qr": qr_svg(link),
@@ -416,10 +423,11 @@ def _referees_page(
     status: int = 200,
 ) -> HttpResponse:
     tournament = ctx.tournament
-    roles = list(
+    roles = sorted(  # by the typed name, as by user name before names were per tournament
         TournamentRole.objects.filter(tournament=tournament, role=TournamentRole.Role.REFEREE)
         .select_related("user")
-        .order_by("user__username")
+        .order_by("pk"),
+        key=lambda r: (referee_name_key(shown_username(r.user)), r.pk),
     )
     tokens = list(
         RefereeToken.objects.filter(role__tournament=tournament)

@@ -29,14 +29,15 @@ from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Entry, Tournament
 from tournament.partnerships import partnership_list
+from tournament.referee_names import person_name
 
 # -- people -----------------------------------------------------------------------------------
 
 
 def user_label(user: Any) -> str:
-    if user is None:
-        return ""
-    return str(user.get_full_name() or user.username)
+    """A person as the director pages name them: a referee by its display name or the name
+    its director typed, never its internal user name (``tournament.referee_names``)."""
+    return person_name(user)
 
 
 def referee_names(user_ids: Iterable[int | None]) -> dict[int, str]:

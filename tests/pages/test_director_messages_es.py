@@ -11,7 +11,6 @@ import zipfile
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -39,8 +38,6 @@ from tournament.services import (
     referee_token_resolve,
     table_create,
 )
-
-User = get_user_model()
 
 pytestmark = pytest.mark.django_db
 
@@ -265,7 +262,7 @@ def test_bracket_refusals_are_in_the_directors_language(
             "es",
             "La mesa 3 ya existe.",
             "Ocupado.",
-            "El nombre 'mesa-ana' está ocupado; elige otro.",
+            "Este torneo ya tiene un árbitro llamado 'mesa-ana': elige otro nombre.",
             "{name} está en estado «terminado»: los enlaces de árbitro solo funcionan mientras "
             "el torneo está en marcha.",
         ),
@@ -273,7 +270,7 @@ def test_bracket_refusals_are_in_the_directors_language(
             "en",
             "Table 3 exists.",
             "Taken.",
-            "The name 'mesa-ana' is taken; choose another.",
+            "This tournament already has a referee named 'mesa-ana': choose another name.",
             "{name} is finished: referee keys work only while it is running.",
         ),
     ],
@@ -287,14 +284,13 @@ def test_tournament_refusals_are_in_the_directors_language(
     exc = refusal(lambda: table_create(tournament=tournament, actor=director, number=3), language)
     assert (exc.code, exc.message, exc.fields) == ("table_exists", table, {"number": [taken]})
 
-    referee_create(tournament=tournament, actor=director, username="mesa-ana")
+    referee = referee_create(tournament=tournament, actor=director, username="mesa-ana").user
     exc = refusal(
-        lambda: referee_create(tournament=tournament, actor=director, username="mesa-ana"),
+        lambda: referee_create(tournament=tournament, actor=director, username="Mesa-Ana"),
         language,
     )
-    assert (exc.code, exc.message, exc.fields) == ("username_taken", name, {"username": [taken]})
+    assert (exc.code, exc.message, exc.fields) == ("username_taken", name, {"username": [name]})
 
-    referee = User.objects.get(username="mesa-ana")
     token = referee_token_issue(tournament=tournament, actor=director, user=referee)
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     exc = refusal(lambda: referee_token_resolve(key=token.key, client_ip="203.0.113.9"), language)

@@ -3,8 +3,9 @@
 QA: a 200-letter referee name got "A referee name is letters, digits, - or _." although the
 problem was the 150-character limit; the message was shown twice (the site's banner and again
 under the heading) and both inputs came back empty. Now each problem is said once, under its
-field, naming the field and the limit; the inputs keep what was typed; the limits are the user
-columns' own (a referee is a user row)."""
+field, naming the field and the limit; the inputs keep what was typed. The display name's limit
+is the user column's own (a referee is a user row); the name's is ``REFEREE_NAME_MAX_LENGTH``,
+its user name also holding the tournament's prefix (``tournament.referee_names``)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from django.utils.html import escape
 
 from tests.factories import TournamentFactory, director_of
 from tournament.models import Tournament, TournamentRole
+from tournament.referee_names import REFEREE_NAME_MAX_LENGTH, referee_username
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-LIMIT = User._meta.get_field("username").max_length
+LIMIT = REFEREE_NAME_MAX_LENGTH
 
 
 def _page(language: str = "en") -> tuple[Tournament, Client, str]:
@@ -44,6 +46,14 @@ def _text(html: str) -> str:
     return re.sub(r"<[^>]*>", " ", html)
 
 
+def _role(tournament: Tournament, name: str) -> TournamentRole:
+    """The referee role of the referee the director named ``name``."""
+    return TournamentRole.objects.get(
+        tournament=tournament,
+        user__username=referee_username(tournament_id=tournament.pk, name=name),
+    )
+
+
 def _referees(tournament: Tournament) -> int:
     return TournamentRole.objects.filter(
         tournament=tournament, role=TournamentRole.Role.REFEREE
@@ -53,8 +63,8 @@ def _referees(tournament: Tournament) -> int:
 @pytest.mark.parametrize(
     ("language", "message"),
     [
-        ("en", "Referee name: at most 150 characters (this one has 200)."),
-        ("es", "Nombre del árbitro: como máximo 150 caracteres (este tiene 200)."),
+        ("en", "Referee name: at most 100 characters (this one has 200)."),
+        ("es", "Nombre del árbitro: como máximo 100 caracteres (este tiene 200)."),
     ],
 )
 def test_a_too_long_name_says_so_once_and_keeps_the_inputs(language: str, message: str) -> None:
@@ -87,18 +97,30 @@ def test_a_too_long_display_name_names_the_display_name() -> None:
 
 
 def test_a_name_with_spaces_names_the_rule_and_a_taken_name_says_it_is_taken() -> None:
+    """A name is taken only by a referee of this tournament, in any case; a site account of
+    that name is neither refused nor revealed (it was a username oracle, docs/security.md)."""
     tournament, client, url = _page()
     response = client.post(url, {"op": "create", "username": "ana ruiz", "display_name": ""})
     assert response.status_code == 400
     text = _text(response.content.decode())
     assert text.count("Referee name: only letters, digits, - and _ (no spaces or accents).") == 1
-    User.objects.create(username="ref-taken")
-    response = client.post(url, {"op": "create", "username": "ref-taken", "display_name": "Ana"})
+    User.objects.create(username="ref-taken")  # a site account: no concern of this page
+    response = client.post(url, {"op": "create", "username": "ref-taken", "display_name": ""})
+    assert response.status_code == 302
+    assert _referees(tournament) == 1
+    response = client.post(url, {"op": "create", "username": "REF-Taken", "display_name": "Ana"})
     assert response.status_code == 400
     html = response.content.decode()
-    assert html.count("The name &#x27;ref-taken&#x27; is taken; choose another.") == 1
-    assert 'value="ref-taken"' in _input(html, "username")
-    assert _referees(tournament) == 0
+    message = (
+        "This tournament already has a referee named &#x27;ref-taken&#x27;: choose another name."
+    )
+    assert html.count(message) == 1
+    assert 'value="REF-Taken"' in _input(html, "username")
+    assert _referees(tournament) == 1
+    row = re.search(r'<td class="person">([^<]*)<span class="muted">([^<]*)</span>', html)
+    assert row, html
+    assert (row.group(1).strip(), row.group(2)) == ("ref-taken", "ref-taken")  # no prefix
+    assert "ref:" not in _text(html)
 
 
 @pytest.mark.parametrize(
@@ -176,7 +198,7 @@ def test_issuing_names_the_referee_and_the_list_counts_active_credentials() -> N
     referee by their display name, not their user name."""
     tournament, client, url = _page()
     client.post(url, {"op": "create", "username": "ref-nilda", "display_name": "Nilda Paz"})
-    role = TournamentRole.objects.get(tournament=tournament, user__username="ref-nilda")
+    role = _role(tournament, "ref-nilda")
     before = client.get(url).content.decode()
     assert "Issue another credential" not in before
     assert ">Issue credential</button>" in before
@@ -194,7 +216,7 @@ def test_credential_times_read_as_the_other_director_pages_do(language: str) -> 
     "2026-12-04 21:58:00": it uses the director pages' year-month-day, 24-hour form."""
     tournament, client, url = _page(language)
     client.post(url, {"op": "create", "username": "ref-ana", "display_name": "Ana"})
-    role = TournamentRole.objects.get(tournament=tournament, user__username="ref-ana")
+    role = _role(tournament, "ref-ana")
     client.post(url, {"op": "issue", "user": str(role.user_id)})
     html = client.get(url).content.decode()
     table = html.split("<h2>", 3)[-1]
@@ -216,7 +238,7 @@ def test_after_the_event_no_credential_reads_as_active_and_last_used_follows_the
 
     tournament, client, url = _page()
     client.post(url, {"op": "create", "username": "ref-eva", "display_name": "Eva"})
-    role = TournamentRole.objects.get(tournament=tournament, user__username="ref-eva")
+    role = _role(tournament, "ref-eva")
     issued = client.post(url, {"op": "issue", "user": str(role.user_id)}).content.decode()
     key = re.search(r'id="issued-key">([^<]+)<', issued)
     assert key

@@ -11,6 +11,7 @@ from tournament.api.rulesets import PresetField, RulesetField
 from tournament.api.rulesets import RulesetOverridesField as DocumentedOverridesField
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
 from tournament.models import TournamentRole as Role
+from tournament.referee_names import REFEREE_NAME_MAX_LENGTH, referee_name_of
 
 RULESET_OVERRIDES_MAX = 64  # far more than the ruleset has options (scoring.engine.Ruleset)
 
@@ -81,9 +82,21 @@ class TableOutput(serializers.ModelSerializer[Table]):
         read_only_fields = fields
 
 
+class ShownUsernameField(serializers.CharField):
+    """A user name as the API shows it: a referee's is the name its director typed, without
+    the internal ``ref:<tournament>:`` prefix (``tournament.referee_names``)."""
+
+    def to_representation(self, value: Any) -> str:
+        return referee_name_of(str(value))
+
+
 class RoleOutput(serializers.ModelSerializer[Role]):
     user = serializers.IntegerField(source="user_id", read_only=True)
-    username = serializers.CharField(source="user.username", read_only=True)
+    username = ShownUsernameField(
+        source="user.username",
+        read_only=True,
+        help_text="The account's user name; a referee's: the name its director typed.",
+    )
 
     class Meta:
         model = Role
@@ -97,7 +110,11 @@ class RefereeTokenOutput(serializers.ModelSerializer[RefereeToken]):
     print again)."""
 
     user = serializers.IntegerField(source="role.user_id", read_only=True)
-    username = serializers.CharField(source="role.user.username", read_only=True)
+    username = ShownUsernameField(
+        source="role.user.username",
+        read_only=True,
+        help_text="The referee's name, as its director typed it.",
+    )
     key = serializers.SerializerMethodField()
     link = serializers.SerializerMethodField()
     active = serializers.BooleanField(source="is_active", read_only=True)
@@ -233,7 +250,13 @@ class RoleInput(serializers.Serializer[dict[str, Any]]):
 
 
 class RefereeCreateInput(serializers.Serializer[dict[str, Any]]):
-    username = serializers.CharField(max_length=150)
+    username = serializers.CharField(
+        max_length=REFEREE_NAME_MAX_LENGTH,
+        help_text=(
+            "The referee's name, unique in this tournament whatever its case (another "
+            "tournament may have a referee of the same name). It is not a site login."
+        ),
+    )
     display_name = serializers.CharField(
         max_length=150, required=False, allow_blank=True, default=""
     )

@@ -287,7 +287,13 @@ class RefereeCreateApi(TournamentScopedMixin):
         request=s.RefereeCreateInput,
         responses={201: s.RoleOutput},
         tags=["referees"],
-        description="Create a password-less referee account (signs in by token / link only).",
+        description=(
+            "Create a referee of this tournament: a password-less identity that never signs "
+            "in and acts only through a credential (token / link). `username` is its name, "
+            "unique in this tournament whatever its case (400 `username_taken` names the "
+            "field); another tournament may have a referee of the same name, and no site "
+            "account is consulted."
+        ),
     )
     def post(self, request: Request, slug: str) -> Response:
         data = s.RefereeCreateInput(data=request.data)

@@ -4,7 +4,7 @@ invitation), create referees."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,6 +15,12 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.referee_names import (
+    REFEREE_NAME_MAX_LENGTH,
+    referee_name_normalized,
+    referee_username,
+)
+from tournament.selectors import referee_name_taken
 from tournament.services.common import (
     User,
     _action,
@@ -160,30 +166,70 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
     role.delete()  # its credentials go with it (cascade): they stop working at once
 
 
+def referee_name_clean(name: object) -> str:
+    """The typed referee name as stored (:func:`tournament.referee_names.referee_name_normalized`),
+    or a 400 naming the field ``username``: required, at most ``REFEREE_NAME_MAX_LENGTH``
+    characters (the user column also holds the tournament's prefix)."""
+    cleaned = referee_name_normalized(name if isinstance(name, str) else "")
+    if not cleaned:
+        message = _("Referee name: required.")
+        raise ApplicationError(message, code="required", fields={"username": [message]})
+    if len(cleaned) > REFEREE_NAME_MAX_LENGTH:
+        message = _(
+            "Referee name: at most %(limit_value)d characters (this one has %(show_value)d)."
+        ) % {"limit_value": REFEREE_NAME_MAX_LENGTH, "show_value": len(cleaned)}
+        raise ApplicationError(message, code="max_length", fields={"username": [message]})
+    return cleaned
+
+
+def _referee_name_taken(name: str) -> ApplicationError:
+    message = _("This tournament already has a referee named '%(name)s': choose another name.") % {
+        "name": name
+    }
+    return ApplicationError(message, code="username_taken", fields={"username": [message]})
+
+
 @transaction.atomic
 def referee_create(
     *, tournament: Tournament, actor: User, username: str, display_name: str = ""
 ) -> TournamentRole:
-    """Create a NEW tournament-scoped referee identity (docs/security.md).
+    """Create a NEW tournament-scoped referee identity (docs/security.md) named ``username``,
+    the name the director types.
 
     It is a user row only so that ``Match.referee`` and ``Hand.recorded_by`` keep pointing at
     a user (the hot-path SQL is unchanged): no password, not staff, **inactive** (Django never
     signs it in), one referee role in this one tournament. It acts only through a credential
     (:func:`referee_token_issue`).
+
+    Its user name is ``ref:<tournament id>:<name>`` (``tournament.referee_names``): a name no
+    sign-up can make, so a name is refused only when THIS tournament already has a referee of
+    that name, in any case; whether a site account of that name exists is neither checked
+    nor revealed (it was a username oracle).
     """
     require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    name = referee_name_clean(username)
+    # One creation at a time per tournament: the unique user name column does not see "Ana"
+    # and "ana" as one name, the check below does. FOR NO KEY UPDATE does not block inserts
+    # that reference the tournament (their KEY SHARE lock); it is held for two inserts.
+    Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).values_list(
+        "pk", flat=True
+    ).first()
+    taken = referee_name_taken(tournament_id=tournament.pk, name=name)
+    if taken is not None:
+        raise _referee_name_taken(taken)
     user_model = get_user_model()
-    if user_model.objects.filter(username=username).exists():
-        raise ApplicationError(
-            _("The name %(name)s is taken; choose another.") % {"name": repr(username)},
-            code="username_taken",
-            fields={"username": [_("Taken.")]},
-        )
     user = user_model(
-        username=username, first_name=display_name[:150], is_active=False, is_staff=False
+        username=referee_username(tournament_id=tournament.pk, name=name),
+        first_name=display_name[:150],
+        is_active=False,
+        is_staff=False,
     )
     user.set_unusable_password()
-    user.save()
+    try:
+        with transaction.atomic():  # the same name raced in (SQLite locks no row)
+            user.save()
+    except IntegrityError as exc:
+        raise _referee_name_taken(name) from exc
     role = TournamentRole.objects.create(
         tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
     )
@@ -192,6 +238,6 @@ def referee_create(
         actor=actor,
         verb="referee.create",
         target=role,
-        data={"user_id": user.pk, "username": username},
+        data={"user_id": user.pk, "username": name},
     )
     return role
