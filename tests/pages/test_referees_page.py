@@ -262,3 +262,25 @@ def test_after_the_event_no_credential_reads_as_active_and_last_used_follows_the
     html = client.get(url).content.decode()
     assert "active credential" not in html
     assert "expired" in html
+
+
+def test_a_credentials_state_reads_active_and_revoking_asks_first() -> None:
+    """Walkthrough: the State column of a working credential showed only a Revoke button (no
+    word for its state), and a tap revoked a referee's phone mid-match without a question;
+    the page also said a referee "cannot sign in" while its link signs the phone in."""
+    tournament, client, url = _page()
+    client.post(url, {"op": "create", "username": "ref-lia", "display_name": "Lia Cruz"})
+    role = _role(tournament, "ref-lia")
+    client.post(url, {"op": "issue", "user": str(role.user_id)})
+    html = client.get(url).content.decode()
+    state = html.split('class="credential-state">', 1)[1].split("</td>", 1)[0]
+    assert '<span class="state-active">active</span>' in state
+    prefix = role.tokens.get().prefix
+    asks = f"Revoke Lia Cruz's credential {prefix}? A phone using it stops recording at once."
+    assert f'data-confirm="{asks}"' in state
+    assert "js/director.js" in html  # the script that asks
+    assert "cannot sign in" not in html
+    client.post(url, {"op": "revoke", "token": str(role.tokens.get().pk)})
+    revoked = client.get(url).content.decode().split('class="credential-state">', 1)[1]
+    assert revoked.startswith("revoked ")
+    assert "state-active" not in revoked.split("</td>", 1)[0]
