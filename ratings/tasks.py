@@ -14,27 +14,22 @@ from django.db import OperationalError
 
 from ratings import services
 
+#: A task that survives a worker's death and a database or broker blip (idempotent work).
+_RETRYING: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, ConnectionError, TimeoutError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
 
-@shared_task(
-    name="ratings.rating_update",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, ConnectionError, TimeoutError),
-    retry_backoff=True,
-    max_retries=5,
-)
+
+@shared_task(name="ratings.rating_update", **_RETRYING)
 def rating_update(match_id: int) -> dict[str, Any]:
     return asdict(services.rating_update_for_match(match_id=match_id))
 
 
-@shared_task(
-    name="ratings.player_start_changed",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, ConnectionError, TimeoutError),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(name="ratings.player_start_changed", **_RETRYING)
 def player_start_changed(player_id: int) -> dict[str, Any]:
     return asdict(services.ratings_rebuild_for_player(player_id=player_id))
 

@@ -37,6 +37,19 @@ class ImportResult:
     checked_in: bool
 
 
+def player_from_row(*, actor: Actor, row: PlayerRow) -> Player:
+    """A new player from a checked row (typed on a form or read from a CSV file): its rating
+    is the entered rating (where the player's ratings start, T8)."""
+    return player_create(
+        actor=actor,
+        name=row.name,
+        nickname=row.nickname,
+        country=row.country,
+        club=row.club,
+        rating=row.rating,
+    )
+
+
 def _known_players(rows: Sequence[PlayerRow]) -> dict[tuple[str, str], list[Player]]:
     """Existing players by :func:`player_key`, one query (players are shared between events)."""
     names = {r.name.lower() for r in rows}
@@ -103,14 +116,7 @@ def players_import_csv(
             player = matches[0]
             reused += 1
         else:
-            player = player_create(
-                actor=actor,
-                name=row.name,
-                nickname=row.nickname,
-                country=row.country,
-                club=row.club,
-                rating=row.rating,
-            )
+            player = player_from_row(actor=actor, row=row)
             created += 1
         try:
             entry = entry_create(tournament=tournament, actor=actor, player=player)

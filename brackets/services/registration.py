@@ -32,11 +32,11 @@ from django.utils.translation import gettext as _
 from brackets.csv_import import PlayerRow, player_key
 from brackets.selectors.players import SameNamePlayer, players_same_name
 from brackets.services._common import Actor
-from brackets.services.imports import ImportResult, players_import_csv
+from brackets.services.imports import ImportResult, player_from_row, players_import_csv
 from core.exceptions import ApplicationError
 from tournament.models import Partnership, Player, Tournament
 from tournament.partnerships import partnership_register
-from tournament.services import player_create, require_director
+from tournament.services import require_director
 
 PAIR_FIELDS = ("player_a", "player_b")
 
@@ -132,15 +132,7 @@ def typed_player_match(
 
 def typed_player_create(*, actor: Actor, typed: TypedPlayer) -> Player:
     """A new player from ``typed``'s row (step 4): its rating is the entered rating."""
-    row = typed.row
-    return player_create(
-        actor=actor,
-        name=row.name,
-        nickname=row.nickname,
-        country=row.country,
-        club=row.club,
-        rating=row.rating,
-    )
+    return player_from_row(actor=actor, row=typed.row)
 
 
 @transaction.atomic
