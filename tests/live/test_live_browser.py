@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from brackets.models import RoundMatch
-from brackets.services import round_publish, stage_seed
+from brackets.services import round_call_time, round_publish, stage_seed
 from scoring.models import Match, Seat
 from scoring.services import hand_void_last, match_start
 from tests.brackets.pairs_helpers import AC_AFTER_A_TIE, make_pairs_tournament, pairs_stages
@@ -221,6 +221,27 @@ def test_a_pairs_table_card_updates_live_with_its_partnerships_r42_r43(
         timeout=5000,
     )
     assert page.evaluate("window.__sameDocument") is True  # no reload
+
+
+def test_the_bracket_marks_tables_ended_by_time_when_it_re_renders_t3(
+    contexts: Any, played: Played
+) -> None:
+    """The director calls time (T3) while a spectator watches the bracket: the page re-renders
+    and marks every table ended that way, as the round page does, without a reload."""
+    page = contexts(viewport=DESKTOP).new_page()
+    page.goto("/live/hall-open/bracket/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    page.evaluate("window.__sameDocument = true")
+    assert page.locator("[data-end-reason]").count() == 0
+    ended = round_call_time(round=played.lt.round, actor=played.lt.director, reason="the hour")
+    assert ended
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-end-reason=\"time\"]').length === n",
+        arg=len(ended),
+        timeout=8000,
+    )
+    assert set(page.locator('[data-end-reason="time"]').all_inner_texts()) == {"time called (T3)"}
+    assert page.evaluate("window.__sameDocument") is True
 
 
 _MATCH_WINS = """([entry, wins]) => {
