@@ -140,7 +140,9 @@ def _clean(value: str) -> str:
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")  # NUL or a lone surrogate: no database stores it
 
 
-def _decode(data: bytes | str) -> tuple[str | None, RowError | None]:
+def decode_csv(data: bytes | str) -> tuple[str | None, RowError | None]:
+    """An uploaded file's text (UTF-8, a BOM dropped), or why it is not a text CSV: too large,
+    not UTF-8, a NUL byte or an invalid character (row 0, field ``file``)."""
     if isinstance(data, str):
         text = data
     else:
@@ -291,7 +293,7 @@ def parse_players_csv(
     ``entered``: :func:`player_key` of every player already entered in the tournament; such a
     row is reported ("already entered"), as is a row repeating an earlier row of the file.
     """
-    text, problem = _decode(data)
+    text, problem = decode_csv(data)
     if problem is not None or text is None:
         return ImportReport(errors=(problem,) if problem else ())
     lines = text.splitlines()

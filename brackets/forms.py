@@ -546,16 +546,13 @@ class PlayerEditForm(PlayerAddForm):
             del self.fields[name]
 
 
-class CsvImportForm(forms.Form):
+class CsvUploadForm(forms.Form):
+    """A CSV file uploaded as ``file`` or given as text (``csv_text``): ``clean`` puts the
+    file's bytes (or the text) in ``content`` and the file's name in ``source``. The players
+    import and the partnerships import (T9) take their files this way."""
+
     file = forms.FileField(required=False, label=_("CSV file"))
-    csv_text = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
-    source = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
-    check_in = forms.BooleanField(required=False, label=_("Check the imported players in"))
-    import_valid = forms.BooleanField(
-        required=False,
-        label=_("Import the valid rows even if some rows are bad"),
-        help_text=_("Otherwise nothing is imported while any row is bad."),
-    )
+    missing = _("Choose a CSV file.")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -570,5 +567,16 @@ class CsvImportForm(forms.Form):
         elif data.get("csv_text"):
             data["content"] = data["csv_text"]
         else:
-            raise ValidationError(_("Choose a CSV file."))
+            raise ValidationError(self.missing)
         return data
+
+
+class CsvImportForm(CsvUploadForm):
+    csv_text = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    source = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
+    check_in = forms.BooleanField(required=False, label=_("Check the imported players in"))
+    import_valid = forms.BooleanField(
+        required=False,
+        label=_("Import the valid rows even if some rows are bad"),
+        help_text=_("Otherwise nothing is imported while any row is bad."),
+    )

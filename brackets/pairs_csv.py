@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from brackets.csv_import import ImportReport, PlayerRow, RowError, parse_players_csv
+from brackets.csv_import import (
+    ImportReport,
+    PlayerRow,
+    RowError,
+    decode_csv,
+    parse_players_csv,
+)
 
 PAIR_COLUMN = "pair"
 
@@ -34,16 +40,19 @@ class PairsReport:
 
 
 def parse_pairs_csv(data: bytes | str, *, entered: tuple[tuple[str, str], ...] = ()) -> PairsReport:
-    """Check a pairs CSV; never raises for bad input."""
-    text = data.decode("utf-8-sig", errors="replace") if isinstance(data, bytes) else data
-    text = text.lstrip("\ufeff")
+    """Check a pairs CSV, an uploaded file's bytes or pasted text; never raises for bad input.
+    A file is read as the players import reads it (:func:`decode_csv`: UTF-8, no NUL)."""
+    decoded, problem = decode_csv(data)
+    if problem is not None or decoded is None:
+        return PairsReport(players=ImportReport(errors=(problem,) if problem else ()))
+    text = decoded.lstrip("\ufeff")
     first = next((line for line in text.splitlines() if line.strip()), "")
     delimiter = ";" if first.count(";") > first.count(",") else ","
     try:
         records = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as exc:
         return PairsReport(
-            players=parse_players_csv(data, entered=entered),
+            players=parse_players_csv(text, entered=entered),
             errors=(RowError(0, "file", _("Unreadable CSV: %(error)s.") % {"error": exc}),),
         )
     header_at = next((i for i, r in enumerate(records) if any(c.strip() for c in r)), None)

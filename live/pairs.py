@@ -16,6 +16,7 @@ from typing import Any
 
 from brackets.models import Round, Stage
 from brackets.selectors.pairs import (
+    pair_seed,
     pair_standings_from_data,
     pairs_of,
     side_places,
@@ -112,7 +113,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                     {"entry_id": p, "name": names.get(p, (n, ""))[0], "club": c}
                     for p, n, c in zip(info.players, info.names, info.clubs, strict=False)
                 ],
-                "seed": (pairs[row.pair_id].seed + 1) // 2,
+                "seed": pair_seed(pairs[row.pair_id].seed),
                 "played": row.played,
                 "byes": row.byes,
                 "bye_wins": data.bye_wins(row.byes),

@@ -22,6 +22,7 @@ from brackets.presenters.pairs import SideLine, pair_sides, round_kind_label
 from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.selectors.pair_roster import roster_for
+from brackets.selectors.pairs import pair_seed, pairs_of_entries, stage_pairs
 from brackets.services.store import referee_for_tables
 from core.choice_labels import choice_label
 from ratings.selectors import seeding_ratings
@@ -71,6 +72,12 @@ class SeedRow:
     unit: int | None = None
     unit_label: str = ""
     unit_first: bool = False  # the first row of its partnership in the seed order
+    unit_seed: int | None = None  # the partnership's one seed (1, 2, ...), T8 over partnerships
+
+    @property
+    def seed_shown(self) -> int | None:
+        """The seed the list shows: the player's, or in a pairs stage the partnership's."""
+        return self.unit_seed if self.unit is not None else self.seed
 
     @property
     def active(self) -> bool:
@@ -88,23 +95,32 @@ class SeedRow:
 
 
 def _with_partnerships(tournament_id: int, rows: list[SeedRow]) -> list[SeedRow]:
-    """``rows`` of a pairs stage with each player's partnership (T9); two queries more."""
+    """``rows`` (in seed order) of a pairs stage with each player's partnership and its one
+    seed, its first player's (T8 over partnerships, T9); two queries more."""
     unit_of = {
         entry_id: view
         for view in partnership_list(tournament_id=tournament_id)
         for entry_id, *_ in view.players
     }
     out: list[SeedRow] = []
-    seen: set[int] = set()
+    seeds: dict[int, int | None] = {}
     for row in rows:
         view = unit_of.get(row.entry_id)
         if view is None:
             out.append(row)
             continue
+        first = view.id not in seeds
+        if first:
+            seeds[view.id] = None if row.seed is None else pair_seed(row.seed)
         out.append(
-            replace(row, unit=view.id, unit_label=view.label, unit_first=view.id not in seen)
+            replace(
+                row,
+                unit=view.id,
+                unit_label=view.label,
+                unit_first=first,
+                unit_seed=seeds[view.id],
+            )
         )
-        seen.add(view.id)
     return out
 
 
@@ -231,6 +247,16 @@ class PreviewTable:
     seats: tuple[SeatLine, ...]
     referee: str
     warnings: tuple[SeatingWarning, ...] = ()
+    sides: tuple[SideLine, ...] = ()
+    """In a pairs stage (T9), the table's two partnerships, AC then BD, each with its seed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewPair:
+    """A partnership with a bye in a pairs round's preview (T9, T1): named once, its seed."""
+
+    label: str
+    seed: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +265,8 @@ class Preview:
     byes: tuple[SeatLine, ...]
     warnings: tuple[SeatingWarning, ...]
     referees: int
+    bye_pairs: tuple[PreviewPair, ...] = ()
+    """In a pairs stage, the partnerships of ``byes``, each once."""
 
     @property
     def seated(self) -> int:
@@ -337,9 +365,16 @@ def seating_warnings(
 
 def build_preview(stage: Stage, seating: Any) -> Preview:
     """A proposed seating (the engine's, from ``round_preview``) with names, referees (as
-    publishing will assign them) and warnings. Five queries."""
+    publishing will assign them) and warnings. Five queries (and the partnerships of a pairs
+    stage, which stage data loads with it). A pairs stage's seeds are its partnerships'
+    (T8 over partnerships, T9): each table lists its two partnerships with theirs."""
     data = stage_data_for(stage)
     by_entry = {e.entry_id: e for e in data.entrants}
+    seed_of = {p: e.seed for p, e in by_entry.items()}
+    if data.pairs is not None:
+        seed_of = {
+            entry_id: pair_seed(sp.seed) for sp in stage_pairs(data) for entry_id in sp.info.players
+        }
     tables = [(t.number, tuple(t.seats)) for t in seating.tables]
     byes = tuple(seating.byes)
     warnings = seating_warnings(data, tables, byes)
@@ -353,24 +388,31 @@ def build_preview(stage: Stage, seating: Any) -> Preview:
             entry_id=p,
             name=e.name if e else f"#{p}",
             club=e.club if e else "",
-            seed=e.seed if e else None,
+            seed=seed_of.get(p),
             rating=e.rating if e else None,
         )
 
-    out_tables = tuple(
-        PreviewTable(
+    def table(number: int, seats: Sequence[int]) -> PreviewTable:
+        lines = tuple(line(i, p) for i, p in enumerate(seats))
+        return PreviewTable(
             number=number,
-            seats=tuple(line(i, p) for i, p in enumerate(seats)),
+            seats=lines,
             referee=names.get(referees[(number - 1) % len(referees)], "") if referees else "",
             warnings=tuple(w for w in warnings if w.table == number),
+            sides=pair_sides(lines, data.pairs.roster.side_names(list(seats)), finished=False)
+            if data.pairs is not None
+            else (),
         )
-        for number, seats in tables
-    )
+
     return Preview(
-        tables=out_tables,
+        tables=tuple(table(number, seats) for number, seats in tables),
         byes=tuple(line(0, p) for p in byes),
         warnings=tuple(warnings),
         referees=len(referees),
+        bye_pairs=tuple(
+            PreviewPair(label=p.label, seed=seed_of.get(p.entry_ids[0]) if p.entry_ids else None)
+            for p in pairs_of_entries(data, byes)
+        ),
     )
 
 

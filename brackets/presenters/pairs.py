@@ -47,6 +47,17 @@ class SideLine:
         """ "Los Primos (Ana & Bea)" or "Ana & Bea": the players who sat at this table."""
         return partnership_label(self.name, [s.name for s in self.seats])
 
+    @property
+    def seed(self) -> int | None:
+        """The partnership's one seed where the seats carry it (the round preview, T8 over
+        partnerships): both partners hold it."""
+        return self.seats[0].seed
+
+    @property
+    def clubs(self) -> str:
+        """The partners' clubs, each once: "Club A" or "Club A / Club B" ("" for none)."""
+        return " / ".join(dict.fromkeys(s.club for s in self.seats if s.club))
+
 
 def pair_sides(
     seats: Sequence[SeatLine], names: Mapping[int, str], *, finished: bool

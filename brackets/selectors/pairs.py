@@ -24,6 +24,13 @@ from tournament.models import PartnershipMember
 from tournament.partnerships import partnership_label
 
 
+def pair_seed(player_seed: int) -> int:
+    """A partnership's seed in a pairs stage (1, 2, ...) from the best stage seed of its
+    players: partnership k holds seeds 2k-1 and 2k (T8 over partnerships, T9), so pages
+    number partnerships, not players."""
+    return (player_seed + 1) // 2
+
+
 @dataclass(frozen=True, slots=True)
 class StagePair:
     """A partnership in a stage: its seed (best of its players' stage seeds) and status."""
@@ -213,7 +220,7 @@ class PairStandingLine:
     @property
     def seed_number(self) -> int:
         """The partnership's seed (1, 2, ...): its players hold stage seeds 2k-1 and 2k."""
-        return (self.seed + 1) // 2
+        return pair_seed(self.seed)
 
 
 def pairs_standings_table(*, stage_id: int) -> list[PairStandingLine] | None:

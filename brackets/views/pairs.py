@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from brackets.csv_import import MAX_LENGTHS, PlayerRow, check_player, player_key
-from brackets.forms import CheckInForm, SameNameAnswerForm, SameNameWarning
+from brackets.csv_import import MAX_BYTES, MAX_LENGTHS, PlayerRow, check_player, player_key
+from brackets.forms import CheckInForm, CsvUploadForm, SameNameAnswerForm, SameNameWarning
 from brackets.pairs_csv import parse_pairs_csv
 from brackets.presenters.pair_substitutes import partnership_rows
 from brackets.services.pairs import pairs_import_csv, partnership_substitute
@@ -128,13 +128,18 @@ class PairSubstituteForm(SameNameAnswerForm):
         return TypedPlayer(row, same_as=answer[0], different_from=answer[1])
 
 
-class PairsCsvForm(forms.Form):
+class PairsCsvForm(CsvUploadForm):
+    """A pairs CSV (T9) as a file, as the players import takes it, or pasted."""
+
     csv_text = forms.CharField(
         label=gettext_lazy("CSV: the players columns plus a 'pair' column"),
+        help_text=gettext_lazy("Or paste the file's text here."),
         widget=forms.Textarea(attrs={"rows": 6}),
-        max_length=2 * 1024 * 1024,
+        max_length=MAX_BYTES,
+        required=False,
     )
     check_in = forms.BooleanField(label=gettext_lazy("Check everyone in"), required=False)
+    missing = gettext_lazy("Choose a CSV file or paste its text.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +221,7 @@ class PairsView(PairsPage):
                 )
             return self.back(here)
         if action == "import":
-            csv_form = PairsCsvForm(request.POST)
+            csv_form = PairsCsvForm(request.POST, request.FILES)
             if not csv_form.is_valid():
                 return render(
                     request, "brackets/pairs.html", self.context(csv_form=csv_form), status=400
@@ -227,7 +232,7 @@ class PairsView(PairsPage):
                     "player__name", "player__club"
                 )
             )
-            report = parse_pairs_csv(csv_form.cleaned_data["csv_text"], entered=entered)
+            report = parse_pairs_csv(csv_form.cleaned_data["content"], entered=entered)
             if report.all_errors:
                 return render(
                     request,

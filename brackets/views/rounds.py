@@ -23,7 +23,7 @@ from brackets.presenters.director import build_preview, referee_choices, round_m
 from brackets.presenters.pair_substitutes import RoundSubstitutes, round_substitutes
 from brackets.presenters.pairs import round_kind_label
 from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
-from brackets.selectors.pairs import pairs_named, round_byes_named
+from brackets.selectors.pairs import round_byes_named
 from brackets.services import (
     round_advance,
     round_call_time,
@@ -93,10 +93,9 @@ class RoundPreviewView(DirectorTournamentMixin):
         # bracket names it (T10).
         context["kind_label"] = round_kind_label(step.round_kind or "", pairs=stage.pairs)
         if step.action == PUBLISH_ROUND and step.seating is not None:
+            # T9: a pairs round's tables and byes are partnerships, each named once with its
+            # seed (as on the round page).
             context["preview"] = build_preview(stage, step.seating)
-            # T9: a pairs round's byes are partnerships, each named once (as on the round page).
-            if stage.pairs and step.seating.byes:
-                context["bye_pairs"] = pairs_named(step.seating.byes)
             context["publish_form"] = PublishForm(initial={"expected_number": step.round_number})
         context["can_finish_stage"] = step.action == FINISH_STAGE
         return render(request, "brackets/preview.html", context)

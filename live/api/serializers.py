@@ -68,6 +68,17 @@ class RoundRefSerializer(serializers.Serializer[Any]):
     )
 
 
+class PartnershipSideSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="0: AC (seats 0 and 2); 1: BD (seats 1 and 3).")
+    letters = serializers.CharField(help_text="AC or BD (R42).")
+    names = serializers.ListField(child=serializers.CharField(), help_text="Both partners.")
+    pair_name = serializers.CharField(
+        help_text="The partnership's registered name in a pairs event (T9), or empty."
+    )
+    score = serializers.IntegerField(help_text="The partnership's one score (R42).")
+    is_winner = serializers.BooleanField()
+
+
 class LiveMatchSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Bumped by every change of the match.")
@@ -83,7 +94,9 @@ class LiveMatchSerializer(serializers.Serializer[Any]):
         "the seat of the partner who won the last hand.",
     )
     partners = serializers.BooleanField(
-        help_text="A partnership match (R42): seats 0 and 2 (AC) play seats 1 and 3 (BD)."
+        help_text="A partnership match (R42): seats 0 and 2 (AC) play seats 1 and 3 (BD). "
+        "Known from the match's frozen ruleset once it starts, and at a table of a pairs stage "
+        "(T9) from the start."
     )
     winner_seats = serializers.ListField(
         child=serializers.IntegerField(),
@@ -105,6 +118,11 @@ class LiveMatchSerializer(serializers.Serializer[Any]):
     next_hand = NextHandSerializer(allow_null=True)
     last_hand = HandSerializer(allow_null=True)
     seats = LiveSeatSerializer(many=True)
+    sides = PartnershipSideSerializer(
+        many=True,
+        help_text="At a partnership table (R42; every table of a pairs stage, T9, from before "
+        "its first hand) its two partnerships, AC then BD, each with its one score; else empty.",
+    )
 
 
 class RoundSerializer(serializers.Serializer[Any]):
@@ -554,17 +572,6 @@ class PlayerResultsSerializer(serializers.Serializer[Any]):
     entry = PlayerEntrySerializer()
     stages = PlayerStageSerializer(many=True)
     matches = PlayerMatchSerializer(many=True)
-
-
-class PartnershipSideSerializer(serializers.Serializer[Any]):
-    index = serializers.IntegerField(help_text="0: AC (seats 0 and 2); 1: BD (seats 1 and 3).")
-    letters = serializers.CharField(help_text="AC or BD (R42).")
-    names = serializers.ListField(child=serializers.CharField(), help_text="Both partners.")
-    pair_name = serializers.CharField(
-        help_text="The partnership's registered name in a pairs event (T9), or empty."
-    )
-    score = serializers.IntegerField(help_text="The partnership's one score (R42).")
-    is_winner = serializers.BooleanField()
 
 
 class MatchDetailSerializer(serializers.Serializer[Any]):

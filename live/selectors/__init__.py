@@ -657,12 +657,13 @@ def player_results(*, tournament: Tournament, entry_id: int) -> JSON | None:
 
 
 def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
-    """One table with every live hand (four queries; two more at a partnership table of a
-    pairs event, for the partnerships' names), or ``None`` if not this tournament's.
+    """One table with every live hand (four queries; one more at a table of a pairs stage,
+    for the partnerships' names), or ``None`` if not this tournament's.
 
     ``sides``: at a partnership table (R42) its two partnerships AC and BD, each with both
     partners, its registered name in a pairs event (T9) and its one score, as the referee's
-    page shows them (:func:`scoring.presenters.partnership.partnership_sides`); else ``[]``."""
+    page shows them (:func:`scoring.presenters.partnership.partnership_sides`); else ``[]``.
+    The match's own ``sides`` say the same (its table card shows them)."""
     match = (
         Match.objects.filter(pk=match_id, tournament_id=tournament.pk)
         .select_related("table", "round_link__round__stage")
@@ -672,12 +673,18 @@ def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
         return None
     table: MatchJSON = matches_json([match])[0]
     match.tournament = tournament  # the ruleset and the entry format are read from it: no query
-    sides = partnership_sides(
-        match,
-        ruleset_of(match),
-        [s["name"] for s in table["seats"]],
-        [s["score"] for s in table["seats"]],
-    )
+    # The match JSON names the partnerships of a started partnership match and of a pairs
+    # table; before its first hand a partnership ruleset is the tournament's (no query).
+    sides = table["sides"] or [
+        asdict(side)
+        for side in partnership_sides(
+            match,
+            ruleset_of(match),
+            [s["name"] for s in table["seats"]],
+            [s["score"] for s in table["seats"]],
+        )
+    ]
+    table["sides"] = sides
     rows = list(Hand.objects.filter(match_id=match.pk, void=False).order_by("number"))
     hands = [hand_json(h) for h in rows]
     # Hands entered move by move at a feature table have a replay (live/replay.py, issue 15).
@@ -685,7 +692,7 @@ def match_detail(*, tournament: Tournament, match_id: int) -> JSON | None:
     return {
         "tournament_version": tournament.version,
         "match": table,
-        "sides": [asdict(side) for side in sides],
+        "sides": sides,
         "hands": hands,
         "replays": replays,
     }

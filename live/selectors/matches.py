@@ -11,7 +11,8 @@ an event exactly like a fetch.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -20,6 +21,7 @@ from django.db.models import OuterRef, Subquery
 
 from brackets.models import RoundMatch
 from scoring.models import Hand, Match, Seat
+from scoring.presenters.partnership import pair_names_by_entry, table_sides
 
 MatchJSON = dict[str, Any]
 
@@ -70,22 +72,39 @@ def round_link(match: Match) -> RoundMatch | None:
     return link
 
 
-def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> MatchJSON:
-    """One match as spectators see it. ``seats`` carry ``entry__player`` (select_related)."""
+def _pairs_stage_match(match: Match) -> bool:
+    """A four-seat table of a pairs stage (T9): two partnerships, whatever its ruleset says
+    before the first hand freezes it (R42)."""
+    link = round_link(match)
+    return match.n_players == 4 and link is not None and bool(link.round.stage.pairs)
+
+
+def match_json(
+    match: Match,
+    seats: Iterable[Seat],
+    last_hand: Hand | None,
+    pair_names: Mapping[int, str] | None = None,
+) -> MatchJSON:
+    """One match as spectators see it. ``seats`` carry ``entry__player`` (select_related);
+    ``pair_names``: seat 0 and 1 -> the registered partnership name at a pairs table (T9)."""
     scores = list(match.scores or [])
     seat_rows = []
+    names: list[str] = []
+    seat_scores: list[int] = []
     forfeited_sides: set[int] = set()
     for seat in sorted(seats, key=lambda s: s.seat):
         if seat.forfeited:
             forfeited_sides.add(seat.seat % 2)
         score = scores[seat.seat] if seat.seat < len(scores) else seat.points
         player = seat.entry.player
+        names.append(str(player))
+        seat_scores.append(score)
         seat_rows.append(
             {
                 "seat": seat.seat,
                 "entry_id": seat.entry_id,
                 "player_id": player.pk,
-                "name": str(player),
+                "name": names[-1],
                 "score": score,
                 "love": score == 0,
                 "placing": seat.placing,
@@ -94,7 +113,10 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         )
     # R42: under teams = partners seats 0/2 and 1/3 are partnerships; a partnership match is
     # won by both partners (T4), whichever of them won the last hand (``winner_seat``).
-    partners = match.n_players == 4 and (match.ruleset or {}).get("teams") == "partners"
+    # A pairs stage's table is one before its first hand too (T9).
+    partners = match.n_players == 4 and (
+        (match.ruleset or {}).get("teams") == "partners" or _pairs_stage_match(match)
+    )
     winner = match.winner_seat if match.status == "finished" else None
     winner_seats = (
         []
@@ -107,6 +129,9 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
     # match (as the pairs standings count it), though no seat is recorded as winner.
     if partners and winner is None and match.status == "finished" and len(forfeited_sides) == 1:
         winner_seats = [k for k in range(4) if k % 2 not in forfeited_sides]
+    # The two partnerships AC and BD with their one score each (R42), named as the match
+    # page and the referee's page name them (registered name in a pairs event, T9).
+    sides = table_sides(match, names, seat_scores, pair_names or {}) if partners else ()
     link = round_link(match)
     table_number = match.table.number if match.table is not None else None
     if table_number is None and link is not None:
@@ -140,6 +165,7 @@ def match_json(match: Match, seats: Iterable[Seat], last_hand: Hand | None) -> M
         "next_hand": _next_hand_json(match.next_hand) if match.status != "finished" else None,
         "last_hand": None if last_hand is None else hand_json(last_hand),
         "seats": seat_rows,
+        "sides": [asdict(side) for side in sides],
     }
 
 
@@ -191,11 +217,30 @@ def _seats_by_match(match_ids: list[int]) -> dict[int, list[Seat]]:
 
 def matches_json(matches: list[Match]) -> list[MatchJSON]:
     """JSON for ``matches`` loaded with ``select_related("table", "round_link__round__stage")`` (or
-    with ``round_link`` set by the caller): two more queries, whatever their number."""
+    with ``round_link`` set by the caller): two more queries, whatever their number, and one
+    for the partnerships' names when a table of a pairs stage is among them (T9)."""
     ids = [m.pk for m in matches]
     seats = _seats_by_match(ids)
     last = _last_hands(ids)
-    return [match_json(m, seats.get(m.pk, []), last.get(m.pk)) for m in matches]
+    pair_names = _pair_names(matches, seats)
+    return [
+        match_json(m, seats.get(m.pk, []), last.get(m.pk), pair_names.get(m.pk)) for m in matches
+    ]
+
+
+def _pair_names(matches: list[Match], seats: Mapping[int, list[Seat]]) -> dict[int, dict[int, str]]:
+    """Match id -> seat 0 and 1 -> registered partnership name, for the tables of pairs
+    stages (T9): one query when there is one, none otherwise."""
+    by_match = {
+        m.pk: {s.seat: s.entry_id for s in seats.get(m.pk, []) if s.seat < 2}
+        for m in matches
+        if _pairs_stage_match(m)
+    }
+    names = pair_names_by_entry([e for by_seat in by_match.values() for e in by_seat.values()])
+    return {
+        pk: {k: names.get(entry_id, "") for k, entry_id in by_seat.items()}
+        for pk, by_seat in by_match.items()
+    }
 
 
 def match_live(*, match_id: int, tournament_id: int | None = None) -> MatchJSON | None:

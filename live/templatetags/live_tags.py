@@ -11,6 +11,7 @@ from django import template
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
 from scoring.presenters.match import scores_after_line
+from scoring.presenters.partnership import SideView
 
 SEAT_LETTERS = "ABCD"
 
@@ -99,14 +100,35 @@ def forfeited_names(seats: Sequence[dict[str, Any]], partners: bool = False) -> 
     )
 
 
+@register.filter
+def side_label(sides: Sequence[dict[str, Any]] | None, seat: int | None) -> str:
+    """``{{ m.sides|side_label:m.winner_seats.0 }}``: the partnership of ``seat`` as the match
+    and referee pages name it, "AC · Los Primos (Ana & Cy)" (R42, T9); "" for none."""
+    if seat is None or not sides:
+        return ""
+    for side in sides:
+        if int(side["index"]) == int(seat) % 2:
+            return SideView(**{**side, "names": tuple(side["names"])}).label
+    return ""
+
+
 @register.simple_tag
-def hand_winner(seats: Sequence[dict[str, Any]], hand: dict[str, Any], partners: bool) -> str:
+def hand_winner(
+    seats: Sequence[dict[str, Any]],
+    hand: dict[str, Any],
+    partners: bool,
+    sides: Sequence[dict[str, Any]] | None = None,
+) -> str:
     """``{% hand_winner seats h m.partners as w %}``: who won ``hand``. At a partnership table a
     block is the partnership's (R43: its lowest count, perhaps shared by both partners), so both
-    partners are named ("Ann & Cy"); a domino names the partner who dominoed."""
+    partners are named ("Ann & Cy"); a domino names the partner who dominoed. Given the table's
+    ``sides`` (``{% hand_winner m.seats h m.partners m.sides as w %}``, the table cards), every
+    hand is its partnership's, named as the partnerships list names it: "AC · Ann & Cy" (R43)."""
     winner = hand.get("winner")
     if winner is None:
         return ""
+    if partners and sides:
+        return side_label(sides, int(winner)) or seat_name(seats, winner)
     if not (partners and hand.get("end") == "block"):
         return seat_name(seats, winner)
     names = [str(s["name"]) for s in seats if s["seat"] % 2 == int(winner) % 2]

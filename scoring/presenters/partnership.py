@@ -47,7 +47,21 @@ def partnership_sides(
     """The two partnerships of a partnership match, ``()`` for an individual one (R42).
     ``pair_names`` (seat 0 and 1 -> registered partnership name) when the caller loaded them
     for many matches at once (:func:`pair_names_by_match`); else one query here."""
-    if ruleset.teams is not Teams.PARTNERS or match.n_players != 4 or len(names) != 4:
+    if ruleset.teams is not Teams.PARTNERS:
+        return ()
+    return table_sides(match, names, scores, pair_names)
+
+
+def table_sides(
+    match: Any,
+    names: Sequence[str],
+    scores: Sequence[int],
+    pair_names: Mapping[int, str] | None = None,
+) -> tuple[SideView, ...]:
+    """:func:`partnership_sides` of a match the caller knows is a partnership match (R42):
+    the live pages read it off the match (its frozen ruleset, or a pairs stage, T9) without
+    parsing a ruleset or loading the tournament per match. ``()`` unless four seats."""
+    if match.n_players != 4 or len(names) != 4:
         return ()
     if pair_names is None:
         pair_names = _pair_names(match)
@@ -81,16 +95,25 @@ def pair_names_by_match(matches: Sequence[Any]) -> dict[int, dict[int, str]]:
     }
     if not seats:
         return {}
-    from tournament.models import PartnershipMember
-
-    names: dict[int, str] = dict(
-        PartnershipMember.objects.filter(
-            entry_id__in=[e for by_seat in seats.values() for e in by_seat.values()]
-        ).values_list("entry_id", "partnership__name")
-    )
+    names = pair_names_by_entry([e for by_seat in seats.values() for e in by_seat.values()])
     return {
         pk: {k: names.get(by_seat.get(k, 0), "") or "" for k in (0, 1)}
         for pk, by_seat in seats.items()
+    }
+
+
+def pair_names_by_entry(entry_ids: Sequence[int]) -> dict[int, str]:
+    """Entry id -> its partnership's registered name ("" if none) in a pairs event (T9), for
+    the players of ``entry_ids`` who play for one; one query (none for no ids)."""
+    if not entry_ids:
+        return {}
+    from tournament.models import PartnershipMember
+
+    return {
+        entry_id: name or ""
+        for entry_id, name in PartnershipMember.objects.filter(
+            entry_id__in=list(entry_ids)
+        ).values_list("entry_id", "partnership__name")
     }
 
 

@@ -14,12 +14,21 @@
   var body = document.getElementById("seed-rows");
   var status = document.getElementById("order-status");
 
+  // Seeds 1, 2, ... in the new order; in a pairs stage one per partnership (T9), shown on its
+  // first row (its partner's row keeps it for screen readers only).
   function renumber() {
     if (!body) return;
     var rows = body.querySelectorAll("tr");
+    var seed = 0;
+    var unit = null;
     for (var i = 0; i < rows.length; i++) {
+      var mine = rows[i].dataset.unit || null;
+      if (mine === null || mine !== unit) seed += 1;
+      unit = mine;
       var cell = rows[i].querySelector(".seed-no");
-      if (cell) cell.textContent = String(i + 1);
+      if (!cell) continue;
+      var hidden = cell.querySelector(".visually-hidden");
+      (hidden || cell).textContent = String(seed);
     }
   }
 

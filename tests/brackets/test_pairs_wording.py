@@ -4,6 +4,7 @@ table, and a player is ranked with their partnership."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -58,8 +59,8 @@ def test_the_spectators_see_both_partners_win_r42_t4() -> None:
     assert live["winner_seats"] == [0, 2]
     assert live["winner_seat"] == 2
     names = names_of(match)
-    page = Client().get(f"/live/{t.slug}/matches/{match.pk}/").content.decode()
-    assert f"{names[0]} & {names[2]} win the match" in page
+    page = html.unescape(Client().get(f"/live/{t.slug}/matches/{match.pk}/").content.decode())
+    assert f"AC · {names[0]} & {names[2]} win the match (R42)" in page
     assert f"{names[2]} wins the match" not in page
     assert page.count('class="win-mark"') == 2
 

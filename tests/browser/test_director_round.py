@@ -270,7 +270,18 @@ def test_pairs_seeding_arrows_move_a_partnership(
     shown = [int(x) for x in rows.evaluate_all("rs => rs.map(r => r.dataset.entry)")]
     assert shown == [*b, *a, *c]
     expect(page.locator("#order-status")).to_contain_text("Unsaved changes")
-    expect(rows.nth(0).locator(".seed-no")).to_have_text("1")
+    # One seed per partnership (T8 over partnerships), on its first row: b is #1 now, a #2.
+    # (The partner's row says it to screen readers only.)
+    cells = page.locator("#seed-rows .seed-no")
+    shown = "cs => cs.map(c => [c.textContent.trim(), !!c.querySelector('.visually-hidden')])"
+    assert cells.evaluate_all(shown) == [
+        ["1", False],
+        ["1", True],
+        ["2", False],
+        ["2", True],
+        ["3", False],
+        ["3", True],
+    ]
     page.locator("#save-order").click()
     expect(page.locator(".messages")).to_contain_text("Seed order saved.")
     stored = list(

@@ -21,14 +21,18 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from scoring.models import Match
-from scoring.services import hand_void_last
+from brackets.models import RoundMatch
+from brackets.services import round_call_time, round_publish, stage_seed
+from scoring.models import Match, Seat
+from scoring.services import hand_void_last, match_start
+from tests.brackets.pairs_helpers import AC_AFTER_A_TIE, make_pairs_tournament, pairs_stages
 from tests.browser.conftest import (  # noqa: F401  (fixtures reused from the shared module)
     CHROMIUM_ARGS,
     browser,
     playwright_instance,
 )
 from tests.live.conftest import AsgiServer, LiveTournament, make_live_tournament, start_match
+from tournament.models import Partnership
 from tournament.services import referee_create, referee_token_issue
 
 pytestmark = pytest.mark.browser
@@ -68,14 +72,22 @@ class Played:
     def record(self, number: int) -> None:
         """Record hand ``number`` through the public API of the running server, as a referee's
         phone does (``Authorization: Bearer <referee token>``)."""
-        request = urllib.request.Request(
-            f"{self.server.url}/api/matches/{self.match.pk}/hands/",
-            data=json.dumps({"number": number, **self.payloads[number - 1]}).encode(),
-            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.status in (200, 201)
+        post_hand(self.server, self.match.pk, self.token, number, self.payloads[number - 1])
+
+
+def post_hand(
+    server: AsgiServer, match_id: int, token: str, number: int, payload: dict[str, Any]
+) -> None:
+    """Record hand ``number`` of ``match_id`` through ``server``'s public API, as a referee's
+    phone does (``Authorization: Bearer <referee token>``)."""
+    request = urllib.request.Request(
+        f"{server.url}/api/matches/{match_id}/hands/",
+        data=json.dumps({"number": number, **payload}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status in (200, 201)
 
 
 @pytest.fixture
@@ -154,6 +166,82 @@ def test_keyboard_focus_stays_on_a_card_link_when_the_card_updates(
     assert page.evaluate("document.activeElement.closest('[data-match]').dataset.match") == str(
         match.pk
     )
+
+
+_PAIRS_CARD = """([id, version, sides, last]) => {
+    const card = document.querySelector(`[data-match="${id}"]`);
+    if (!card || +card.dataset.version < version) return false;
+    const shown = [...card.querySelectorAll("li.side")].map(
+        li => li.textContent.replace(/\\s+/g, " ").trim());
+    const line = card.querySelector(".table-last");
+    return JSON.stringify(shown) === JSON.stringify(sides) &&
+        !!line && line.textContent.replace(/\\s+/g, " ").includes(last);
+}"""
+
+
+def test_a_pairs_table_card_updates_live_with_its_partnerships_r42_r43(
+    contexts: Any, asgi_server: AsgiServer, api_server: AsgiServer
+) -> None:
+    """A hand recorded at a pairs table (T9): the tables page swaps in the card the server
+    pushes, and it reads as the match page does: both partnerships with their registered name
+    and one score (R42), the last hand won by a partnership (R43), all without a reload."""
+    t, d, _ = make_pairs_tournament(2)
+    q, _k = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
+    stage_seed(stage=q, actor=d, method="rating")
+    link = RoundMatch.objects.get(round=round_publish(stage=q, actor=d))
+    match_start(match_id=link.match_id, actor=d, lot_winner=0)
+    referee = referee_create(tournament=t, actor=d, username="pairs-ref").user
+    Match.objects.filter(pk=link.match_id).update(referee=referee)
+    token = referee_token_issue(tournament=t, actor=d, user=referee).key
+    seats = dict(Seat.objects.filter(match_id=link.match_id).values_list("seat", "entry_id"))
+    Partnership.objects.filter(members__entry_id=seats[1]).update(name="Los Primos")
+    names = dict(
+        Seat.objects.filter(match_id=link.match_id).values_list("seat", "entry__player__name")
+    )
+    ac, bd = f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"
+
+    page = contexts(viewport=DESKTOP).new_page()
+    page.goto(f"/live/{t.slug}/tables/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    page.evaluate("window.__sameDocument = true")
+    assert page.locator(f'[data-match="{link.match_id}"] li.side').count() == 2
+
+    # R43: BD's opening tie, then a block A and C share, worth 2 after the tie (R27).
+    for number, payload in enumerate(AC_AFTER_A_TIE[:2], start=1):
+        post_hand(api_server, link.match_id, token, number, payload)
+    match = Match.objects.get(pk=link.match_id)
+    page.wait_for_function(
+        _PAIRS_CARD,
+        arg=[
+            match.pk,
+            match.version,
+            [f"AC {ac} 2", f"BD Los Primos {bd} 0"],
+            f"Last hand (2): AC · {ac} won by block, +2",
+        ],
+        timeout=5000,
+    )
+    assert page.evaluate("window.__sameDocument") is True  # no reload
+
+
+def test_the_bracket_marks_tables_ended_by_time_when_it_re_renders_t3(
+    contexts: Any, played: Played
+) -> None:
+    """The director calls time (T3) while a spectator watches the bracket: the page re-renders
+    and marks every table ended that way, as the round page does, without a reload."""
+    page = contexts(viewport=DESKTOP).new_page()
+    page.goto("/live/hall-open/bracket/")
+    page.wait_for_selector('#live[data-live-state="live"]')
+    page.evaluate("window.__sameDocument = true")
+    assert page.locator("[data-end-reason]").count() == 0
+    ended = round_call_time(round=played.lt.round, actor=played.lt.director, reason="the hour")
+    assert ended
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-end-reason=\"time\"]').length === n",
+        arg=len(ended),
+        timeout=8000,
+    )
+    assert set(page.locator('[data-end-reason="time"]').all_inner_texts()) == {"time called (T3)"}
+    assert page.evaluate("window.__sameDocument") is True
 
 
 _MATCH_WINS = """([entry, wins]) => {

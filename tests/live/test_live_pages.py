@@ -207,6 +207,49 @@ def test_time_called_with_tables_playing_on_says_how_many(client: Any, playing: 
     assert "Se cumplió el tiempo (T3); sigue jugando 1 mesa." in es
 
 
+def test_the_bracket_marks_a_table_ended_by_time_as_the_round_page_does_t3(
+    client: Any, playing: Any
+) -> None:
+    """T3: a match ended when time was called is marked "time". The director's round page says
+    so beside the table; the spectators' bracket says it too, in both languages, and again
+    after it re-renders (the region is rebuilt from the bracket document on each version)."""
+    from brackets.services import round_call_time
+
+    played, waiting = playing.matches()[:2]
+    before = client.get("/live/spring-open/bracket/").content.decode()
+    assert "data-end-reason" not in before
+    round_call_time(round=playing.round, actor=playing.director, reason="over the hour")
+    playing.refresh()
+    ended = {m.pk for m in playing.matches() if m.end_reason == "time"}
+    assert {played.pk, waiting.pk} <= ended
+    # (The page asks for the version it learnt of: the server reuses its version lookup for
+    # up to a second, as live.js's X-Live-Version covers.)
+    now = str(playing.tournament.version)
+    html = client.get("/live/spring-open/bracket/", HTTP_X_LIVE_VERSION=now).content.decode()
+    for match_id in ended:
+        table = re.search(
+            rf'<li class="bracket-table[^"]*">\s*<a href="/live/spring-open/matches/{match_id}/">'
+            r"(.*?)</a>(.*?)<ol",
+            html,
+            re.S,
+        )
+        assert table is not None
+        assert '<span class="muted end-reason" data-end-reason="time">time called (T3)</span>' in (
+            table.group(2)
+        )
+    es = client.get(
+        "/live/spring-open/bracket/", HTTP_ACCEPT_LANGUAGE="es", HTTP_X_LIVE_VERSION=now
+    ).content.decode()
+    assert es.count(">tiempo cumplido (T3)</span>") == len(ended)
+    # The director's round page marks the same tables.
+    director = Client()
+    director.force_login(playing.director)
+    round_page = director.get(
+        f"/director/tournaments/spring-open/rounds/{playing.round.pk}/"
+    ).content.decode()
+    assert round_page.count("<small>Time (T3)</small>") == len(ended)
+
+
 def test_a_stage_named_as_its_kind_is_not_named_twice(client: Any, playing: Any) -> None:
     """Found by the user test: "Stage: Qualifying · Qualifying" on the live home and bracket
     (the stage's name, then its kind's). The kind is said only when the name does not say it."""

@@ -163,3 +163,77 @@ def test_scores_after_each_hand_are_the_two_partnerships_scores_r43(client: Clie
     panel = text_of(client.get(f"/matches/{match.pk}/").content.decode())
     assert "AC 1 \u2013 BD 0" in panel
     assert "1\u20130\u20131\u20130" not in panel
+
+
+def card_of(html: str, match_id: int) -> str:
+    card = re.search(rf'<article[^>]*data-match="{match_id}".*?</article>', html, re.S)
+    assert card is not None
+    return card.group(0)
+
+
+def sides_in(card: str) -> list[tuple[str, str]]:
+    return [
+        (k, text_of(body))
+        for k, body in re.findall(r'<li class="side[^"]*" data-side="(\d)">(.*?)</li>', card, re.S)
+    ]
+
+
+def test_tables_page_shows_the_partnerships_their_score_and_who_won_the_hand_r42_r43(
+    client: Client,
+) -> None:
+    """The live tables page reads a pairs table as the match page does: both partnerships AC
+    and BD with their registered name, their partners and their one score (R42, T9), and the
+    last hand won by a partnership (R43), not by the player who dominoed. The card the
+    websocket pushes (``html``) is the same card, in the page's language."""
+    from live.presenters.documents import table_card_html
+    from live.selectors.matches import match_live
+
+    t, _, match = pairs_final_in_play()
+    Partnership.objects.filter(tournament=t, members__entry__seats__match=match).filter(
+        members__entry__seats__seat=1
+    ).update(name="Los Primos")
+    t.version += 1  # the live documents are cached per version
+    t.save(update_fields=["version"])
+    names = seat_names(match)
+    ac, bd = f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"
+    card = card_of(client.get(f"/live/{t.slug}/tables/").content.decode(), match.pk)
+    assert sides_in(card) == [("0", f"AC {ac} 1"), ("1", f"BD Los Primos {bd} 0")]
+    text = text_of(card)
+    assert f"Last hand (1): AC · {ac} won by domino, +1" in text
+    assert f"(1): {names[2]} won by" not in text  # C dominoed: the hand is AC's (R43)
+    assert "Partners sit opposite" not in text  # said once, on the match page
+    assert 'aria-label="partnership score 1"' in card
+
+    pushed = match_live(match_id=match.pk, tournament_id=t.pk)
+    assert pushed is not None
+    assert [(s["letters"], s["pair_name"], s["score"]) for s in pushed["sides"]] == [
+        ("AC", "", 1),
+        ("BD", "Los Primos", 0),
+    ]
+    live = table_card_html(pushed, slug=t.slug, language="en")
+    assert sides_in(live) == sides_in(card)
+    assert f"Last hand (1): AC · {ac} won by domino, +1" in text_of(live)
+    es = text_of(table_card_html(pushed, slug=t.slug, language="es"))
+    assert f"Última mano (1): AC · {ac} ganó por dominó, +1" in es
+    # The match page shows them once, in its card, with the rule's explanation.
+    page = client.get(f"/live/{t.slug}/matches/{match.pk}/").content.decode()
+    assert page.count('class="partnerships"') == 1
+    assert "Partners sit opposite: A with C, B with D." in text_of(page)
+
+
+def test_a_pairs_table_not_started_yet_shows_its_two_partnerships_t9(client: Client) -> None:
+    """Before its first hand a pairs table's ruleset is not frozen on the match yet: the card
+    still names its two partnerships (T9), both at 0."""
+    t, d, _q, k = qualified_for_the_final(4, status="registration")
+    final = services.round_publish(stage=k, actor=d)
+    link = RoundMatch.objects.get(round=final)
+    t.refresh_from_db()
+    names = seat_names(Match.objects.get(pk=link.match_id))
+    card = card_of(client.get(f"/live/{t.slug}/tables/").content.decode(), link.match_id)
+    assert 'badge-scheduled"' in card
+    assert sides_in(card) == [
+        ("0", f"AC {names[0]} & {names[2]} 0"),
+        ("1", f"BD {names[1]} & {names[3]} 0"),
+    ]
+    tables = client.get(f"/api/v1/live/{t.slug}/tables/").json()["tables"]
+    assert [(x["partners"], len(x["sides"])) for x in tables] == [(True, 2)]

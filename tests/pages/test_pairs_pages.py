@@ -4,9 +4,12 @@ showing partnerships (T9-T11). Runs on PostgreSQL and in the embedded SQLite run
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from brackets import services
@@ -129,6 +132,43 @@ def test_director_imports_partnerships_from_csv(client: Client) -> None:
         "Primos",
         "Tigres",
     ]
+
+
+def test_director_uploads_a_partnerships_file_as_the_players_import_takes_one(
+    client: Client,
+) -> None:
+    """The Partnerships page takes the CSV as a file too (T9), read as the players import reads
+    one: UTF-8 with or without a BOM, a non-UTF-8 file refused naming the row, nothing chosen
+    refused; the paste box stays."""
+    t, d, _ = make_pairs_tournament(0, status="registration")
+    client.force_login(d)
+    url = f"/director/tournaments/{t.slug}/pairs/"
+    page = client.get(url).content.decode()
+    found = re.search(r'<form [^>]*id="pairs-import"[^>]*>.*?</form>', page, re.S)
+    assert found is not None
+    form = found.group(0)
+    assert 'enctype="multipart/form-data"' in form
+    assert 'type="file" name="file"' in form
+    assert 'name="csv_text"' in form  # the paste box stays
+
+    latin = SimpleUploadedFile("pairs.csv", "name,pair\nJosé,P1\nBeto,P1\n".encode("latin-1"))
+    refused = client.post(url, {"action": "import", "file": latin})
+    assert refused.status_code == 400
+    assert "The file is not UTF-8 text" in html.unescape(refused.content.decode())
+    empty = client.post(url, {"action": "import"})
+    assert empty.status_code == 400
+    assert "Choose a CSV file or paste its text." in empty.content.decode()
+    assert Partnership.objects.filter(tournament=t).count() == 0
+
+    body = "name,club,pair\nAna,X,Primos\nBeto,X,Primos\nCid,Y,Tigres\nDani,Y,Tigres\n"
+    upload = SimpleUploadedFile("pairs.csv", "\ufeff".encode() + body.encode(), "text/csv")
+    ok = client.post(url, {"action": "import", "file": upload, "check_in": "on"})
+    assert ok.status_code == 302
+    rows = Partnership.objects.filter(tournament=t).order_by("name")
+    assert [p.name for p in rows] == ["Primos", "Tigres"]
+    members = PartnershipMember.objects.filter(partnership__tournament=t).order_by("entry_id")
+    assert [m.entry.player.name for m in members] == ["Ana", "Beto", "Cid", "Dani"]
+    assert all(m.entry.checked_in for m in members)
 
 
 def test_referee_page_shows_partners_together_and_the_r43_wording(client: Client) -> None:

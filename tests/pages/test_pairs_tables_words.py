@@ -206,7 +206,7 @@ def test_round_preview_names_the_bye_partnership_once_t9(client: Client) -> None
     items = [text_of(li) for li in re.findall(r"<li[^>]*>(.*?)</li>", byes.group(1), re.S)]
     members = PartnershipMember.objects.filter(partnership__tournament=t, partnership__number=5)
     a, b = (m.entry.player.name for m in members.order_by("slot"))
-    assert items == [f"Los Primos ({a} & {b})"]
+    assert items == [f"Los Primos ({a} & {b}) #5"]  # with its one seed (T8 over partnerships)
 
 
 def test_the_round_rows_of_a_pairs_round_take_one_query_more(
