@@ -84,6 +84,7 @@ def build_pairs_demo(director: Any) -> Tournament:
         cut_size=4,
         rng_seed=PAIRS_SEED,
         round_time_limit=60,
+        auto_advance=True,  # a live event that runs itself, as the individual demo's
     )
     bs.stage_create(
         tournament=tournament,
@@ -91,6 +92,7 @@ def build_pairs_demo(director: Any) -> Tournament:
         name="Knockout (pairs)",
         kind=Stage.Kind.KNOCKOUT,
         rng_seed=PAIRS_SEED + 1,
+        auto_advance=True,
     )
     bs.stage_seed(stage=qualifying, actor=director, method="rating")
     first = bs.round_publish(stage=qualifying, actor=director, expected_number=1)

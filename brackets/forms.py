@@ -142,11 +142,16 @@ class StageForm(forms.Form):
         label=_("Random seed"),
         help_text=_("Empty: one is drawn and recorded, so every seating replays (T8)."),
     )
+    # Off by default (walkthrough): the director guide's flow previews every round's seating
+    # before it is published (T6); a director who wants no preview ticks it.
     auto_advance = forms.BooleanField(
         required=False,
-        initial=True,
+        initial=False,
         label=_("Advance automatically"),
-        help_text=_("Publish the next round as soon as the last match of a round ends."),
+        help_text=_(
+            "Publish the next round as soon as the last match of a round ends, with no "
+            "preview. Off: you see each round's seating first and publish it yourself."
+        ),
     )
     round_time_limit = forms.IntegerField(
         min_value=1,
@@ -381,6 +386,29 @@ class CheckInForm(forms.Form):
     checked_in = forms.TypedChoiceField(
         choices=[("1", "in"), ("0", "out")], coerce=lambda v: v == "1"
     )
+
+
+class CheckInManyForm(forms.Form):
+    """The seeding list's "Check in everyone" (``scope=all``) and "Check in selected"
+    (``scope=selected``: the ticked ``entry`` ids; the service checks they are this
+    tournament's active entries)."""
+
+    scope = forms.ChoiceField(choices=[("all", "all"), ("selected", "selected")])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        raw = self.data.getlist("entry") if hasattr(self.data, "getlist") else []
+        ids = [parse_int(value) for value in raw]
+        if any(pk is None for pk in ids):
+            raise ValidationError(_("Tick the players to check in."))
+        data["entry"] = [pk for pk in ids if pk is not None]
+        return data
+
+    def entry_ids(self) -> list[int] | None:
+        """``None`` for everyone, else the ticked ids."""
+        if self.cleaned_data["scope"] == "all":
+            return None
+        return list(self.cleaned_data["entry"])
 
 
 class WithdrawForm(forms.Form):

@@ -79,7 +79,8 @@ class Stage(BaseModel):
     # Recorded seed of every random choice of the stage (random seeding, seat order, equal
     # records in Swiss order): every seating replays from it (STYLE.md §1).
     rng_seed = models.BigIntegerField(default=0)
-    auto_advance = models.BooleanField(default=True)
+    # Off by default: the director previews each round before publishing it (T6).
+    auto_advance = models.BooleanField(default=False)
     round_time_limit = models.PositiveIntegerField(
         null=True, blank=True, help_text="Minutes per round (T2, T3); empty = no clock."
     )

@@ -34,6 +34,7 @@ urlpatterns = [
         name="stage-advance",
     ),
     path(T + "entries/<int:entry_id>/check-in/", views.CheckInView.as_view(), name="check-in"),
+    path(T + "entries/check-in/", views.CheckInManyView.as_view(), name="check-in-many"),
     path(T + "entries/<int:entry_id>/pin/", views.PinIssueView.as_view(), name="entry-pin"),
     path(T + "players/import/", views.CsvImportView.as_view(), name="import"),
     path(T + "players/add/", views.PlayerAddView.as_view(), name="player-add"),

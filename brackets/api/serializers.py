@@ -216,7 +216,7 @@ class StageCreateInput(serializers.Serializer[dict[str, Any]]):
     seat_order = serializers.ChoiceField(Stage.SeatOrder.choices, default=Stage.SeatOrder.BALANCED)
     seeding = serializers.ChoiceField(Stage.Seeding.choices, default=Stage.Seeding.RATING)
     rng_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
-    auto_advance = serializers.BooleanField(default=True)
+    auto_advance = serializers.BooleanField(default=False)  # as the page's form
     round_time_limit = serializers.IntegerField(
         min_value=1, max_value=INT_MAX, required=False, allow_null=True
     )

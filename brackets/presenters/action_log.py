@@ -17,7 +17,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.functional import Promise
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
@@ -66,6 +66,7 @@ VERBS: dict[str, Promise] = {
     "entry.withdrawn": pgettext_lazy("action log", "Entry withdrawn"),
     "entry.disqualified": pgettext_lazy("action log", "Entry disqualified"),
     "entry.pin_issue": pgettext_lazy("action log", "Confirmation PIN issued"),
+    "entries.check_in": pgettext_lazy("action log", "Players checked in"),
     "partnership.register": pgettext_lazy("action log", "Partnership registered"),
     "partnership.substitute": pgettext_lazy("action log", "Partner substituted (T11)"),
     # stages and rounds
@@ -168,10 +169,13 @@ CHANGE_FIELDS: dict[str, Promise] = {
 }
 
 
-def change_lines(data: Any) -> tuple[str, ...]:
-    """Readable lines for a log's ``{field: {"before": ..., "after": ...}}`` data."""
+def change_lines(data: Any, verb: str = "") -> tuple[str, ...]:
+    """Readable lines for a log's ``{field: {"before": ..., "after": ...}}`` data, and the
+    count of a check-in of many players at once."""
     if not isinstance(data, dict) or not data:
         return ()
+    if verb == "entries.check_in" and isinstance(count := data.get("count"), int):
+        return (npgettext("action log", "%(n)s player", "%(n)s players", count) % {"n": count},)
     if not all(isinstance(v, dict) and set(v) == {"before", "after"} for v in data.values()):
         return ()
 
@@ -400,9 +404,31 @@ def _disputing_players(logs: list[ActionLog]) -> dict[int, str]:
     }
 
 
+def _dispute_notes(t: Tournament, logs: list[ActionLog]) -> dict[int, str]:
+    """Log id -> the player's note, for disputes logged before the entry kept it as its
+    reason (the "Why" column showed "—"). One query, only when such entries are shown."""
+    wanted = {
+        log.pk: pk
+        for log in logs
+        if log.verb == "result.dispute"
+        and not log.reason
+        and log.target_type == "scoring.resultdispute"
+        and (pk := parse_int(log.target_id)) is not None
+    }
+    if not wanted:
+        return {}
+    notes = dict(
+        ResultDispute.objects.filter(pk__in=set(wanted.values()), match__tournament=t)
+        .exclude(note="")
+        .values_list("pk", "note")
+    )
+    return {log_id: notes[pk] for log_id, pk in wanted.items() if pk in notes}
+
+
 def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
     names = target_names(t, logs)
     players = _disputing_players(logs)
+    notes = _dispute_notes(t, logs)
     return [
         LogRow(
             log=log,
@@ -412,8 +438,8 @@ def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
             what=verb_label(log.verb),
             target=_target(log, names),
             target_url=_target_url(t, log),
-            reason=reason_text(log),
-            changes=change_lines(log.data),
+            reason=notes.get(log.pk) or reason_text(log),
+            changes=change_lines(log.data, log.verb),
         )
         for log in logs
     ]

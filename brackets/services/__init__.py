@@ -10,7 +10,8 @@ Flow of a stage (RULES.md §11)::
     rnd = round_publish(stage=stage, actor=director, expected_number=step.round_number)
     # ... referees record hands; when the last match of the round finishes, the
     # ``brackets.round_check`` task runs ``round_advance(round_id=...)``: it closes the round
-    # and publishes the next one (or waits for the director when auto-advance is off).
+    # and publishes the next one when the stage was created with ``auto_advance=True``;
+    # by default (off) the round closes and waits for the director's preview and publish.
 
 ``actor`` is the user acting (a director of the tournament, checked: 403 otherwise);
 ``actor=None`` is the system itself (tasks, reconciliation) and is only accepted by services

@@ -121,6 +121,14 @@ def stage_seed_pairs(
         order=field_ if order is None else order,
         rng_seed=rng_seed,
     )
+    if not ordered:
+        message = _(
+            "No partnership is checked in yet: check both players of each partnership in "
+            "before seeding (T8, T9)."
+        )
+        raise ApplicationError(
+            message, code="field_too_small", rule="T9", fields={"partnerships": [message]}
+        )
     if len(ordered) < 2:
         message = ngettext(
             "%(count)s partnership checked in: a table seats two (T9).",

@@ -116,7 +116,7 @@ def stage_create(
     seat_order: str = Stage.SeatOrder.BALANCED,
     seeding: str = Stage.Seeding.RATING,
     rng_seed: int | None = None,
-    auto_advance: bool = True,
+    auto_advance: bool = False,
     round_time_limit: int | None = None,
 ) -> Stage:
     """Append a stage to the tournament's format (numbered 1, 2, ...).
@@ -127,6 +127,8 @@ def stage_create(
     table, so a qualifying stage never ends the event). A knockout stage is always the last
     one: after it has finished, the tournament is over and nothing can be added.
     ``rng_seed`` is recorded (random by default) so every seating of the stage replays (T8).
+    ``auto_advance`` is off unless asked for, as on the page and in the API: each next round
+    waits for the director's preview and publish.
     """
     require_director_or_system(actor, tournament.pk)
     _check_choices(kind, bye_policy, seat_order, seeding)
@@ -313,6 +315,12 @@ def stage_seed(
         .select_related("player")
         .order_by("id")
     )
+    if not entries:
+        # "0 players cannot form a table" named the table rule for what is a missing step.
+        message = _("No player is checked in yet: check players in before seeding (T8).")
+        raise ApplicationError(
+            message, code="field_too_small", rule="T8", fields={"players": [message]}
+        )
     ids = [e.pk for e in entries]
     if order is None:
         order = [e.pk for e in sorted(entries, key=lambda e: (e.seed is None, e.seed, e.pk))]

@@ -22,6 +22,7 @@ from brackets.views.rounds import (
     StageAdvanceView,
 )
 from brackets.views.seeding import (
+    CheckInManyView,
     CheckInView,
     CsvImportView,
     LateEntryView,
@@ -39,6 +40,7 @@ from brackets.views.tournaments import TournamentCreateView, TournamentEditView
 __all__ = [
     "ActionLogView",
     "BracketView",
+    "CheckInManyView",
     "CheckInView",
     "CsvImportView",
     "LateEntryView",

@@ -19,7 +19,12 @@ from django.views.decorators.cache import never_cache
 
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
 from brackets.models import Round
-from brackets.presenters.director import build_preview, referee_choices, round_matches
+from brackets.presenters.director import (
+    build_preview,
+    referee_choices,
+    round_matches,
+    user_label,
+)
 from brackets.presenters.pair_substitutes import RoundSubstitutes, round_substitutes
 from brackets.presenters.pairs import round_kind_label
 from brackets.selectors import round_results_awaiting_confirmation, round_sudden_death_ids
@@ -330,9 +335,20 @@ class RoundRefereeView(DirectorTournamentMixin):
         if ref_id and referee is None:  # not "remove the referee": a bad id changes nothing
             messages.error(request, _("No referee of this tournament has that id."))
             return HttpResponseRedirect(progress_url(slug, rnd.pk) + f"#match-{match_id}")
+        before = Match.objects.filter(pk=match_id).values_list("referee_id", flat=True).first()
+        if before == (referee.pk if referee else None):
+            # The service changes nothing either (no write, no log entry); say so.
+            success = (
+                _("No change: %(referee)s already referees this table.")
+                % {"referee": user_label(referee)}
+                if referee
+                else _("No change: this table has no referee.")
+            )
+        else:
+            success = _("Referee changed.") if referee else _("Referee removed.")
         self.run(
             lambda: match_assign_referee(match_id=match_id, actor=request.user, referee=referee),
-            success=_("Referee changed.") if referee else _("Referee removed."),
+            success=success,
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk) + f"#match-{match_id}")
 

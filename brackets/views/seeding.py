@@ -15,6 +15,7 @@ from brackets.csv_import import ImportReport, check_player, parse_players_csv, p
 from brackets.engine import BracketError, plan_tables
 from brackets.forms import (
     CheckInForm,
+    CheckInManyForm,
     CsvImportForm,
     PlayerAddForm,
     PlayerEditForm,
@@ -40,6 +41,7 @@ from tournament.models import Entry, Partnership, Tournament
 from tournament.partnerships import is_pairs_event, partnership_of_entries
 from tournament.pins import entry_check_in
 from tournament.services import (
+    entries_check_in,
     entry_disqualify,
     entry_update,
     entry_withdraw,
@@ -103,6 +105,12 @@ class SeedingView(DirectorTournamentMixin):
         waiting = [
             r for r in others if can_seed and r.checked_in and r.entry_status == Entry.Status.ACTIVE
         ]
+        # Who "Check in everyone" would check in: offered while check-in decides the seeding.
+        to_check_in = sum(
+            1
+            for r in [*seeded, *others]
+            if not r.checked_in and r.entry_status == Entry.Status.ACTIVE
+        )
         context = self.base_context(
             stage=stage,
             seeded=seeded,
@@ -115,6 +123,8 @@ class SeedingView(DirectorTournamentMixin):
             and stage.kind == Stage.Kind.QUALIFYING
             and stage.status == Stage.Status.RUNNING,
             waiting=waiting,
+            to_check_in=to_check_in,
+            check_in_many=can_seed and to_check_in > 0,
             checked_in=sum(
                 1 for r in [*seeded, *others] if r.checked_in and r.entry_status == "active"
             ),
@@ -210,6 +220,30 @@ class CheckInView(DirectorTournamentMixin):
                 % {"player": entry.player.name},
             )
         return self.back(reverse("brackets:stages", args=[slug]))
+
+
+class CheckInManyView(DirectorTournamentMixin):
+    """POST ``entries/check-in/``: check in every active player not checked in yet, or the
+    ticked ones, in one step (:func:`tournament.services.entries_check_in`)."""
+
+    def post(self, request: HttpRequest, slug: str) -> HttpResponse:
+        back = self.back(reverse("brackets:stages", args=[slug]))
+        form = CheckInManyForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Tick the players to check in."))
+            return back
+        self.run(
+            lambda: entries_check_in(
+                tournament=self.tournament, actor=request.user, entry_ids=form.entry_ids()
+            ),
+            success=lambda done: (
+                ngettext("%(n)s player checked in.", "%(n)s players checked in.", len(done))
+                % {"n": len(done)}
+                if done
+                else _("Nobody to check in: they are all checked in already.")
+            ),
+        )
+        return back
 
 
 class PinIssueView(DirectorTournamentMixin):

@@ -386,6 +386,7 @@ def hand_dispute(
         actor=None,
         verb="result.dispute",
         target=dispute,
+        reason=dispute.note,  # the player's words: the log's "Why"
         data={"match_id": match.pk, "number": n, "seat": int(seat), **dispute_data},
     )
     _announce(match, finished=False)

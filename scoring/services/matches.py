@@ -123,11 +123,16 @@ def _check_referee(tournament: Tournament, referee: Actor | None) -> None:
 
 @transaction.atomic
 def match_assign_referee(*, match_id: int, actor: Actor, referee: Actor | None) -> Match:
-    """Assign (or clear) the referee of a match (director only; logged)."""
+    """Assign (or clear) the referee of a match (director only; logged).
+
+    The same referee again changes nothing: no write, no log entry, no push (a second press
+    of the round page's Set, or a retry, logged "Referee changed" for no change)."""
     match = _lock_match(match_id)
     _require_match_director(actor, match, Action.DECIDE_MATCH)
     _check_referee(match.tournament, referee)
     before = match.referee_id
+    if before == (referee.pk if referee is not None else None):
+        return match
     match.referee = referee
     match.version += 1
     match.save(update_fields=["referee", "version", "updated_at"])

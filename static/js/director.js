@@ -1,6 +1,6 @@
 /*
  * Director pages (brackets): seed-order reordering (arrows and drag), confirmations, the
- * round clock, print buttons, auto-submitting selects. No dependencies.
+ * round clock, print buttons, forms sent once. No dependencies.
  *
  * The pages work without this script: each arrow is a submit button that saves one move,
  * and every form posts normally. With it, arrows and drag move rows locally and "Save seed
@@ -125,15 +125,23 @@
       (target.dataset && target.dataset.confirm);
     if (message && !window.confirm(message)) {
       event.preventDefault();
+      return;
+    }
+    // A form whose select applies at once (site.js submits it on change) is sent once: a
+    // press of its button (there for pages without JavaScript) while the page reloads sent
+    // it again (the round page's referee: "Referee changed" twice in the same second).
+    if (target.querySelector && target.querySelector("select[data-autosubmit]")) {
+      if (target.dataset.sending) {
+        event.preventDefault();
+        return;
+      }
+      target.dataset.sending = "1";
     }
   });
-
-  // -- selects that apply at once -----------------------------------------------------------
-  document.addEventListener("change", function (event) {
-    var el = event.target;
-    if (el.matches && el.matches("select[data-autosubmit]") && el.form) {
-      if (el.form.requestSubmit) el.form.requestSubmit(); else el.form.submit();
-    }
+  // Back to a page kept in the browser's cache: its forms may be sent again.
+  window.addEventListener("pageshow", function () {
+    var sent = document.querySelectorAll("form[data-sending]");
+    for (var s = 0; s < sent.length; s++) delete sent[s].dataset.sending;
   });
 
   // -- stage form: show the settings of the chosen kind -------------------------------------

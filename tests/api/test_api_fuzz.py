@@ -180,6 +180,7 @@ def build_world() -> World:
         swiss_rounds=3,
         cut_size=4,
         rng_seed=7,
+        auto_advance=True,
     )
     stage_seed(stage=stage, actor=director, method="rating")
     rnd = round_publish(stage=stage, actor=director)

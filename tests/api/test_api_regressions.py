@@ -147,7 +147,12 @@ def _list_world() -> dict[str, Any]:
     TableFactory(tournament=tournament)
     Entry.objects.filter(tournament=tournament).update(checked_in=True)
     stage = stage_create(
-        tournament=tournament, actor=director, name="Q", kind=Stage.Kind.QUALIFYING, swiss_rounds=2
+        tournament=tournament,
+        actor=director,
+        name="Q",
+        kind=Stage.Kind.QUALIFYING,
+        swiss_rounds=2,
+        auto_advance=True,
     )
     stage_seed(stage=stage, actor=director, method="rating")
     return {"t": tournament, "director": director, "match": match, "stage": stage}
@@ -254,7 +259,12 @@ def _director_world() -> dict[str, Any]:
         [Entry(tournament=tournament, player=p, checked_in=True) for p in players[1:]]
     )
     stage = stage_create(
-        tournament=tournament, actor=director, name="Q", kind=Stage.Kind.QUALIFYING, swiss_rounds=2
+        tournament=tournament,
+        actor=director,
+        name="Q",
+        kind=Stage.Kind.QUALIFYING,
+        swiss_rounds=2,
+        auto_advance=True,
     )
     stage_seed(stage=stage, actor=director, method="rating")
     rnd = round_publish(stage=stage, actor=director)

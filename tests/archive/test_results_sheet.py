@@ -30,6 +30,7 @@ def _round(n: int = 9):  # type: ignore[no-untyped-def]
         kind="qualifying",
         swiss_rounds=2,
         cut_size=4,
+        auto_advance=True,
     )
     brackets_services.stage_seed(stage=stage, actor=director)
     rnd = brackets_services.round_publish(stage=stage, actor=director)

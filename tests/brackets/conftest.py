@@ -104,7 +104,7 @@ def five_with_a_bye(**stage_kwargs: Any) -> tuple[Tournament, Any, Stage]:
         cut_size=4,
         allow_three=False,
         rng_seed=3,
-        **stage_kwargs,
+        **{"auto_advance": True, **stage_kwargs},
     )
     services.stage_seed(stage=q, actor=d)
     return t, d, q

@@ -189,6 +189,7 @@ def test_complete_tournament(n: int) -> None:
         name="Qualifying",
         kind="qualifying",
         rng_seed=1000 + n,  # recorded seeds: the run replays (STYLE.md §1)
+        auto_advance=True,
         **fmt["qualifying"],
     )
     services.stage_create(
@@ -197,6 +198,7 @@ def test_complete_tournament(n: int) -> None:
         name="Knockout",
         kind="knockout",
         rng_seed=2000 + n,
+        auto_advance=True,
         **fmt["knockout"],
     )
     services.stage_seed(stage=qualifying, actor=director, method="rating")

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.django_db
 def qualifying(t: Tournament, d: Any, **kw: Any) -> Stage:
     kw.setdefault("swiss_rounds", 2)
     kw.setdefault("rng_seed", 7)  # recorded seed: every seating replays
+    kw.setdefault("auto_advance", True)  # written when stages advanced by default
     return services.stage_create(tournament=t, actor=d, name="Qualifying", kind="qualifying", **kw)
 
 
@@ -70,13 +71,15 @@ def test_stage_create_numbers_stages_and_checks_the_format() -> None:
     q = qualifying(t, d, cut_size=5)
     assert (q.number, q.status, q.seeding) == (1, "pending", "rating")
     with pytest.raises(ApplicationError) as exc:  # 5 players cannot reach a final of 4 (T6)
-        services.stage_create(tournament=t, actor=d, name="KO", kind="knockout")
+        services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", auto_advance=True)
     assert exc.value.code == "no_knockout_plan"
     services.stage_update(stage=q, actor=d, data={"cut_size": 8})
-    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout")
+    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", auto_advance=True)
     assert (k.number, k.seeding) == (2, "standings")
     with pytest.raises(ApplicationError) as exc:
-        services.stage_create(tournament=t, actor=d, name="More", kind="qualifying", swiss_rounds=1)
+        services.stage_create(
+            tournament=t, actor=d, name="More", kind="qualifying", swiss_rounds=1, auto_advance=True
+        )
     assert exc.value.code == "bad_stage"  # a knockout stage is the last one (T6)
     with pytest.raises(ApplicationError):
         services.stage_create(
@@ -87,6 +90,7 @@ def test_stage_create_numbers_stages_and_checks_the_format() -> None:
             swiss_rounds=1,
             allow_three=False,
             final_table_size=3,
+            auto_advance=True,
         )
     assert logged(t, "stage.create") == 2
 
@@ -182,7 +186,7 @@ def test_engine_field_messages_count_in_proper_plurals_t1_t9() -> None:
 
 def test_a_knockout_field_that_cannot_reach_the_final_is_refused() -> None:
     t, d = make_tournament(5)
-    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout")
+    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", auto_advance=True)
     with pytest.raises(ApplicationError) as exc:
         services.stage_seed(stage=k, actor=d)
     assert exc.value.code == "no_knockout_plan"
@@ -238,7 +242,12 @@ def test_a_stored_match_label_is_in_the_servers_language_whoever_publishes() -> 
 
     t, d = make_tournament(4)
     final = services.stage_create(
-        tournament=t, actor=d, name="Final table", kind="knockout", final_table_size=4
+        tournament=t,
+        actor=d,
+        name="Final table",
+        kind="knockout",
+        final_table_size=4,
+        auto_advance=True,
     )
     services.stage_seed(stage=final, actor=d)
     rnd = services.round_publish(stage=final, actor=d)
@@ -392,7 +401,9 @@ def test_byes_when_three_player_tables_are_not_allowed() -> None:
 
 def test_knockout_only_event_of_seven_fills_to_the_final_table() -> None:
     t, d = make_tournament(7)
-    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", rng_seed=3)
+    k = services.stage_create(
+        tournament=t, actor=d, name="KO", kind="knockout", rng_seed=3, auto_advance=True
+    )
     services.stage_seed(stage=k, actor=d)
     r1 = services.round_publish(stage=k, actor=d)
     assert [len(x) for x in seated(r1)] == [4, 3]
@@ -433,7 +444,9 @@ def test_a_tie_on_the_cut_line_is_played_off_at_a_table_the_system_creates() -> 
     # level on every T5 key and never met -> a two-player play-off for the third spot (T6).
     t, d = make_tournament(8)
     q = qualifying(t, d, swiss_rounds=1, cut_size=3)
-    services.stage_create(tournament=t, actor=d, name="Final", kind="knockout", final_table_size=3)
+    services.stage_create(
+        tournament=t, actor=d, name="Final", kind="knockout", final_table_size=3, auto_advance=True
+    )
     services.stage_seed(stage=q, actor=d)
     r1 = services.round_publish(stage=q, actor=d)
     finish_round(r1, d)
@@ -737,7 +750,7 @@ def test_a_reopened_match_reopens_its_closed_round() -> None:
 def test_a_bracket_error_in_the_automatic_path_is_kept_for_the_director() -> None:
     t, d = make_tournament(8)
     q = qualifying(t, d, swiss_rounds=1, cut_size=8)
-    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout")
+    k = services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", auto_advance=True)
     services.stage_seed(stage=q, actor=d)
     r1 = services.round_publish(stage=q, actor=d)
     # Three withdraw before the cut: 5 go on, and 5 cannot reach a final of 4 (T6).
@@ -769,7 +782,13 @@ def test_venue_tables_are_created_once_and_reused() -> None:
 def test_a_knockout_withdrawal_is_placed_after_everyone_else() -> None:
     t, d = make_tournament(8)
     k = services.stage_create(
-        tournament=t, actor=d, name="KO", kind="knockout", advance_per_table=2, rng_seed=5
+        tournament=t,
+        actor=d,
+        name="KO",
+        kind="knockout",
+        advance_per_table=2,
+        rng_seed=5,
+        auto_advance=True,
     )
     services.stage_seed(stage=k, actor=d)
     r1 = services.round_publish(stage=k, actor=d)
@@ -803,7 +822,12 @@ def test_a_tie_on_one_knockout_tables_line_is_played_off_by_that_tables_players(
     t, d = make_tournament(8)
     q = qualifying(t, d, swiss_rounds=1, cut_size=8)
     k = services.stage_create(
-        tournament=t, actor=d, name="Knockout", kind="knockout", advance_per_table=2
+        tournament=t,
+        actor=d,
+        name="Knockout",
+        kind="knockout",
+        advance_per_table=2,
+        auto_advance=True,
     )
     services.stage_seed(stage=q, actor=d)
     r1 = services.round_publish(stage=q, actor=d)

@@ -23,6 +23,7 @@ from tests.factories import scheduled_match
 def _stage(n: int = 8, **kw: Any) -> tuple[Any, Any, Stage, Round]:
     t, d = make_tournament(n)
     kw.setdefault("swiss_rounds", 2)
+    kw.setdefault("auto_advance", True)  # the automatic path these tests are about
     stage = services.stage_create(tournament=t, actor=d, name="Qualifying", kind="qualifying", **kw)
     services.stage_seed(stage=stage, actor=d)
     return t, d, stage, services.round_publish(stage=stage, actor=d)

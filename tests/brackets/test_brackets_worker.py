@@ -151,6 +151,7 @@ def finished_first_round(n: int = 8) -> tuple[Stage, Round, Any]:
         kind="qualifying",
         swiss_rounds=2,
         cut_size=4,
+        auto_advance=True,
     )
     services.stage_seed(stage=stage, actor=director)
     rnd = services.round_publish(stage=stage, actor=director)

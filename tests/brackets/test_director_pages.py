@@ -524,7 +524,11 @@ def test_preview_of_a_later_stage_says_it_is_seeded_by_the_stage_before(
     from brackets.services import stage_create
 
     later = stage_create(
-        tournament=setup["t"], actor=setup["director"], name="Knockout", kind="knockout"
+        tournament=setup["t"],
+        actor=setup["director"],
+        name="Knockout",
+        kind="knockout",
+        auto_advance=True,
     )
     text = setup["client"].get(url("preview", setup["t"].slug, later.pk)).content.decode()
     assert "Knockout has no entrants yet: it is seeded when the stage before it ends (T6)." in text
@@ -824,7 +828,12 @@ def test_bracket_to_the_final_table_and_placings() -> None:
     from brackets.services import stage_create
 
     stage_create(
-        tournament=tournament, actor=director, name="Final", kind="knockout", final_table_size=4
+        tournament=tournament,
+        actor=director,
+        name="Final",
+        kind="knockout",
+        final_table_size=4,
+        auto_advance=True,
     )
     stage_seed(stage=stage, actor=director, method="rating")
     round_publish(stage=stage, actor=director)
@@ -897,6 +906,7 @@ def test_a_stage_filled_by_advancement_never_asks_to_seed_again(setup: dict[str,
         name="Knockout",
         kind="knockout",
         final_table_size=4,
+        auto_advance=True,
     )
     assert knockout.number == 2
     assert knockout.seeding == Stage.Seeding.STANDINGS
@@ -928,7 +938,12 @@ def test_a_no_show_replaced_at_their_first_table_is_not_ranked_placed_or_counted
     assert spare is not None
     Entry.objects.filter(pk=spare.pk).update(checked_in=False)
     stage_create(
-        tournament=tournament, actor=director, name="Final", kind="knockout", final_table_size=4
+        tournament=tournament,
+        actor=director,
+        name="Final",
+        kind="knockout",
+        final_table_size=4,
+        auto_advance=True,
     )
     stage_seed(stage=stage, actor=director, method="rating")
     first = round_publish(stage=stage, actor=director)
@@ -974,7 +989,12 @@ def test_the_stages_page_lists_only_the_settings_that_act_on_each_stage() -> Non
 
     tournament, director, stage = tournament_with_stage(8, swiss_rounds=1, cut_size=4)
     final = stage_create(
-        tournament=tournament, actor=director, name="Final", kind="knockout", final_table_size=4
+        tournament=tournament,
+        actor=director,
+        name="Final",
+        kind="knockout",
+        final_table_size=4,
+        auto_advance=True,
     )
     page = director_client(director).get(url("stages", tournament.slug)).content.decode()
 

@@ -112,7 +112,13 @@ def test_substitute_standings_and_places() -> None:
 def test_pair_standings_of_an_individual_stage_is_404() -> None:
     t, d = make_tournament(4)
     q = services.stage_create(
-        tournament=t, actor=d, name="Q", kind="qualifying", swiss_rounds=1, cut_size=4
+        tournament=t,
+        actor=d,
+        name="Q",
+        kind="qualifying",
+        swiss_rounds=1,
+        cut_size=4,
+        auto_advance=True,
     )
     r = APIClient().get(f"{base(t.slug)}/stages/{q.pk}/pair-standings/")
     assert r.status_code == 404

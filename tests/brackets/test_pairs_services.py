@@ -106,7 +106,13 @@ def test_cut_below_two_partnerships_is_refused() -> None:
     t, d, _ = make_pairs_tournament(2)
     with pytest.raises(ApplicationError) as exc:
         services.stage_create(
-            tournament=t, actor=d, name="Q", kind="qualifying", swiss_rounds=1, cut_size=1
+            tournament=t,
+            actor=d,
+            name="Q",
+            kind="qualifying",
+            swiss_rounds=1,
+            cut_size=1,
+            auto_advance=True,
         )
     assert exc.value.rule == "T10"
     assert "cut_size" in exc.value.fields

@@ -29,7 +29,13 @@ def finished_qualifying(n: int = 8) -> tuple[Tournament, Any, Stage]:
     """``n`` players, one qualifying round without a cut and no stage after it: it ends."""
     t, d = make_tournament(n)
     q = services.stage_create(
-        tournament=t, actor=d, name="Qualifying", kind="qualifying", swiss_rounds=1, rng_seed=7
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=1,
+        rng_seed=7,
+        auto_advance=True,
     )
     services.stage_seed(stage=q, actor=d)
     r1 = services.round_publish(stage=q, actor=d)
@@ -43,7 +49,9 @@ def finished_qualifying(n: int = 8) -> tuple[Tournament, Any, Stage]:
 def final_played() -> tuple[Tournament, Any]:
     """Four players and a single knockout stage, its final table played and advanced."""
     t, d = make_tournament(4)
-    final = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
+    final = services.stage_create(
+        tournament=t, actor=d, name="Final", kind="knockout", auto_advance=True
+    )
     services.stage_seed(stage=final, actor=d)
     rnd = services.round_publish(stage=final, actor=d)
     finish_round(rnd, d)
@@ -69,7 +77,13 @@ def test_a_stage_added_after_a_finished_qualifying_stage_is_seeded_and_plays_to_
     assert t.status == Tournament.Status.RUNNING  # no champion yet: a final must follow (T6)
 
     k = services.stage_create(
-        tournament=t, actor=d, name="Knockout", kind="knockout", advance_per_table=2, rng_seed=3
+        tournament=t,
+        actor=d,
+        name="Knockout",
+        kind="knockout",
+        advance_per_table=2,
+        rng_seed=3,
+        auto_advance=True,
     )
     assert (k.number, k.status, k.seeding) == (2, Stage.Status.SEEDED, Stage.Seeding.STANDINGS)
     seeded = list(k.entrants.order_by("seed").values_list("entry_id", "seed"))
@@ -103,7 +117,7 @@ def test_a_stage_added_after_a_finished_qualifying_stage_is_seeded_and_plays_to_
 def test_the_added_stage_must_seat_the_field_the_finished_stage_sent_on() -> None:
     t, d, q = finished_qualifying(5)  # 5 went on: no knockout reaches a final of 4 (T1, T6)
     with pytest.raises(ApplicationError) as exc:
-        services.stage_create(tournament=t, actor=d, name="KO", kind="knockout")
+        services.stage_create(tournament=t, actor=d, name="KO", kind="knockout", auto_advance=True)
     assert exc.value.code == "no_knockout_plan"
     assert Stage.objects.filter(tournament=t).count() == 1
     assert sorted(
@@ -117,7 +131,13 @@ def test_the_added_stage_must_seat_the_field_the_finished_stage_sent_on() -> Non
     ]  # the refusal changed nothing
     # A qualifying stage cut to a table is fine; it is seeded at once too.
     q2 = services.stage_create(
-        tournament=t, actor=d, name="Semi", kind="qualifying", swiss_rounds=1, cut_size=4
+        tournament=t,
+        actor=d,
+        name="Semi",
+        kind="qualifying",
+        swiss_rounds=1,
+        cut_size=4,
+        auto_advance=True,
     )
     assert q2.entrants.count() == 5
 
@@ -127,13 +147,17 @@ def test_nothing_follows_a_finished_knockout_the_tournament_is_over() -> None:
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
     with pytest.raises(ApplicationError) as exc:  # a finished tournament is read-only
-        services.stage_create(tournament=t, actor=d, name="More", kind="knockout")
+        services.stage_create(
+            tournament=t, actor=d, name="More", kind="knockout", auto_advance=True
+        )
     assert exc.value.code == "tournament_finished"
     # Reopened to correct a result, it still has played its final: no stage follows (T6).
     tournament_reopen(tournament=t, actor=d, reason="typo on a score sheet")
     for kind in ("knockout", "qualifying"):
         with pytest.raises(ApplicationError) as exc:
-            services.stage_create(tournament=t, actor=d, name="More", kind=kind, swiss_rounds=1)
+            services.stage_create(
+                tournament=t, actor=d, name="More", kind=kind, swiss_rounds=1, auto_advance=True
+            )
         assert exc.value.code == "previous_stage_finished"
         assert exc.value.rule == "T6"
     assert Stage.objects.filter(tournament=t).count() == 1
@@ -144,7 +168,9 @@ def test_only_the_tournaments_directors_add_the_stage() -> None:
     _other, other_director = make_tournament(0)
     for actor in (UserFactory(), other_director):
         with pytest.raises(PermissionDeniedError):
-            services.stage_create(tournament=t, actor=actor, name="KO", kind="knockout")
+            services.stage_create(
+                tournament=t, actor=actor, name="KO", kind="knockout", auto_advance=True
+            )
     assert Stage.objects.filter(tournament=t).count() == 1
     assert len(advancement_order(q)) == 8
 
@@ -153,7 +179,13 @@ def test_pairs_a_knockout_after_a_finished_qualifying_stage_seeds_partners_toget
     """T10: partnerships advance; partners keep consecutive seeds, and the final is played."""
     t, d, _pairs = make_pairs_tournament(4)
     q = services.stage_create(
-        tournament=t, actor=d, name="Qualifying", kind="qualifying", swiss_rounds=1, rng_seed=7
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=1,
+        rng_seed=7,
+        auto_advance=True,
     )
     services.stage_seed(stage=q, actor=d, method="rating")
     r1 = services.round_publish(stage=q, actor=d)
@@ -164,7 +196,9 @@ def test_pairs_a_knockout_after_a_finished_qualifying_stage_seeds_partners_toget
     order = advancement_order(q)
     assert len(order) == 8  # four partnerships, both partners each
 
-    k = services.stage_create(tournament=t, actor=d, name="Knockout", kind="knockout", rng_seed=3)
+    k = services.stage_create(
+        tournament=t, actor=d, name="Knockout", kind="knockout", rng_seed=3, auto_advance=True
+    )
     assert k.pairs
     assert k.status == Stage.Status.SEEDED
     assert list(k.entrants.order_by("seed").values_list("entry_id", flat=True)) == order
@@ -187,13 +221,16 @@ def test_pairs_the_final_of_the_two_partnerships_a_finished_cut_sent_on() -> Non
         swiss_rounds=1,
         cut_size=2,
         rng_seed=7,
+        auto_advance=True,
     )
     services.stage_seed(stage=q, actor=d, method="rating")
     r1 = services.round_publish(stage=q, actor=d)
     decide_round(r1, d)
     services.round_advance(round_id=r1.pk)
     # Two partnerships went on: the final between them can be added (T10).
-    k = services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
+    k = services.stage_create(
+        tournament=t, actor=d, name="Final", kind="knockout", auto_advance=True
+    )
     assert k.entrants.count() == 4
 
 
@@ -251,7 +288,13 @@ def test_a_final_table_only_must_match_the_field_the_finished_stage_sent_on() ->
 def test_the_page_says_a_final_stage_must_follow_a_qualifying_stage() -> None:
     t, d = make_tournament(8)
     services.stage_create(
-        tournament=t, actor=d, name="Heats", kind="qualifying", swiss_rounds=1, rng_seed=7
+        tournament=t,
+        actor=d,
+        name="Heats",
+        kind="qualifying",
+        swiss_rounds=1,
+        rng_seed=7,
+        auto_advance=True,
     )
     page = stages_page(director_client(d), t)
     assert 'id="final-needed"' in page

@@ -34,7 +34,13 @@ def _round(confirmation_mode: str = "off") -> tuple[Any, Stage, Round, Match, Ma
     hand 1. Returns director, stage, round, first and second match."""
     t, d = make_tournament(8, confirmation=confirmation_mode)
     stage = services.stage_create(
-        tournament=t, actor=d, name="Qualifying", kind="qualifying", swiss_rounds=2, rng_seed=7
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        rng_seed=7,
+        auto_advance=True,
     )
     services.stage_seed(stage=stage, actor=d)
     r1 = services.round_publish(stage=stage, actor=d)

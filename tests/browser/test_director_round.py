@@ -41,6 +41,7 @@ def event(transactional_db: Any) -> dict[str, Any]:
         cut_size=4,
         rng_seed=11,
         round_time_limit=45,
+        auto_advance=True,
     )
     return {"t": tournament, "director": director, "stage": stage}
 

@@ -46,6 +46,7 @@ def event(transactional_db: Any) -> dict[str, Any]:
         rng_seed=7,
         swiss_rounds=2,
         cut_size=4,
+        auto_advance=True,
     )
     brackets.stage_seed(stage=stage, actor=director, method="rating")
     rnd = brackets.round_publish(stage=stage, actor=director, expected_number=1)

@@ -99,6 +99,7 @@ def make_live_tournament(
         cut_size=cut_size,
         rng_seed=7,
         round_time_limit=round_time_limit,
+        auto_advance=True,
     )
     stage_seed(stage=stage, actor=director, method="rating")
     rnd = round_publish(stage=stage, actor=director)

@@ -313,6 +313,7 @@ def test_a_played_final_table_shows_its_result_on_the_standings_page(client: Any
         advance_per_table=1,
         final_table_size=4,
         rng_seed=3,
+        auto_advance=True,
     )
     _advance_until_done(lt)
     final_stage = Stage.objects.get(tournament=lt.tournament, name="Final")

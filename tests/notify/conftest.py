@@ -49,6 +49,7 @@ def seed_stage(tournament: Tournament, director: Any) -> Stage:
         kind="qualifying",
         swiss_rounds=2,
         cut_size=4,
+        auto_advance=True,
     )
     brackets_services.stage_seed(stage=stage, actor=director)
     return stage

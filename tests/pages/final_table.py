@@ -56,9 +56,15 @@ def final_table_one_hand_from_the_end(*, display_name: str = "Rosa Méndez") -> 
         rng_seed=1004,
         swiss_rounds=2,
         cut_size=4,
+        auto_advance=True,
     )
     brackets_services.stage_create(
-        tournament=tournament, actor=director, name="Knockout", kind="knockout", rng_seed=2004
+        tournament=tournament,
+        actor=director,
+        name="Knockout",
+        kind="knockout",
+        rng_seed=2004,
+        auto_advance=True,
     )
     brackets_services.stage_seed(stage=qualifying, actor=director, method="rating")
     brackets_services.round_publish(stage=qualifying, actor=director, expected_number=1)

@@ -49,9 +49,15 @@ def individual_event_with_stages(cut: int) -> Any:
     t = TournamentFactory(status="running")
     d = director_of(t)
     services.stage_create(
-        tournament=t, actor=d, name="Qualifying", kind="qualifying", swiss_rounds=2, cut_size=cut
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        cut_size=cut,
+        auto_advance=True,
     )
-    services.stage_create(tournament=t, actor=d, name="Final", kind="knockout")
+    services.stage_create(tournament=t, actor=d, name="Final", kind="knockout", auto_advance=True)
     return t
 
 

@@ -23,7 +23,13 @@ INDIVIDUAL_ONLY = ('name="advance_per_table"', 'name="final_table_size"', 'name=
 
 def _qualifying(t: Tournament, d: Any, cut: int) -> Stage:
     return stage_create(
-        tournament=t, actor=d, name="Qualifying", kind="qualifying", swiss_rounds=2, cut_size=cut
+        tournament=t,
+        actor=d,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        cut_size=cut,
+        auto_advance=True,
     )
 
 

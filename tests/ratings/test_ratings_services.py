@@ -171,6 +171,7 @@ def _event_ratings(offset: int) -> list[tuple[float, float, int]]:
         rng_seed=4242,
         swiss_rounds=2,
         cut_size=16,
+        auto_advance=True,
     )
     brackets.stage_seed(stage=stage, actor=director, method="rating")
     brackets.round_publish(stage=stage, actor=director, expected_number=1)

@@ -254,6 +254,9 @@ def test_a_disputed_block_count_freezes_the_match_until_the_director_corrects_it
         match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
     )
     assert again.pk == dispute.pk  # a retry records once
+    # The player's note is the entry's reason: the action log's "Why" (walkthrough).
+    (raised,) = ActionLog.objects.filter(verb="result.dispute")
+    assert (raised.actor_id, raised.reason) == (None, "I had 2")
     match.refresh_from_db()
     assert match.confirmation_hold == "disputed"
     # Frozen: no confirmation, no hand, no undo.

@@ -275,6 +275,33 @@ def test_override_sets_result_and_logs_before_and_after(
     assert exc.value.rule == "R33"
 
 
+def test_assigning_the_referee_a_match_already_has_writes_and_logs_nothing(
+    tournament: Tournament, match: Match, referee: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A second press of Set on the round page (or a retry) logged "Referee changed" for no
+    change (walkthrough): the same referee is no change at all, not even a live push."""
+    director = director_of(tournament)
+    other = referee_of(tournament)
+    version = match.version
+    with django_capture_on_commit_callbacks() as pushed:
+        same = services.match_assign_referee(match_id=match.pk, actor=director, referee=referee)
+    assert (same.referee_id, same.version) == (referee.pk, version)
+    assert pushed == []
+    assert not ActionLog.objects.filter(verb="match.assign_referee").exists()
+    services.match_assign_referee(match_id=match.pk, actor=director, referee=other)
+    services.match_assign_referee(match_id=match.pk, actor=director, referee=other)
+    services.match_assign_referee(match_id=match.pk, actor=director, referee=None)
+    services.match_assign_referee(match_id=match.pk, actor=director, referee=None)
+    logs = ActionLog.objects.filter(verb="match.assign_referee").order_by("id")
+    assert [log.data for log in logs] == [
+        {"before": referee.pk, "after": other.pk},
+        {"before": other.pk, "after": None},
+    ]
+    # A referee who is not one of the tournament's is still refused, change or not.
+    with pytest.raises(ApplicationError):
+        services.match_assign_referee(match_id=match.pk, actor=director, referee=UserFactory())
+
+
 def test_forfeit_two_players_is_a_six_love_loss(tournament: Tournament) -> None:
     director = director_of(tournament)
     m = scheduled_match(tournament, n_players=2)

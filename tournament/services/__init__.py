@@ -41,6 +41,7 @@ from tournament.services.invitations import (
 )
 from tournament.services.people import (
     IDENTITY_FIELDS,
+    entries_check_in,
     entry_create,
     entry_disqualify,
     entry_update,
@@ -88,6 +89,7 @@ __all__ = [
     "director_invitation_issue",
     "director_invitation_link",
     "director_invitation_revoke",
+    "entries_check_in",
     "entry_create",
     "entry_disqualify",
     "entry_update",

@@ -179,6 +179,10 @@ class Command(BaseCommand):
             cut_size=CUT,
             rng_seed=SEED,
             round_time_limit=60,
+            # The demo is a live event that runs itself (round 2 below, the bots of
+            # `make demo-live`): each round follows the last at once. A stage created on
+            # the pages starts with this off (a preview before every round).
+            auto_advance=True,
         )
         bs.stage_create(
             tournament=tournament,
@@ -188,6 +192,7 @@ class Command(BaseCommand):
             advance_per_table=2,
             final_table_size=4,
             rng_seed=SEED + 1,
+            auto_advance=True,
         )
         bs.stage_seed(stage=qualifying, actor=director, method="rating")
         first = bs.round_publish(stage=qualifying, actor=director, expected_number=1)

@@ -150,7 +150,13 @@ class Command(BaseCommand):
         t = ts.tournament_update(
             tournament=t, actor=director, data={"status": Tournament.Status.RUNNING}
         )
-        knockout: dict[str, Any] = {"advance_per_table": 2, "rng_seed": seed + 1}
+        # Rounds follow each other as soon as the last match ends, as in an event whose
+        # director chose it (the stages' default is off: a preview before each round).
+        knockout: dict[str, Any] = {
+            "advance_per_table": 2,
+            "rng_seed": seed + 1,
+            "auto_advance": True,
+        }
         if n > 4:
             cut = 8 if n >= 16 else 4
             first = bs.stage_create(
@@ -161,6 +167,7 @@ class Command(BaseCommand):
                 swiss_rounds=max(2, min(5, math.ceil(math.log2(n / 2)))),
                 cut_size=cut,
                 rng_seed=seed,
+                auto_advance=True,
             )
             bs.stage_create(
                 tournament=t, actor=director, name="Knockout", kind="knockout", **knockout
