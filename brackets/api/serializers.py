@@ -216,7 +216,10 @@ class StageCreateInput(serializers.Serializer[dict[str, Any]]):
     seat_order = serializers.ChoiceField(Stage.SeatOrder.choices, default=Stage.SeatOrder.BALANCED)
     seeding = serializers.ChoiceField(Stage.Seeding.choices, default=Stage.Seeding.RATING)
     rng_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
-    auto_advance = serializers.BooleanField(default=False)  # as the page's form
+    # The released API's default (a client that omits it keeps the rounds advancing as it
+    # did; changing it would silently stall an event run by a script). The director's page
+    # defaults to off: a person previews each round before publishing it (T6).
+    auto_advance = serializers.BooleanField(default=True)
     round_time_limit = serializers.IntegerField(
         min_value=1, max_value=INT_MAX, required=False, allow_null=True
     )

@@ -152,3 +152,21 @@ def test_withdraw_and_late_entry_endpoints(event: tuple[Tournament, Any, APIClie
     )
     assert r.status_code == 200, r.content
     assert r.json()["status"] == "withdrawn"
+
+
+def test_the_api_keeps_advancing_rounds_by_default_and_the_page_previews_them(
+    event: tuple[Tournament, Any, APIClient],
+) -> None:
+    """The director's page defaults to previewing every round (walkthrough: rounds were
+    published before anyone saw them), but the released API's default is kept: a script that
+    omits ``auto_advance`` would otherwise stall its event (docs/api-changelog.md, 1.9.0)."""
+    t, _, client = event
+    stage_id = create_and_seed(t, client)
+    assert Stage.objects.get(pk=stage_id).auto_advance is True
+    off = client.post(
+        f"{base(t)}/stages/",
+        {"name": "Final", "kind": "knockout", "auto_advance": False},
+        format="json",
+    )
+    assert off.status_code == 201, off.content
+    assert Stage.objects.get(pk=off.json()["id"]).auto_advance is False
