@@ -216,7 +216,11 @@ class CheckInView(DirectorTournamentMixin):
             value = form.cleaned_data["checked_in"]
             self.run(
                 lambda: entry_update(entry=entry, actor=request.user, data={"checked_in": value}),
-                success=(_("%(player)s checked in.") if value else _("%(player)s checked out."))
+                success=(
+                    _("%(player)s checked in.")
+                    if value
+                    else _("%(player)s is no longer checked in.")  # the Undo check-in button
+                )
                 % {"player": entry.player.name},
             )
         return self.back(reverse("brackets:stages", args=[slug]))

@@ -303,8 +303,9 @@ def test_the_check_in_column_is_a_status_and_a_button_naming_the_player(
     assert ">Undo check-in</button>" in row_b
     for old in ("not in", "✓ in", "check out", ">check in<"):
         assert old not in row_a + row_b, old
-    # The buttons still do what they say.
-    client.post(url("check-in", t.slug, b.pk), {"checked_in": "0"})
+    # The buttons still do what they say, in the same words.
+    response = client.post(url("check-in", t.slug, b.pk), {"checked_in": "0"})
+    assert messages_after(client, response) == [f"{b.player.name} is no longer checked in."]
     b.refresh_from_db()
     assert not b.checked_in
 
