@@ -57,7 +57,8 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_tournament_form_words.py tests/brackets/test_form_errors_name_rules.py \
 	tests/scoring/test_confirmation.py tests/browser/test_full_event.py \
 	tests/security/test_referee_key_shape.py tests/security/test_session_lifetime.py \
-	tests/browser/test_referee_offline.py tests/scoring/test_tables_at_once.py
+	tests/browser/test_referee_offline.py tests/browser/test_referee_follows_match.py \
+	tests/scoring/test_tables_at_once.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
