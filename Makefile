@@ -57,7 +57,8 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_tournament_form_words.py tests/brackets/test_form_errors_name_rules.py \
 	tests/scoring/test_confirmation.py tests/browser/test_full_event.py \
 	tests/security/test_referee_key_shape.py tests/security/test_session_lifetime.py \
-	tests/browser/test_referee_offline.py tests/scoring/test_tables_at_once.py \
+	tests/browser/test_referee_offline.py tests/browser/test_referee_follows_match.py \
+	tests/scoring/test_tables_at_once.py \
 	tests/tournament/test_referee_names.py \
 	tests/tournament/test_entries_check_in.py
 pytest-embedded: venv

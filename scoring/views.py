@@ -35,7 +35,7 @@ from core.exceptions import NotFoundError, PermissionDeniedError
 from core.titles import match_round_title
 from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
-from scoring.presenters.confirmation import confirmation_panel, dispute_decision
+from scoring.presenters.confirmation import confirmation_panel, dispute_decision, placing_words
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.presenters.partnership import pair_names_by_match, partnership_sides
 from tournament.context import (
@@ -164,7 +164,25 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
             (s.label for s in view.seats if view.next_hand and s.seat == view.next_hand.poser),
             "",
         ),
+        "continuation_url": _continuation_url(match, ctx, is_director),
     }
+
+
+def _continuation_url(match: Match, ctx: TournamentContext, is_director: bool) -> str:
+    """The match the players left play on in after a forfeit (T7), for whoever referees it
+    (one query, only for a forfeited match); "" otherwise."""
+    if match.end_reason != Match.EndReason.FORFEIT:
+        return ""
+    row = Match.objects.filter(continues_id=match.pk).values("pk", "referee_id").first()
+    if row is None or not (is_director or row["referee_id"] == ctx.actor.pk):
+        return ""
+    return reverse("scoring:match-referee", args=[row["pk"]])
+
+
+def referee_poll_seconds() -> int:
+    """How often the referee page reads its match while it has no live socket
+    (REFEREE_POLL_SECONDS; static/js/live.js never polls under 5 s)."""
+    return max(5, int(getattr(settings, "REFEREE_POLL_SECONDS", 20)))
 
 
 def _offline_preview(match: Match, in_progress: bool) -> str:
@@ -198,6 +216,15 @@ def match_referee(request: HttpRequest, match_id: int) -> HttpResponse:
                 request, "scoring.change_match", "admin:scoring_match_change", match.pk
             ),
             "round_title": match_round_title(match),
+            # The match's live events (live/consumers.py MatchConsumer), as the spectators'
+            # match page follows them: public data only (versions); the page then reads the
+            # panel above, its own authorised read. A draft has no public stream (the socket
+            # would be refused), so the page polls instead (as the dashboard does).
+            "ws_url": ""
+            if match.tournament.status == Tournament.Status.DRAFT
+            else f"/ws/live/{match.tournament.slug}/matches/{match.pk}/",
+            "poll_seconds": referee_poll_seconds(),
+            "placing_words": placing_words(),
         }
     )
     return render(request, "scoring/match_referee.html", context)

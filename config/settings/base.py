@@ -526,3 +526,5 @@ AXES_CLIENT_IP_CALLABLE = "tournament.auth.client_ip"
 
 # Director dashboard: a table in play with no hand for this many minutes is flagged idle.
 DIRECTOR_IDLE_MINUTES = env.int("DIRECTOR_IDLE_MINUTES", default=10)
+# Referee page: without a live socket it reads its match again this often (at least 5 s).
+REFEREE_POLL_SECONDS = env.int("REFEREE_POLL_SECONDS", default=20)

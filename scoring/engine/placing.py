@@ -16,6 +16,10 @@ The time-called twin of this rule, over player lines rather than seats, is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scoring.engine.match_state import MatchState
 
 
 def placings_by_score(
@@ -87,6 +91,20 @@ def team_placings(
         [team_hands_won[i % 2] for i in range(4)],
         lambda i: team_winner is not None and i % 2 == team_winner,
     )
+
+
+def match_placings(
+    state: MatchState, history: Sequence[Sequence[int]], winner: int | None = None
+) -> list[int]:
+    """Every seat's placing at the end of a match (T3/T4; ``history`` is the score line after
+    each hand). At a partnership table both partners hold their partnership's placing, ranked
+    on its own hands won (R42, R46). ``winner`` is the seat placed first: the engine's winner
+    of a match played out (the default), or the winner of a sudden-death hand (T3), whose
+    match the engine does not see as over."""
+    first = state.winner if winner is None else winner
+    if state.team_stats is not None:
+        return team_placings(state.scores, history, [t.hands_won for t in state.team_stats], first)
+    return placings_by_score(state.scores, history, [s.hands_won for s in state.stats], first)
 
 
 def partnership_placings(placings: Sequence[int]) -> list[int]:

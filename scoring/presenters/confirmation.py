@@ -10,7 +10,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.engine.placing import match_placings
+from scoring.engine.snapshot import InvalidSnapshot, state_from_json
 from scoring.models import HandConfirmation, Match, ResultDispute
+from scoring.presenters.match import ruleset_of
 from tournament.models import Tournament
 
 
@@ -48,15 +51,57 @@ def confirmation_panel(
         if last is not None
         else None
     )
+    final = held_result(match, live)
     return {
         "mode": mode,
         "hold": match.confirmation_hold,
         "number": last.number if last is not None else "",
         "confirmed_json": json.dumps(confirmed),
         "last_json": json.dumps(recorded),
+        "final_json": json.dumps(final) if final is not None else "",
         "seats": view.seats,
         "max_count": view.max_count,
     }
+
+
+def held_result(match: Match, live: Sequence[Any]) -> dict[str, Any] | None:
+    """The result the players confirm (issue 15), while the hand that ended the match waits
+    for them: the hand's number, every seat's final score, the winner's seat, the placings
+    the match will finish with (T3/T4, as ``scoring.services`` will store them) and the seats
+    left on six-love (R30, R31c; both partners, R46). None when no result is held. No query:
+    the engine snapshot of the current version carries the statistics; without one (never
+    the case while a result is held) the placings and six-loves are left out rather than
+    guessed."""
+    if match.status != Match.Status.IN_PROGRESS or match.winner_seat is None or not live:
+        return None
+    scores = list(match.scores or [])
+    placings: list[int] | None = None
+    six_love: list[int] = []
+    snapshot = match.engine_state or {}
+    if snapshot.get("match_version") == match.version and snapshot.get("state"):
+        try:
+            state = state_from_json(ruleset_of(match), snapshot["state"])
+        except InvalidSnapshot:
+            state = None
+        if state is not None:
+            history = [list(h.scores_after or []) for h in live]
+            # T3: a sudden-death hand's winner (match.winner_seat) is first though the
+            # engine does not see the match as over.
+            placings = match_placings(state, history, match.winner_seat)
+            six_love = [i for i, st in enumerate(state.stats) if st.six_love_received]
+    return {
+        "number": live[-1].number,
+        "scores": scores,
+        "winner": match.winner_seat,
+        "placings": placings,
+        "six_love": six_love,
+    }
+
+
+def placing_words() -> str:
+    """A table's placings (T4) 1st..4th in the page's language, worded as the spectators'
+    pages word them (live/labels.py), as JSON for the confirmation block."""
+    return json.dumps([_("1st"), _("2nd"), _("3rd"), _("4th")])
 
 
 def dispute_decision(match: Match, view: Any) -> str:

@@ -90,6 +90,7 @@ class HandRow:
     void_reason: str
     recorded_at: Any
     explanation: str = ""  # a reset, a tie or a play-off explained in words
+    voided_by_id: int | None = None  # who undid it (the referee page names a director's undo)
 
 
 @dataclass(frozen=True)
@@ -381,6 +382,7 @@ def hand_row(
         void_reason=reason_text(hand.void_reason or ""),
         recorded_at=hand.recorded_at,
         explanation=explain_hand(hand, names, ruleset, sides),
+        voided_by_id=getattr(hand, "voided_by_id", None) if hand.void else None,
     )
 
 

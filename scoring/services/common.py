@@ -10,7 +10,7 @@ from typing import Any
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from scoring.engine import InvalidRuleset, Ruleset, RuleViolation
 from scoring.engine.match import MatchState
-from scoring.engine.placing import placings_by_score, team_placings
+from scoring.engine.placing import match_placings
 from scoring.engine.snapshot import state_to_json
 from scoring.models import Hand, Match
 from scoring.presenters.bodies import next_hand_json
@@ -156,15 +156,10 @@ def _snapshot(match: Match, state: MatchState) -> None:
 def _final_placings(
     state: MatchState, history: Sequence[Sequence[int]], winner: int | None = None
 ) -> list[int]:
-    """Every seat's placing at the end of a match (T3/T4; ``history`` is the score line after
-    each hand). At a partnership table both partners hold their partnership's placing, ranked
-    on its own hands won (R42, R46). ``winner`` is the seat placed first: the engine's winner
-    of a match played out, or the winner of a sudden-death hand (T3), whose match the engine
-    does not see as over."""
-    first = state.winner if winner is None else winner
-    if state.team_stats is not None:
-        return team_placings(state.scores, history, [t.hands_won for t in state.team_stats], first)
-    return placings_by_score(state.scores, history, [s.hands_won for s in state.stats], first)
+    """Every seat's placing at the end of a match (T3/T4): the engine's
+    :func:`~scoring.engine.placing.match_placings`, which the referee page's confirmation
+    block shows before the result is final (issue 15)."""
+    return match_placings(state, history, winner)
 
 
 _SNAPSHOT_FIELDS = [

@@ -27,7 +27,15 @@
  * After the socket drops we reconnect with exponential backoff and full jitter (a restarted
  * server is not hit by every phone in the hall at once) and re-fetch on every reconnect. While
  * there is no open socket (none possible, blocked by a proxy, or between retries) we poll with
- * the same conditional GET. All wording is rendered by the server; this file has none.
+ * the same conditional GET. When the browser says it is back online we reconnect at once.
+ * All wording is rendered by the server; this file has none.
+ *
+ * A private page that draws its own state (the referee's match page, static/js/referee.js)
+ * follows the same socket and versions with data-apply="page": its card is the element
+ * [data-match][data-version] it keeps current itself, and every re-fetch is asked of the page
+ * instead ("live:stale" on document; the listener calls event.detail.waitUntil(promise) with
+ * a promise of the tournament version it now shows, or null). Such a socket carries no card
+ * HTML (no ?lang=): the page re-reads through its own authorised read.
  * No dependencies, no CDN: the venue network may be offline.
  */
 (function () {
@@ -56,6 +64,7 @@
     told: 0 // the newest version any message named
   };
   var follow = (root.dataset.follow || "finished").split(/\s+/);
+  var appliesItself = root.dataset.apply === "page";
   var pollMs = Math.max(5, parseInt(root.dataset.poll || "15", 10)) * 1000;
 
   function follows(what) { return follow.indexOf(what) !== -1; }
@@ -146,10 +155,31 @@
     document.dispatchEvent(new CustomEvent("live:refreshed"));
   }
 
+  // data-apply="page": the page re-reads its own state (see the top of this file).
+  function askPage(told) {
+    var wait = null;
+    document.dispatchEvent(new CustomEvent("live:stale", { detail: {
+      version: told,
+      waitUntil: function (promise) { wait = promise; }
+    } }));
+    return Promise.resolve(wait).then(function (v) {
+      v = parseInt(v || "0", 10);
+      if (v > state.version) { state.version = v; root.dataset.version = String(v); }
+    });
+  }
+
   function refetch() {
     if (state.fetching) { state.refetchAgain = true; return state.fetching; }
     // X-Live-Version: the server never answers with state older than what we were told of.
     var told = Math.max(state.version, state.told);
+    if (appliesItself) {
+      state.fetching = askPage(told).catch(function () { /* the next tick or poll asks again */ })
+        .then(function () {
+          state.fetching = null;
+          if (state.refetchAgain) { state.refetchAgain = false; refetch(); }
+        });
+      return state.fetching;
+    }
     var headers = { "X-Requested-With": "fetch", "X-Live-Version": String(told) };
     if (state.etag) headers["If-None-Match"] = state.etag;
     state.fetching = fetch(root.dataset.refresh || window.location.href, {
@@ -192,7 +222,7 @@
     var gap = tv > state.version + 1;
     if (tv > state.version) { state.version = tv; root.dataset.version = String(tv); }
 
-    if (newForCard && ev.html) {
+    if (newForCard && ev.html && !appliesItself) {
       var holder = document.createElement("div");
       holder.innerHTML = ev.html;
       var fresh = holder.firstElementChild;
@@ -279,11 +309,27 @@
     };
   }
 
+  var reconnectTimer = null;
+
   function scheduleReconnect() {
     startPolling();
     setStatus("reconnecting");
-    window.setTimeout(connect, backoffDelay());
+    reconnectTimer = window.setTimeout(function () { reconnectTimer = null; connect(); },
+      backoffDelay());
   }
+
+  // Back online (a phone leaving a dead spot): reconnect now instead of after the backoff,
+  // and catch up at once.
+  window.addEventListener("online", function () {
+    if (state.closedByUs) return;
+    if (reconnectTimer !== null) {
+      window.clearTimeout(reconnectTimer);
+      reconnectTimer = null;
+      state.attempts = 0;
+      connect();
+    }
+    refetchSoon(0);
+  });
 
   // For tests and the projector: drop the socket as a network cut would.
   window.liveDebug = {

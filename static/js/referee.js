@@ -12,6 +12,14 @@
  * link ended with the tournament, the network), the page still says the hand is recorded and
  * never draws a recorded hand as "not yet sent".
  *
+ * The page follows its match live: static/js/live.js (the spectators' client, data-apply="page"
+ * on #live) watches the match's live events and versions and asks this script to read the
+ * panel again ("live:stale"); without a socket it polls. When the match changed under the
+ * referee (the director undid a hand, resolved a dispute, recorded a forfeit; another device
+ * recorded a hand), the new panel is swapped in keeping what the referee typed for the next
+ * hand (catchUp), and the status line says what changed. Nothing is read while this phone is
+ * sending or holds hands in its queue: their answer shows the match anyway.
+ *
  * Never double-record on a flaky phone connection:
  *   - every submission carries the expected hand number and an Idempotency-Key made once per
  *     submission and reused on every retry of it (automatic or the Retry button);
@@ -489,6 +497,14 @@
   // a count of their own (change and input events come from the user, never from the page's
   // own pre-selection of the designated poser or its offline preview of the next hand).
   var formTouched = false;
+  // Which of the form's fields the referee set (poser, pose_tile, end, winner, llave,
+  // count-<seat>): kept when the panel is swapped under them, the page's defaults are not.
+  var touched = {};
+
+  function fieldKey(el) {
+    if (el.dataset && el.dataset.countSeat !== undefined) return "count-" + el.dataset.countSeat;
+    return el.name || "";
+  }
 
   // -- a double tap records one hand ----------------------------------------------------------
 
@@ -540,6 +556,7 @@
     syncRecordButton();
     if (settleTimer) window.clearTimeout(settleTimer);
     settleTimer = window.setTimeout(function () { settleTimer = null; syncRecordButton(); }, SETTLE_MS + 20);
+    catchUpOwed();
   }
 
   function showPendingBanner() {
@@ -620,9 +637,9 @@
     });
   }
 
-  // Swap in the server-rendered panel. With onlyIfChanged, keep what the referee is typing
-  // unless the match really changed (another device, the director).
-  function refreshPanel(flash, onlyIfChanged) {
+  // The server-rendered panel read again, through the referee's own authorised read: its
+  // #match-panel element. Rejects with err.signedOut when the answer is the sign-in page.
+  function fetchPanel() {
     // redirect "manual": a redirect is the sign-in page, never a panel (nor cached as one).
     return window.fetch(panelUrl, { credentials: "same-origin", redirect: "manual",
       headers: { "Accept": "text/html" } })
@@ -640,27 +657,233 @@
         holder.innerHTML = html;
         var fresh = holder.querySelector("#match-panel");
         if (!fresh) throw new Error("panel: none in the answer");
-        if (onlyIfChanged && fresh.dataset.version === panel().dataset.version) return;
-        // Taps the referee had made for a hand the match has moved past are dropped with the
-        // old form: say why, or the form would change under their fingers unexplained.
-        var dropped = onlyIfChanged && formTouched;
-        panel().replaceWith(fresh);
-        initPanel();
-        if (flash) confirmInView(flash, fresh.dataset.lastNumber);
-        else if (dropped) setStatus("error", root.dataset.msgConflict);
+        return fresh;
+      });
+  }
+
+  // A panel of a later version than the one shown. Versions only grow (every change of the
+  // match bumps it), so an older copy (the service worker's, offline) never replaces a newer.
+  function newer(fresh) {
+    var p = panel();
+    return !p || Number(fresh.dataset.version || 0) > Number(p.dataset.version || 0);
+  }
+
+  // Swap in the server-rendered panel. With onlyIfChanged, only when the match really changed
+  // (another device, the director). What the referee typed for the next hand is kept (keep,
+  // or their own taps on the form), and with explain the status line says what changed.
+  // Resolves with the words shown ("" when none).
+  function refreshPanel(flash, onlyIfChanged, explain, keep) {
+    return fetchPanel()
+      .then(function (fresh) {
+        if (onlyIfChanged && !newer(fresh)) return "";
+        // A hand just recorded by this phone starts the next one on a clean form.
+        var typed = flash ? null : (keep || typedNow(false));
+        return showFresh(fresh, flash, typed, explain);
       })
       .catch(function (err) {
-        if (onlyIfChanged) return; // a background check; try again next time
+        if (onlyIfChanged) return ""; // a background check; try again next time
         if (err && err.signedOut) {
           // The referee link no longer opens this match (the tournament finished, the link
           // was revoked): a reload would only show the sign-in page. The answer stands.
           linkEnded(flash);
-          return;
+          return "";
         }
         // The hand is stored; only the view is stale. A reload shows the truth.
         window.location.reload();
+        return "";
       });
   }
+
+  function showFresh(fresh, flash, typed, explain) {
+    var before = pristine || panel();
+    // The field the referee is in (a count, the tile, the reason) keeps the focus, so the
+    // phone's keyboard does not close under their fingers.
+    var active = document.activeElement;
+    var focusId = !flash && typed && active && active.id && panel().contains(active) ? active.id : "";
+    panel().replaceWith(fresh);
+    initPanel();
+    var kept = typed ? restoreTyped(typed) : false;
+    var refocus = focusId ? document.getElementById(focusId) : null;
+    if (refocus && panel().contains(refocus)) {
+      try { refocus.focus({ preventScroll: true }); } catch (e) { refocus.focus(); }
+    }
+    if (flash) {
+      confirmInView(flash, fresh.dataset.lastNumber);
+      return flash;
+    }
+    var words = explain ? whatChanged(before, fresh, kept) : "";
+    var next = fresh.dataset.number || "";
+    if (kept && next && next !== typed.number) {
+      // The hand number moved on under the referee's fingers: what they typed stays, for
+      // the hand the form is now for.
+      words = (words ? words + " " : "") + fill(root.dataset.msgLiveKept, { number: next });
+    } else if (!words && kept && explain) {
+      words = root.dataset.msgConflict;
+    }
+    if (words) setStatus("notice", words);
+    else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice")) {
+      setStatus("", ""); // what changed before is no longer what the panel shows
+    }
+    return words;
+  }
+
+  // What the referee typed on the form (with all, every field as the form shows it: the hand
+  // they just sent), and the reason typed to undo the last hand; null when nothing.
+  function typedNow(all) {
+    var p = panel();
+    if (!p) return null;
+    var reason = $("#void-reason", p);
+    var undo = $("#undo", p);
+    var typed = { number: p.dataset.number || "", last: p.dataset.lastNumber || "", fields: {},
+      reason: reason ? reason.value : "", undoOpen: !!(undo && undo.open) };
+    var form = $("#hand-form", p);
+    if (form && (formTouched || all)) {
+      var pick = function (name) {
+        var el = $('input[name="' + name + '"]:checked', form);
+        return el ? el.value : null;
+      };
+      var llave = $("#llave", form);
+      var values = { poser: pick("poser"), pose_tile: $("#pose-tile", form).value, end: pick("end"),
+        winner: pick("winner"), llave: llave ? llave.checked : null };
+      $all("input[data-count-seat]", form).forEach(function (el) {
+        values["count-" + el.dataset.countSeat] = el.disabled ? (el.dataset.typed || "") : el.value;
+      });
+      Object.keys(values).forEach(function (k) {
+        if ((all || touched[k]) && values[k] !== null && values[k] !== "") typed.fields[k] = values[k];
+      });
+    }
+    return Object.keys(typed.fields).length || typed.reason.trim() ? typed : null;
+  }
+
+  // Put what the referee typed back on the new form, field by field, where it still fits
+  // (a seat of this table, a tile the pose allows: a forced pose offers only R5's tiles); a
+  // poser the rules now refuse is kept and warned about beside the field (R5-R10). True when
+  // something of theirs is on the form.
+  function restoreTyped(typed) {
+    var p = panel();
+    var form = p && $("#hand-form", p);
+    var kept = false;
+    if (form) {
+      Object.keys(typed.fields).forEach(function (k) {
+        var v = typed.fields[k];
+        var el = null;
+        if (k === "pose_tile") {
+          el = $("#pose-tile", form);
+          if (!$all("option", el).some(function (o) { return o.value === v; })) return;
+          el.value = v;
+        } else if (k === "llave") {
+          el = $("#llave", form);
+          if (!el) return;
+          el.checked = !!v;
+        } else if (k.indexOf("count-") === 0) {
+          el = $('input[data-count-seat="' + k.slice(6) + '"]', form);
+          if (!el) return;
+          el.value = v;
+        } else {
+          el = $('input[name="' + k + '"][value="' + v + '"]', form);
+          if (!el) return;
+          el.checked = true;
+        }
+        touched[k] = true;
+        kept = true;
+      });
+      if (kept) {
+        formTouched = true;
+        updateEnd();
+      }
+    }
+    // The reason for undoing the last hand, while that is still the last hand.
+    var reason = $("#void-reason", p);
+    if (reason && typed.reason && typed.last === (p.dataset.lastNumber || "")) {
+      reason.value = typed.reason;
+      if (typed.undoOpen) $("#undo", p).open = true;
+    }
+    return kept;
+  }
+
+  // The hands undone in a panel, by number: their rows, the latest first.
+  function voidRows(p) {
+    var rows = {};
+    $all("tr[data-void-reason]", p).forEach(function (tr) {
+      (rows[tr.dataset.hand] = rows[tr.dataset.hand] || []).push(tr);
+    });
+    return rows;
+  }
+
+  // What changed between the panel the referee saw (before) and the server's (fresh), in the
+  // page's words: a dispute resolved, hands undone (the reason from the record), the match
+  // ended by the director (a forfeit, T7), or, when the referee had typed, a hand recorded on
+  // another device. "" when nothing worth a word.
+  function whatChanged(before, fresh, typed) {
+    var words = root.dataset;
+    var oldLast = Number(before.dataset.lastNumber || 0);
+    var newLast = Number(fresh.dataset.lastNumber || 0);
+    var next = fresh.dataset.number || "";
+    var over = fresh.dataset.status === "finished";
+    if (before.dataset.hold === "disputed" && fresh.dataset.hold !== "disputed") {
+      // A dispute is always on the last hand; the director's decision is in the panel.
+      return fill(next ? words.msgLiveDisputeNext : over ? words.msgLiveDisputeOver : words.msgLiveDispute,
+        { number: oldLast, next: next });
+    }
+    var was = voidRows(before);
+    var now = voidRows(fresh);
+    var undone = [];
+    Object.keys(now).forEach(function (n) {
+      if (now[n].length > (was[n] || []).length) undone.push(now[n][0]);
+    });
+    if (undone.length) {
+      undone.sort(function (a, b) { return Number(b.dataset.hand) - Number(a.dataset.hand); });
+      return undone.map(function (tr) {
+        return fill(tr.dataset.voidBy === "director" ? words.msgLiveUndoneDirector : words.msgLiveUndone,
+          { number: tr.dataset.hand, reason: tr.dataset.voidReason });
+      }).join(" ");
+    }
+    if (over && before.dataset.status !== "finished" && fresh.dataset.endReason &&
+        fresh.dataset.endReason !== "normal") {
+      return fill(words.msgLiveEnded, { reason: fresh.dataset.endLabel || fresh.dataset.endReason });
+    }
+    // A hand recorded elsewhere, with nothing of the referee's on the form, is shown quietly.
+    if (newLast > oldLast && typed) return fill(words.msgLiveRecorded, { number: newLast });
+    return "";
+  }
+
+  // -- following the match live (static/js/live.js asks) -----------------------------------------
+
+  var started = false; // the page's own first look at the match (startOffline) is done
+  var owed = false; // the match changed while this phone was busy: read it once it is not
+
+  function phoneBusy() {
+    return !started || busy || !!pending || queueSize > 0 || draining || handLock || formHolds !== null;
+  }
+
+  // Read the match again and show it if it changed: resolves with the tournament version the
+  // panel was read at (live.js keeps it), or null.
+  function catchUp() {
+    if (ended) return Promise.resolve(null);
+    if (phoneBusy()) { owed = true; return Promise.resolve(null); }
+    owed = false;
+    return fetchPanel().then(function (fresh) {
+      var version = fresh.dataset.tournamentVersion || null;
+      if (!newer(fresh)) return version;
+      // The referee tapped Record meanwhile: its answer brings the match as it is.
+      if (phoneBusy()) { owed = true; return version; }
+      showFresh(fresh, null, typedNow(false), true);
+      return version;
+    }, function (err) {
+      // The link no longer opens this match (the tournament finished, the link revoked).
+      if (err && err.signedOut) linkEnded(null);
+      return null; // offline or the server restarting: the next tick or poll asks again
+    });
+  }
+
+  function catchUpOwed() {
+    if (owed && !phoneBusy()) catchUp();
+  }
+
+  document.addEventListener("live:stale", function (ev) {
+    if (ev.detail && ev.detail.waitUntil) ev.detail.waitUntil(catchUp());
+    else catchUp();
+  });
 
   // The server took the hand but this phone may no longer load the match: say the hand is
   // recorded and that the link has ended; no form is offered any more (the server would
@@ -692,7 +915,7 @@
       savePending(null);
       var flash = kind === "void" ? root.dataset.msgVoided
         : root.dataset.msgRecorded.replace("%(number)s", (res.data && res.data.hand && res.data.hand.number) || "");
-      return refreshPanel(flash);
+      return refreshPanel(flash).then(catchUpOwed);
     }
     if (transient(res)) {
       // Unknown outcome: keep the key so a retry can never record the hand twice.
@@ -706,9 +929,10 @@
     savePending(null);
     showPendingBanner();
     if (res.status === 409) {
-      // Someone else changed the match (another device, the director): show the truth.
-      return refreshPanel().then(function () {
-        setStatus("error", "");
+      // Someone else changed the match (another device, the director): show the truth, say
+      // what changed, and keep what the referee entered.
+      return refreshPanel(null, false, true, typedNow(true)).then(function (said) {
+        if (!said) setStatus("error", "");
         showError(err || { message: root.dataset.msgConflict }, "number");
       });
     }
@@ -750,6 +974,7 @@
     clearErrors();
     handLock = true;
     formTouched = false; // the hand is taken: what the form shows now is the page's
+    touched = {};
     // Every hand goes through the ordered queue (IndexedDB): sent at once when online, kept on
     // this phone when not. Its Idempotency-Key is made here, once, and reused on every resend.
     var entry = { match: matchId, key: uuid4(), number: payload.number, payload: payload,
@@ -1377,6 +1602,8 @@
       shown.textContent = text;
       shown.hidden = !text;
     }
+    var finalBox = $("#table-confirm-final", box);
+    if (finalBox) drawFinal(finalBox, wait.result ? heldResult(state, wait.number) : null);
     $all("[data-confirm-seat]", box).forEach(function (b) {
       var done = !!wait.tapped[b.dataset.confirmSeat];
       var waiting = !done && !!wait.pending[b.dataset.confirmSeat];
@@ -1406,6 +1633,86 @@
       box.dataset.prefilled = version;
     }
     disputeEnd();
+  }
+
+  // The result the players confirm at the end of the match: the server's while it holds it
+  // (#table-confirm-data data-final: scores, placings T4, winner, six-loves R31c), or drawn
+  // from the reducer's state while the hand that ended the match still waits on this phone
+  // (no placings then: the server places the players when it has the hand).
+  function heldResult(state, number) {
+    var data = confirmData();
+    var server = null;
+    try { server = data && data.dataset.final ? JSON.parse(data.dataset.final) : null; } catch (e) { server = null; }
+    if (server && Number(server.number) === Number(number)) return server;
+    if (!state || !state.over) return null;
+    var six = [];
+    (state.stats || []).forEach(function (row, seat) { if (row && row[9] > 0) six.push(seat); }); // six_love_received
+    return { number: number, scores: state.scores, winner: state.winner, placings: null, six_love: six };
+  }
+
+  function cell(tag, text) {
+    var el = document.createElement(tag);
+    el.textContent = text;
+    return el;
+  }
+
+  // Every seat's final score in placing order (at a partnership table each partnership's, R42),
+  // the winner and the six-love line, in the block's words (data-msg-*).
+  function drawFinal(el, result) {
+    el.textContent = "";
+    el.hidden = !result;
+    if (!result) return;
+    var words = confirmBox().dataset;
+    var places = [];
+    try { places = JSON.parse(words.placings || "[]"); } catch (e) { places = []; }
+    var partners = isPartners();
+    var winner = result.winner;
+    if (winner !== null && winner !== undefined) {
+      var title = document.createElement("p");
+      title.className = "final-winner";
+      title.appendChild(cell("strong", partners
+        ? fill(words.msgFinalWinnerSide, { side: sideName(winner) })
+        : fill(words.msgFinalWinner, { name: seatName(winner) })));
+      el.appendChild(title);
+    }
+    var placings = result.placings || null;
+    var rows = (partners ? [0, 1] : result.scores.map(function (sc, seat) { return seat; }));
+    if (placings) rows.sort(function (a, b) { return (placings[a] - placings[b]) || (a - b); });
+    var table = document.createElement("table");
+    table.className = "final-scores";
+    table.appendChild(cell("caption", words.msgFinalCaption));
+    var head = document.createElement("tr");
+    if (placings) head.appendChild(cell("th", words.msgPlace));
+    head.appendChild(cell("th", partners ? words.msgPartnership : words.msgPlayer));
+    head.appendChild(cell("th", words.msgScore));
+    $all("th", head).forEach(function (th) { th.scope = "col"; });
+    var thead = document.createElement("thead");
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = document.createElement("tbody");
+    rows.forEach(function (k) {
+      var tr = document.createElement("tr");
+      if (k === winner || (partners && winner !== null && winner !== undefined && k === winner % 2)) {
+        tr.className = "is-winner";
+      }
+      if (placings) tr.appendChild(cell("td", places[placings[k] - 1] || String(placings[k])));
+      var who = cell("th", partners ? sideName(k) : seatName(k));
+      who.scope = "row";
+      tr.appendChild(who);
+      var score = cell("td", String(result.scores[k]));
+      score.className = "num";
+      tr.appendChild(score);
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    el.appendChild(table);
+    var six = result.six_love || [];
+    if (six.length) {
+      var love = document.createElement("p");
+      love.className = "final-six-love";
+      love.textContent = fill(words.msgSixLove, { names: six.map(seatName).join(", ") });
+      el.appendChild(love);
+    }
   }
 
   // The dispute form starts from the recorded version (the player changes what they dispute).
@@ -1605,10 +1912,13 @@
             // The hand just submitted, nothing queued after it: its key is spent and the
             // referee corrects the form, as before the queue existed.
             formHolds = null;
+            var entered = res.status === 409 ? typedNow(true) : null;
             return queue.remove(e.id).then(function () {
               if (res.status === 409) {
-                return refreshPanel().then(function () {
-                  setStatus("error", "");
+                // The match changed elsewhere: say what, and keep the hand the referee entered
+                // on the form for them to check and record again.
+                return refreshPanel(null, false, true, entered).then(function (said) {
+                  if (!said) setStatus("error", "");
                   showError(err.code ? err : { message: root.dataset.msgConflict }, "number");
                   return "shown";
                 });
@@ -1658,7 +1968,7 @@
         return refreshPanel(null, true).then(function () { return showQueue(false); });
       }
       return showQueue(false);
-    }, function () { draining = false; });
+    }, function () { draining = false; }).then(function () { catchUpOwed(); });
     return drainRun;
   }
 
@@ -1718,7 +2028,7 @@
   }
 
   function startOffline() {
-    if (!window.indexedDB) return;
+    if (!window.indexedDB) { started = true; return; }
     // An unconfirmed hand from the older one-hand sessionStorage keeps its key in the queue.
     var old = pending && pending.kind === "hand" ? pending : null;
     if (old) { pending = null; savePending(null); }
@@ -1730,6 +2040,7 @@
     Promise.all([ready, load])
       .then(function () { return refreshPanel(null, true); })
       .then(function () { return showQueue(true); })
+      .then(function () { started = true; })
       .then(drain);
     window.addEventListener("online", function () { drain(); });
     registerWorker();
@@ -1757,6 +2068,7 @@
     if (!p) return;
     if (p.dataset.unsent !== "1") pristine = p.cloneNode(true); // the server's panel as rendered
     formTouched = false;
+    touched = {};
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
     hideWriting();
@@ -1769,7 +2081,7 @@
     var t = ev.target;
     if (t.name === "dispute_end") disputeEnd();
     if (!panel() || !panel().contains(t)) return;
-    if (t.closest && t.closest("#hand-form")) formTouched = true;
+    if (t.closest && t.closest("#hand-form")) { formTouched = true; touched[fieldKey(t)] = true; }
     if (t.name === "end") updateEnd();
     else { syncWinnerCount(); updateBlockResult(); updateSummary(); }
     if (t.name === "poser" || t.name === "winner") {
@@ -1779,7 +2091,10 @@
     if (t.name === "poser") { showPoserProblem(); updateSummary(); }
   });
   document.addEventListener("input", function (ev) {
-    if (ev.target.closest && ev.target.closest("#hand-form")) formTouched = true;
+    if (ev.target.closest && ev.target.closest("#hand-form")) {
+      formTouched = true;
+      touched[fieldKey(ev.target)] = true;
+    }
     if (ev.target.matches && ev.target.matches("input[data-count-seat]")) {
       // A corrected count no longer carries the error it was refused with.
       var field = ev.target.dataset.field;
@@ -1815,12 +2130,15 @@
     if (t.id === "reset-form") {
       ev.preventDefault();
       clearErrors();
+      formTouched = false; // Clear: nothing of the referee's is kept on the form
+      touched = {};
       refreshPanel();
     }
   });
-  // A phone that slept may show an old state: refresh when the page becomes visible again.
+  // A phone that slept may show an old state: read the match when the page is visible again
+  // (live.js reconnects by itself; its socket may not have noticed the sleep yet).
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && !busy && !pending && !queueSize) refreshPanel(null, true);
+    if (document.visibilityState === "visible") catchUp();
   });
 
   root.classList.add("js");

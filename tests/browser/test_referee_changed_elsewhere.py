@@ -1,7 +1,7 @@
 """The referee's form when the match changes on another device (a director's phone, a second
 referee): when the phone comes back to the page, the panel shows the match as it now is. If
-the referee had begun the hand on the old form, the page says why their taps are gone; an
-untouched form is swapped silently."""
+the referee had begun the hand on the old form, their taps are kept on the new form and the
+page says what changed; an untouched form is swapped silently."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _back_to_the_page(page: Page) -> None:
 
 
 @pytest.mark.browser
-def test_taps_for_a_hand_recorded_elsewhere_are_dropped_with_a_word(
+def test_taps_for_a_hand_recorded_elsewhere_are_kept_with_a_word(
     page: Page, referee_match: dict[str, Any]
 ) -> None:
     match = referee_match["match"]
@@ -58,15 +58,22 @@ def test_taps_for_a_hand_recorded_elsewhere_are_dropped_with_a_word(
     expect(status).to_be_hidden()
 
     # The referee taps a poser other than the designated one, then hand 2 is recorded
-    # elsewhere: the form moves on to hand 3 and the page says why the tap is gone.
+    # elsewhere: the form moves on to hand 3, keeps the tap (the referee typed what happened
+    # at the table) and says what changed; the tap is checked against hand 3's poser.
     designated = sim.next_hands[1].poser
     assert designated is not None
-    _tap(page, "poser", (designated + 1) % 4)
+    tapped = (designated + 1) % 4
+    _tap(page, "poser", tapped)
     _recorded_elsewhere(referee_match, 2)
     _back_to_the_page(page)
     expect(panel).to_have_attribute("data-number", "3")
-    expect(status).to_contain_text(CHANGED)
+    expect(status).to_contain_text("Hand 2 was recorded on another device.")
+    expect(status).to_contain_text("What you typed is kept for hand 3: check it")
+    expect(page.locator(f"#hand-form input[name='poser'][value='{tapped}']")).to_be_checked()
     expect(page.locator("#next-hand")).to_contain_text("Hand 3")
+    must = sim.next_hands[2].poser
+    if must is not None and must != tapped:
+        expect(page.locator(".field-error[data-error-for='poser']")).to_be_visible()
 
 
 @pytest.mark.browser
