@@ -242,7 +242,9 @@
       $('.field-error[data-error-for="' + name + '"]', p);
   }
 
-  function showError(error, fallbackField) {
+  // said: what the page just said changed (a 409's refresh), kept in front of the refusal
+  // when there is no form to put the refusal on.
+  function showError(error, fallbackField, said) {
     clearErrors();
     error = localise(error);
     var rule = error.rule ? " (" + error.rule + ")" : "";
@@ -288,7 +290,7 @@
     // No form to put it on (the other device's hand ended the match): the status line says
     // it, or the refused hand would vanish without a word.
     var whole = error.message + (error.rule && error.message.indexOf("(" + error.rule + ")") === -1 ? rule : "");
-    setStatus("error", whole);
+    setStatus("error", (said ? said + " " : "") + whole);
   }
 
   // -- what the form shows -------------------------------------------------------------------
@@ -711,7 +713,7 @@
       confirmInView(flash, fresh.dataset.lastNumber);
       return flash;
     }
-    var words = explain ? whatChanged(before, fresh, kept) : "";
+    var words = explain ? whatChanged(before, fresh, !!typed) : "";
     var next = fresh.dataset.number || "";
     if (kept && next && next !== typed.number) {
       // The hand number moved on under the referee's fingers: what they typed stays, for
@@ -720,8 +722,19 @@
     } else if (!words && kept && explain) {
       words = root.dataset.msgConflict;
     }
-    if (words) setStatus("notice", words);
-    else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice")) {
+    if (words) {
+      setStatus("notice", words);
+      // Also by the Record button (the bar stays on screen): a referee in the middle of the
+      // form does not see the status line at the top. It goes with this panel.
+      var bar = $(".confirm-bar", panel());
+      if (bar) {
+        var note = document.createElement("p");
+        note.className = "changed-note";
+        note.id = "changed-note";
+        note.textContent = words;
+        bar.insertBefore(note, bar.firstChild);
+      }
+    } else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice")) {
       setStatus("", ""); // what changed before is no longer what the panel shows
     }
     return words;
@@ -933,7 +946,7 @@
       // what changed, and keep what the referee entered.
       return refreshPanel(null, false, true, typedNow(true)).then(function (said) {
         if (!said) setStatus("error", "");
-        showError(err || { message: root.dataset.msgConflict }, "number");
+        showError(err || { message: root.dataset.msgConflict }, "number", said);
       });
     }
     if (res.status === 401 || res.status === 403) {
@@ -1919,7 +1932,7 @@
                 // on the form for them to check and record again.
                 return refreshPanel(null, false, true, entered).then(function (said) {
                   if (!said) setStatus("error", "");
-                  showError(err.code ? err : { message: root.dataset.msgConflict }, "number");
+                  showError(err.code ? err : { message: root.dataset.msgConflict }, "number", said);
                   return "shown";
                 });
               }

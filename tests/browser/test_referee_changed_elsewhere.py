@@ -82,7 +82,8 @@ def test_a_hand_refused_because_another_device_ended_the_match_is_said(
 ) -> None:
     """Two phones at one table: the other records the hand that ends the match first. This
     phone's hand is refused (409): the panel shows the match over and the page says the match
-    changed on another device (the refusal had no form left to sit on, so it said nothing)."""
+    changed on another device, and what changed (the refusal had no form left to sit on, so
+    it once said nothing)."""
     from tests.browser.test_referee_page import _fill_hand
 
     match = referee_match["match"]
@@ -98,6 +99,44 @@ def test_a_hand_refused_because_another_device_ended_the_match_is_said(
     _fill_hand(page, sim.records[last - 1], referee_match["names"])
     page.locator("#confirm-hand").tap()
     expect(page.locator("#submit-status")).to_contain_text(CHANGED)
+    # ... and what changed: the other phone's hand.
+    expect(page.locator("#submit-status")).to_contain_text(
+        f"Hand {last} was recorded on another device."
+    )
     expect(page.locator("#hand-form")).to_have_count(0)  # the match is over: no form
     match.refresh_from_db()
     assert match.hands_count == last  # the other phone's hand only
+
+
+@pytest.mark.browser
+def test_a_hand_refused_after_the_director_undid_one_keeps_what_was_entered(
+    page: Page, referee_match: dict[str, Any]
+) -> None:
+    """The director undoes hand 3 while the referee enters hand 4, and the phone has not heard
+    yet: the referee's hand is refused (409), the page says what the director did and keeps
+    the hand the referee entered, now on the form for hand 3, to check and record again."""
+    from scoring.services import hand_void_last
+    from tests.browser.test_referee_page import _fill_hand
+
+    match = referee_match["match"]
+    sim: SimulatedMatch = referee_match["sim"]
+    for number in (1, 2, 3):
+        _recorded_elsewhere(referee_match, number)
+    page.goto(f"/ref/#{referee_match['token'].key}")
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", "4")
+    page.wait_for_load_state("networkidle")
+    record = sim.records[3]
+    _fill_hand(page, record, referee_match["names"])
+    hand_void_last(match_id=match.pk, actor=director_of(match.tournament), reason="wrong count")
+    page.locator("#confirm-hand").tap()
+
+    status = page.locator("#submit-status")
+    expect(status).to_contain_text("The director undid hand 3 (reason: wrong count).")
+    expect(status).to_contain_text("What you typed is kept for hand 3")
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", "3")
+    expect(page.locator(".field-error[data-error-for='number']")).to_be_visible()
+    expect(page.locator(f"#hand-form input[name='poser'][value='{record.poser}']")).to_be_checked()
+    expect(page.locator("#hand-form input[name='end']:checked")).to_have_value(record.end.value)
+    match.refresh_from_db()
+    assert match.hands_count == 2  # hand 4 was not stored

@@ -120,6 +120,12 @@ def test_an_undo_by_the_director_shows_at_once_and_keeps_what_the_referee_typed(
     expect(page.locator(".hands tr.void")).to_have_count(1)
     # What the referee typed is still on the form, now for hand 3, and the page says so.
     expect(status).to_contain_text("What you typed is kept for hand 3")
+    # Said by the Record button too: the referee is down in the form, the status line is not
+    # on the screen.
+    expect(page.locator(".confirm-bar #changed-note")).to_contain_text(
+        "The director undid hand 3 (reason: wrong winner tapped)."
+    )
+    expect(page.locator("#changed-note")).to_be_in_viewport()
     expect(page.locator("#hand-form input[name='end'][value='block']")).to_be_checked()
     expect(page.locator("#count-0")).to_have_value("12")
     expect(page.locator("#count-2")).to_have_value("7")

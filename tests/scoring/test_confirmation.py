@@ -569,3 +569,47 @@ def test_the_phone_says_what_the_director_decided(client: Client, decision: str,
     assert "dispute of hand 6" in decided
     assert says in decided.replace("&#x27;", "'")
     assert "Reason: seen by the floor judge" in decided
+
+
+def test_the_held_result_shows_what_the_match_finishes_with() -> None:
+    """What the players confirm at the end (the referee page's confirmation block) is what the
+    match then stores: every score, the placings (T3/T4) and the six-loves (R31c)."""
+    from scoring.presenters.confirmation import held_result
+
+    _, _, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    match.refresh_from_db()
+    live = list(Hand.objects.filter(match=match, void=False).order_by("number"))
+    held = held_result(match, live)
+    assert held == {
+        "number": 6,
+        "scores": [6, 0, 0, 0],
+        "winner": 0,
+        "placings": [1, 2, 2, 2],
+        "six_love": [1, 2, 3],
+    }
+    for seat in range(4):
+        confirmation.hand_confirm(match_id=match.pk, actor=referee, number=6, seat=seat)
+    rows = Seat.objects.filter(match=match).order_by("seat")
+    assert [s.placing for s in rows] == held["placings"]
+    assert [s.seat for s in rows if s.six_love_received] == held["six_love"]
+    match.refresh_from_db()
+    assert held_result(match, live) is None  # finished: nothing is held any more
+
+
+def test_a_held_result_without_a_current_snapshot_leaves_out_what_it_cannot_know() -> None:
+    from scoring.presenters.confirmation import held_result
+
+    _, _, match, referee = _setup("match_end")
+    _play_to_last(match, referee)
+    _record(match, referee, 6, LAST_BLOCK)
+    Match.objects.filter(pk=match.pk).update(engine_state=None)
+    match.refresh_from_db()
+    live = list(Hand.objects.filter(match=match, void=False).order_by("number"))
+    held = held_result(match, live)
+    assert held is not None
+    assert held["scores"] == [6, 0, 0, 0]
+    assert held["winner"] == 0
+    assert held["placings"] is None  # never guessed
+    assert held["six_love"] == []
