@@ -1,0 +1,50 @@
+"""The match page's result card names six-loves as the engine counted them (R31c).
+
+Walkthrough: after a forfeit at a table of four (T7: the others play on in a new match) the
+card of the forfeited match said "Six-love to A, B, C, D (R31c)": every seat left on 0 was
+read as a six-love. Only the forfeiting player's 0-6 loss is one (T7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from scoring import services
+from scoring.models import Match
+from tests.factories import TournamentFactory, director_of, match_in_progress, scheduled_match
+
+pytestmark = pytest.mark.django_db
+
+
+def _card(match: Match, director: Any) -> str:
+    client = Client()
+    client.force_login(director)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    return page.split('class="result-card"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_forfeit_at_a_table_that_plays_on_names_only_the_absent_player_t7() -> None:
+    """T7: the forfeit is recorded as a 0-6 loss for that player (the engine's count on their
+    seat); the players who play on got no six-love, though they too are on 0 here."""
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    match = match_in_progress(tournament)
+    result = services.match_forfeit(match_id=match.pk, actor=director, seat=2, reason="left")
+    assert result.continuation is not None
+    card = _card(match, director)
+    assert "Forfeit" in card
+    assert card.count("Six-love to C ·") == 1
+    for seat in "ABD":
+        assert f"{seat} · " not in card.split("Six-love to", 1)[1].split("(R31c)", 1)[0]
+
+
+def test_a_two_player_forfeit_is_a_six_love_to_the_absent_player_r31c() -> None:
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    match = scheduled_match(tournament, n_players=2)
+    services.match_forfeit(match_id=match.pk, actor=director, seat=1, reason="no-show")
+    card = _card(match, director)
+    assert "Six-love to B" in card
+    assert "Six-love to A" not in card
