@@ -265,12 +265,13 @@ def test_changing_a_typed_rating_rebuilds_from_the_players_first_rated_match() -
     player = first.seats.select_related("entry__player").order_by("seat")[0].entry.player
     rated = PlayerRating.objects.get(player=player).display
     others = {p: v for p, v in _snapshot().items() if p != player.pk}
-    update_player(player=player, actor=director_of(tournament), data={"rating": 2400})
+    typed = (player.rating or 1000) + 900  # higher than where they started, whatever it was
+    update_player(player=player, actor=director_of(tournament), data={"rating": typed})
     # Celery runs eagerly in tests: the handler rebuilt already.
     assert PlayerRating.objects.get(player=player).display > rated
     start = RatingChange.objects.filter(player=player).order_by("rated_at", "match_id").first()
     assert start is not None
-    assert display_rating(start.mu_before, start.sigma_before) == 2400
+    assert display_rating(start.mu_before, start.sigma_before) == typed
     # Only the player and those who met them after move; a rebuild from scratch agrees.
     after, history = _snapshot(), _history()
     call_command("ratings_recalculate", stdout=open("/dev/null", "w"))  # noqa: SIM115
