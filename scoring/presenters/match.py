@@ -337,18 +337,12 @@ def scores_after_line(scores: Sequence[int], *, partners: bool) -> str:
     return DASH.join(str(s) for s in scores)
 
 
-def _six_love(seat: Any, match: Any, *, over: bool, score: int) -> bool:
+def _six_love(seat: Any, *, over: bool, score: int) -> bool:
     """Whether a seat of a match that is over was given a six-love (R31c): what the engine
-    counted on the seat (``six_love_received``, written with every hand); a match ended by
+    counted on the seat (``six_love_received``, written with every hand). A match ended by
     time (T3) or a forfeit at a table that plays on (T7) leaves players on 0 without one,
-    while a two-player forfeit is a six-love loss. Without the seat's counts (a bare row),
-    a 0 at the end of a match not ended by time."""
-    if not over or score != 0:
-        return False
-    received = getattr(seat, "six_love_received", None)
-    if isinstance(received, int):
-        return received > 0
-    return getattr(match, "end_reason", "") != "time"
+    while a two-player forfeit is a six-love loss."""
+    return over and score == 0 and seat.six_love_received > 0
 
 
 def hand_row(
@@ -476,7 +470,7 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                     and next_view.poser == s.seat
                 ),
                 is_winner=s.seat in winners,
-                six_love=_six_love(s, match, over=over and not pips, score=score),
+                six_love=_six_love(s, over=over and not pips, score=score),
             )
         )
 
