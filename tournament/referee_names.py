@@ -25,6 +25,8 @@ import re
 import unicodedata
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 #: The namespace's first part and its separator (refused by the username validator).
 REFEREE_USERNAME_PREFIX = "ref"
 SEPARATOR = ":"
@@ -32,6 +34,20 @@ SEPARATOR = ":"
 #: The longest name a director may type: the user column holds 150 characters, and
 #: ``ref:`` + a tournament id (at most 19 digits, a bigint) + ``:`` take up to 24 of them.
 REFEREE_NAME_MAX_LENGTH = 100
+
+#: What a referee name may hold, on the page and in the API alike: ASCII letters, digits, ``-``
+#: and ``_`` (the page's input ``pattern`` and Django's ``SlugField``). The name is a short
+#: handle the director types and reads back in lists; the display name holds the person's
+#: full name, with spaces and accents. The ``-`` is escaped: browsers compile an input's
+#: ``pattern`` with the ``v`` flag, where a bare ``-`` in a class is a syntax error.
+REFEREE_NAME_PATTERN = r"[A-Za-z0-9_\-]+"
+_REFEREE_NAME = re.compile(rf"{REFEREE_NAME_PATTERN}\Z")
+
+#: The rule a name breaks, naming the field: the API's and the page's refusal, and the page
+#: input's ``title`` (which the browser adds to its "Please match the requested format.").
+REFEREE_NAME_ALLOWED = gettext_lazy(
+    "Referee name: only letters, digits, - and _ (no spaces or accents)."
+)
 
 _REFEREE_USERNAME = re.compile(
     rf"{re.escape(REFEREE_USERNAME_PREFIX + SEPARATOR)}(\d+){re.escape(SEPARATOR)}(.+)\Z", re.S
@@ -60,6 +76,12 @@ def referee_name_normalized(name: str) -> str:
     """A typed name as it is stored: NFKC (as Django normalizes user names), no outer
     spaces."""
     return unicodedata.normalize("NFKC", name).strip()
+
+
+def referee_name_allowed(name: str) -> bool:
+    """Whether a typed (normalized) name holds only what :data:`REFEREE_NAME_PATTERN`
+    allows."""
+    return _REFEREE_NAME.match(name) is not None
 
 
 def referee_name_key(name: str) -> str:

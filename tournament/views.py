@@ -47,7 +47,9 @@ from tournament.context import (
 from tournament.models import RefereeToken, Tournament, TournamentRole
 from tournament.qr import qr_svg
 from tournament.referee_names import (
+    REFEREE_NAME_ALLOWED,
     REFEREE_NAME_MAX_LENGTH,
+    REFEREE_NAME_PATTERN,
     person_name,
     referee_name_key,
     shown_username,
@@ -197,14 +199,6 @@ def _user_max_length(name: str) -> int:
     return int(field.max_length)
 
 
-#: What a referee name may hold, naming the field: the server's refusal and the input's
-#: ``title``, which the browser adds to its own "Please match the requested format." when the
-#: ``pattern`` (the same characters as the SlugField's validator) refuses a name.
-REFEREE_NAME_ALLOWED = gettext_lazy(
-    "Referee name: only letters, digits, - and _ (no spaces or accents)."
-)
-
-
 class RefereeForm(forms.Form):
     """A new referee: each problem is one message under its field, naming the field and the
     limit or the rule ("Display name: at most 150 characters (this one has 200)."); the page
@@ -216,7 +210,7 @@ class RefereeForm(forms.Form):
         label=gettext_lazy("New referee (name without spaces)"),
         widget=forms.TextInput(
             attrs={
-                "pattern": "[a-zA-Z0-9_\\-]+",
+                "pattern": REFEREE_NAME_PATTERN,
                 "title": REFEREE_NAME_ALLOWED,
                 "autocomplete": "off",
             }

@@ -115,13 +115,36 @@ def test_a_director_works_in_their_own_tournament_s_names_only() -> None:
     with pytest.raises(PermissionDeniedError):
         services.referee_create(tournament=b, actor=director_a, username="Ana")
     _create(b, "Ana")
-    spoof = services.referee_create(tournament=a, actor=director_a, username=f"ref:{b.pk}:Ana")
-    assert spoof.user.username == f"ref:{a.pk}:ref:{b.pk}:Ana"
-    assert person_name(spoof.user) == f"ref:{b.pk}:Ana"  # shown exactly as typed
-    assert services.referee_create(tournament=a, actor=director_a, username="Ana").user
+    # A name shaped like another tournament's user name is refused (":" is not a name
+    # character); the user name comes from the URL's tournament and the typed name alone.
+    with pytest.raises(ApplicationError) as spoof:
+        services.referee_create(tournament=a, actor=director_a, username=f"ref:{b.pk}:Ana")
+    assert (spoof.value.code, list(spoof.value.fields)) == ("invalid", ["username"])
+    made = services.referee_create(tournament=a, actor=director_a, username="Ana").user
+    assert made.username == f"ref:{a.pk}:Ana"
+    assert TournamentRole.objects.filter(tournament=a, role="referee").count() == 1
     # A tournament whose id starts another's (5 and 55) keeps its own names: the prefix ends
     # with the separator.
     assert not referee_username(tournament_id=5, name="5:x").startswith("ref:55:")
+
+
+ALLOWED = "Referee name: only letters, digits, - and _ (no spaces or accents)."
+
+
+@pytest.mark.parametrize("name", ["Ana María", "ana maria", "José", "a:b", "mesa/1", "Ana\u200b"])
+def test_the_service_refuses_what_the_page_refuses_naming_the_rule(name: str) -> None:
+    """Bug: the referees page took letters, digits, - and _ only, but the API (and the
+    service) took any text: a referee "Ana María" made through the API could not be typed
+    again on the page. One rule now, in the service, with the page's words."""
+    tournament = TournamentFactory()
+    exc = _refusal(tournament, name)
+    assert (exc.code, exc.fields) == ("invalid", {"username": [ALLOWED]})
+    assert not TournamentRole.objects.filter(tournament=tournament, role="referee").exists()
+
+
+@pytest.mark.parametrize("name", ["Ana", "mesa-1", "REF_2", "7"])
+def test_the_service_takes_what_the_page_takes(name: str) -> None:
+    assert person_name(_create(TournamentFactory(), name).user) == name
 
 
 def test_the_name_is_required_and_at_most_the_limit() -> None:
@@ -243,11 +266,20 @@ def test_the_api_answers_the_typed_name_and_refuses_a_repeat_naming_username() -
     assert long.status_code == 400
     assert list(long.json()["error"]["fields"]) == ["username"]
 
+    spaced = api.post(f"{base}/referees/", {"username": "Ana María"}, format="json")
+    assert spaced.status_code == 400
+    assert spaced.json()["error"]["fields"] == {"username": [ALLOWED]}
+    full = api.post(
+        f"{base}/referees/", {"username": "ana-m", "display_name": "Ana María"}, format="json"
+    )
+    assert full.status_code == 201, full.content
+
     roles = api.get(f"{base}/roles/").json()
     rows = roles["results"] if isinstance(roles, dict) else roles
     assert {(r["username"], r["role"]) for r in rows} == {
         ("director-x", "director"),
         ("ana", "referee"),
+        ("ana-m", "referee"),
     }
     issued = api.post(f"{base}/referee-tokens/", {"user": user_id}, format="json")
     assert issued.status_code == 201
@@ -256,7 +288,7 @@ def test_the_api_answers_the_typed_name_and_refuses_a_repeat_naming_username() -
     assert [t["username"] for t in tokens["results"]] == ["ana"]
     log = api.get(f"{base}/action-log/").json()
     created_log = [e for e in log["results"] if e["verb"] == "referee.create"]
-    assert [e["data"]["username"] for e in created_log] == ["ana"]
+    assert sorted(e["data"]["username"] for e in created_log) == ["ana", "ana-m"]
     assert f"ref:{tournament.pk}" not in str(roles) + str(tokens) + str(log)
 
     other = TournamentFactory(status=Tournament.Status.REGISTRATION)

@@ -11,7 +11,12 @@ from tournament.api.rulesets import PresetField, RulesetField
 from tournament.api.rulesets import RulesetOverridesField as DocumentedOverridesField
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
 from tournament.models import TournamentRole as Role
-from tournament.referee_names import REFEREE_NAME_MAX_LENGTH, referee_name_of
+from tournament.referee_names import (
+    REFEREE_NAME_ALLOWED,
+    REFEREE_NAME_MAX_LENGTH,
+    REFEREE_NAME_PATTERN,
+    referee_name_of,
+)
 
 RULESET_OVERRIDES_MAX = 64  # far more than the ruleset has options (scoring.engine.Ruleset)
 
@@ -250,11 +255,14 @@ class RoleInput(serializers.Serializer[dict[str, Any]]):
 
 
 class RefereeCreateInput(serializers.Serializer[dict[str, Any]]):
-    username = serializers.CharField(
+    username = serializers.RegexField(
+        rf"\A{REFEREE_NAME_PATTERN}\Z",
         max_length=REFEREE_NAME_MAX_LENGTH,
+        error_messages={"invalid": REFEREE_NAME_ALLOWED},
         help_text=(
-            "The referee's name, unique in this tournament whatever its case (another "
-            "tournament may have a referee of the same name). It is not a site login."
+            "The referee's name: letters, digits, - and _ only, as on the referees page (the "
+            "display name holds a full name). Unique in this tournament whatever its case "
+            "(another tournament may have a referee of the same name). It is not a site login."
         ),
     )
     display_name = serializers.CharField(

@@ -16,7 +16,9 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.referee_names import (
+    REFEREE_NAME_ALLOWED,
     REFEREE_NAME_MAX_LENGTH,
+    referee_name_allowed,
     referee_name_normalized,
     referee_username,
 )
@@ -169,7 +171,9 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
 def referee_name_clean(name: object) -> str:
     """The typed referee name as stored (:func:`tournament.referee_names.referee_name_normalized`),
     or a 400 naming the field ``username``: required, at most ``REFEREE_NAME_MAX_LENGTH``
-    characters (the user column also holds the tournament's prefix)."""
+    characters (the user column also holds the tournament's prefix), and only the characters
+    of ``REFEREE_NAME_PATTERN``: the same rule as the referees page, so a name made through
+    the API can also be typed there."""
     cleaned = referee_name_normalized(name if isinstance(name, str) else "")
     if not cleaned:
         message = _("Referee name: required.")
@@ -179,6 +183,9 @@ def referee_name_clean(name: object) -> str:
             "Referee name: at most %(limit_value)d characters (this one has %(show_value)d)."
         ) % {"limit_value": REFEREE_NAME_MAX_LENGTH, "show_value": len(cleaned)}
         raise ApplicationError(message, code="max_length", fields={"username": [message]})
+    if not referee_name_allowed(cleaned):
+        message = str(REFEREE_NAME_ALLOWED)
+        raise ApplicationError(message, code="invalid", fields={"username": [message]})
     return cleaned
 
 
