@@ -399,7 +399,25 @@
     var wrong = impossibleCounts();
     if (wrong) return { text: wrong, cls: "error" };
     var counts = readCounts();
-    return counts.every(possibleCount) ? blockWords(counts) : { text: "", cls: "" };
+    if (!counts.every(possibleCount)) return { text: "", cls: "" };
+    var words = blockWords(counts);
+    var check = countsCheck(counts);
+    return check ? { text: check + " " + words.text, cls: "warn" } : words;
+  }
+
+  // Counts each possible alone that no real block gives together (R1: one double-six set,
+  // 168 pips; only 0-0 is worth 0): two or more zeros, or more pips in hand than are off the
+  // board (the posed tile is on it). A typo the referee is asked to check, never refused:
+  // the rules (§9) accept every count from 0 to the heaviest hand, and so does the server.
+  function countsCheck(counts) {
+    var p = panel();
+    var zeros = counts.filter(function (c) { return c === 0; }).length;
+    if (zeros > 1) return p.dataset.msgCountsZeros;
+    var tile = ($("#pose-tile", p) || {}).value || "";
+    var posed = tile.split("-").reduce(function (sum, v) { return sum + (Number(v) || 0); }, 0);
+    var total = counts.reduce(function (sum, c) { return sum + c; }, 0);
+    var left = 168 - posed;
+    return total > left ? fill(p.dataset.msgCountsTotal, { total: total, left: left }) : "";
   }
 
   // What a block with these counts gives (R20; R43 with partners): {text, cls} in the page's

@@ -365,6 +365,37 @@ def test_an_out_of_range_count_is_named_in_the_summary_as_typed(page: Page) -> N
 
 
 @pytest.mark.browser
+def test_counts_no_real_block_gives_ask_to_be_checked_and_are_never_refused(
+    page: Page,
+) -> None:
+    """Bad-input walkthrough: a block of 0, 0, 5, 5 (only 0-0 is worth 0, R1: two players
+    cannot both hold 0) or counts adding up to more pips than are off the board went in with
+    no word. Each count is possible alone (R20's bound), so the summary asks the referee to
+    check them, in the warning colour, with the R20 result still said; the hand is recorded
+    if tapped (the rules accept every count from 0 to the heaviest hand, RULES.md section 9)."""
+    match, names = _open_new_match(page)
+    _tap(page, "poser", 0)
+    page.select_option("#pose-tile", "6-6")
+    page.locator("#hand-form input[name='end'][value='block'] + span").tap()
+    summary = page.locator("#confirm-summary")
+    for seat, count in enumerate((60, 60, 30, 9)):
+        page.fill(f"#count-{seat}", str(count))
+    expect(summary).to_contain_text("Check the counts: they add up to 159, more than the 156")
+    expect(summary).to_contain_text(f"{names[3]} wins the block with 9")
+    expect(summary).to_have_class(re.compile(r"\bwarn\b"))
+    page.fill("#count-1", "50")  # 149: a block some deal gives
+    expect(summary).not_to_contain_text("Check the counts")
+    expect(summary).not_to_have_class(re.compile(r"\bwarn\b"))
+    for seat, count in enumerate((0, 0, 5, 5)):
+        page.fill(f"#count-{seat}", str(count))
+    expect(summary).to_contain_text("Check the counts: only one player can hold 0")
+    expect(summary).to_contain_text("Tie")
+    page.locator("#confirm-hand").tap()
+    expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded.")
+    assert list(Hand.objects.filter(match=match).values_list("counts", flat=True)) == [[0, 0, 5, 5]]
+
+
+@pytest.mark.browser
 def test_a_link_pasted_into_the_open_link_tab_signs_in(page: Page) -> None:
     """Walkthrough: the referee opened /ref/ without its key (a bookmark), then pasted the link
     the director sent into the same tab. Only the fragment changes, so the browser does not
