@@ -35,6 +35,10 @@ class ImportResult:
     reused: int
     entry_ids: tuple[int, ...]
     checked_in: bool
+    namesakes: tuple[str, ...] = ()
+    """New players whose name a known player already had (another club, or several known
+    players of that name and club): created as new people, which the director should check
+    (a staff member merges duplicates on the players' Duplicates page)."""
 
 
 def player_from_row(*, actor: Actor, row: PlayerRow) -> Player:
@@ -95,6 +99,8 @@ def players_import_csv(
         entered_keys.add(player_key(name, club))
     created = reused = 0
     entry_ids: list[int] = []
+    known_names = {name for name, _club in found}
+    namesakes: dict[str, None] = {}
     for row in rows:
         if player_key(row.name, row.club) in entered_keys:
             # Checked again here: the report may be older than another director's import.
@@ -118,6 +124,8 @@ def players_import_csv(
         else:
             player = player_from_row(actor=actor, row=row)
             created += 1
+            if player_key(row.name, "")[0] in known_names:
+                namesakes[row.name] = None
         try:
             entry = entry_create(tournament=tournament, actor=actor, player=player)
         except ApplicationError as exc:
@@ -147,8 +155,13 @@ def players_import_csv(
             "entries": len(entry_ids),
             "checked_in": check_in,
             "skipped_rows": list(skipped_rows),
+            "namesakes": list(namesakes),
         },
     )
     return ImportResult(
-        created=created, reused=reused, entry_ids=tuple(entry_ids), checked_in=check_in
+        created=created,
+        reused=reused,
+        entry_ids=tuple(entry_ids),
+        checked_in=check_in,
+        namesakes=tuple(namesakes),
     )

@@ -321,7 +321,7 @@ def pairs_import_csv(
     report: PairsReport,
     check_in: bool = False,
     source: str = "",
-) -> list[Partnership]:
+) -> PairsImport:
     """Enter every player of a checked pairs CSV and register its partnerships, all or
     nothing (T9). Refused (400 naming the file and rows) while the report has an error."""
     from brackets.services.imports import players_import_csv
@@ -348,7 +348,7 @@ def pairs_import_csv(
         e.pk: e.player
         for e in Entry.objects.filter(pk__in=result.entry_ids).select_related("player")
     }
-    return [
+    registered = [
         partnership_register(
             tournament=tournament,
             actor=actor,
@@ -358,3 +358,13 @@ def pairs_import_csv(
         )
         for label, a, b in report.pairs
     ]
+    return PairsImport(partnerships=tuple(registered), namesakes=result.namesakes)
+
+
+@dataclass(frozen=True, slots=True)
+class PairsImport:
+    """What a pairs import registered, and the new players who share a known player's name
+    (:attr:`brackets.services.imports.ImportResult.namesakes`)."""
+
+    partnerships: tuple[Partnership, ...]
+    namesakes: tuple[str, ...] = ()

@@ -25,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 
 from brackets.engine import BracketError
@@ -171,3 +172,24 @@ class DirectorTournamentMixin(LoginRequiredMixin, View):
         ):
             return HttpResponseRedirect(target)
         return HttpResponseRedirect(default)
+
+
+def namesakes_notice(request: HttpRequest, names: tuple[str, ...]) -> None:
+    """After an import: the new players who share a name with a known player (another club,
+    or several known players of that name), so the director checks them; the import did not
+    ask, as a form does (``brackets.services.imports.ImportResult.namesakes``)."""
+    if not names:
+        return
+    messages.warning(
+        request,
+        ngettext(
+            "%(n)s new player has the name of a known player: %(names)s. Check that this is "
+            "a different person; if not, a staff member merges the two on the “Possible "
+            "duplicate players” page.",
+            "%(n)s new players have the names of known players: %(names)s. Check that these "
+            "are different people; if not, a staff member merges them on the “Possible "
+            "duplicate players” page.",
+            len(names),
+        )
+        % {"n": len(names), "names": ", ".join(names)},
+    )

@@ -32,7 +32,7 @@ from brackets.services.registration import (
     TypedPlayer,
     partnership_register_typed,
 )
-from brackets.views.base import DirectorTournamentMixin, error_text
+from brackets.views.base import DirectorTournamentMixin, error_text, namesakes_notice
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from tournament.models import Entry, Partnership
 from tournament.partnerships import (
@@ -247,12 +247,13 @@ class PairsView(PairsPage):
                     report=report,
                     check_in=csv_form.cleaned_data["check_in"],
                 ),
-                success=lambda ps: _("%(n)s partnerships imported.") % {"n": len(ps)},
+                success=lambda ps: _("%(n)s partnerships imported.") % {"n": len(ps.partnerships)},
             )
             if imported is None:
                 return render(
                     request, "brackets/pairs.html", self.context(csv_form=csv_form), status=400
                 )
+            namesakes_notice(request, imported.namesakes)
             return self.back(here)
         raise Http404("Unknown action.")
 

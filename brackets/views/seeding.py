@@ -35,7 +35,7 @@ from brackets.services import (
 from brackets.services.imports import players_import_csv
 from brackets.services.registration import SameNameUnconfirmedError, TypedPlayer, player_add
 from brackets.services.steps import byes_text, tables_text
-from brackets.views.base import DirectorTournamentMixin, error_text
+from brackets.views.base import DirectorTournamentMixin, error_text, namesakes_notice
 from core.exceptions import ApplicationError, PermissionDeniedError
 from tournament.models import Entry, Partnership, Tournament
 from tournament.partnerships import is_pairs_event, partnership_of_entries
@@ -451,6 +451,7 @@ class CsvImportView(DirectorTournamentMixin):
                 self.context(CsvImportForm(), report=report),
                 status=400,
             )
+        namesakes_notice(request, result.namesakes)
         return HttpResponseRedirect(reverse("brackets:import", args=[slug]))
 
 
