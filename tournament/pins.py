@@ -44,6 +44,13 @@ def entry_check_in(*, entry: Entry, actor: Any, issue_pin: bool) -> tuple[Entry,
     fields = ["checked_in", "checked_in_at", "updated_at"]
     if not entry.checked_in:
         entry.checked_in, entry.checked_in_at = True, timezone.now()
+        action_log_record(
+            tournament=entry.tournament,
+            actor=actor,
+            verb="entry.check_in",
+            target=entry,
+            data={"player": entry.player_id},
+        )
     if issue_pin:
         pin = f"{secrets.randbelow(10**PIN_LENGTH):0{PIN_LENGTH}d}"
         entry.pin_hash = make_password(pin)

@@ -67,6 +67,9 @@ VERBS: dict[str, Promise] = {
     "entry.disqualified": pgettext_lazy("action log", "Entry disqualified"),
     "entry.pin_issue": pgettext_lazy("action log", "Confirmation PIN issued"),
     "entries.check_in": pgettext_lazy("action log", "Players checked in"),
+    "entry.check_in": pgettext_lazy("action log", "Player checked in"),
+    "entry.check_out": pgettext_lazy("action log", "Player checked out"),
+    "entry.seed": pgettext_lazy("action log", "Seed changed"),
     "partnership.register": pgettext_lazy("action log", "Partnership registered"),
     "partnership.substitute": pgettext_lazy("action log", "Partner substituted (T11)"),
     # stages and rounds

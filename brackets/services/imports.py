@@ -141,7 +141,8 @@ def players_import_csv(
             ) from exc
         entered.add(player.pk)
         if check_in:
-            entry_update(entry=entry, actor=actor, data={"checked_in": True})
+            # The import's own log line says it checked its players in.
+            entry_update(entry=entry, actor=actor, data={"checked_in": True}, log=False)
         entry_ids.append(entry.pk)
     action_log_record(
         tournament=tournament,

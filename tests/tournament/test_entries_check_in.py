@@ -102,3 +102,55 @@ def test_refused_as_one_check_in_is() -> None:
     assert (many.value.code, many.value.status_code) == (one.value.code, one.value.status_code)
     assert many.value.message == one.value.message
     assert not Entry.objects.filter(checked_in=True).exists()
+
+
+# -- one player at a time: logged too (walkthrough: no entry said who checked whom in) ------------
+
+
+def _verbs(t: Tournament, after: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (verb, data)
+        for verb, data in ActionLog.objects.filter(
+            tournament=t, verb__startswith="entry.", pk__gt=after
+        )
+        .order_by("id")
+        .values_list("verb", "data")
+    ]
+
+
+def test_a_single_check_in_out_and_seed_change_are_logged_once_each() -> None:
+    t, director, (entry, *_rest) = registered(2)
+    services.entry_update(entry=entry, actor=director, data={"checked_in": True})
+    services.entry_update(entry=entry, actor=director, data={"checked_in": True})  # no change
+    services.entry_update(entry=entry, actor=director, data={"checked_in": False})
+    services.entry_update(entry=entry, actor=director, data={"seed": 3})
+    services.entry_update(entry=entry, actor=director, data={"seed": 3})  # no change
+    player = entry.player_id
+    assert _verbs(t) == [
+        ("entry.check_in", {"player": player}),
+        ("entry.check_out", {"player": player}),
+        ("entry.seed", {"player": player, "before": None, "after": 3}),
+    ]
+    assert set(ActionLog.objects.filter(tournament=t).values_list("actor", flat=True)) == {
+        director.pk
+    }
+
+
+def test_a_partnership_check_in_logs_each_player_and_an_import_logs_itself_once() -> None:
+    from brackets.csv_import import PlayerRow
+    from brackets.services.imports import players_import_csv
+    from tests.brackets.pairs_helpers import make_pairs_tournament
+    from tournament.partnerships import partnership_check_in
+
+    t, director, pairs = make_pairs_tournament(2, status="registration")
+    Entry.objects.filter(tournament=t).update(checked_in=False)
+    mark = ActionLog.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    partnership_check_in(partnership=pairs[0], actor=director, checked_in=True)
+    assert [verb for verb, _data in _verbs(t, mark)] == ["entry.check_in", "entry.check_in"]
+
+    other = TournamentFactory()
+    rows = [PlayerRow(2, "Uno"), PlayerRow(3, "Dos")]
+    players_import_csv(tournament=other, actor=director_of(other), rows=rows, check_in=True)
+    assert _verbs(other) == []
+    (log,) = ActionLog.objects.filter(tournament=other, verb="players.import")
+    assert log.data["checked_in"] is True

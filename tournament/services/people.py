@@ -187,9 +187,15 @@ def entry_create(
 
 
 @transaction.atomic
-def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any]) -> Entry:
-    """Change an entry's seed or check-in."""
+def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any], log: bool = True) -> Entry:
+    """Change an entry's seed or check-in.
+
+    A change is logged (``entry.check_in``, ``entry.check_out``, ``entry.seed``: who checked
+    whom in, and when, is what a director is asked about at the table); a value that does
+    not change logs nothing. ``log=False``: the caller logs the whole operation once (an
+    import that checks its players in)."""
     require_director(actor=actor, tournament=entry.tournament)
+    before = (entry.checked_in, entry.seed)
     for key, value in data.items():
         if key == "seed":
             if (
@@ -213,7 +219,29 @@ def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any]) -> Entry
             )
     entry.save()
     tournament_version_bump(tournament_id=entry.tournament_id)
+    if log:
+        _entry_changes_log(entry=entry, actor=actor, checked_in=before[0], seed=before[1])
     return entry
+
+
+def _entry_changes_log(*, entry: Entry, actor: User, checked_in: bool, seed: int | None) -> None:
+    """The action log of :func:`entry_update`: what changed, each once."""
+    if entry.checked_in != checked_in:
+        action_log_record(
+            tournament=entry.tournament,
+            actor=actor,
+            verb="entry.check_in" if entry.checked_in else "entry.check_out",
+            target=entry,
+            data={"player": entry.player_id},
+        )
+    if entry.seed != seed:
+        action_log_record(
+            tournament=entry.tournament,
+            actor=actor,
+            verb="entry.seed",
+            target=entry,
+            data={"player": entry.player_id, "before": seed, "after": entry.seed},
+        )
 
 
 @transaction.atomic
