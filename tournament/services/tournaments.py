@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from core.sql import column as sql_column
 from core.sql import table as sql_table
+from core.visible_text import names_check
 from tournament.models import (
     ActionLog,
     Tournament,
@@ -83,8 +84,9 @@ def tournament_create(
             fields={"slug": [_("Taken.")]},
         )
     _check_dates(starts_on, ends_on)
+    names_check({"name": name}, labels={"name": _("Name")}, required=["name"])
     tournament = Tournament.objects.create(
-        name=name,
+        name=name.strip(),
         slug=slug,
         venue=venue,
         starts_on=starts_on,
@@ -150,6 +152,9 @@ def tournament_update(
                     "status": [_("Only forward from %(before)s.") % {"before": tournament.status}]
                 },
             )
+    if "name" in data:
+        names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
+        data = {**data, "name": str(data["name"]).strip()}
     preset = data.get("ruleset_preset", tournament.ruleset_preset)
     overrides = data.get("ruleset_overrides", tournament.ruleset_overrides)
     changed = []
