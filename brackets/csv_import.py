@@ -25,44 +25,28 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import CharField
 from django.utils.translation import gettext as _
 
+from core.visible_text import name_clean
 from dominoes.digits import parse_int
-from tournament.models import Player
+from tournament.player_fields import (
+    MAX_LENGTHS,
+    RATING_MAX,
+    country_problem,
+    player_field_problems,
+    rating_problem,
+)
 
 COLUMNS = ("name", "nickname", "country", "club", "rating")
 REQUIRED_COLUMNS = ("name",)
 
 
-def _column_limit(name: str) -> int:
-    column = Player._meta.get_field(name)
-    assert isinstance(column, CharField), name
-    assert column.max_length is not None, name
-    return int(column.max_length)
+# The player's limits (MAX_LENGTHS, RATING_MAX, the country codes) are
+# tournament.player_fields': the service checks them again on every path.
+__all__ = ["MAX_BYTES", "MAX_LENGTHS", "MAX_ROWS", "RATING_MAX"]
 
-
-# The limits of the player's text columns, read from tournament.Player itself (the one place
-# they are written down): the CSV check, the add-a-player form and the pairs forms use these.
-MAX_LENGTHS = {name: _column_limit(name) for name in ("name", "nickname", "club")}
-RATING_MAX = 9999
 MAX_ROWS = 5000
 MAX_BYTES = 2 * 1024 * 1024
-
-# ISO 3166-1 alpha-2, officially assigned codes (249).
-COUNTRY_CODES = frozenset(
-    """
-    AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ
-    BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM
-    DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS
-    GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN
-    KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ
-    MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM
-    PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV
-    SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI
-    VN VU WF WS YE YT ZA ZM ZW
-    """.split()  # noqa: SIM905 - a readable block of codes
-)
 
 _SPACES = re.compile(r"\s+")
 
@@ -223,57 +207,32 @@ def _header(cells: list[str]) -> tuple[list[str], list[RowError]]:
 def _check_row(number: int, values: dict[str, str], errors: list[RowError]) -> PlayerRow | None:
     """A cleaned row, or ``None`` with its errors appended (every field is checked)."""
     before = len(errors)
-    name = _clean(values.get("name", ""))
-    nickname = _clean(values.get("nickname", ""))
-    club = _clean(values.get("club", ""))
+    # Nothing visible (zero-width spaces only) is nothing: "Required." for the name.
+    name = name_clean(_clean(values.get("name", "")))
+    nickname = name_clean(_clean(values.get("nickname", "")))
+    club = name_clean(_clean(values.get("club", "")))
     country = values.get("country", "").strip().upper()
     rating_text = values.get("rating", "").strip()
-    if not name:
-        errors.append(RowError(number, "name", _("Required.")))
-    for key, value in (("name", name), ("nickname", nickname), ("club", club)):
-        if len(value) > MAX_LENGTHS[key]:
-            errors.append(
-                RowError(
-                    number,
-                    key,
-                    _("At most %(max)s characters (%(length)s).")
-                    % {"max": MAX_LENGTHS[key], "length": len(value)},
-                )
-            )
-    if country and country not in COUNTRY_CODES:
-        errors.append(
-            RowError(
-                number,
-                "country",
-                _(
-                    "%(value)s is not an ISO 3166-1 alpha-2 country code (two letters, e.g. "
-                    "PR, DO, US)."
-                )
-                % {"value": repr(values.get("country", "").strip())},
-            )
-        )
+    # The rules of tournament.player_fields, which player_create applies again.
+    problems = player_field_problems({"name": name, "nickname": nickname, "club": club})
+    country_refused = country_problem(values.get("country", ""))
+    if country_refused is not None:
+        problems["country"] = country_refused
     rating: int | None = None
     if rating_text:
         # ASCII digits (dominoes.digits): "\d" also took other scripts' digits, and a
         # 5,000-digit rating was a 500 from int().
         rating = parse_int(rating_text.removeprefix("+"))
-        if rating is not None and rating > RATING_MAX:
-            errors.append(
-                RowError(
-                    number,
-                    "rating",
-                    _("At most %(max)s (%(value)s).") % {"max": RATING_MAX, "value": rating_text},
-                )
-            )
-        elif rating is None:
-            errors.append(
-                RowError(
-                    number,
-                    "rating",
-                    _("%(value)s is not a whole number from 0 to %(max)s.")
-                    % {"value": repr(rating_text), "max": RATING_MAX},
-                )
-            )
+        if rating is None:
+            problems["rating"] = _("%(value)s is not a whole number from 0 to %(max)s.") % {
+                "value": repr(rating_text),
+                "max": RATING_MAX,
+            }
+        else:
+            rating_refused = rating_problem(rating, typed=rating_text)
+            if rating_refused is not None:
+                problems["rating"] = rating_refused
+    errors.extend(RowError(number, key, reason) for key, reason in problems.items())
     if len(errors) > before:
         return None
     return PlayerRow(number, name, nickname, country, club, rating)

@@ -17,6 +17,7 @@ from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
 from brackets.models import Stage
 from brackets.selectors.players import SameNamePlayer
 from core.choice_labels import choice_label, form_choices
+from core.form_words import REASON_ERRORS, no_control_characters
 from dominoes.digits import parse_int
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
@@ -330,7 +331,12 @@ class ReorderForm(forms.Form):
     """The new order is the list of ``order`` values (entry ids, best first); ``move`` is a
     no-script step (``<entry id>:up|down|top|bottom``) applied to that order."""
 
-    reason = forms.CharField(max_length=500, required=False)
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
     move = forms.RegexField(regex=r"^[0-9]{1,18}:(up|down|top|bottom)$", required=False)
 
     def __init__(self, *args: Any, units: Mapping[int, int] | None = None, **kwargs: Any) -> None:
@@ -412,12 +418,23 @@ class CheckInManyForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
-    reason = forms.CharField(max_length=500, label=_("Reason"))
+    reason = forms.CharField(
+        max_length=500,
+        label=_("Reason"),
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
     disqualify = forms.BooleanField(required=False, label=_("Disqualify (T7)"))
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        label=_("Reason"),
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
 
 
 class PublishForm(forms.Form):
@@ -435,7 +452,13 @@ class CallTimeForm(forms.Form):
             "and is placed by score (T3)."
         )
     )
-    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        label=_("Reason"),
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
     sudden_death = forms.TypedMultipleChoiceField(
         coerce=int,
         required=False,

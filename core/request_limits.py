@@ -14,7 +14,9 @@
 * :class:`SafeJSONParser`, DRF's default JSON parser, reads at most ``REQUEST_BODY_MAX_BYTES``
   (413 above, also when no ``Content-Length`` was sent), refuses nesting deeper than
   ``API_JSON_MAX_DEPTH`` (400, not ``RecursionError``) and NUL bytes or lone surrogates in any
-  key or string (400 naming the field path, e.g. ``ruleset_overrides.<key>``).
+  key or string (400 naming the field path, e.g. ``ruleset_overrides.<key>``), and integers of
+  more than ``JSON_INT_MAX_DIGITS`` digits (400 naming the field: Python's own refusal of a
+  5,000-digit integer told clients about ``sys.set_int_max_str_digits()``).
 
 HTML forms need nothing more: Django's form ``CharField`` refuses NUL already, and a
 urlencoded or multipart body cannot carry a lone surrogate (it is decoded with replacement).
@@ -137,7 +139,28 @@ def json_problem(data: Any, max_depth: int) -> tuple[str, str] | None:
                 stack.append((item, f"{where}[{index}]" if where else f"[{index}]", depth + 1))
         elif isinstance(value, str) and has_bad_characters(value):
             return where or "non_field_errors", BAD_CHARACTER_MESSAGE
+        elif isinstance(value, _TooManyDigits):
+            return where or "non_field_errors", TOO_MANY_DIGITS_MESSAGE
     return None
+
+
+#: Digits a JSON integer may have. Far past any column (a bigint has 19), far below Python's
+#: own limit (4300), whose error named ``sys.set_int_max_str_digits()`` to API clients.
+JSON_INT_MAX_DIGITS = 100
+TOO_MANY_DIGITS_MESSAGE = f"A number has too many digits (at most {JSON_INT_MAX_DIGITS})."
+
+
+class _TooManyDigits:
+    """A JSON integer longer than :data:`JSON_INT_MAX_DIGITS`, left unconverted so that
+    :func:`json_problem` names the field it was sent in."""
+
+    __slots__ = ()
+
+
+def _bounded_int(text: str) -> int | _TooManyDigits:
+    if len(text.lstrip("-")) > JSON_INT_MAX_DIGITS:
+        return _TooManyDigits()
+    return int(text)
 
 
 class SafeJSONParser(JSONParser):
@@ -156,7 +179,7 @@ class SafeJSONParser(JSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = raw.decode(encoding)
-            data = json.loads(text, parse_constant=_no_constant)
+            data = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
         except RecursionError:
             raise ParseError(
                 f"JSON parse error - nested deeper than {settings.API_JSON_MAX_DEPTH} levels."

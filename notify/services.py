@@ -252,16 +252,16 @@ def endpoint_ping(
     one): a repeated submission writes one row (``None`` the second time)."""
     require_actor(actor, tournament, Action.MANAGE)
     key = (key or "").strip()
-    if not key or len(key) > 64:
-        raise ApplicationError(
-            _("Reload the page and press the button again (the request has no key)."),
-            code="invalid_ping",
-            fields={"key": [_("1 to 64 characters.")]},
-        )
     with transaction.atomic():
         endpoint = WebhookEndpoint.objects.filter(tournament=tournament, pk=endpoint_id).first()
-        if endpoint is None:
+        if endpoint is None:  # first, as disable does: a 404, whatever the key
             raise NotFoundError(_("No such webhook in this tournament."), code="not_found")
+        if not key or len(key) > 64:
+            raise ApplicationError(
+                _("Reload the page and press the button again (the request has no key)."),
+                code="invalid_ping",
+                fields={"key": [_("1 to 64 characters.")]},
+            )
         if not endpoint.active:
             raise ApplicationError(
                 _("This webhook is disabled: nothing is sent to it."),

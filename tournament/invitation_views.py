@@ -35,6 +35,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.choice_labels import choice_label
 from core.exceptions import ApplicationError
+from core.form_words import LABEL_ERRORS
 from tournament.auth import client_ip
 from tournament.context import Action, TournamentContext, principal_from_request
 from tournament.models import DirectorInvitation, Tournament, TournamentRole
@@ -50,7 +51,7 @@ from tournament.services import (
     director_invitation_revoke,
 )
 from tournament.services.invitations import LABEL_MAX_LENGTH, invitation_lifetime
-from tournament.views import _run, _service_text, director_context
+from tournament.views import _run, _service_text, director_context, unknown_op_refuse
 
 # -- the directors page ----------------------------------------------------------------------
 
@@ -61,6 +62,7 @@ class InvitationForm(forms.Form):
         required=False,
         label=gettext_lazy("Label (optional: the person's name)"),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        error_messages=LABEL_ERRORS,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -114,6 +116,9 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
                     lambda: director_invitation_revoke(invitation=invitation, actor=actor),
                     gettext("Invitation revoked: its link stops working at once."),
                 )
+        else:
+            unknown_op_refuse(request, op)
+            return _directors_page(request, ctx, None, form=form, status=400)
         if issued is None:
             return HttpResponseRedirect(reverse("tournament:directors", args=[slug]))
     return _directors_page(request, ctx, issued, form=form)

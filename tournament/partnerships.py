@@ -13,8 +13,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
+from core.visible_text import name_clean, names_check
 from tournament.models import Entry, Partnership, PartnershipMember, Player, Tournament
 from tournament.services import (
     action_log_record,
@@ -134,6 +136,8 @@ def partnership_register(
         raise _refuse("players", "A partnership is two different players (T9).", "bad_partnership")
     if len(name) > 120:
         raise _refuse("name", "At most 120 characters.", "too_long")
+    names_check({"name": name}, labels={"name": _("Partnership name")})
+    name = name_clean(name)
     entries = [
         entry_for_partnership(
             tournament=tournament,

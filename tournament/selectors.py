@@ -6,6 +6,7 @@ object permissions are not applied to lists).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -31,6 +32,7 @@ from tournament.referee_names import (
     referee_name_of,
     referee_username_prefix,
 )
+from tournament.slugs import RESERVED_SLUGS
 
 UserLike = AbstractBaseUser | AnonymousUser | Any
 
@@ -91,10 +93,15 @@ def tournament_slug_free(*, name: str) -> str:
     """A link slug made from ``name`` that no tournament uses yet ("Café Open 2027" ->
     "cafe-open-2027", then "cafe-open-2027-2", ...); "" when the name has no letter or digit
     to make one from. The service still refuses a slug taken in between (``slug_taken``)."""
-    base = slugify(name)[:72].strip("-")
+    # Underscores too become hyphens: a slug is letters, digits and hyphens (tournament.slugs).
+    base = re.sub(r"[^a-z0-9]+", "-", slugify(name)).strip("-")[:72].strip("-")
     if not base:
         return ""
-    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    taken = {
+        slug.lower()
+        for slug in Tournament.objects.filter(slug__istartswith=base).values_list("slug", flat=True)
+    }
+    taken |= RESERVED_SLUGS  # "New" makes "new-2", never a word of the site's links
     if base not in taken:
         return base
     n = 2

@@ -33,6 +33,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.choice_labels import choice_label
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.form_words import REASON_ERRORS, no_control_characters
 from core.views import api_error
 from tournament.api.serializers import referee_link as referee_link_url
 from tournament.auth import client_ip
@@ -182,13 +183,34 @@ def director_context(request: HttpRequest, slug: str, action: Action) -> Tournam
     return ctx
 
 
+REASON_MAX_LENGTH = 2000
+
+
 class StatusForm(forms.Form):
-    status = forms.ChoiceField(choices=Tournament.Status.choices)
-    reason = forms.CharField(max_length=2000, required=False)
+    status = forms.ChoiceField(
+        choices=Tournament.Status.choices,
+        error_messages={
+            "required": gettext_lazy("Status: choose one."),
+            "invalid_choice": gettext_lazy("Status: choose one of the statuses offered."),
+        },
+    )
+    reason = forms.CharField(
+        max_length=REASON_MAX_LENGTH,
+        required=False,
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
 
 
 class ReopenForm(forms.Form):
-    reason = forms.CharField(max_length=2000)
+    reason = forms.CharField(
+        max_length=REASON_MAX_LENGTH,
+        error_messages={
+            **REASON_ERRORS,
+            "required": gettext_lazy("Reason: required to reopen a finished tournament."),
+        },
+        validators=[no_control_characters],
+    )
 
 
 def _user_max_length(name: str) -> int:
@@ -275,35 +297,41 @@ def lifecycle(request: HttpRequest, slug: str) -> HttpResponse:
     """``/director/tournaments/<slug>/lifecycle/``: move the status forward, or reopen."""
     ctx = director_context(request, slug, Action.VIEW_PRIVATE)
     tournament = ctx.tournament
-    if request.method == "POST":
-        actor = ctx.actor
-        if "reopen" in request.POST:
-            reopen_form = ReopenForm(request.POST)
-            if reopen_form.is_valid():
-                _run(
-                    request,
-                    lambda: tournament_reopen(
-                        tournament=tournament,
-                        actor=actor,
-                        reason=reopen_form.cleaned_data["reason"],
-                    ),
-                    gettext("Tournament reopened."),
-                )
+    if request.method != "POST":
+        return _lifecycle_page(request, tournament)
+    actor = ctx.actor
+    reopen = "reopen" in request.POST
+    form: forms.Form = ReopenForm(request.POST) if reopen else StatusForm(request.POST)
+    # A refusal shows the page again (400) with the message under the field it names and
+    # what was typed kept; before, every refusal of the form redirected with "Choose a status."
+    if form.is_valid():
+        try:
+            if reopen:
+                tournament_reopen(tournament=tournament, actor=actor, **form.cleaned_data)
             else:
-                messages.error(request, gettext("Give a reason to reopen."))
+                tournament_status_change(tournament=tournament, actor=actor, **form.cleaned_data)
+        except PermissionDeniedError as exc:
+            raise PermissionDenied(exc.message) from exc
+        except ApplicationError as exc:
+            field = next((name for name in exc.fields if name in form.fields), None)
+            form.add_error(field, _service_text(exc))
         else:
-            form = StatusForm(request.POST)
-            if form.is_valid():
-                _run(
-                    request,
-                    lambda: tournament_status_change(
-                        tournament=tournament, actor=actor, **form.cleaned_data
-                    ),
-                    gettext("Status changed."),
-                )
-            else:
-                messages.error(request, gettext("Choose a status."))
-        return HttpResponseRedirect(reverse("tournament:lifecycle", args=[slug]))
+            messages.success(
+                request,
+                gettext("Tournament reopened.") if reopen else gettext("Status changed."),
+            )
+            return HttpResponseRedirect(reverse("tournament:lifecycle", args=[slug]))
+    tournament.refresh_from_db()
+    return _lifecycle_page(request, tournament, form=form, status=400)
+
+
+def _lifecycle_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    form: forms.Form | None = None,
+    status: int = 200,
+) -> HttpResponse:
     order = [s.value for s in Tournament.Status]
     later = order[order.index(tournament.status) + 1 :]
     return render(
@@ -313,7 +341,10 @@ def lifecycle(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "next_statuses": [(s, choice_label(Tournament.Status, s)) for s in later],
             "finished": tournament.status == Tournament.Status.FINISHED,
+            "form": form,
+            "reason_max_length": REASON_MAX_LENGTH,
         },
+        status=status,
     )
 
 
@@ -386,9 +417,22 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                     lambda: referee_token_revoke(token=token_obj, actor=actor),
                     gettext("Credential revoked: it stops working at once."),
                 )
+        else:
+            unknown_op_refuse(request, op)
+            return _referees_page(request, ctx, None, status=400)
         if issued is None:
             return HttpResponseRedirect(reverse("tournament:referees", args=[slug]))
     return _referees_page(request, ctx, issued)
+
+
+def unknown_op_refuse(request: HttpRequest, op: str) -> None:
+    """Say that the POST's ``op`` is not one the page knows; the caller shows the page again
+    with status 400 (before, a redirect that did nothing and said nothing)."""
+    messages.error(
+        request,
+        gettext("Unknown action %(op)s: reload the page and use its buttons.")
+        % {"op": repr(op[:40])},
+    )
 
 
 def _referee_create(request: HttpRequest, ctx: TournamentContext, form: RefereeForm) -> bool:

@@ -25,6 +25,7 @@ from brackets.selectors.replacements import ReplacementCandidate, replacement_ca
 from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.form_words import REASON_ERRORS, no_control_characters
 from scoring.engine import Ruleset
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS, ruleset_of
@@ -69,7 +70,12 @@ class ForfeitForm(forms.Form):
             "Placed last with 0 points and a six-love received; the others play on (T7)."
         ),
     )
-    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
+    reason = forms.CharField(
+        max_length=500,
+        label=gettext_lazy("Reason"),
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
 
     def __init__(
         self, *args: Any, seats: list[Seat], sides: tuple[SideView, ...] = (), **kwargs: Any
@@ -153,7 +159,12 @@ class ForfeitForm(forms.Form):
 
 
 class OverrideForm(forms.Form):
-    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
+    reason = forms.CharField(
+        max_length=500,
+        label=gettext_lazy("Reason"),
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
 
     def __init__(
         self,
@@ -270,7 +281,12 @@ class ReplaceForm(forms.Form):
             "Listed by seed in this stage, then by place in the stage before, then by name."
         ),
     )
-    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
+    reason = forms.CharField(
+        max_length=500,
+        label=gettext_lazy("Reason"),
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
 
     def __init__(
         self,

@@ -8,8 +8,11 @@ the lifecycle page, not to this form.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -17,12 +20,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 
 from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
 from brackets.views.base import DirectorTournamentMixin
 from core.exceptions import ApplicationError, PermissionDeniedError
+from tournament.models import Tournament, TournamentRole
 from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
@@ -30,11 +35,11 @@ from tournament.services import tournament_create, tournament_create_allowed, to
 def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
     """Show a service's refusal on the field it names (``ruleset_overrides.<key>`` etc.)."""
     placed = False
-    for name, messages in (exc.fields or {}).items():
+    for name, texts in (exc.fields or {}).items():
         field = name.removeprefix("ruleset_overrides.")
         field = f"rule_{field}" if name.startswith("ruleset_overrides.") else field
         if field in form.fields:
-            for message in messages:
+            for message in texts:
                 form.add_error(field, message if message != "Taken." else exc.message)
             placed = True
     if not placed:
@@ -68,6 +73,9 @@ class TournamentCreateView(LoginRequiredMixin, View):
         form = TournamentForm(request.POST)
         if form.is_valid():
             d = form.cleaned_data
+            again = _just_created(request, d)
+            if again is not None:
+                return again
             try:
                 # One transaction: a refused entry format creates nothing. Pairs (T9) goes
                 # through the Partnerships service, as on the Settings page.
@@ -92,12 +100,45 @@ class TournamentCreateView(LoginRequiredMixin, View):
             except PermissionDeniedError:
                 raise
             except ApplicationError as exc:
+                # A double click's second request, when the first took the slug meanwhile.
+                again = _just_created(request, d) if exc.code == "slug_taken" else None
+                if again is not None:
+                    return again
                 _service_error_to_form(form, exc)
             else:
                 return HttpResponseRedirect(reverse("brackets:stages", args=[tournament.slug]))
         return render(
             request, "brackets/tournament_form.html", _context(form, creating=True), status=400
         )
+
+
+#: How long a second submission of the create form counts as the same one.
+RESUBMIT_WINDOW = timedelta(minutes=2)
+
+
+def _just_created(request: HttpRequest, data: Mapping[str, Any]) -> HttpResponse | None:
+    """The answer to a create form sent again (a double click, a reload that re-posts): the
+    tournament this user created with the same name (and the same slug, if one was typed)
+    moments ago, instead of a second one ("resubmit-cup-2") or "The slug ... is taken" on a
+    form where no slug was typed. ``None``: no such tournament, create one."""
+    typed_slug = str(request.POST.get("slug", "")).strip().lower()
+    recent = Tournament.objects.filter(
+        name=str(data.get("name", "")).strip(),
+        roles__user_id=request.user.pk or 0,
+        roles__role=TournamentRole.Role.DIRECTOR,
+        created_at__gte=timezone.now() - RESUBMIT_WINDOW,
+    )
+    if typed_slug:
+        recent = recent.filter(slug__iexact=typed_slug)
+    tournament = recent.order_by("-created_at", "-pk").first()
+    if tournament is None:
+        return None
+    messages.info(
+        request,
+        _("%(name)s was created a moment ago (the form was sent twice): here it is.")
+        % {"name": tournament.name},
+    )
+    return HttpResponseRedirect(reverse("brackets:stages", args=[tournament.slug]))
 
 
 class TournamentEditView(DirectorTournamentMixin):

@@ -153,6 +153,27 @@ def test_nul_or_surrogate_in_a_json_string_is_400(
     assert not Player.objects.exists()
 
 
+@pytest.mark.parametrize("digits", ["9" * 5000, "-" + "9" * 5000, "9" * 101])
+def test_an_integer_with_thousands_of_digits_is_400_naming_the_field(
+    director_api: tuple[APIClient, Tournament], digits: str
+) -> None:
+    """Bug: a 5,000-digit integer in a JSON body answered a parse error telling the client to
+    call ``sys.set_int_max_str_digits()``. Now 400 naming the field, in plain words."""
+    api, _ = director_api
+    body = f'{{"name": "Ana", "rating": {digits}}}'
+    response = api.post("/api/players/", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    body_error = error(response)
+    assert body_error["fields"] == {"rating": ["A number has too many digits (at most 100)."]}
+    assert "sys." not in response.content.decode()
+    assert not Player.objects.exists()
+    nested = api.post(
+        "/api/players/", f'{{"name": "Ana", "x": [1, {digits}]}}', content_type="application/json"
+    )
+    assert nested.status_code == 400
+    assert list(error(nested)["fields"]) == ["x[1]"]
+
+
 def test_tournament_patch_with_starts_on_logs_the_date(
     director_api: tuple[APIClient, Tournament],
 ) -> None:

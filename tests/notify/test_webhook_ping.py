@@ -98,8 +98,13 @@ def test_a_disabled_or_foreign_endpoint_gets_no_ping(receiver: WebhookReceiver) 
         )
     assert disabled.value.code == "webhook_disabled"
     with pytest.raises(ApplicationError) as no_key:
-        services.endpoint_ping(tournament=tournament, actor=director, endpoint_id=0, key="")
+        services.endpoint_ping(
+            tournament=tournament, actor=director, endpoint_id=endpoint.pk, key=""
+        )
     assert "key" in no_key.value.fields
+    # No such webhook is a 404 whatever the key, as disable answers (it named the key).
+    with pytest.raises(NotFoundError):
+        services.endpoint_ping(tournament=tournament, actor=director, endpoint_id=0, key="")
     assert not WebhookDelivery.objects.exists()
 
 

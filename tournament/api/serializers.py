@@ -206,23 +206,44 @@ class TournamentUpdateInput(serializers.Serializer[dict[str, Any]]):
     ruleset_overrides = RulesetOverridesField(required=False)
 
 
+# The rule is the service's (tournament.player_fields), as on the Players page and in the CSV
+# import: a refused value is a 400 naming the field in the page's words.
+COUNTRY_HELP = "ISO 3166-1 alpha-2 code (e.g. PR), any case; blank for none."
+RATING_HELP = (
+    "The typed rating: a whole number from 0 to 9999, or null (it seeds every event the "
+    "player entered until they have a rated match, T8)."
+)
+
+
 class PlayerInput(serializers.Serializer[dict[str, Any]]):
+    """Names need a visible character and hold no text-direction controls (U+202A-U+202E,
+    U+2066-U+2069)."""
+
     name = serializers.CharField(max_length=120)
     nickname = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
-    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
+    country = serializers.CharField(
+        max_length=2, required=False, allow_blank=True, default="", help_text=COUNTRY_HELP
+    )
     club = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     rating = serializers.IntegerField(
-        min_value=INT_MIN, max_value=INT_MAX, required=False, allow_null=True, default=None
+        min_value=INT_MIN,
+        max_value=INT_MAX,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=RATING_HELP,
     )
 
 
 class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=120, required=False)
     nickname = serializers.CharField(max_length=60, required=False, allow_blank=True)
-    country = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    country = serializers.CharField(
+        max_length=2, required=False, allow_blank=True, help_text=COUNTRY_HELP
+    )
     club = serializers.CharField(max_length=120, required=False, allow_blank=True)
     rating = serializers.IntegerField(
-        min_value=INT_MIN, max_value=INT_MAX, required=False, allow_null=True
+        min_value=INT_MIN, max_value=INT_MAX, required=False, allow_null=True, help_text=RATING_HELP
     )
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from core.choice_labels import choice_label
 from core.exceptions import ApplicationError
+from core.visible_text import name_clean, names_check
 from tournament.models import (
     DirectorInvitation,
     RefereeToken,
@@ -91,6 +92,8 @@ def referee_token_issue(
     its hash is stored. The key doubles as the private link ``/ref/#<key>`` (and its QR code).
     """
     require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    names_check({"label": label}, labels={"label": _("Label")})
+    label = name_clean(label)
     role = TournamentRole.objects.filter(
         tournament=tournament, user=user, role=TournamentRole.Role.REFEREE
     ).first()

@@ -18,6 +18,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.player_fields import player_fields_clean
 from tournament.selectors import user_directs_any
 from tournament.services.common import (
     User,
@@ -53,16 +54,17 @@ def player_create(
     rating: int | None = None,
     user: User | None = None,
 ) -> Player:
-    """Register a player (players are shared between tournaments); directors and staff."""
+    """Register a player (players are shared between tournaments); directors and staff.
+
+    Every field is checked by :mod:`tournament.player_fields`, the rule of the Players page
+    and the CSV import (a country code, a rating from 0 to 9999, a visible name): refused with
+    the field named, whichever path called.
+    """
     _require_player_manager(actor)
-    return Player.objects.create(
-        name=name,
-        nickname=nickname,
-        country=country.upper(),
-        club=club,
-        rating=rating,
-        user=user,
+    data = player_fields_clean(
+        {"name": name, "nickname": nickname, "country": country, "club": club, "rating": rating}
     )
+    return Player.objects.create(**data, user=user)
 
 
 IDENTITY_FIELDS = frozenset({"name", "nickname", "country", "club"})
@@ -124,12 +126,12 @@ def player_update(
             fields={key: [reason] for key in data if key in allowed},
         )
     changes: dict[str, dict[str, Any]] = {}
-    for key, value in data.items():
+    for key in data:
         if key not in allowed:
             raise ApplicationError(
                 f"{key} cannot be changed.", code="read_only", fields={key: [_("Read-only.")]}
             )
-        value = value.upper() if key == "country" and isinstance(value, str) else value
+    for key, value in player_fields_clean(data).items():  # the rule of player_create
         if getattr(player, key) != value:
             changes[key] = {"before": getattr(player, key), "after": value}
         setattr(player, key, value)

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError
+from core.visible_text import name_clean, names_check
 from tournament.models import (
     DirectorInvitation,
     Table,
@@ -38,6 +39,8 @@ from tournament.services.tournaments import tournament_version_bump
 @transaction.atomic
 def table_create(*, tournament: Tournament, actor: User, number: int, label: str = "") -> Table:
     require_director(actor=actor, tournament=tournament)
+    names_check({"label": label}, labels={"label": _("Label")})
+    label = name_clean(label)
     if Table.objects.filter(tournament=tournament, number=number).exists():
         raise ApplicationError(
             _("Table %(number)s exists.") % {"number": number},
@@ -214,6 +217,9 @@ def referee_create(
     nor revealed (it was a username oracle).
     """
     require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
+    # A display name with nothing visible is none (the page shows the name instead).
+    names_check({"display_name": display_name}, labels={"display_name": _("Display name")})
+    display_name = name_clean(display_name)
     name = referee_name_clean(username)
     # One creation at a time per tournament: the unique user name column does not see "Ana"
     # and "ana" as one name, the check below does. FOR NO KEY UPDATE does not block inserts

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from core.sql import column as sql_column
 from core.sql import table as sql_table
+from core.visible_text import names_check
 from tournament.models import (
     ActionLog,
     Tournament,
@@ -32,6 +33,7 @@ from tournament.services.credentials import (
     director_invitations_revoke_at_finish,
     referee_tokens_revoke_at_finish,
 )
+from tournament.slugs import tournament_slug_check
 
 # -- tournaments --------------------------------------------------------------------------------
 
@@ -55,6 +57,7 @@ def tournament_create_allowed(*, actor: Any) -> bool:
     )
 
 
+@transaction.atomic
 def tournament_create(
     *,
     actor: User,
@@ -76,27 +79,40 @@ def tournament_create(
         raise PermissionDeniedError(
             _("Only staff or tournament directors may create tournaments."), code="not_director"
         )
-    if Tournament.objects.filter(slug=slug).exists():
-        raise ApplicationError(
-            _("The slug %(slug)r is taken.") % {"slug": slug},
-            code="slug_taken",
-            fields={"slug": [_("Taken.")]},
-        )
+    # One rule for the page and the API (tournament.slugs): lowercase, letters, digits and
+    # hyphens, no word of the site's links; taken whatever its case ("UPPER-Case" and
+    # "upper-case" were two tournaments, and links in lowercase found neither).
+    slug = tournament_slug_check(slug)
+    if Tournament.objects.filter(slug__iexact=slug).exists():
+        raise _slug_taken(slug)
     _check_dates(starts_on, ends_on)
-    tournament = Tournament.objects.create(
-        name=name,
-        slug=slug,
-        venue=venue,
-        starts_on=starts_on,
-        ends_on=ends_on,
-        ruleset_preset=ruleset_preset,
-        ruleset_overrides=dict(ruleset_overrides or {}),
-        ruleset=_ruleset_effective(ruleset_preset, ruleset_overrides),
-    )
+    names_check({"name": name}, labels={"name": _("Name")}, required=["name"])
+    try:
+        with transaction.atomic():  # a double submission raced this one to the slug
+            tournament = Tournament.objects.create(
+                name=name.strip(),
+                slug=slug,
+                venue=venue,
+                starts_on=starts_on,
+                ends_on=ends_on,
+                ruleset_preset=ruleset_preset,
+                ruleset_overrides=dict(ruleset_overrides or {}),
+                ruleset=_ruleset_effective(ruleset_preset, ruleset_overrides),
+            )
+    except IntegrityError:
+        raise _slug_taken(slug) from None
     TournamentRole.objects.create(
         tournament=tournament, user=actor, role=TournamentRole.Role.DIRECTOR
     )
     return tournament
+
+
+def _slug_taken(slug: str) -> ApplicationError:
+    return ApplicationError(
+        _("The slug %(slug)r is taken.") % {"slug": slug},
+        code="slug_taken",
+        fields={"slug": [_("Taken.")]},
+    )
 
 
 def _check_dates(starts_on: date | None, ends_on: date | None) -> None:
@@ -150,6 +166,9 @@ def tournament_update(
                     "status": [_("Only forward from %(before)s.") % {"before": tournament.status}]
                 },
             )
+    if "name" in data:
+        names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
+        data = {**data, "name": str(data["name"]).strip()}
     preset = data.get("ruleset_preset", tournament.ruleset_preset)
     overrides = data.get("ruleset_overrides", tournament.ruleset_overrides)
     changed = []

@@ -116,7 +116,8 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 2.")
         overrides = dict(options["overrides"])
         user_model = get_user_model()
-        slug = f"sim-{options['preset']}-{n}-{seed}"
+        preset = str(options["preset"]).replace("_", "-")  # a slug has no underscore
+        slug = f"sim-{preset}-{n}-{seed}"
         if Tournament.objects.filter(slug=slug).exists():
             raise CommandError(f"{slug!r} exists; pick another --seed.")
         director = user_model.objects.filter(username=f"{slug}-director").first()
