@@ -430,13 +430,19 @@ class CheckInManyForm(forms.Form):
         return list(self.cleaned_data["entry"])
 
 
+#: A reason past its length names the field (not Django's "Ensure this value has at most").
+REASON_ERRORS = {"max_length": _("Reason: at most %(limit_value)d characters.")}
+
+
 class WithdrawForm(forms.Form):
-    reason = forms.CharField(max_length=500, label=_("Reason"))
+    reason = forms.CharField(max_length=500, label=_("Reason"), error_messages=REASON_ERRORS)
     disqualify = forms.BooleanField(required=False, label=_("Disqualify (T7)"))
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    reason = forms.CharField(
+        max_length=500, required=False, label=_("Reason"), error_messages=REASON_ERRORS
+    )
 
 
 class PublishForm(forms.Form):
@@ -471,7 +477,9 @@ class CallTimeForm(forms.Form):
             "and is placed by score (T3)."
         )
     )
-    reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    reason = forms.CharField(
+        max_length=500, required=False, label=_("Reason"), error_messages=REASON_ERRORS
+    )
     sudden_death = forms.TypedMultipleChoiceField(
         coerce=int,
         required=False,

@@ -300,9 +300,13 @@ class WithdrawView(DirectorTournamentMixin):
         entry = self.get_entry(entry_id)
         form = WithdrawForm(request.POST)
         if not form.is_valid():
-            messages.error(
-                request, _("Give a reason to withdraw %(player)s.") % {"player": entry.player.name}
-            )
+            if (request.POST.get("reason") or "").strip():  # given, but too long
+                messages.error(request, " ".join(str(m) for m in form.errors.get("reason", [])))
+            else:
+                messages.error(
+                    request,
+                    _("Give a reason to withdraw %(player)s.") % {"player": entry.player.name},
+                )
             return HttpResponseRedirect(seeding_url(slug, stage.pk))
         reason = form.cleaned_data["reason"]
         disqualify = form.cleaned_data["disqualify"]
@@ -345,7 +349,11 @@ class LateEntryView(DirectorTournamentMixin):
         stage = self.get_stage(stage_id)
         entry = self.get_entry(entry_id)
         form = ReasonForm(request.POST)
-        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        if not form.is_valid():
+            # A reason too long was silently dropped (the entry added with no reason).
+            messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
+            return HttpResponseRedirect(seeding_url(slug, stage.pk))
+        reason = form.cleaned_data["reason"]
         self.run(
             lambda: stage_entry_add(stage=stage, actor=request.user, entry=entry, reason=reason),
             success=lambda se: (

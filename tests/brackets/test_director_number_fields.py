@@ -308,3 +308,25 @@ def test_a_bad_expected_round_number_does_not_publish(expected: str) -> None:
     ok = client.post(url("publish", tournament.slug, stage.pk), {"expected_number": "1"})
     assert ok.status_code == 302
     assert Round.objects.filter(stage=stage).count() == 1
+
+
+# -- reasons (the same pattern: bad input silently dropped) -----------------------------------
+
+
+def test_a_too_long_reason_is_named_not_dropped() -> None:
+    """Bug: a late entry's reason past 500 characters was silently dropped (the entry added
+    with no reason); a withdrawal's answered "Give a reason". Now "Reason: at most 500
+    characters." and nothing changes."""
+    tournament, director, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=director, method="rating")
+    entrant = StageEntry.objects.filter(stage=stage).select_related("entry").first()
+    assert entrant is not None
+    client = director_client(director)
+    long = {"reason": "x" * 501}
+    response = client.post(url("withdraw", tournament.slug, stage.pk, entrant.entry_id), long)
+    assert said(client, response) == ["Reason: at most 500 characters."]
+    entrant.refresh_from_db()
+    assert entrant.status == StageEntry.Status.ACTIVE
+    client.get(url("seeding", tournament.slug, stage.pk))  # shows (and uses up) the message
+    response = client.post(url("late-entry", tournament.slug, stage.pk, entrant.entry_id), long)
+    assert said(client, response) == ["Reason: at most 500 characters."]
