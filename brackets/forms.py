@@ -14,7 +14,13 @@ from django.core.validators import MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from brackets.csv_import import MAX_BYTES, MAX_LENGTHS
-from brackets.models import Stage
+from brackets.models import (
+    CUT_SIZE_MAX,
+    RNG_SEED_MAX,
+    SWISS_ROUNDS_MAX,
+    TIME_LIMIT_MAX,
+    Stage,
+)
 from brackets.selectors.players import SameNamePlayer
 from core.choice_labels import choice_label, form_choices
 from core.form_words import REASON_ERRORS, no_control_characters
@@ -90,16 +96,16 @@ class StageForm(forms.Form):
     kind = forms.ChoiceField(choices=KIND_CHOICES, label=_("Kind"))
     swiss_rounds = forms.IntegerField(
         min_value=1,
-        max_value=30,
+        max_value=SWISS_ROUNDS_MAX,
         required=False,
         label=_("Rounds"),
         help_text=_("Qualifying: how many Swiss-style rounds (T2, T8)."),
     )
     cut_size = forms.IntegerField(
         min_value=3,
+        max_value=CUT_SIZE_MAX,
         required=False,
         label=_("Cut: top N go on"),
-        help_text=_("Qualifying: the top N of the standings go on (T6). Empty: everyone."),
     )
     advance_per_table = forms.TypedChoiceField(
         choices=[(1, "1"), (2, "2")],
@@ -138,7 +144,7 @@ class StageForm(forms.Form):
     )
     rng_seed = forms.IntegerField(
         min_value=0,
-        max_value=2**31 - 1,
+        max_value=RNG_SEED_MAX,
         required=False,
         label=_("Random seed"),
         help_text=_("Empty: one is drawn and recorded, so every seating replays (T8)."),
@@ -156,7 +162,7 @@ class StageForm(forms.Form):
     )
     round_time_limit = forms.IntegerField(
         min_value=1,
-        max_value=600,
+        max_value=TIME_LIMIT_MAX,
         required=False,
         label=_("Round time limit (minutes)"),
         help_text=_("Empty: no clock (T2, T3)."),
@@ -179,6 +185,9 @@ class StageForm(forms.Form):
         self.advanced = advanced
         self.stage = stage
         self.pairs = pairs
+        self.fields["cut_size"].help_text = _(
+            "Qualifying: the top N of the standings go on (T6), at most %(max)s. Empty: everyone."
+        ) % {"max": CUT_SIZE_MAX}
         if pairs:
             # T9/T10: two partnerships a table, the winning one goes on, down to the final
             # between two: the individual table settings do not apply.
@@ -201,9 +210,9 @@ class StageForm(forms.Form):
             cut.widget.attrs["min"] = 2
             cut.label = _("Cut: top N partnerships go on")
             cut.help_text = _(
-                "Qualifying: the top N partnerships of the standings go on (T6, T10). Empty: "
-                "every partnership."
-            )
+                "Qualifying: the top N partnerships of the standings go on (T6, T10), at most "
+                "%(max)s. Empty: every partnership."
+            ) % {"max": CUT_SIZE_MAX}
         if previous is not None or (stage is not None and stage.number > 1):
             del self.fields["seeding"]  # later stages are seeded by advancement (T6)
         if stage is not None:  # editing: kind and seed are fixed once created
@@ -317,14 +326,24 @@ class StageForm(forms.Form):
 
 
 class SeedForm(forms.Form):
+    """How to seed the first stage (T8). Bad input names its field and its range ("Random
+    seed: at most 2147483647 (T8).") rather than asking to choose a method."""
+
     method = forms.ChoiceField(
         choices=[
             (Stage.Seeding.RATING.value, _("By rating")),
             (Stage.Seeding.RANDOM.value, _("Random draw")),
             (Stage.Seeding.MANUAL.value, _("Entries' own seed numbers")),
-        ]
+        ],
+        label=_("Seeding"),
     )
-    rng_seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    rng_seed = forms.IntegerField(
+        min_value=0, max_value=RNG_SEED_MAX, required=False, label=_("Random seed")
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        name_the_rules(self, {"method": "T8", "rng_seed": "T8"})
 
 
 class ReorderForm(forms.Form):
@@ -438,11 +457,28 @@ class ReasonForm(forms.Form):
 
 
 class PublishForm(forms.Form):
-    expected_number = forms.IntegerField(min_value=1)
+    """The round number the preview showed: publishing checks it is still the next round
+    (a stale preview is refused). Required: a missing or non-numeric value is a 400, never
+    "no check"."""
+
+    expected_number = forms.IntegerField(
+        min_value=1, max_value=2**31 - 1, label=_("Round to publish")
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        name_the_rules(self, {"expected_number": "T2"})
 
 
 class ClockForm(forms.Form):
-    minutes = forms.IntegerField(min_value=1, max_value=600, required=False)
+    """Start the round clock (T2): minutes from 1 to ``TIME_LIMIT_MAX``, required (an empty
+    or bad value was silently the stage's default)."""
+
+    minutes = forms.IntegerField(min_value=1, max_value=TIME_LIMIT_MAX, label=_("Minutes"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        name_the_rules(self, {"minutes": "T2"})
 
 
 class CallTimeForm(forms.Form):

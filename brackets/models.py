@@ -29,6 +29,14 @@ from django.db.models import Q
 from core.models import BaseModel
 from tournament.models import Entry, Tournament
 
+# The ranges of a stage's numbers, one rule for the page, the API and the services (a value
+# past its column was a 500; RULES.md §11). A cut at or above the field lets everyone through
+# (empty says so): 10,000 is past any field a stage seats (a seed order holds at most 10,000).
+CUT_SIZE_MAX = 10_000
+SWISS_ROUNDS_MAX = 50
+TIME_LIMIT_MAX = 600  # minutes: a round clock of at most ten hours (T2, T3)
+RNG_SEED_MAX = 2**31 - 1  # a recorded seed (T8)
+
 
 class Stage(BaseModel):
     """One stage of a tournament's format: Swiss-style qualifying or a table knockout (T6)."""

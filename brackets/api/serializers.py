@@ -6,7 +6,15 @@ from typing import Any
 
 from rest_framework import serializers
 
-from brackets.models import Round, Stage, StageEntry
+from brackets.models import (
+    CUT_SIZE_MAX,
+    RNG_SEED_MAX,
+    SWISS_ROUNDS_MAX,
+    TIME_LIMIT_MAX,
+    Round,
+    Stage,
+    StageEntry,
+)
 from brackets.services import NextStep
 from core.api.fields import BlankUntilSetChoiceField
 from scoring.models import Match
@@ -205,9 +213,9 @@ class AdvanceOutput(serializers.Serializer[Any]):
 class StageCreateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=80)
     kind = serializers.ChoiceField(Stage.Kind.choices)
-    swiss_rounds = serializers.IntegerField(min_value=1, max_value=50, required=False)
+    swiss_rounds = serializers.IntegerField(min_value=1, max_value=SWISS_ROUNDS_MAX, required=False)
     cut_size = serializers.IntegerField(
-        min_value=3, max_value=INT_MAX, required=False, allow_null=True
+        min_value=3, max_value=CUT_SIZE_MAX, required=False, allow_null=True
     )
     advance_per_table = serializers.IntegerField(min_value=1, max_value=2, default=1)
     final_table_size = serializers.IntegerField(min_value=3, max_value=4, default=4)
@@ -215,22 +223,24 @@ class StageCreateInput(serializers.Serializer[dict[str, Any]]):
     bye_policy = serializers.ChoiceField(Stage.ByePolicy.choices, default=Stage.ByePolicy.WIN)
     seat_order = serializers.ChoiceField(Stage.SeatOrder.choices, default=Stage.SeatOrder.BALANCED)
     seeding = serializers.ChoiceField(Stage.Seeding.choices, default=Stage.Seeding.RATING)
-    rng_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    rng_seed = serializers.IntegerField(min_value=0, max_value=RNG_SEED_MAX, required=False)
     # The released API's default (a client that omits it keeps the rounds advancing as it
     # did; changing it would silently stall an event run by a script). The director's page
     # defaults to off: a person previews each round before publishing it (T6).
     auto_advance = serializers.BooleanField(default=True)
     round_time_limit = serializers.IntegerField(
-        min_value=1, max_value=INT_MAX, required=False, allow_null=True
+        min_value=1, max_value=TIME_LIMIT_MAX, required=False, allow_null=True
     )
 
 
 class StageUpdateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=80)
     auto_advance = serializers.BooleanField()
-    round_time_limit = serializers.IntegerField(min_value=1, max_value=INT_MAX, allow_null=True)
-    swiss_rounds = serializers.IntegerField(min_value=1, max_value=50)
-    cut_size = serializers.IntegerField(min_value=3, max_value=INT_MAX, allow_null=True)
+    round_time_limit = serializers.IntegerField(
+        min_value=1, max_value=TIME_LIMIT_MAX, allow_null=True
+    )
+    swiss_rounds = serializers.IntegerField(min_value=1, max_value=SWISS_ROUNDS_MAX)
+    cut_size = serializers.IntegerField(min_value=3, max_value=CUT_SIZE_MAX, allow_null=True)
     advance_per_table = serializers.IntegerField(min_value=1, max_value=2)
     final_table_size = serializers.IntegerField(min_value=3, max_value=4)
     allow_three = serializers.BooleanField()
@@ -245,7 +255,7 @@ class SeedInput(serializers.Serializer[dict[str, Any]]):
         max_length=ORDER_MAX,
         required=False,
     )
-    rng_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    rng_seed = serializers.IntegerField(min_value=0, max_value=RNG_SEED_MAX, required=False)
 
 
 class ReorderInput(serializers.Serializer[dict[str, Any]]):
@@ -276,7 +286,7 @@ class PublishInput(serializers.Serializer[dict[str, Any]]):
 
 
 class ClockInput(serializers.Serializer[dict[str, Any]]):
-    minutes = serializers.IntegerField(min_value=1, max_value=INT_MAX, required=False)
+    minutes = serializers.IntegerField(min_value=1, max_value=TIME_LIMIT_MAX, required=False)
 
 
 class CallTimeInput(serializers.Serializer[dict[str, Any]]):

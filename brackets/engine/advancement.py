@@ -185,7 +185,8 @@ def advance_per_table(
             code="unknown_player",
             rule="T6",
             field="standings",
-            message=f"Qualifiers {unknown} are missing from the standings (T6).",
+            message=f"Qualifiers {', '.join(map(str, unknown))} are missing from the standings "
+            "(T6).",
         )
     goal = len(qualified) if target is None else target
     if goal < len(qualified):
@@ -287,7 +288,8 @@ def final_table_places(
             code="unknown_player",
             rule="T6",
             field="standings",
-            message=f"Finalists {unknown} are missing from the standings (T6).",
+            message=f"Finalists {', '.join(map(str, unknown))} are missing from the standings "
+            "(T6).",
         )
     # Level groups at the table, best first: who played the final to its end, by placing,
     # then finalists without a line, then forfeits (T7: a forfeit never places by placing).

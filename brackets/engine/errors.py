@@ -12,12 +12,23 @@ from __future__ import annotations
 class BracketError(ValueError):
     """A seating, standings or advancement request that RULES.md §11 cannot satisfy."""
 
-    def __init__(self, *, code: str, rule: str, message: str, field: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        code: str,
+        rule: str,
+        message: str,
+        field: str | None = None,
+        players: tuple[int, ...] = (),
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
         self.field = field
         self.message = message
+        # The player ids the error is about (a seed order's unknown, missing or repeated
+        # players), so a caller can name them instead of showing ids.
+        self.players = players
 
     def as_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "rule": self.rule, "field": self.field, "message": self.message}

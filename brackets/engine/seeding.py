@@ -32,6 +32,7 @@ def _check_unique(ids: Sequence[PlayerId], field: str) -> None:
                 rule="T8",
                 field=field,
                 message=f"Player {p} is listed twice (T8).",
+                players=(p,),
             )
         seen.add(p)
 
@@ -58,7 +59,9 @@ def seed_manual(player_ids: Iterable[PlayerId], order: Sequence[PlayerId]) -> tu
             code="unknown_player",
             rule="T8",
             field="order",
-            message=f"The seed order names players not in the stage: {unknown} (T8).",
+            message="The seed order names players not in the stage: "
+            f"{', '.join(map(str, unknown))} (T8).",
+            players=tuple(unknown),
         )
     missing = sorted(set(expected) - set(order))
     if missing:
@@ -66,7 +69,8 @@ def seed_manual(player_ids: Iterable[PlayerId], order: Sequence[PlayerId]) -> tu
             code="missing_player",
             rule="T8",
             field="order",
-            message=f"The seed order leaves out players: {missing} (T8).",
+            message=f"The seed order leaves out players: {', '.join(map(str, missing))} (T8).",
+            players=tuple(missing),
         )
     return tuple(order)
 

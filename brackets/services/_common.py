@@ -39,6 +39,43 @@ def bracket_error(exc: BracketError) -> ApplicationError:
     )
 
 
+#: How many names a seed-order error lists before "and N more".
+_NAMES_SHOWN = 10
+
+
+def seed_order_error(
+    exc: BracketError, names: Mapping[int, str], *, partnerships: bool = False
+) -> ApplicationError:
+    """A seed order the engine refused (T8), its players named ("Ann Lee, Bo Diaz") instead of
+    a list of ids ("[1, 2]"); an id that is no entrant here reads "#id"."""
+    if not exc.players or exc.code not in {"unknown_player", "missing_player", "duplicate_player"}:
+        return bracket_error(exc)
+    shown = [names.get(p) or f"#{p}" for p in exc.players[:_NAMES_SHOWN]]
+    listed = ", ".join(shown)
+    if len(exc.players) > _NAMES_SHOWN:
+        listed = _("%(names)s and %(n)s more") % {
+            "names": listed,
+            "n": len(exc.players) - _NAMES_SHOWN,
+        }
+    if exc.code == "duplicate_player":
+        message = _("%(name)s is listed twice in the seed order (T8).") % {"name": listed}
+    elif exc.code == "unknown_player":
+        message = (
+            _("The seed order names partnerships not in the stage: %(names)s (T8).")
+            if partnerships
+            else _("The seed order names players not in the stage: %(names)s (T8).")
+        ) % {"names": listed}
+    else:
+        message = (
+            _("The seed order leaves out partnerships: %(names)s (T8).")
+            if partnerships
+            else _("The seed order leaves out players: %(names)s (T8).")
+        ) % {"names": listed}
+    return ApplicationError(
+        message, code=exc.code, rule=exc.rule, fields={exc.field or "order": [message]}
+    )
+
+
 def first_stage_order(
     stage: Stage,
     ids: Sequence[int],
@@ -47,18 +84,25 @@ def first_stage_order(
     by_rating: Callable[[], tuple[int, ...]],
     order: Sequence[int],
     rng_seed: int | None,
+    names: Callable[[Sequence[int]], Mapping[int, str]] | None = None,
+    partnerships: bool = False,
 ) -> tuple[int, ...]:
     """The first stage's seeding order (T8) of the entrants ``ids`` (entries or partnerships).
 
     ``rating`` calls ``by_rating``; ``manual`` checks ``order`` against ``ids``; ``random``
     draws from ``rng_seed`` (recorded on the stage; default the stage's seed). Any other method,
-    or an engine rejection, is a 400 naming the field and the rule.
+    or an engine rejection, is a 400 naming the field and the rule; ``names`` (ids -> names)
+    names the players (``partnerships``: the partnerships) a manual order gets wrong.
     """
     try:
         if method == Stage.Seeding.RATING:
             return by_rating()
         if method == Stage.Seeding.MANUAL:
-            return seed_manual(ids, list(order))
+            try:
+                return seed_manual(ids, list(order))
+            except BracketError as exc:
+                known = names(exc.players) if names is not None else {}
+                raise seed_order_error(exc, known, partnerships=partnerships) from exc
         if method == Stage.Seeding.RANDOM:
             if rng_seed is not None:
                 stage.rng_seed = rng_seed

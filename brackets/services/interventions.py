@@ -6,9 +6,11 @@ tournament version is bumped."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from brackets.engine import (
@@ -17,7 +19,7 @@ from brackets.engine import (
     time_called_placings,
     time_called_winner,
 )
-from brackets.models import Round, RoundMatch, StageEntry
+from brackets.models import TIME_LIMIT_MAX, Round, RoundMatch, StageEntry
 from brackets.selectors import round_sudden_death_ids
 from brackets.services._common import (
     Actor,
@@ -38,20 +40,37 @@ from tournament.models import Entry
 
 
 @transaction.atomic
-def round_clock_start(*, round: Round, actor: Actor, minutes: int | None = None) -> Round:
-    """Start (or restart) the round clock (T2); ``minutes`` overrides the stage's limit."""
+def round_clock_start(
+    *, round: Round, actor: Actor, minutes: int | None = None, restart: bool = True
+) -> Round:
+    """Start (or restart) the round clock (T2); ``minutes`` (1 to ``TIME_LIMIT_MAX``)
+    overrides the stage's limit. ``restart=False`` (the director's page, whose form starts a
+    clock that is not running): a clock already running is left alone and the answer is a
+    409 saying when it ends, so a form sent again (back, resubmit) never resets the time."""
     require_director_or_system(actor, round.stage.tournament_id)
     stage_lock(round.stage_id)
     rnd = round_lock(round.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ApplicationError(_("The round is closed."), code="round_closed")
+    if minutes is not None and (isinstance(minutes, bool) or not 1 <= minutes <= TIME_LIMIT_MAX):
+        message = _("Minutes: from 1 to %(max)s (T2).") % {"max": TIME_LIMIT_MAX}
+        raise ApplicationError(message, code="bad_time_limit", fields={"minutes": [message]})
+    if not restart and rnd.clock_started_at is not None:
+
+        def at(moment: datetime) -> str:
+            return date_format(timezone.localtime(moment), "H:i")
+
+        if rnd.time_called_at is not None:
+            message = _("Time was called at %(time)s (T3): the clock stays stopped.") % {
+                "time": at(rnd.time_called_at)
+            }
+        else:
+            ends_at = rnd.clock_ends_at
+            message = _(
+                "The clock was already started at %(start)s and ends at %(end)s: nothing changed."
+            ) % {"start": at(rnd.clock_started_at), "end": at(ends_at) if ends_at else "?"}
+        raise ApplicationError(message, code="clock_running", status=409)
     if minutes is not None:
-        if minutes < 1:
-            raise ApplicationError(
-                _("A time limit is at least a minute."),
-                code="bad_time_limit",
-                fields={"minutes": [_(">= 1")]},
-            )
         rnd.time_limit = minutes
     if not rnd.time_limit:
         raise ApplicationError(

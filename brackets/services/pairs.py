@@ -38,6 +38,7 @@ from tournament.models import Entry, Partnership, PartnershipMember, Player, Tou
 from tournament.partnerships import (
     entry_for_partnership,
     is_partnership_ruleset,
+    partnership_list,
     partnership_register,
 )
 from tournament.services import action_log_record, require_director, tournament_version_bump
@@ -120,6 +121,10 @@ def stage_seed_pairs(
         by_rating=by_rating,
         order=field_ if order is None else order,
         rng_seed=rng_seed,
+        names=lambda _wrong: {
+            p.id: p.label for p in partnership_list(tournament_id=stage.tournament_id)
+        },
+        partnerships=True,
     )
     if not ordered:
         message = _(

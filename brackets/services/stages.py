@@ -20,13 +20,21 @@ from brackets.engine import (
     seed_by_rating,
     seed_manual,
 )
-from brackets.models import Stage, StageEntry
+from brackets.models import (
+    CUT_SIZE_MAX,
+    RNG_SEED_MAX,
+    SWISS_ROUNDS_MAX,
+    TIME_LIMIT_MAX,
+    Stage,
+    StageEntry,
+)
 from brackets.services._common import (
     Actor,
     action_log_record_by_id,
     bracket_error,
     first_stage_order,
     require_director_or_system,
+    seed_order_error,
     stage_lock,
     tournament_notify,
 )
@@ -67,6 +75,44 @@ def _check_choices(kind: str, bye_policy: str, seat_order: str, seeding: str) ->
                 code="bad_choice",
                 fields={field: [_("One of %(choices)s.") % {"choices": ", ".join(choices)}]},
             )
+
+
+def _check_ranges(values: Mapping[str, Any]) -> None:
+    """The stage numbers given (``None``: not set) within their ranges, else a 400 naming the
+    field and its limit: a value past its column was a 500 (an overflow on SQLite, a
+    DataError on PostgreSQL). Only the values given are checked, so a stored value from
+    before a limit existed does not block changing something else."""
+    limits: dict[str, tuple[int | None, int, str]] = {
+        "swiss_rounds": (
+            1,
+            SWISS_ROUNDS_MAX,
+            _("Rounds: from 1 to %(max)s (T2)."),
+        ),
+        # Its least value (3 players, 2 partnerships) is _validate_config's (T6, T10).
+        "cut_size": (
+            None,
+            CUT_SIZE_MAX,
+            _("Cut: at most %(max)s (T6); leave it empty to let everyone through."),
+        ),
+        "round_time_limit": (
+            1,
+            TIME_LIMIT_MAX,
+            _("Round time limit: from 1 to %(max)s minutes (T2, T3)."),
+        ),
+        "rng_seed": (0, RNG_SEED_MAX, _("Random seed: from 0 to %(max)s (T8).")),
+    }
+    for field, (low, high, text) in limits.items():
+        value = values.get(field)
+        if value is None:
+            continue
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or value > high
+            or (low is not None and value < low)
+        ):
+            message = text % {"max": high}
+            raise ApplicationError(message, code="out_of_range", fields={field: [message]})
 
 
 def _validate_config(stage: Stage, previous: Stage | None) -> None:
@@ -132,6 +178,14 @@ def stage_create(
     """
     require_director_or_system(actor, tournament.pk)
     _check_choices(kind, bye_policy, seat_order, seeding)
+    _check_ranges(
+        {
+            "swiss_rounds": swiss_rounds,
+            "cut_size": cut_size,
+            "round_time_limit": round_time_limit,
+            "rng_seed": rng_seed,
+        }
+    )
     last = Stage.objects.filter(tournament=tournament).order_by("-number").first()
     if last is not None:
         # Lock order of every bracket write: the stage, then the tournament row. Holding the
@@ -211,6 +265,7 @@ def stage_update(*, stage: Stage, actor: Actor, data: Mapping[str, Any]) -> Stag
                 fields={key: [_("The stage has started.")]},
             )
         setattr(stage, key, data[key])
+    _check_ranges(data)
     _check_choices(stage.kind, stage.bye_policy, stage.seat_order, stage.seeding)
     previous = Stage.objects.filter(
         tournament_id=stage.tournament_id, number=stage.number - 1
@@ -303,6 +358,7 @@ def stage_seed(
         raise ApplicationError(_("The stage has started."), code="stage_started")
     method = method or stage.seeding
     _check_choices(stage.kind, stage.bye_policy, stage.seat_order, method)
+    _check_ranges({"rng_seed": rng_seed})
     if Tournament.objects.filter(pk=stage.tournament_id, entry_format="pairs").exists():
         # T9: a pairs event seeds partnerships.
         return stage_seed_pairs(
@@ -330,7 +386,13 @@ def stage_seed(
         return seed_by_rating(Entrant(e.pk, ratings.get(e.player_id, 0.0)) for e in entries)
 
     ordered = first_stage_order(
-        stage, ids, method, by_rating=by_rating, order=order, rng_seed=rng_seed
+        stage,
+        ids,
+        method,
+        by_rating=by_rating,
+        order=order,
+        rng_seed=rng_seed,
+        names=lambda wrong: entry_names(tournament_id=stage.tournament_id, entry_ids=wrong),
     )
     _check_field(stage, len(ordered))
     stage.entrants.all().delete()
@@ -349,6 +411,15 @@ def stage_seed(
     )
     tournament_notify(stage.tournament_id)
     return stage
+
+
+def entry_names(*, tournament_id: int, entry_ids: Sequence[int]) -> dict[int, str]:
+    """The player names of the tournament's entries among ``entry_ids`` (others left out)."""
+    return dict(
+        Entry.objects.filter(tournament_id=tournament_id, pk__in=list(entry_ids)).values_list(
+            "pk", "player__name"
+        )
+    )
 
 
 def _partners_together(
@@ -384,7 +455,8 @@ def stage_seed_reorder(
     try:
         ordered = seed_manual(current, list(order))
     except BracketError as exc:
-        raise bracket_error(exc) from exc
+        names = entry_names(tournament_id=stage.tournament_id, entry_ids=exc.players)
+        raise seed_order_error(exc, names) from exc
     if stage.pairs:
         ordered = _partners_together(stage, current, ordered)
     # One UPDATE; the (stage, seed) unique constraint is deferred to commit.

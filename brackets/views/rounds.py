@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
 from brackets.forms import CallTimeForm, ClockForm, PublishForm, ReasonForm, RefereeForm
-from brackets.models import Round
+from brackets.models import Round, Stage
 from brackets.presenters.director import (
     build_preview,
     referee_choices,
@@ -41,7 +41,7 @@ from brackets.services import (
 from brackets.services.planning import FINISH_STAGE, PUBLISH_ROUND
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.choice_labels import choice_label
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from scoring.models import Match
 from scoring.services import match_assign_referee
 from tournament.api.serializers import referee_link
@@ -85,14 +85,18 @@ class RoundPreviewView(DirectorTournamentMixin):
     nav = "stages"
 
     def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
-        stage = self.get_stage(stage_id)
+        return self.render_preview(self.get_stage(stage_id))
+
+    def render_preview(self, stage: Stage, *, status: int = 200) -> HttpResponse:
+        """The preview page, drawn now (a refused publish answers it again with ``status``)."""
+        request = self.request
         current = stage.rounds.order_by("-number").first()
         context = self.base_context(stage=stage, current=current, step=None, preview=None)
         try:
             step = round_preview(stage=stage, actor=request.user)
         except ApplicationError as exc:
             context["problem"] = error_text(exc)
-            return render(request, "brackets/preview.html", context)
+            return render(request, "brackets/preview.html", context, status=status)
         context["step"] = step
         # One table (a final, a play-off) has no round number; a pairs final is named as the
         # bracket names it (T10).
@@ -103,16 +107,25 @@ class RoundPreviewView(DirectorTournamentMixin):
             context["preview"] = build_preview(stage, step.seating)
             context["publish_form"] = PublishForm(initial={"expected_number": step.round_number})
         context["can_finish_stage"] = step.action == FINISH_STAGE
-        return render(request, "brackets/preview.html", context)
+        return render(request, "brackets/preview.html", context, status=status)
 
 
-class RoundPublishView(DirectorTournamentMixin):
+class RoundPublishView(RoundPreviewView):
     """POST ``stages/<id>/publish/``: store the previewed round (409 if it went stale)."""
 
+    http_method_names = ["post", "options"]
+
     def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+        """A missing or non-numeric round number is a 400 naming it, with the preview drawn
+        again: it was "no check" before, so a forged or stale form published a round."""
         stage = self.get_stage(stage_id)
         form = PublishForm(request.POST)
-        expected = form.cleaned_data["expected_number"] if form.is_valid() else None
+        if not form.is_valid():
+            for errors in form.errors.values():
+                for text in errors:
+                    messages.error(request, str(text))
+            return self.render_preview(stage, status=400)
+        expected = form.cleaned_data["expected_number"]
         rnd = self.run(
             lambda: round_publish(stage=stage, actor=request.user, expected_number=expected),
             success=lambda r: (
@@ -148,82 +161,113 @@ class RoundProgressView(DirectorTournamentMixin):
     nav = "stages"
 
     def get(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
-        rnd = self.get_round(round_id)
-        stage = rnd.stage
-        matches = round_matches(rnd)
-        open_matches = [m for m in matches if not m.done]
-        tables = {m.table_number for m in matches}
-        done_tables = tables - {m.table_number for m in open_matches}
-        later = stage.rounds.filter(number__gt=rnd.number).order_by("number").first()
-        next_step = None
-        # A finished tournament has no next step: asking would only warn that it is finished.
-        finished = self.tournament.status == Tournament.Status.FINISHED
-        if rnd.status == Round.Status.CLOSED and later is None and not finished:
-            try:
-                next_step = round_preview(stage=stage, actor=request.user)
-            except ApplicationError as exc:
-                messages.warning(request, error_text(exc))
-        # T3: the tables the director kept for a sudden-death hand when calling time.
-        sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
-        # T11: named by the partnership's players at this round (now, while in play).
-        bye_pairs = round_byes_named(rnd) if stage.pairs and rnd.byes else []
-        # T11: a substitute is offered only where partnership_substitute takes one (the
-        # service's rule): the bye's partnership, the partnership that forfeited (T7).
-        substitutes = (
-            round_substitutes(tournament=self.tournament, bye_pairs=bye_pairs, matches=matches)
-            if stage.pairs
-            else RoundSubstitutes(byes=[], forfeits={})
-        )
-        context = self.base_context(
-            round=rnd,
-            stage=stage,
-            kind_label=round_kind_label(rnd.kind, pairs=stage.pairs),
-            round_title=round_title(rnd),
-            # T9: a pairs round's byes are partnerships, each named once.
-            bye_pairs=bye_pairs,
-            bye_names="; ".join(p.label for p in bye_pairs),
-            bye_substitutes=substitutes.byes,
-            matches=matches,
-            # Each table with the partnership that forfeited it, if it may take a substitute.
-            match_rows=[(m, substitutes.forfeits.get(m.match_id)) for m in matches],
-            tables_total=len(tables),
-            tables_done=len(done_tables),
-            open_matches=open_matches,
-            complete=not open_matches and bool(matches),
-            later=later,
-            next_step=next_step,
-            can_publish_next=next_step is not None and next_step.action == PUBLISH_ROUND,
-            can_finish_stage=next_step is not None and next_step.action == FINISH_STAGE,
-            can_advance=rnd.status == Round.Status.CLOSED and rnd.advanced_at is None,
-            clock_ends_at=rnd.clock_ends_at,
-            now=timezone.now(),
-            clock_form=ClockForm(initial={"minutes": rnd.time_limit}),
-            call_time_form=CallTimeForm(
-                open_matches=[
-                    (m.match_id, _("Table %(n)s") % {"n": m.table_number}) for m in open_matches
-                ]
-            ),
-            referees=referee_choices(self.tournament),
-            sudden_death=sudden_death,
-            sudden_death_tables=sorted(
-                {m.table_number for m in open_matches if m.match_id in sudden_death}
-            ),
-            scheduled=Match.Status.SCHEDULED,
-            in_progress=Match.Status.IN_PROGRESS,
-        )
-        return render(request, "brackets/round.html", context)
+        return render_round(self, self.get_round(round_id))
+
+
+def render_round(
+    view: DirectorTournamentMixin,
+    rnd: Round,
+    *,
+    clock_form: ClockForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The round page; ``clock_form``: the clock form sent, with its errors (a 400)."""
+    request = view.request
+    stage = rnd.stage
+    matches = round_matches(rnd)
+    open_matches = [m for m in matches if not m.done]
+    tables = {m.table_number for m in matches}
+    done_tables = tables - {m.table_number for m in open_matches}
+    later = stage.rounds.filter(number__gt=rnd.number).order_by("number").first()
+    next_step = None
+    # A finished tournament has no next step: asking would only warn that it is finished.
+    finished = view.tournament.status == Tournament.Status.FINISHED
+    if rnd.status == Round.Status.CLOSED and later is None and not finished:
+        try:
+            next_step = round_preview(stage=stage, actor=request.user)
+        except ApplicationError as exc:
+            messages.warning(request, error_text(exc))
+    # T3: the tables the director kept for a sudden-death hand when calling time.
+    sudden_death = round_sudden_death_ids(round_id=rnd.pk) if rnd.time_called_at else set()
+    # T11: named by the partnership's players at this round (now, while in play).
+    bye_pairs = round_byes_named(rnd) if stage.pairs and rnd.byes else []
+    # T11: a substitute is offered only where partnership_substitute takes one (the
+    # service's rule): the bye's partnership, the partnership that forfeited (T7).
+    substitutes = (
+        round_substitutes(tournament=view.tournament, bye_pairs=bye_pairs, matches=matches)
+        if stage.pairs
+        else RoundSubstitutes(byes=[], forfeits={})
+    )
+    context = view.base_context(
+        round=rnd,
+        stage=stage,
+        kind_label=round_kind_label(rnd.kind, pairs=stage.pairs),
+        round_title=round_title(rnd),
+        # T9: a pairs round's byes are partnerships, each named once.
+        bye_pairs=bye_pairs,
+        bye_names="; ".join(p.label for p in bye_pairs),
+        bye_substitutes=substitutes.byes,
+        matches=matches,
+        # Each table with the partnership that forfeited it, if it may take a substitute.
+        match_rows=[(m, substitutes.forfeits.get(m.match_id)) for m in matches],
+        tables_total=len(tables),
+        tables_done=len(done_tables),
+        open_matches=open_matches,
+        complete=not open_matches and bool(matches),
+        later=later,
+        next_step=next_step,
+        can_publish_next=next_step is not None and next_step.action == PUBLISH_ROUND,
+        can_finish_stage=next_step is not None and next_step.action == FINISH_STAGE,
+        can_advance=rnd.status == Round.Status.CLOSED and rnd.advanced_at is None,
+        clock_ends_at=rnd.clock_ends_at,
+        now=timezone.now(),
+        clock_form=clock_form or ClockForm(initial={"minutes": rnd.time_limit}),
+        call_time_form=CallTimeForm(
+            open_matches=[
+                (m.match_id, _("Table %(n)s") % {"n": m.table_number}) for m in open_matches
+            ]
+        ),
+        referees=referee_choices(view.tournament),
+        sudden_death=sudden_death,
+        sudden_death_tables=sorted(
+            {m.table_number for m in open_matches if m.match_id in sudden_death}
+        ),
+        scheduled=Match.Status.SCHEDULED,
+        in_progress=Match.Status.IN_PROGRESS,
+    )
+    return render(request, "brackets/round.html", context, status=status)
 
 
 class RoundClockView(DirectorTournamentMixin):
     """POST ``rounds/<id>/clock/``: start the round clock (T2)."""
 
     def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+        """Bad minutes (empty, 0, 601, "abc", 1.5) are a 400 naming the field and its range:
+        they silently started the stage's default before. The page's form starts a clock
+        that is not running: sent again (back, resubmit) it changes nothing (409)."""
         rnd = self.get_round(round_id)
         form = ClockForm(request.POST)
-        minutes = form.cleaned_data.get("minutes") if form.is_valid() else None
-        self.run(
-            lambda: round_clock_start(round=rnd, actor=request.user, minutes=minutes),
-            success=lambda r: _("Clock started: %(minutes)s minutes.") % {"minutes": r.time_limit},
+        if not form.is_valid():
+            return render_round(self, rnd, clock_form=form, status=400)
+        try:
+            started = round_clock_start(
+                round=rnd,
+                actor=request.user,
+                minutes=form.cleaned_data["minutes"],
+                restart=False,
+            )
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except ApplicationError as exc:
+            if "minutes" in exc.fields:
+                for text in exc.fields["minutes"]:
+                    form.add_error("minutes", text)
+            else:
+                messages.error(request, error_text(exc))
+            rnd.refresh_from_db()
+            return render_round(self, rnd, clock_form=form, status=exc.status_code)
+        messages.success(
+            request, _("Clock started: %(minutes)s minutes.") % {"minutes": started.time_limit}
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk))
 

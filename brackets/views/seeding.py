@@ -93,7 +93,13 @@ class SeedingView(DirectorTournamentMixin):
     nav = "stages"
 
     def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
-        stage = self.get_stage(stage_id)
+        return self.render_seeding(self.get_stage(stage_id))
+
+    def render_seeding(
+        self, stage: Stage, *, seed_form: SeedForm | None = None, status: int = 200
+    ) -> HttpResponse:
+        """The seeding page; ``seed_form``: the seeding form sent, with its errors (a 400)."""
+        request = self.request
         seeded, others = seeding_rows(stage)
         started = stage.rounds.exists()
         active = [r for r in seeded if r.active]
@@ -133,55 +139,68 @@ class SeedingView(DirectorTournamentMixin):
             ),
             # Players' PINs matter only when they confirm results at the table (issue 15).
             pins=self.tournament.confirmation != Tournament.Confirmation.OFF,
-            seed_form=SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),
+            seed_form=seed_form
+            or SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),
         )
-        return render(request, "brackets/seeding.html", context)
+        return render(request, "brackets/seeding.html", context, status=status)
 
 
-class SeedView(DirectorTournamentMixin):
-    """POST ``stages/<id>/seed/``: seed the first stage by rating, random draw or entry seeds."""
+class SeedView(SeedingView):
+    """POST ``stages/<id>/seed/``: seed the first stage by rating, random draw or entry seeds.
+
+    Bad input is a 400 with the seeding page and the error under its field ("Random seed:
+    at most 2147483647 (T8)."): a bad random seed answered "Choose how to seed" before."""
+
+    http_method_names = ["post", "options"]
 
     def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)
         form = SeedForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _("Choose how to seed (rating, random or manual)."))
-        else:
-            method = form.cleaned_data["method"]
-            self.run(
-                lambda: stage_seed(
-                    stage=stage,
-                    actor=request.user,
-                    method=method,
-                    rng_seed=form.cleaned_data.get("rng_seed"),
-                ),
-                success=lambda s: (
-                    _seeded_text(s, method)
-                    % {
-                        "n": s.entrants.count() // (2 if s.pairs else 1),
-                        # the choice label is in the catalogue (core/choice_labels.py)
-                        "method": _(dict(Stage.Seeding.choices)[method]).lower(),
-                        "seed": s.rng_seed,
-                    }
-                ),
-            )
+            return self.render_seeding(stage, seed_form=form, status=400)
+        method = form.cleaned_data["method"]
+        seeded = self.run(
+            lambda: stage_seed(
+                stage=stage,
+                actor=request.user,
+                method=method,
+                rng_seed=form.cleaned_data.get("rng_seed"),
+            ),
+            success=lambda s: _seeded_text(s, method),
+            form=form,
+        )
+        if seeded is None and form.errors:
+            return self.render_seeding(stage, seed_form=form, status=400)
         return HttpResponseRedirect(seeding_url(slug, stage.pk))
 
 
 def _seeded_text(stage: Stage, method: str) -> str:
-    """What seeding did, counting partnerships in a pairs stage (T9)."""
-    random = method == Stage.Seeding.RANDOM
-    if stage.pairs:
-        return (
-            _("Seeded %(n)s partnerships %(method)s (seed %(seed)s).")
-            if random
-            else _("Seeded %(n)s partnerships %(method)s.")
+    """What seeding did, counting partnerships in a pairs stage (T9): "Seeded 50 players by
+    rating.", "... in manual order.", "... at random (seed 7)." ("Seeded 50 players manual
+    order." read wrong: the method's label was pasted in)."""
+    n = stage.entrants.count() // (2 if stage.pairs else 1)
+    words: dict[str, object] = {"n": n, "seed": stage.rng_seed}
+    if method == Stage.Seeding.RANDOM:
+        text = (
+            _("Seeded %(n)s partnerships at random (seed %(seed)s).")
+            if stage.pairs
+            else _("Seeded %(n)s players at random (seed %(seed)s).")
         )
-    return (
-        _("Seeded %(n)s players %(method)s (seed %(seed)s).")
-        if random
-        else _("Seeded %(n)s players %(method)s.")
-    )
+    elif method == Stage.Seeding.MANUAL:
+        text = (
+            _("Seeded %(n)s partnerships in manual order.")
+            if stage.pairs
+            else _("Seeded %(n)s players in manual order.")
+        )
+    else:
+        # The rating case keeps its catalogued sentence ("Seeded 8 players by rating.").
+        text = (
+            _("Seeded %(n)s partnerships %(method)s.")
+            if stage.pairs
+            else _("Seeded %(n)s players %(method)s.")
+        )
+        words["method"] = _("by rating")
+    return text % words
 
 
 class ReorderView(DirectorTournamentMixin):
@@ -281,9 +300,13 @@ class WithdrawView(DirectorTournamentMixin):
         entry = self.get_entry(entry_id)
         form = WithdrawForm(request.POST)
         if not form.is_valid():
-            messages.error(
-                request, _("Give a reason to withdraw %(player)s.") % {"player": entry.player.name}
-            )
+            if (request.POST.get("reason") or "").strip():  # given, but too long
+                messages.error(request, " ".join(str(m) for m in form.errors.get("reason", [])))
+            else:
+                messages.error(
+                    request,
+                    _("Give a reason to withdraw %(player)s.") % {"player": entry.player.name},
+                )
             return HttpResponseRedirect(seeding_url(slug, stage.pk))
         reason = form.cleaned_data["reason"]
         disqualify = form.cleaned_data["disqualify"]
@@ -326,7 +349,11 @@ class LateEntryView(DirectorTournamentMixin):
         stage = self.get_stage(stage_id)
         entry = self.get_entry(entry_id)
         form = ReasonForm(request.POST)
-        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        if not form.is_valid():
+            # A reason too long was silently dropped (the entry added with no reason).
+            messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
+            return HttpResponseRedirect(seeding_url(slug, stage.pk))
+        reason = form.cleaned_data["reason"]
         self.run(
             lambda: stage_entry_add(stage=stage, actor=request.user, entry=entry, reason=reason),
             success=lambda se: (
