@@ -39,20 +39,23 @@ def dispute_queue(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = ctx.tournament
     error = ""
     if request.method == "POST":
-        match_id = parse_int(request.POST.get("match_id", "")) or 0  # 0: "No such match."
+        # 0: no such match. Scoped to this URL's tournament: a match of another one is not
+        # found here, whatever its disputes or the caller's rights there.
+        match_id = parse_int(request.POST.get("match_id", "")) or 0
         try:
             confirmation.dispute_resolve(
                 match_id=match_id,
                 actor=request.user,
                 decision=request.POST.get("decision"),
                 reason=request.POST.get("reason", ""),
+                tournament_id=tournament.pk,
             )
         except PermissionDeniedError:
             raise PermissionDenied(
                 _("Only a director of this tournament may resolve disputes.")
             ) from None
         except NotFoundError:
-            error = _("No such match.")
+            error = _("No such match in this tournament.")
         except ApplicationError as exc:
             error = exc.message
         else:

@@ -21,6 +21,7 @@ from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
+from brackets.presenters.log_details import detail_lines
 from core.choice_labels import choice_phrase
 from core.reasons import reason_text as stored_reason_text
 from dominoes.digits import parse_int
@@ -160,6 +161,8 @@ class LogRow:
     # "Name: Imani Brown → Imani Browne", one per field, for data recorded as
     # {field: {"before": ..., "after": ...}} (player.update); empty otherwise.
     changes: tuple[str, ...] = ()
+    # The rest of the recorded data as "key: value" lines, ids named (log_details).
+    details: tuple[str, ...] = ()
 
 
 # Fields a change line names in the page's language (others by their key).
@@ -428,10 +431,25 @@ def _dispute_notes(t: Tournament, logs: list[ActionLog]) -> dict[int, str]:
     return {log_id: notes[pk] for log_id, pk in wanted.items() if pk in notes}
 
 
+def _details(t: Tournament, logs: list[ActionLog]) -> dict[int, tuple[str, ...]]:
+    """The data of entries without change lines, readable (one query per kind of id)."""
+    plain = [log for log in logs if log.data and not change_lines(log.data, log.verb)]
+    if not plain:
+        return {}
+
+    def namer(kind: str, ids: list[int]) -> dict[int, str]:
+        name = NAMERS.get(kind)
+        return name(t, ids) if name is not None else {}
+
+    pairs = Stage.objects.filter(tournament=t, pairs=True).values_list("pk", flat=True)
+    return detail_lines(plain, namer, pairs_stages=list(pairs))
+
+
 def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
     names = target_names(t, logs)
     players = _disputing_players(logs)
     notes = _dispute_notes(t, logs)
+    details = _details(t, logs)
     return [
         LogRow(
             log=log,
@@ -443,6 +461,7 @@ def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:
             target_url=_target_url(t, log),
             reason=notes.get(log.pk) or reason_text(log),
             changes=change_lines(log.data, log.verb),
+            details=details.get(log.pk, ()),
         )
         for log in logs
     ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from brackets.engine import StandingRow, Standings
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -48,6 +49,7 @@ __all__ = [
     "StageData",
     "StandingLine",
     "TableData",
+    "match_result_followed",
     "playoff_decided",
     "playoff_order",
     "playoff_ordered",
@@ -278,6 +280,45 @@ def round_results_awaiting_confirmation(*, round_id: int) -> list[tuple[int, int
 
 def round_id_for_match(*, match_id: int) -> int | None:
     return RoundMatch.objects.filter(match_id=match_id).values_list("round_id", flat=True).first()
+
+
+def match_result_followed(match_id: int) -> str:
+    """What the bracket already built on the match's result, for the director who corrects it
+    (``core.result_readers``), or ``""``: once a round has advanced (``Round.advanced_at``),
+    its follow-up was published from its results exactly once and is never re-paired (T1,
+    T6). Two queries; reads only."""
+    link = (
+        RoundMatch.objects.filter(match_id=match_id, round__advanced_at__isnull=False)
+        .select_related("round__stage")
+        .first()
+    )
+    if link is None:
+        return ""
+    rnd = link.round
+    later = (
+        Round.objects.filter(stage_id=rnd.stage_id, number__gt=rnd.number)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    words = {"stage": rnd.stage.name, "number": later, "round": rnd.number}
+    if later is not None:
+        return (
+            _(
+                "Round %(number)s of %(stage)s is already published, paired on the results "
+                "of round %(round)s: it stands and is not re-paired."
+            )
+            % words
+        )
+    if rnd.stage.status == Stage.Status.FINISHED:
+        return (
+            _(
+                "%(stage)s already finished on the results of round %(round)s, and who goes "
+                "on was decided from them: that stands and is not redone."
+            )
+            % words
+        )
+    return _("Round %(round)s of %(stage)s has already advanced: what followed it stands.") % words
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,10 @@ from brackets.models import Round, RoundMatch
 from brackets.selectors.replacements import ReplacementCandidate, replacement_candidates
 from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
-from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.choice_labels import choice_label, choice_phrase
+from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
 from core.form_words import REASON_ERRORS, no_control_characters
+from core.result_readers import results_built_on
 from scoring.engine import Ruleset
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS, ruleset_of
@@ -45,6 +47,26 @@ TITLES = {
     "replace": gettext_lazy("Replace a no-show"),
 }
 OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+
+
+def finished_note(match: Match, seats: list[Seat]) -> str:
+    """What an override replaces: "This match is already finished (normal): A 6, B 2, C 0,
+    D 0; places A 1, B 2, C 3, D 4. An override replaces this result." Empty while open."""
+    if match.status != Match.Status.FINISHED:
+        return ""
+    how = (
+        choice_phrase(Match.EndReason, match.end_reason)
+        if match.end_reason
+        else choice_label(Match.Status, match.status).lower()
+    )
+    scores = ", ".join(f"{SEAT_LETTERS[s.seat]} {s.points}" for s in seats)
+    places = ", ".join(
+        f"{SEAT_LETTERS[s.seat]} {'—' if s.placing is None else s.placing}" for s in seats
+    )
+    return _(
+        "This match is already finished (%(how)s): %(scores)s; places %(places)s. An "
+        "override replaces this result."
+    ) % {"how": how, "scores": scores, "places": places}
 
 
 def _seat_choices(seats: list[Seat]) -> list[tuple[int, str]]:
@@ -165,6 +187,17 @@ class OverrideForm(forms.Form):
         error_messages=REASON_ERRORS,
         validators=[no_control_characters],
     )
+    # The match version the form was drawn from: a form drawn before the match changed (an
+    # older tab, another director's override) is refused instead of replacing the newer
+    # result unseen.
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    acknowledge_advanced = forms.BooleanField(
+        required=False,
+        label=gettext_lazy(
+            "I know the next round was paired on the current result: it stands and is not "
+            "re-paired."
+        ),
+    )
 
     def __init__(
         self,
@@ -172,9 +205,18 @@ class OverrideForm(forms.Form):
         seats: list[Seat],
         partners: bool = False,
         ruleset: Ruleset | None = None,
+        version: int | None = None,
+        built_on: tuple[str, ...] = (),
         **kwargs: Any,
     ) -> None:
+        """``version`` the match's, carried by the form; ``built_on`` what the bracket already
+        built on the match's result (``core.result_readers``): the director must acknowledge
+        it before the confirmation step."""
         super().__init__(*args, **kwargs)
+        self.fields["version"].initial = version
+        self.built_on = built_on
+        if not built_on:
+            del self.fields["acknowledge_advanced"]
         self.seats = seats
         self.partners = partners  # R42: partners share one score
         # R33 (its target: only one player or partnership can reach it), R31/R32/R34: which
@@ -197,6 +239,13 @@ class OverrideForm(forms.Form):
             )
         self.order_fields([*(f for s in seats for f in (f"score_{s.seat}", f"placing_{s.seat}"))])
         name_the_rules(self, dict.fromkeys(self.fields, "T4"))
+
+    def clean_acknowledge_advanced(self) -> bool:
+        if not self.cleaned_data.get("acknowledge_advanced"):
+            raise forms.ValidationError(
+                _("Tick this to override: the next round was already paired on this result.")
+            )
+        return True
 
     def scores(self) -> list[int]:
         return [self.cleaned_data[f"score_{s.seat}"] for s in self.seats]
@@ -242,16 +291,18 @@ class OverrideForm(forms.Form):
         )
         places = self.placings()
         if places is None:
-            return _("The match ends by director decision with the scores %(line)s.") % {
+            text = _("The match ends by director decision with the scores %(line)s.") % {
                 "line": line
             }
-        place_line = ", ".join(
-            f"{SEAT_LETTERS[s.seat]} {p}" for s, p in zip(seats, places, strict=True)
-        )
-        return _(
-            "The match ends by director decision with the scores %(line)s and the places "
-            "%(places)s."
-        ) % {"line": line, "places": place_line}
+        else:
+            place_line = ", ".join(
+                f"{SEAT_LETTERS[s.seat]} {p}" for s, p in zip(seats, places, strict=True)
+            )
+            text = _(
+                "The match ends by director decision with the scores %(line)s and the places "
+                "%(places)s."
+            ) % {"line": line, "places": place_line}
+        return " ".join([text, *self.built_on])
 
 
 def _candidate_label(c: ReplacementCandidate) -> str:
@@ -348,6 +399,12 @@ class MatchActionView(DirectorTournamentMixin):
         self.sides = match_sides(link.match, seats)
         link.match.tournament = self.tournament  # the same row: no second query
         self.match = link.match
+        # What the bracket built on a finished match's result (the next round paired on it).
+        self.built_on: tuple[str, ...] = (
+            tuple(results_built_on(match_id))
+            if action == "override" and link.match.status == Match.Status.FINISHED
+            else ()
+        )
         return rnd, link.match, seats
 
     def _form(self, action: str, rnd: Round, seats: list[Seat], data: Any = None) -> forms.Form:
@@ -359,6 +416,8 @@ class MatchActionView(DirectorTournamentMixin):
                 seats=seats,
                 partners=bool(self.sides),
                 ruleset=override_ruleset(self.match),
+                version=self.match.version,
+                built_on=self.built_on,
             )
         return ReplaceForm(data, seats=seats, candidates=replacement_candidates(round=rnd))
 
@@ -385,6 +444,8 @@ class MatchActionView(DirectorTournamentMixin):
             "back_url": reverse("brackets:round", args=[self.tournament.slug, rnd.pk])
             + f"#match-{match.pk}",
             "is_open": match.status in OPEN,
+            "finished_note": finished_note(match, seats) if action == "override" else "",
+            "built_on": self.built_on,
         }
 
     def get(
@@ -441,6 +502,10 @@ class MatchActionView(DirectorTournamentMixin):
             outcome = self._apply(action, rnd, match, form)
         except (NotFoundError, PermissionDeniedError):
             raise
+        except ConflictError as exc:
+            # Drawn from a state that is gone: the page again, as the match is now, with the
+            # director's values and nothing written.
+            return self._conflict(request, action, slug, round_id, match_id, exc)
         except (ApplicationError, BracketError) as exc:
             text = error_text(exc)
             if not exc.rule:
@@ -455,6 +520,27 @@ class MatchActionView(DirectorTournamentMixin):
         messages.success(request, str(done))
         return HttpResponseRedirect(context["back_url"])
 
+    def _conflict(
+        self,
+        request: HttpRequest,
+        action: str,
+        slug: str,
+        round_id: int,
+        match_id: int,
+        exc: ConflictError,
+    ) -> HttpResponse:
+        """409: the form again, drawn from the match as it is now (its version, what follows
+        it), keeping what the director typed; the problem says what changed."""
+        rnd, match, seats = self._load(round_id, match_id, action)
+        data = request.POST.copy()
+        data.pop("confirmed", None)
+        data["version"] = str(match.version)
+        data.pop("acknowledge_advanced", None)
+        form = self._form(action, rnd, seats, data)
+        context = self._context(action, rnd, match, seats, form)
+        context["problem"] = exc.message
+        return self._render(request, status=409, **context)
+
     def _apply(self, action: str, rnd: Round, match: Match, form: forms.Form) -> str:
         d = form.cleaned_data
         user = self.request.user
@@ -467,13 +553,17 @@ class MatchActionView(DirectorTournamentMixin):
             return form.outcome(seats, played_on=result.continuation is not None)
         if action == "override":
             assert isinstance(form, OverrideForm)
-            match_result_override(
+            overridden = match_result_override(
                 match_id=match.pk,
                 actor=user,
                 scores=form.scores(),
                 placings=form.placings(),
                 reason=d["reason"],
+                expected_version=d.get("version"),
+                acknowledge_advanced=bool(d.get("acknowledge_advanced")),
             )
+            if not overridden.changed:
+                return _("Nothing changed: the match already has this result by override.")
         else:
             out = Seat.objects.get(match_id=match.pk, seat=d["out_seat"])
             round_seat_replace(

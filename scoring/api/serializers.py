@@ -238,6 +238,19 @@ class OverrideInput(serializers.Serializer[dict[str, Any]]):
         default=None,
     )
     reason = serializers.CharField(max_length=2000)
+    version = serializers.IntegerField(
+        min_value=0,
+        max_value=INT_MAX,
+        required=False,
+        help_text="The match's `version` this decision was taken on: 409 `stale_match` if the "
+        "match changed since.",
+    )
+    acknowledge_advanced = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The round already advanced on this match's result (the next round is "
+        "paired on it): true to override anyway; what followed stands and is not re-paired.",
+    )
 
 
 class ForfeitInput(serializers.Serializer[dict[str, Any]]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -292,15 +292,49 @@ class HandVoidLastApi(ApiView):
 class MatchOverrideApi(ApiView):
     @extend_schema(
         request=s.OverrideInput,
-        responses={200: s.MatchDetailOutput, **ERRORS},
+        parameters=[
+            OpenApiParameter(
+                "Override-Unchanged",
+                str,
+                location=OpenApiParameter.HEADER,
+                response=[200],
+                enum=["true"],
+                description="Sent (`true`) when the match already had exactly this result by "
+                "override (a repeated submission): nothing was written or logged.",
+            ),
+        ],
+        responses={
+            200: s.MatchDetailOutput,
+            **ERRORS,
+            409: conflict_response(
+                "`stale_match`: the match changed since `version` (`error.version` is its "
+                "version now); `round_advanced`: the next round was already paired on this "
+                "result (send `acknowledge_advanced`: it stands and is not re-paired)",
+                "OverrideConflictError",
+                version=serializers.IntegerField(required=False),
+            ),
+        },
         tags=["matches"],
-        description="Director decision on the result; recorded in the action log.",
+        description=(
+            "Director decision on the result; recorded in the action log. Send `version` "
+            "(the match's `version` the decision was taken on) to be refused with 409 if "
+            "the match changed since. The same result again changes nothing."
+        ),
     )
     def post(self, request: Request, match_id: int) -> Response:
         data = s.OverrideInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.match_result_override(match_id=match_id, actor=request.user, **data.validated_data)
-        return Response(_detail(match_id))
+        values = dict(data.validated_data)
+        result = services.match_result_override(
+            match_id=match_id,
+            actor=request.user,
+            expected_version=values.pop("version", None),
+            **values,
+        )
+        response = Response(_detail(match_id))
+        if not result.changed:
+            response["Override-Unchanged"] = "true"
+        return response
 
 
 class MatchForfeitApi(ApiView):

@@ -30,6 +30,7 @@ This package re-exports the names other apps use; import them from ``scoring.ser
 from scoring.services.common import ClientInfo, ForfeitResult, HandRecordResult
 from scoring.services.corrections import (
     HandVoidResult,
+    OverrideResult,
     hand_void_last,
     match_forfeit,
     match_result_override,
@@ -52,6 +53,7 @@ __all__ = [
     "HandRecordResult",
     "HandStore",
     "HandVoidResult",
+    "OverrideResult",
     "_fingerprint",
     "_lock_for_recording_sql",
     "_start_with_first_hand",

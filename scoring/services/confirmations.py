@@ -416,8 +416,19 @@ RESOLUTIONS = ("uphold", "correct")
 
 
 @transaction.atomic
-def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) -> ResultDispute:
+def dispute_resolve(
+    *,
+    match_id: int,
+    actor: Actor,
+    decision: Any,
+    reason: Any,
+    tournament_id: int | None = None,
+) -> ResultDispute:
     """A director resolves the match's open dispute, with a reason in the action log.
+
+    ``tournament_id``: the tournament the request is addressed to (the dispute queue's URL);
+    a match of another tournament is then "No such match in this tournament." (404), before
+    any permission or dispute is looked at.
 
     ``uphold``: the recorded version stands; ``correct``: the player's version replaces the
     disputed hand (it must be the last live hand: voided with the reason, the claimed
@@ -425,6 +436,8 @@ def dispute_resolve(*, match_id: int, actor: Actor, decision: Any, reason: Any) 
     confirmation: the match moves on, or finishes and advances.
     """
     match = _lock(match_id)
+    if tournament_id is not None and match.tournament_id != tournament_id:
+        raise NotFoundError(_("No such match in this tournament."), code="not_found")
     _require_match_director(actor, match, Action.DECIDE_MATCH)
     if decision not in RESOLUTIONS:
         raise ApplicationError(

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, PermissionDeniedError
+from core.result_readers import results_built_on
 from scoring.engine import InvalidRuleset, ResetRule, Ruleset, Scoring, Teams
 from scoring.engine.placing import (
     partnership_placings,
@@ -292,6 +293,35 @@ def override_ruleset(match: Match) -> Ruleset | None:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class OverrideResult:
+    """What :func:`match_result_override` did: ``changed`` False when the match already had
+    exactly this result by override (a repeated submission: nothing written, nothing
+    logged); ``built_on`` what the bracket had already built on the replaced result (the
+    director acknowledged it), empty otherwise."""
+
+    match: Match
+    changed: bool = True
+    built_on: tuple[str, ...] = ()
+
+
+def _result_line(match: Match, placings: Sequence[int | None]) -> str:
+    """ "finished (director override): scores 6-2-0-0, places 1, 2, 3, 4" for a refusal."""
+    scores = "-".join(str(s) for s in match.scores or [])
+    places = ", ".join("—" if p is None else str(p) for p in placings)
+    status = choice_label(Match.Status, match.status).lower()
+    if match.end_reason:
+        status = _("%(status)s (%(reason)s)") % {
+            "status": status,
+            "reason": choice_phrase(Match.EndReason, match.end_reason),
+        }
+    return _("%(status)s: scores %(scores)s, places %(places)s") % {
+        "status": status,
+        "scores": scores or "—",
+        "places": places,
+    }
+
+
 @transaction.atomic
 def match_result_override(
     *,
@@ -300,13 +330,23 @@ def match_result_override(
     scores: Sequence[int],
     reason: str,
     placings: Sequence[int] | None = None,
-) -> Match:
+    expected_version: int | None = None,
+    acknowledge_advanced: bool = False,
+) -> OverrideResult:
     """Set a match's result by director decision (recorded in the action log with before and
     after). Placings default to the order of ``scores`` (players level share a place, T3) and
     must be given when the top scores tie; a shared first place stores no winner (T3). At a
     partnership table both partners hold their partnership's placing, its better partner's
     (R42, T4).
-    Hands stay as recorded; the statistics columns keep the engine's values (R35)."""
+    Hands stay as recorded; the statistics columns keep the engine's values (R35).
+
+    Under the match lock, in this order: the very result the match already holds by override
+    is a no-op (``changed`` False: a repeated or concurrent submission records once);
+    ``expected_version``, the match version the director's form was drawn from, refuses a
+    form drawn before the match changed (409 ``stale_match``); a result the bracket already
+    advanced on (the next round paired on it, exactly once, never re-paired) is refused with
+    409 ``round_advanced`` unless ``acknowledge_advanced`` says the director knows it stands
+    (README: after an advance the director corrects by override; nothing is redone)."""
     reason = _require_reason(reason)
     match = _director_match(match_id, actor)
     if match.status == Match.Status.VOID:
@@ -321,11 +361,46 @@ def match_result_override(
     if partners:
         placings = partnership_placings(placings)
     seats = _seat_rows(match)
+    current = [s.placing for s in seats]
+    if (
+        match.status == Match.Status.FINISHED
+        and match.end_reason == Match.EndReason.OVERRIDE
+        and list(match.scores) == list(scores)
+        and current == list(placings)
+    ):
+        return OverrideResult(match=match, changed=False)
+    if expected_version is not None and expected_version != match.version:
+        message = _(
+            "The match changed after this form was drawn; it is now %(result)s. Check the "
+            "result and submit again."
+        ) % {"result": _result_line(match, current)}
+        raise ConflictError(
+            message,
+            code="stale_match",
+            fields={"version": [_("The match is at version %(v)s.") % {"v": match.version}]},
+            extra={"version": match.version},
+        )
+    built_on = tuple(results_built_on(match.pk)) if match.status == Match.Status.FINISHED else ()
+    if built_on and not acknowledge_advanced:
+        message = " ".join(
+            [
+                *built_on,
+                _(
+                    "The override changes this match's result and the standings only. To "
+                    "override anyway, acknowledge that what followed stands."
+                ),
+            ]
+        )
+        raise ConflictError(
+            message,
+            code="round_advanced",
+            fields={"acknowledge_advanced": [_("Required: what followed stands.")]},
+        )
     before = {
         "status": match.status,
         "end_reason": match.end_reason,
         "scores": list(match.scores),
-        "placings": [s.placing for s in seats],
+        "placings": current,
     }
     # None when first is shared: no match win (T3); a partnership's first seat (R42).
     winner = sole_first(placings[:2] if partners else placings)
@@ -342,20 +417,23 @@ def match_result_override(
         seat.points = scores[seat.seat]
         seat.placing = placings[seat.seat]
     Seat.objects.bulk_update(seats, ["points", "placing"])
+    data: dict[str, Any] = {
+        "before": before,
+        "after": {"scores": list(scores), "placings": list(placings), "winner_seat": winner},
+    }
+    if built_on:
+        data["after_advance"] = True
     action_log_record(
         tournament=match.tournament,
         actor=actor,
         verb="match.override",
         target=match,
         reason=reason,
-        data={
-            "before": before,
-            "after": {"scores": list(scores), "placings": list(placings), "winner_seat": winner},
-        },
+        data=data,
     )
     version = tournament_version_bump(tournament_id=match.tournament_id)
     _notify_after_commit(match, version, finished=True)
-    return match
+    return OverrideResult(match=match, changed=True, built_on=built_on)
 
 
 @transaction.atomic

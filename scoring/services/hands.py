@@ -9,7 +9,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from core.choice_labels import choice_phrase
 from core.events import emit_on_commit, hand_recorded
 from core.exceptions import ApplicationError, ConflictError
 from scoring.engine import RuleViolation, Tile
@@ -251,6 +253,35 @@ def _decides_sudden_death(match: Match, scored: HandScored) -> bool:
     return match.sudden_death and scored.winner is not None
 
 
+def _over_message(match: Match, number: int) -> str:
+    """Why hand ``number`` cannot be recorded on a match that is over: how it ended (its last
+    hand, a forfeit, a director's decision, time) and its scores."""
+    words = {
+        "number": number,
+        "hands": match.hands_count,
+        "scores": "-".join(str(s) for s in match.scores or []) or "0",
+    }
+    if match.status != Match.Status.FINISHED:  # the result waits for the players (issue 15)
+        return (
+            gettext(
+                "Hand %(number)s cannot be recorded: the match is over. Hand %(hands)s ended "
+                "it %(scores)s and the result waits for the players' confirmation (R33)."
+            )
+            % words
+        )
+    if match.end_reason in (Match.EndReason.NORMAL, ""):
+        return (
+            gettext(
+                "Hand %(number)s cannot be recorded: the match is over. Hand %(hands)s ended "
+                "it %(scores)s (R33)."
+            )
+            % words
+        )
+    return gettext(
+        "Hand %(number)s cannot be recorded: the match is over. It ended by %(reason)s, %(scores)s."
+    ) % {**words, "reason": choice_phrase(Match.EndReason, match.end_reason)}
+
+
 def _hand_checked(
     match: Match, expected_number: int, payload: Mapping[str, Any]
 ) -> tuple[list[tuple[int, ...]] | None, HandRecord, dict[str, Any] | None, MatchState, HandScored]:
@@ -279,6 +310,18 @@ def _hand_checked(
     state = _snapshot_state(match)
     if state is None:
         state, _, history = match_fold_records(match, match_hand_records(match_id=match.pk))
+    if expected_number != state.hands + 1 and (
+        match.status == Match.Status.FINISHED or match.confirmation_hold == HOLD_RESULT
+    ):
+        # Stale, but no hand comes next at all: say the match is over, and how it ended.
+        message = _over_message(match, expected_number)
+        raise ConflictError(
+            message,
+            code="stale_hand_number",
+            rule="R33",
+            fields={"number": [message]},
+            extra={"match": match_state_body(match)},
+        )
     if expected_number != state.hands + 1:
         raise ConflictError(
             f"Hand {expected_number} cannot be recorded: the match has {state.hands} hands, "

@@ -149,7 +149,7 @@ def test_the_service_refuses_with_the_matchs_frozen_ruleset() -> None:
     # 6-2-1-0 is a six-love result under all_scored (not under the tournament's new rule).
     done = services.match_result_override(
         match_id=match.pk, actor=director, scores=[6, 2, 1, 0], reason="sheet"
-    )
+    ).match
     assert (done.status, done.winner_seat) == (Match.Status.FINISHED, 0)
 
 
@@ -168,7 +168,7 @@ def test_a_scheduled_match_is_checked_against_the_tournaments_ruleset() -> None:
     assert (match.status, match.started_at, match.ruleset) == (Match.Status.SCHEDULED, None, {})
     done = services.match_result_override(
         match_id=match.pk, actor=director, scores=[6, 0, 0, 0], reason="sheet"
-    )
+    ).match
     assert done.status == Match.Status.FINISHED
 
 

@@ -261,7 +261,7 @@ def test_override_sets_result_and_logs_before_and_after(
         scores=[3, 3, 0, 0],
         placings=[2, 1, 3, 4],
         reason="dispute settled",
-    )
+    ).match
     assert m.status == Match.Status.FINISHED
     assert m.end_reason == Match.EndReason.OVERRIDE
     assert m.winner_seat == 1

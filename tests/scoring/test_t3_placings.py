@@ -24,7 +24,7 @@ def test_t3_override_with_a_shared_first_stores_no_winner() -> None:
         scores=[0, 0, 0, 0],
         placings=[1, 1, 1, 1],
         reason="time before any hand (T3)",
-    )
+    ).match
     assert (m.status, m.winner_seat) == (Match.Status.FINISHED, None)
     assert list(Seat.objects.filter(match=m).values_list("placing", flat=True)) == [1, 1, 1, 1]
     with pytest.raises(ApplicationError) as exc:

@@ -1,0 +1,58 @@
+"""The action log's "Details" column reads as lines, ids named, never Python text.
+
+Bug: /director/tournaments/<slug>/log/ showed each entry's data as a Python dict
+(``data {'after': {'scores': [6, 0, 0, 0], ...}}``). Now every key is a "label: value" line:
+a seat as "A · name", matches by their table in their round, entrants by name, results as
+scores, places and winner.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from brackets.models import RoundMatch
+from brackets.services import round_publish, stage_seed
+from scoring.models import Match, Seat
+from scoring.services import match_forfeit, match_result_override
+from tests.brackets.factories_pages import director_client, tournament_with_stage
+
+pytestmark = pytest.mark.django_db
+
+
+def _page() -> tuple[str, dict[str, Any]]:
+    t, d, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=d, method="rating")
+    rnd = round_publish(stage=stage, actor=d)
+    first, second = [
+        Match.objects.get(pk=link.match_id)
+        for link in RoundMatch.objects.filter(round=rnd).order_by("table_number")
+    ]
+    match_result_override(match_id=first.pk, actor=d, scores=[6, 0, 0, 0], reason="sheet")
+    match_forfeit(match_id=second.pk, actor=d, seat=1, reason="no-show")
+    html = director_client(d).get(reverse("brackets:log", args=[t.slug])).content.decode()
+    names = {
+        (s.match_id, s.seat): s.entry.player.name
+        for s in Seat.objects.filter(match__in=[first, second]).select_related("entry__player")
+    }
+    return html, {"first": first, "second": second, "names": names}
+
+
+def test_details_are_lines_with_names_not_python_text() -> None:
+    html, w = _page()
+    details = " ".join(re.findall(r'<span class="detail">([^<]*)</span>', html))
+    assert "{&#x27;" not in html
+    assert "[6, 0, 0, 0]" not in html
+    # The override: before and after, the winner by seat and name.
+    winner = w["names"][w["first"].pk, 0]
+    assert f"Winner: A · {winner}" in details
+    assert "Scores: 6-0-0-0" in details
+    # The forfeit: the seat and the player by name, not by id.
+    out = w["names"][w["second"].pk, 1]
+    assert f"Seat: B · {out}" in details
+    assert f"Player: {out}" in details
+    # The seeding: the seed order by name.
+    assert "Seed order: P0000, " in details
