@@ -93,3 +93,27 @@ def test_the_round_page_counts_one_minute_in_the_singular() -> None:
     assert "1 minute, started" in body
     assert "1 minutes" not in body
     assert 'data-label-over="Time!"' in body
+
+
+# -- the dispute queue's End column (not the clock, but the same walkthrough) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("es", ("Tranque", "Dominó")), ("en", ("Block", "Domino"))]
+)
+def test_the_dispute_queue_names_the_end_in_the_directors_words(
+    language: str, words: tuple[str, ...]
+) -> None:
+    """Bug: the End column read like the stored codes (``domino``, ``block``). Now the words
+    on the referee's buttons (R18, R19), in the director's language."""
+    from tests.pages.test_director_walkthrough import disputed_match
+
+    t, director, _match = disputed_match("I had 2")
+    client = director_client(director)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    body = page(client, reverse("scoring:dispute-queue", args=[t.slug]))
+    cells = [
+        row.split("</td>")[2].rsplit(">", 1)[1] for row in body.split('<tr class="version-')[1:]
+    ]
+    assert cells[0] in words
+    assert cells[1] in words
