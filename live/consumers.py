@@ -299,7 +299,12 @@ class _SpectatorConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
         if match_id is not None:
             # A match's events come through the tournament's hub (one group message per hand).
             def mine(event: Event) -> bool:
-                return event.get("type") == MATCH_UPDATE and event.get("match_id") == match_id
+                # A tournament update too (rare: a round published, the round clock started,
+                # T2): a match page shows the round's clock, and the referee's phone reads it.
+                kind = event.get("type")
+                if kind == "tournament.update":
+                    return True
+                return kind == MATCH_UPDATE and event.get("match_id") == match_id
 
             source = Source(tournament_group(found.id), _ticker(found.id, None), mine)
 
@@ -389,7 +394,7 @@ class TournamentConsumer(_SpectatorConsumer):
 
 
 class MatchConsumer(_SpectatorConsumer):
-    """``/ws/live/<slug>/matches/<match_id>/``: one table's updates.
+    """``/ws/live/<slug>/matches/<match_id>/``: one table's updates, and tournament updates.
 
     Its hub rides on the tournament's hub of the process (:class:`live.hub.Source`): services
     broadcast a hand to the tournament group only."""

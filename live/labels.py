@@ -66,6 +66,8 @@ LABELS: dict[str, dict[str, Promise]] = {
         "advanced": _("Advanced"),
         "eliminated": _("Eliminated"),
         "champion": _("Champion"),
+        # A pairs event's champion is a partnership (T9, T10): worded as the home page words it.
+        "champion_pair": _("Champion partnership"),
         "final_table": _("Final table"),
     },
     "entrant": {

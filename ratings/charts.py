@@ -16,6 +16,8 @@ class Chart:
     points: str  # the polyline's "x,y x,y ..."
     low: int
     high: int
+    first: int  # the history in its order: where it started and where it stands now
+    last: int
     width: int = WIDTH
     height: int = HEIGHT
     pad: int = PAD
@@ -40,7 +42,7 @@ def line_chart(values: Sequence[int]) -> Chart | None:
         f"{PAD + i * step:.1f},{HEIGHT - PAD - (v - low) * (HEIGHT - 2 * PAD) / span:.1f}"
         for i, v in enumerate(values)
     )
-    return Chart(points=points, low=low, high=high)
+    return Chart(points=points, low=low, high=high, first=values[0], last=values[-1])
 
 
 @dataclass(frozen=True, slots=True)

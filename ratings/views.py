@@ -31,7 +31,9 @@ STAT_LABELS = {
     "llaves": _("Llaves"),
     "ties": _("Tied hands"),
     "replays_won": _("Replays won"),
-    "resets_caused": _("Resets caused (Six Love)"),
+    # A reset (R31a, R31d, R32) sends every score to 0; a six-love is a match won while others
+    # are on 0 (R31c): different things, so the label names the reset rules, not "Six Love".
+    "resets_caused": _("Resets caused (R31, R32)"),
     "six_love_given": _("Six-loves given"),
     "six_love_received": _("Six-loves received"),
 }

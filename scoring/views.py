@@ -35,6 +35,7 @@ from core.exceptions import NotFoundError, PermissionDeniedError
 from core.titles import match_round_title
 from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
+from scoring.presenters.clock import match_round_clock, round_clock
 from scoring.presenters.confirmation import confirmation_panel, dispute_decision, placing_words
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.presenters.partnership import pair_names_by_match, partnership_sides
@@ -148,6 +149,11 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "can_record": in_progress and may_write,
         # T3: time was called and the director ordered this table a sudden-death hand.
         "sudden_death": in_progress and match.sudden_death,
+        # The round's clock while the table plays (T2); at zero, what T3 asks of the table.
+        "round_clock": match_round_clock(match) if in_progress else None,
+        "clock_over": _(
+            "Time! Finish the hand in progress and record it: then the match stops (T3)."
+        ),
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
         "is_director": is_director,
         # The referee's last look after the finish (a short read, tournament.principal).
@@ -344,6 +350,9 @@ def _dashboard_matches(tournament: Tournament) -> QuerySet[Match]:
             round_number=F("round_link__round__number"),
             round_kind=F("round_link__round__kind"),
             round_published_at=F("round_link__round__published_at"),
+            round_time_limit=F("round_link__round__time_limit"),
+            round_clock_started_at=F("round_link__round__clock_started_at"),
+            round_time_called_at=F("round_link__round__time_called_at"),
             stage_number=F("round_link__round__stage__number"),
             stage_name=F("round_link__round__stage__name"),
             table_in_round=F("round_link__table_number"),
@@ -429,6 +438,14 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
                     else _("Matches outside any round")
                 ),
                 "rows": [],
+                # The round's clock (T2, T3), shown while it has tables in play (below).
+                "clock": round_clock(
+                    time_limit=m.round_time_limit,
+                    clock_started_at=m.round_clock_started_at,
+                    time_called_at=m.round_time_called_at,
+                )
+                if m.round_id
+                else None,
                 "open": 0,
                 "playing": 0,
                 "waiting": 0,
@@ -448,6 +465,11 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
         return (0 if g["open"] else 1, -(stage_n or 0), -(round_n or 0))
 
     ordered = sorted(groups.values(), key=order)
+    for g in ordered:
+        if g["clock"] is not None:
+            # A finished round's clock says nothing; after time is called (T3), the tables
+            # the director kept for a sudden-death hand play on (the spectators' count).
+            g["clock"] = {**g["clock"], "open_tables": g["open"]} if g["open"] else None
     if ordered and ordered[0]["key"] is not None:
         ordered[0]["current"] = True
     return {

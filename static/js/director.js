@@ -210,7 +210,7 @@
       var sign = left < 0 ? "+" : "";
       var secs = Math.abs(left);
       var text = sign + Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
-      out.textContent = left < 0 ? "Time! " + text : text;
+      out.textContent = left < 0 ? (face.dataset.labelOver || "Time!") + " " + text : text;
       face.classList.toggle("overtime", left < 0);
     };
     if (!isNaN(ends)) { tick(); window.setInterval(tick, 1000); }

@@ -347,33 +347,6 @@
 })();
 
 /*
- * Round clock: <time data-clock-ends="ISO 8601"> counts down to the end of the round (T2, T3).
- * Re-armed after every region swap. role="timer" keeps screen readers from announcing each tick.
- */
-(function () {
-  "use strict";
-
-  function pad(n) { return (n < 10 ? "0" : "") + n; }
-
-  function tick() {
-    var now = Date.now();
-    Array.prototype.forEach.call(document.querySelectorAll("[data-clock-ends]"), function (el) {
-      var ends = Date.parse(el.getAttribute("data-clock-ends"));
-      if (isNaN(ends)) return;
-      var left = Math.max(0, Math.round((ends - now) / 1000));
-      var h = Math.floor(left / 3600);
-      var text = (h ? h + ":" + pad(Math.floor(left / 60) % 60) : Math.floor(left / 60)) + ":" +
-        pad(left % 60);
-      if (left === 0 && el.dataset.labelOver) text = el.dataset.labelOver;
-      if (el.textContent !== text) el.textContent = text;
-    });
-  }
-
-  tick();
-  window.setInterval(tick, 1000);
-})();
-
-/*
  * Projector: show one slide at a time ([data-slide]), next every data-seconds; no input needed.
  * After a region swap the slide list is rebuilt and the rotation goes on where it was.
  */

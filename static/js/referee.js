@@ -895,6 +895,7 @@
     owed = false;
     return fetchPanel().then(function (fresh) {
       var version = fresh.dataset.tournamentVersion || null;
+      syncClock(fresh);
       if (!newer(fresh)) return version;
       // The referee tapped Record meanwhile: its answer brings the match as it is.
       if (phoneBusy()) { owed = true; return version; }
@@ -905,6 +906,19 @@
       if (err && err.signedOut) linkEnded(null);
       return null; // offline or the server restarting: the next tick or poll asks again
     });
+  }
+
+  // The round clock (T2, T3) changes without the match: the director starts it (a tournament
+  // update, not a new match version). Copied from every panel read; static/js/clock.js runs it.
+  function syncClock(fresh) {
+    var p = panel();
+    var mine = p && $("#round-clock", p);
+    var theirs = fresh.querySelector("#round-clock");
+    // Compared with the copy last taken, not the live text (clock.js rewrites it every second).
+    if (!mine || !theirs || mine.dataset.copied === theirs.innerHTML) return;
+    mine.innerHTML = theirs.innerHTML;
+    mine.dataset.copied = theirs.innerHTML;
+    if (window.roundClock) window.roundClock.tick();
   }
 
   function catchUpOwed() {
@@ -1103,8 +1117,11 @@
       entries = entries.filter(isHand);
       for (var i = 0; i < entries.length; i++) {
         var e = entries[i];
+        // A hand the server refused stops the preview, even one numbered within the snapshot
+        // (another device recorded that hand): what is queued after it was built on it.
+        if (e.status === "refused") break;
         if (e.number <= state.hands) continue; // already in the snapshot
-        if (e.status === "refused" || e.number !== state.hands + 1) break;
+        if (e.number !== state.hands + 1) break;
         var p = e.payload;
         var step = reducer.matchApply(snap.ruleset, state, {
           poser: p.poser, pose_tile: p.pose_tile, end: p.end, winner: p.winner === undefined ? null : p.winner,
@@ -1467,9 +1484,12 @@
       var last = handEntries.length ? handEntries[handEntries.length - 1] : null;
       var state = preview(entries);
       var next = $("#offline-next", box);
-      if (state && !state.over && open.length) {
+      if (state && !state.over && open.length && !refused) {
         var poser = state.next.poser === null ? root.dataset.msgForced : seatName(state.next.poser);
-        next.textContent = fill(root.dataset.msgOfflineNext, {
+        // Back online the hands are being sent, not waiting for a connection: say so.
+        var words = navigator.onLine === false ? root.dataset.msgOfflineNext
+          : (root.dataset.msgUnsentNext || root.dataset.msgOfflineNext);
+        next.textContent = fill(words, {
           number: state.next.number, poser: poser, value: state.next.value,
           scores: state.scores.map(function (sc, i) { return seatName(i) + " " + sc; }).join(", ")
         });
@@ -2073,7 +2093,8 @@
       .then(function () { return showQueue(true); })
       .then(function () { started = true; })
       .then(drain);
-    window.addEventListener("online", function () { drain(); });
+    window.addEventListener("online", function () { drain(); showQueue(false); });
+    window.addEventListener("offline", function () { showQueue(false); });
     registerWorker();
   }
 
@@ -2094,6 +2115,29 @@
 
   // -- wiring (delegated: the panel is replaced after every hand) ------------------------------
 
+  // A finished (or void) match says so on the live line instead of "Live: updates as hands are
+  // recorded." (static/js/live.js reads #live's data-finished on every change of state); a
+  // director's undo of the last hand reopens the match and the line goes back to live.
+  function liveLineOver(p) {
+    var live = document.getElementById("live");
+    var line = document.querySelector("[data-live-status]");
+    if (!live || !line) return;
+    var over = p.dataset.status === "finished" || p.dataset.status === "void";
+    if (over) {
+      live.dataset.finished = "1";
+      if (live.dataset.labelFinished && line.textContent !== live.dataset.labelFinished) {
+        line.textContent = live.dataset.labelFinished;
+      }
+      line.className = "live-status live-status-finished muted";
+    } else if (live.dataset.finished && !live.dataset.eventOver) {
+      delete live.dataset.finished;
+      var kind = live.dataset.liveState || "live";
+      var label = live.dataset["label" + kind.charAt(0).toUpperCase() + kind.slice(1)];
+      if (label) line.textContent = label;
+      line.className = "live-status live-status-" + kind + " muted";
+    }
+  }
+
   function initPanel() {
     var p = panel();
     if (!p) return;
@@ -2103,6 +2147,7 @@
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
     hideWriting();
+    liveLineOver(p);
     showPendingBanner();
     if (queueReady) showQueue(false);
     else tableConfirm([], null); // before the queue is read (or without IndexedDB)

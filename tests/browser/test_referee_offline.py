@@ -165,6 +165,9 @@ def test_five_hands_offline_then_a_conflict(
         "data-status", "queued"
     )
     expect(page.locator("#queue-resolve")).to_be_visible()
+    # Bug: back online the banner still read "Offline: hand 8, ..." from a preview folding the
+    # queued hand 7 over the refused hand 6. Now no preview while a refused hand holds the queue.
+    expect(page.locator("#offline-next")).to_have_text("")
     page.screenshot(path=artifacts_dir / "referee-offline-409.png", full_page=True)
     assert len(_stored(match)) == 6  # the other phone's hand 6 only
 

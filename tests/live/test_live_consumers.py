@@ -446,3 +446,25 @@ async def test_the_hub_recovers_from_a_redis_error_and_resyncs(
     await sync_to_async(play_hands)(match, lt.director, payloads[:1])
     assert (await _json(comm))["type"] == "match.update"
     await comm.disconnect()
+
+
+@in_own_loop
+async def test_a_match_socket_hears_the_round_clock_start(transactional_db: Any) -> None:
+    """Bug: a match's socket carried only its match's updates, so the referee's phone never
+    learnt of a clock the director started (T2). Now tournament updates reach it too."""
+    lt = await sync_to_async(make_live_tournament)(8, slug="clock-open", round_time_limit=30)
+    match = (await sync_to_async(lt.matches)())[0]
+    comm, ok, _ = await _connect(f"/ws/live/clock-open/matches/{match.pk}/")
+    assert ok
+    hello = await _json(comm)
+
+    def start() -> None:
+        from brackets.services import round_clock_start
+
+        round_clock_start(round=lt.round, actor=lt.director)
+
+    await sync_to_async(start)()
+    event = await _json(comm)
+    assert event["type"] == "tournament.update"
+    assert event["tournament_version"] > hello["tournament_version"]
+    await comm.disconnect()

@@ -117,6 +117,9 @@ def test_leaderboards_rank_by_each_statistic(client: Any) -> None:
     page = client.get(f"/stats/{tournament.slug}/")
     assert page.status_code == 200
     assert "Hands won" in page.content.decode()
+    # Bug: "Resets caused (Six Love)" mixed a reset (R31, R32) up with a six-love (R31c).
+    assert "Resets caused (R31, R32)" in page.content.decode()
+    assert "Six Love" not in page.content.decode()
     tournament.status = "draft"
     tournament.save(update_fields=["status"])
     assert client.get(f"/stats/{tournament.slug}/").status_code == 404
