@@ -267,7 +267,13 @@ class RoundClockView(DirectorTournamentMixin):
             rnd.refresh_from_db()
             return render_round(self, rnd, clock_form=form, status=exc.status_code)
         messages.success(
-            request, _("Clock started: %(minutes)s minutes.") % {"minutes": started.time_limit}
+            request,
+            ngettext(
+                "Clock started: %(minutes)s minute.",
+                "Clock started: %(minutes)s minutes.",
+                started.time_limit or 0,
+            )
+            % {"minutes": started.time_limit},
         )
         return HttpResponseRedirect(progress_url(slug, rnd.pk))
 
