@@ -88,6 +88,7 @@ VERBS: dict[str, Promise] = {
     "round.replace_player": pgettext_lazy("action log", "Player replaced"),
     # matches
     "match.override": pgettext_lazy("action log", "Result set by the director"),
+    "match.time_called": pgettext_lazy("action log", "Placed when time was called (T3)"),
     "match.forfeit": pgettext_lazy("action log", "Forfeit (T7)"),
     "match.assign_referee": pgettext_lazy("action log", "Referee changed"),
     "hand.void": pgettext_lazy("action log", "Hand voided"),

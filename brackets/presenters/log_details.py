@@ -79,6 +79,7 @@ PARTNERSHIP = "tournament.partnership"
 STAGE = "brackets.stage"
 PLAYER = "tournament.player"
 USER = "auth.user"
+RESULT_VERBS = frozenset({"match.override", "match.time_called"})  # before/after results
 
 # Keys whose value is one id (or a list of ids) of a kind; entrant lists of a pairs stage
 # hold partnerships (T9).
@@ -240,7 +241,7 @@ class _Details:
         match_id = self._match_of(log, data)
         out: list[str] = []
         for key, value in data.items():
-            if log.verb == "match.override" and key in ("before", "after"):
+            if log.verb in RESULT_VERBS and key in ("before", "after"):
                 shown = self._result(match_id, value)
             elif key == "seat":
                 shown = self.seat(match_id, value)

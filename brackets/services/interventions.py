@@ -231,7 +231,12 @@ def round_call_time(
         scores = hands[-1] if hands else [0] * len(rows)
         placings = [placing_of[entry_id] for _, entry_id, _ in rows]
         match_result_override(
-            match_id=match_id, actor=actor, scores=scores, reason=text, placings=placings
+            match_id=match_id,
+            actor=actor,
+            scores=scores,
+            reason=text,
+            placings=placings,
+            verb="match.time_called",
         )
         decisions[str(match_id)] = {
             "placings": placings,

@@ -332,6 +332,7 @@ def match_result_override(
     placings: Sequence[int] | None = None,
     expected_version: int | None = None,
     acknowledge_advanced: bool = False,
+    verb: str = "match.override",
 ) -> OverrideResult:
     """Set a match's result by director decision (recorded in the action log with before and
     after). Placings default to the order of ``scores`` (players level share a place, T3) and
@@ -346,7 +347,9 @@ def match_result_override(
     form drawn before the match changed (409 ``stale_match``); a result the bracket already
     advanced on (the next round paired on it, exactly once, never re-paired) is refused with
     409 ``round_advanced`` unless ``acknowledge_advanced`` says the director knows it stands
-    (README: after an advance the director corrects by override; nothing is redone)."""
+    (README: after an advance the director corrects by override; nothing is redone).
+    ``verb``: the action-log verb, ``match.time_called`` when calling time places the match
+    (T3), so the log does not read as a director's override."""
     reason = _require_reason(reason)
     match = _director_match(match_id, actor)
     if match.status == Match.Status.VOID:
@@ -426,7 +429,7 @@ def match_result_override(
     action_log_record(
         tournament=match.tournament,
         actor=actor,
-        verb="match.override",
+        verb=verb,
         target=match,
         reason=reason,
         data=data,

@@ -56,3 +56,28 @@ def test_details_are_lines_with_names_not_python_text() -> None:
     assert f"Player: {out}" in details
     # The seeding: the seed order by name.
     assert "Seed order: P0000, " in details
+
+
+def test_calling_time_is_logged_as_placing_by_time_not_as_an_override() -> None:
+    """Walkthrough: calling time on table 3 was logged as "Result set by the director"
+    (``match.override``), which reads as if the director had changed a result. A match
+    placed by calling time is ``match.time_called``, "Placed when time was called (T3)",
+    with the same before/after lines; a real override keeps its own words."""
+    from brackets.services import round_call_time
+    from tournament.models import ActionLog
+
+    t, d, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=d, method="rating")
+    rnd = round_publish(stage=stage, actor=d)
+    first = Match.objects.get(pk=RoundMatch.objects.get(round=rnd, table_number=1).match_id)
+    match_result_override(match_id=first.pk, actor=d, scores=[6, 0, 0, 0], reason="sheet")
+    round_call_time(round=rnd, actor=d, reason="clock")
+    verbs = list(
+        ActionLog.objects.filter(tournament=t, verb__startswith="match.")
+        .order_by("id")
+        .values_list("verb", "target_id")
+    )
+    second = RoundMatch.objects.get(round=rnd, table_number=2).match_id
+    assert verbs == [("match.override", str(first.pk)), ("match.time_called", str(second))]
+    html = director_client(d).get(reverse("brackets:log", args=[t.slug])).content.decode()
+    assert "Placed when time was called (T3)" in html
