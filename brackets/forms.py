@@ -23,7 +23,7 @@ from brackets.models import (
 )
 from brackets.selectors.players import SameNamePlayer
 from core.choice_labels import choice_label, form_choices
-from core.form_words import REASON_ERRORS, no_control_characters
+from core.form_words import reason_field
 from dominoes.digits import parse_int
 
 FINAL = "final"  # a knockout stage whose field is the final table itself (T6)
@@ -350,12 +350,7 @@ class ReorderForm(forms.Form):
     """The new order is the list of ``order`` values (entry ids, best first); ``move`` is a
     no-script step (``<entry id>:up|down|top|bottom``) applied to that order."""
 
-    reason = forms.CharField(
-        max_length=500,
-        required=False,
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field(required=False)
     move = forms.RegexField(regex=r"^[0-9]{1,18}:(up|down|top|bottom)$", required=False)
 
     def __init__(self, *args: Any, units: Mapping[int, int] | None = None, **kwargs: Any) -> None:
@@ -437,23 +432,12 @@ class CheckInManyForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
-    reason = forms.CharField(
-        max_length=500,
-        label=_("Reason"),
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field()
     disqualify = forms.BooleanField(required=False, label=_("Disqualify (T7)"))
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        max_length=500,
-        required=False,
-        label=_("Reason"),
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field(required=False)
 
 
 class PublishForm(forms.Form):
@@ -488,13 +472,7 @@ class CallTimeForm(forms.Form):
             "and is placed by score (T3)."
         )
     )
-    reason = forms.CharField(
-        max_length=500,
-        required=False,
-        label=_("Reason"),
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field(required=False)
     sudden_death = forms.TypedMultipleChoiceField(
         coerce=int,
         required=False,

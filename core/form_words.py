@@ -6,6 +6,7 @@ on a page of several forms, which input was meant. Pass these as a field's
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy
@@ -37,4 +38,24 @@ def no_control_characters(value: str) -> None:
         raise forms.ValidationError(REASON_NO_CONTROLS, code="control_characters")
 
 
-__all__ = ["LABEL_ERRORS", "REASON_ERRORS", "REASON_NO_CONTROLS", "no_control_characters"]
+def reason_field(
+    *, required: bool = True, label: Any = None, max_length: int = 500
+) -> forms.CharField:
+    """A director's reason (logged with the action): at most ``max_length`` characters, no
+    control character, each refusal naming the field."""
+    return forms.CharField(
+        max_length=max_length,
+        required=required,
+        label=gettext_lazy("Reason") if label is None else label,
+        error_messages=REASON_ERRORS,
+        validators=[no_control_characters],
+    )
+
+
+__all__ = [
+    "LABEL_ERRORS",
+    "REASON_ERRORS",
+    "REASON_NO_CONTROLS",
+    "no_control_characters",
+    "reason_field",
+]

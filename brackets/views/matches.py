@@ -26,7 +26,7 @@ from brackets.services import round_seat_replace
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, ConflictError, NotFoundError, PermissionDeniedError
-from core.form_words import REASON_ERRORS, no_control_characters
+from core.form_words import reason_field
 from core.result_readers import results_built_on
 from scoring.engine import Ruleset
 from scoring.models import Match, Seat
@@ -92,12 +92,7 @@ class ForfeitForm(forms.Form):
             "Placed last with 0 points and a six-love received; the others play on (T7)."
         ),
     )
-    reason = forms.CharField(
-        max_length=500,
-        label=gettext_lazy("Reason"),
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field()
 
     def __init__(
         self, *args: Any, seats: list[Seat], sides: tuple[SideView, ...] = (), **kwargs: Any
@@ -181,12 +176,7 @@ class ForfeitForm(forms.Form):
 
 
 class OverrideForm(forms.Form):
-    reason = forms.CharField(
-        max_length=500,
-        label=gettext_lazy("Reason"),
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field()
     # The match version the form was drawn from: a form drawn before the match changed (an
     # older tab, another director's override) is refused instead of replacing the newer
     # result unseen.
@@ -332,12 +322,7 @@ class ReplaceForm(forms.Form):
             "Listed by seed in this stage, then by place in the stage before, then by name."
         ),
     )
-    reason = forms.CharField(
-        max_length=500,
-        label=gettext_lazy("Reason"),
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field()
 
     def __init__(
         self,

@@ -34,7 +34,7 @@ from brackets.services.registration import (
 )
 from brackets.views.base import DirectorTournamentMixin, error_text, namesakes_notice
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
-from core.form_words import REASON_ERRORS, no_control_characters
+from core.form_words import reason_field
 from tournament.models import Entry, Partnership
 from tournament.partnerships import (
     is_partnership_ruleset,
@@ -116,12 +116,7 @@ class PairSubstituteForm(SameNameAnswerForm):
     leaving = forms.IntegerField(label=gettext_lazy("Player leaving"))
     player = forms.CharField(label=gettext_lazy("Substitute"), max_length=NAME_MAX)
     club = forms.CharField(label=gettext_lazy("Club"), max_length=CLUB_MAX, required=False)
-    reason = forms.CharField(
-        label=gettext_lazy("Reason (T11)"),
-        max_length=500,
-        error_messages=REASON_ERRORS,
-        validators=[no_control_characters],
-    )
+    reason = reason_field(label=gettext_lazy("Reason (T11)"))
 
     def substitute(self) -> TypedPlayer | None:
         """The substitute typed, with the answer to a same-name warning; ``None`` with an
