@@ -6,13 +6,20 @@ SHA-256. Rows keep their primary keys and every stored value exactly (times to t
 microsecond, JSON columns as stored), so an import into an empty system serves every page
 byte for byte as before (tests/archive/test_archive_round_trip.py).
 
-What is archived: the tournament, its players and entries, tables, roles, action log,
-matches, seats, hands, stages, stage entries, rounds and their matches, the rating history of
-its matches and its players' current ratings, and the site accounts those rows name
-(directors, referee identities, players' linked accounts: user name and names only, never a
-password). What is not: the referee's client address and browser stored with each hand (audit
-data, personal), referee credentials (secrets; referees get new links), webhooks
-(secrets) and players' e-mail addresses (private), circuits (they span tournaments).
+What is archived (``archive.contents.PARTS``): the tournament, its players and entries, a
+pairs event's partnerships and their members (format version 3), tables, roles, action log,
+matches, seats, hands with the players' confirmations and disputes (version 3), stages, stage
+entries, rounds and their matches, the rating history of its matches and its players' current
+ratings, and the site accounts those rows name (directors, referee identities, players' linked
+accounts: user name and names only, never a password). What is not
+(``archive.contents.NOT_ARCHIVED``, each with its reason): the referee's client address and
+browser stored with each hand (audit data, personal), referee credentials (secrets; referees
+get new links), webhooks (secrets), players' e-mail addresses and the e-mails sent to them
+(private), circuits (they span tournaments).
+
+An older archive (version 1 or 2) has none of version 3's files: a pairs event exported then
+lost its partnerships, so its imported copy has no partnership and shows no results; there
+is nothing to restore them from.
 
 Co-director invitations (format version 2): a director role that an invitation granted is
 marked by the used invitation linked to it (``DirectorInvitation.role``), and the mark is a
@@ -45,9 +52,8 @@ import json
 import secrets
 import uuid
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -57,26 +63,18 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from brackets.models import Round, RoundMatch, Stage, StageEntry
+from archive.contents import PARTS
 from core.exceptions import ApplicationError
-from ratings.models import PlayerRating, RatingChange
-from scoring.models import Hand, Match, Seat
-from tournament.models import (
-    ActionLog,
-    DirectorInvitation,
-    Entry,
-    Player,
-    Table,
-    Tournament,
-    TournamentRole,
-)
+from scoring.models import Hand
+from tournament.models import DirectorInvitation, Player, Tournament
 from tournament.referee_names import referee_name_of, referee_username
 
 FORMAT = "cutthroat-tournament-archive"
 #: 2: co-director invitations' marks (``tournament_directorinvitation.json``).
-FORMAT_VERSION = 2
+#: 3: a pairs event's partnerships and their members, hands' confirmations and disputes.
+FORMAT_VERSION = 3
 #: The versions an import reads (an older archive lacks the files added since).
-READABLE_VERSIONS = frozenset({1, 2})
+READABLE_VERSIONS = frozenset({1, 2, 3})
 MANIFEST = "manifest.json"
 BATCH = 2000
 
@@ -85,77 +83,18 @@ class ArchiveError(ApplicationError):
     """The archive cannot be imported (format, integrity, or the system is not empty)."""
 
 
-@dataclass(frozen=True)
-class Part:
-    name: str  # file name without .json
-    model: type[models.Model]
-    rows: Callable[[Tournament], models.QuerySet[Any]]
-    since: int = 1  # the format version that added this file: older archives have none
-
-
-def _invitations_marking(t: Tournament) -> models.QuerySet[DirectorInvitation]:
-    """The used invitations that still mark a director role of ``t`` (see the module)."""
-    return DirectorInvitation.objects.filter(
-        tournament=t, used_at__isnull=False, role__isnull=False
-    )
-
-
 def _user_ids(t: Tournament) -> set[int]:
+    """The accounts the archived rows name: every user column of every part, as archived (an
+    invitation's revoker is not, :data:`EXCLUDED`)."""
+    user_model = get_user_model()
     ids: set[int] = set()
-    for qs in (
-        Player.objects.filter(entries__tournament=t).values_list("user_id", flat=True),
-        TournamentRole.objects.filter(tournament=t).values_list("user_id", flat=True),
-        ActionLog.objects.filter(tournament=t).values_list("actor_id", flat=True),
-        Match.objects.filter(tournament=t).values_list("referee_id", flat=True),
-        Hand.objects.filter(match__tournament=t).values_list("recorded_by_id", flat=True),
-        Hand.objects.filter(match__tournament=t, voided_by__isnull=False).values_list(
-            "voided_by_id", flat=True
-        ),
-        Round.objects.filter(stage__tournament=t).values_list("published_by_id", flat=True),
-        _invitations_marking(t).values_list("issued_by_id", flat=True),
-        _invitations_marking(t).values_list("used_by_id", flat=True),
-    ):
-        ids.update(i for i in qs.distinct() if i is not None)
+    for part in PARTS:
+        for field in _archived_fields(part.model):
+            if field.is_relation and field.related_model is user_model:
+                qs = part.rows(t).order_by().values_list(field.attname, flat=True).distinct()
+                ids.update(i for i in qs if i is not None)
     return ids
 
-
-#: In import order (a row's references come before it).
-PARTS: list[Part] = [
-    Part("tournament_tournament", Tournament, lambda t: Tournament.objects.filter(pk=t.pk)),
-    Part(
-        "tournament_player",
-        Player,
-        lambda t: Player.objects.filter(entries__tournament=t).distinct(),
-    ),
-    Part("tournament_entry", Entry, lambda t: Entry.objects.filter(tournament=t)),
-    Part("tournament_table", Table, lambda t: Table.objects.filter(tournament=t)),
-    Part(
-        "tournament_tournamentrole",
-        TournamentRole,
-        lambda t: TournamentRole.objects.filter(tournament=t),
-    ),
-    Part("tournament_directorinvitation", DirectorInvitation, _invitations_marking, since=2),
-    Part("tournament_actionlog", ActionLog, lambda t: ActionLog.objects.filter(tournament=t)),
-    Part("scoring_match", Match, lambda t: Match.objects.filter(tournament=t)),
-    Part("scoring_seat", Seat, lambda t: Seat.objects.filter(match__tournament=t)),
-    Part("scoring_hand", Hand, lambda t: Hand.objects.filter(match__tournament=t)),
-    Part("brackets_stage", Stage, lambda t: Stage.objects.filter(tournament=t)),
-    Part(
-        "brackets_stageentry", StageEntry, lambda t: StageEntry.objects.filter(stage__tournament=t)
-    ),
-    Part("brackets_round", Round, lambda t: Round.objects.filter(stage__tournament=t)),
-    Part(
-        "brackets_roundmatch",
-        RoundMatch,
-        lambda t: RoundMatch.objects.filter(round__stage__tournament=t),
-    ),
-    Part("ratings_ratingchange", RatingChange, lambda t: RatingChange.objects.filter(tournament=t)),
-    Part(
-        "ratings_playerrating",
-        PlayerRating,
-        lambda t: PlayerRating.objects.filter(player__entries__tournament=t).distinct(),
-    ),
-]
 
 USER_FIELDS = ["id", "username", "first_name", "last_name", "date_joined"]
 

@@ -14,14 +14,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
 
+from brackets.models import StageEntry
+from brackets.selectors.pairs import pair_seed
 from live.presenters.documents import json_document
 from live.scope import PublicTournament
 from scoring.models import Hand, Match, Seat
-from tournament.models import Entry
+from tournament.models import Entry, PartnershipMember
+from tournament.partnerships import partnership_label, partnership_list
 
 KINDS = ("players", "matches", "hands", "standings")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -61,22 +65,79 @@ def to_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def _players(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
-    header = ["entry_id", "seed", "name", "nickname", "country", "club", "rating", "status"]
+    # ``partnership`` is appended (existing columns keep their positions): in a pairs event
+    # (T9) the player's partnership, named as the bracket names it; empty otherwise.
+    header = [
+        "entry_id",
+        "seed",
+        "name",
+        "nickname",
+        "country",
+        "club",
+        "rating",
+        "status",
+        "partnership",
+    ]
     entries = (
         Entry.objects.filter(tournament_id=t.id).select_related("player").order_by("seed", "id")
     )
+    pairs = _player_pairs(t.id)
     return header, (
         [
             e.pk,
-            e.seed,
+            pairs.seed.get(e.pk, e.seed),
             e.player.name,
             e.player.nickname,
             e.player.country,
             e.player.club,
             e.player.rating,
             e.status,
+            pairs.label.get(e.pk),
         ]
         for e in entries.iterator(chunk_size=2000)
+    )
+
+
+@dataclass(frozen=True)
+class _PlayerPairs:
+    seed: dict[int, int]
+    """Entry id -> its partnership's seed in the first stage (1, 2, ...: T8 over partnerships,
+    T9); a pairs event seeds partnerships in its stages, never the entries themselves."""
+    label: dict[int, str]
+    """Entry id -> its partnership named once, "Los Primos (Ana & Bea)" (T9)."""
+
+
+def _player_pairs(tournament_id: int) -> _PlayerPairs:
+    """Every player's partnership in a pairs event (a substitute's too, T11), with the seed it
+    had in the first stage; empty for an individual event (five queries; one if none)."""
+    pair_of = dict(
+        PartnershipMember.objects.filter(partnership__tournament_id=tournament_id).values_list(
+            "entry_id", "partnership_id"
+        )
+    )
+    if not pair_of:
+        return _PlayerPairs(seed={}, label={})
+    labels = {
+        p.id: partnership_label(p.name, [name for _, name, _ in p.players])
+        for p in partnership_list(tournament_id=tournament_id)
+    }
+    label = {e: labels[p] for e, p in pair_of.items() if p in labels}
+    first = (
+        StageEntry.objects.filter(stage__tournament_id=tournament_id)
+        .order_by("stage__number")
+        .values_list("stage__number", flat=True)
+        .first()
+    )
+    best: dict[int, int] = {}
+    if first is not None:  # seeded
+        for entry_id, seed in StageEntry.objects.filter(
+            stage__tournament_id=tournament_id, stage__number=first
+        ).values_list("entry_id", "seed"):
+            pid = pair_of.get(entry_id)
+            if pid is not None:
+                best[pid] = min(seed, best.get(pid, seed))
+    return _PlayerPairs(
+        seed={e: pair_seed(best[p]) for e, p in pair_of.items() if p in best}, label=label
     )
 
 
@@ -206,14 +267,52 @@ STANDINGS_COLUMNS = [
     # Appended, so existing columns keep their positions: the place in the event once the last
     # stage is finished (T6), as the standings page lists that stage.
     "place",
+    # Appended too: a partnership's two players (T9), "Ana & Bea"; empty on a player's row.
+    "members",
 ]
+
+#: A partnership's row (a pairs stage, T9, T10) in the standings export's columns. ``name`` is
+#: its registered name, or its players when it has none; ``members`` its two players (its
+#: current ones, T11); ``club`` its players' clubs (once when they share it); ``seed`` its seed
+#: in the stage (1, 2, ...); ``played`` to ``head_to_head`` and ``forfeits`` count the
+#: partnership once per match (R46); ``points`` its points for (the match points its side
+#: scored, T10); ``status``, ``outlook`` and ``place`` as a player's row, the place being the
+#: partnership's place in the event on the row of the stage that placed it (the bracket's).
+#: ``llaves``, ``ties`` and ``replays_won`` are a player's statistics (R35, kept per player):
+#: empty on a partnership's row.
+PAIR_ROW_KEYS: dict[str, str | None] = {
+    "points": "points_for",
+    "llaves": None,
+    "ties": None,
+    "replays_won": None,
+}
+
+
+def _pair_row(row: dict[str, Any]) -> list[Any]:
+    players = row.get("players") or []
+    clubs = list(dict.fromkeys(p.get("club") for p in players if p.get("club")))
+    derived = {
+        "members": " & ".join(p["name"] for p in players if p.get("name")),
+        "club": " & ".join(clubs),
+    }
+    out: list[Any] = []
+    for column in STANDINGS_COLUMNS:
+        if column in derived:
+            out.append(derived[column])
+            continue
+        key = PAIR_ROW_KEYS.get(column, column)
+        out.append(None if key is None else row.get(key))
+    return out
 
 
 def _standings(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
     document = json.loads(json_document("standings", t)) or {"stages": []}
     header = ["stage", *STANDINGS_COLUMNS]
     return header, (
-        [stage["stage"]["name"], *(row.get(c) for c in STANDINGS_COLUMNS)]
+        [
+            stage["stage"]["name"],
+            *(_pair_row(row) if stage.get("pairs") else [row.get(c) for c in STANDINGS_COLUMNS]),
+        ]
         for stage in document["stages"]
         for row in stage["rows"]
     )

@@ -4,9 +4,10 @@ players, and a bracket table's two partnerships, each named once (:func:`table_p
 The same document shape as an individual stage's standings (``live.selectors``), with
 ``pairs: true`` and one row per partnership: ``pair_id``, ``name`` (the partnership's name or
 its players), ``registered_name`` (the name alone, "" if none), ``players`` (entry id, name,
-club), and T10's third key as ``third`` with
-``third_key`` saying which it is (``points_difference`` under pip scoring, ``six_loves_given``
-otherwise).
+club), and T10's third key as ``third`` with ``third_key`` saying which it is
+(``points_difference`` under pip scoring, ``six_loves_given`` otherwise); beside the keys,
+``six_loves_received`` and ``forfeits`` (once per partnership, R46, T7), and ``place``,
+``status`` and ``outlook`` as an individual row has them (:func:`_pair_outcome`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from brackets.models import Round, Stage
+from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pairs import (
     pair_seed,
     pair_standings_from_data,
@@ -24,7 +25,7 @@ from brackets.selectors.pairs import (
     table_sides,
     table_winner,
 )
-from brackets.selectors.stage_data import StageData, TableData
+from brackets.selectors.stage_data import EntrantData, StageData, TableData
 from scoring.models import Match
 from scoring.presenters.partnership import SIDES
 from tournament.partnerships import partnership_label
@@ -89,6 +90,9 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     champion = next((line["pair_id"] for line in final or () if line["champion"]), None)
     standings = pair_standings_from_data(data, pairs=list(pairs), with_final=True)
     names = {e.entry_id: (e.name, e.club) for e in data.entrants}
+    by_entry = {e.entry_id: e for e in data.entrants}
+    finalists = {line["pair_id"] for line in final or ()}
+    stage_over = data.status == Stage.Status.FINISHED
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []
     tie_groups: list[list[int]] = []
@@ -114,6 +118,12 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                     for p, n, c in zip(info.players, info.names, info.clubs, strict=False)
                 ],
                 "seed": pair_seed(pairs[row.pair_id].seed),
+                **_pair_outcome(
+                    [by_entry[p] for p in info.players if p in by_entry],
+                    withdrawn=info.status == "withdrawn",
+                    champion=row.pair_id == champion,
+                    finalist=stage_over and row.pair_id in finalists,
+                ),
                 "played": row.played,
                 "byes": row.byes,
                 "bye_wins": data.bye_wins(row.byes),
@@ -123,6 +133,8 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "points_for": row.points_for,
                 "points_against": row.points_against,
                 "six_loves_given": row.six_loves_given,
+                "six_loves_received": row.six_loves_received,
+                "forfeits": row.forfeits,
                 "head_to_head": row.head_to_head,
                 "decided_by": row.decided_by.value,
                 "tie_group": tie_group,
@@ -146,6 +158,38 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
         "ranked": any(row.played for row in standings.rows),  # as an individual stage
     }
+
+
+def _pair_outcome(
+    members: Sequence[EntrantData], *, withdrawn: bool, champion: bool, finalist: bool
+) -> JSON:
+    """A partnership's ``place``, ``status`` and ``outlook`` in a stage, as an individual row's
+    (T10: both partners share them). ``place`` is its place in the event once this stage
+    placed it (the partners' placing here: out in this stage, or its final played), as the
+    bracket lists it; ``status`` the partners' stage status (``finished`` for the finished
+    final's two partnerships, ``withdrawn`` for a withdrawn partnership, T7); ``outlook``
+    ``champion``, ``final_table``, ``advanced`` or ``eliminated`` once certain, else null."""
+    statuses = {e.status for e in members}
+    placings = [e.placing for e in members if e.placing is not None]
+    if champion:
+        outlook: str | None = "champion"
+    elif finalist:
+        outlook = "final_table"
+    elif StageEntry.Status.ADVANCED in statuses:
+        outlook = "advanced"
+    elif statuses and statuses <= {StageEntry.Status.ELIMINATED, StageEntry.Status.WITHDRAWN}:
+        outlook = "eliminated"
+    else:
+        outlook = None
+    if outlook in ("champion", "final_table"):
+        status = "finished"
+    elif withdrawn or StageEntry.Status.WITHDRAWN in statuses:
+        status = str(StageEntry.Status.WITHDRAWN)
+    elif StageEntry.Status.ADVANCED in statuses:
+        status = str(StageEntry.Status.ADVANCED)
+    else:
+        status = str(members[0].status) if members else ""
+    return {"place": min(placings) if placings else None, "status": status, "outlook": outlook}
 
 
 def _final(data: StageData) -> list[JSON] | None:

@@ -64,6 +64,10 @@ class PairRow:
     points_for: int = 0
     points_against: int = 0
     six_loves_given: int = 0
+    six_loves_received: int = 0
+    """Matches the opposing partnership won 6-0 (R46: once per partnership); not a T10 key."""
+    forfeits: int = 0
+    """Matches lost by the partnership's no-show (T7); not a T10 key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,11 @@ def pairs_standings(
     line_list = list(lines)
     known = set(ids)
     totals = {p: [0, 0, 0, 0, 0, 0, 0] for p in ids}  # wins hands pf pa slg played byes
+    # Not keys (T10), shown beside them: six-loves received (the opponent's given in the same
+    # match, R46) and forfeits (T7).
+    given = {(x.match_id, x.pair_id): x.six_loves_given for x in line_list if not x.forfeit}
+    received = dict.fromkeys(ids, 0)
+    forfeits = dict.fromkeys(ids, 0)
     for line in line_list:
         if line.pair_id not in known:
             raise BracketError(
@@ -141,7 +150,9 @@ def pairs_standings(
         t = totals[line.pair_id]
         t[5] += 1
         if line.forfeit:
+            forfeits[line.pair_id] += 1
             continue
+        received[line.pair_id] += given.get((line.match_id, line.opponent_id), 0)
         t[0] += 1 if line.won else 0
         t[1] += line.hands_won
         t[2] += line.points_for
@@ -215,6 +226,8 @@ def pairs_standings(
                     points_for=t[2],
                     points_against=t[3],
                     six_loves_given=t[4],
+                    six_loves_received=received[p],
+                    forfeits=forfeits[p],
                 )
             )
         position += len(group)

@@ -327,6 +327,23 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     six_loves_given = serializers.IntegerField()
+    six_loves_received = serializers.IntegerField(
+        help_text="Matches the opposing partnership won 6-0, counted once (R46); not a T10 key."
+    )
+    forfeits = serializers.IntegerField(help_text="Matches lost by a no-show (T7).")
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="The partnership's place in the event, on the row of the stage that placed "
+        "it (out in this stage, or its final played); null otherwise (T6, T10).",
+    )
+    status = serializers.CharField(
+        help_text="Its players' status in the stage (active, advanced, eliminated, withdrawn), "
+        "or finished for the finished final's two partnerships."
+    )
+    outlook = serializers.CharField(
+        allow_null=True,
+        help_text="champion, final_table, advanced or eliminated once certain, else null.",
+    )
     head_to_head = serializers.IntegerField(allow_null=True, help_text="T10, among the level.")
     decided_by = serializers.CharField(help_text="Deepest T10 key that placed this row.")
     tie_group = serializers.IntegerField(

@@ -202,3 +202,24 @@ def round_with_a_forfeit() -> ForfeitRound:
         playing=(pair_at(links[1].match_id, 0), pair_at(links[1].match_id, 1)),
         bye=PartnershipMember.objects.get(entry_id=rnd.byes[0]).partnership,
     )
+
+
+def finished_pairs_event(
+    n: int = 8, *, swiss_rounds: int = 3, cut: int = 4, name_first: str = ""
+) -> tuple[Tournament, Any]:
+    """A pairs event of ``n`` partnerships played by the rules engine's simulator through the
+    real services from registration to its champion (T9-T10): ``swiss_rounds`` Swiss rounds
+    cut to ``cut`` partnerships, then the knockout to the final. ``name_first`` names the
+    first partnership (T9: a registered name)."""
+    from tests.brackets.test_brackets_e2e import run_tournament  # a test module: import late
+
+    tournament, director, pairs = make_pairs_tournament(n, ruleset_overrides={"target": 3})
+    if name_first:
+        Partnership.objects.filter(pk=pairs[0].pk).update(name=name_first)
+    q, _k = pairs_stages(tournament, director, swiss_rounds=swiss_rounds, cut_size=cut)
+    services.stage_seed(stage=q, actor=director, method="rating")
+    services.round_publish(stage=q, actor=director)
+    run_tournament(tournament, director, max_rounds=swiss_rounds + 8)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    return tournament, director
