@@ -61,7 +61,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/scoring/test_tables_at_once.py \
 	tests/tournament/test_referee_names.py \
 	tests/tournament/test_entries_check_in.py tests/brackets/test_pairs_place_everywhere.py \
-	tests/brackets/test_final_ends_event.py
+	tests/brackets/test_final_ends_event.py tests/brackets/test_pairs_seeding_page.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
