@@ -26,6 +26,7 @@ from brackets.selectors.pairs import round_byes_named
 from core.choice_labels import choice_label
 from dominoes.digits import parse_int
 from live.http import live_conditional, request_tournament
+from scoring.engine.placing import seat_side_places
 from scoring.models import Match, Seat
 from tournament.models import Entry
 
@@ -67,7 +68,17 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
             "entry__player__nickname",
         )
     ):
-        seats[s["match_id"]].append({**s, "letter": SEAT_LETTERS[s["seat"]]})
+        seats[s["match_id"]].append({**s, "letter": SEAT_LETTERS[s["seat"]], "place": s["placing"]})
+    if rnd.stage.pairs:
+        # R42/T4: a partner's place is the partnership's (1st or 2nd of the two), as the round
+        # page and the bracket read it, not the seat placing (1, 3) the match stores.
+        for rows in seats.values():
+            if len(rows) == 4:
+                places = seat_side_places(
+                    [r["placing"] for r in rows], [r["forfeited"] for r in rows]
+                )
+                for r, place in zip(rows, places, strict=True):
+                    r["place"] = place
     tables = [
         {
             "table": table,
@@ -99,6 +110,7 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
         "round_name": _round_name(rnd),
         "tables": tables,
         "byes": byes,
+        "pairs": rnd.stage.pairs,
         # Physical tables, as the round page counts them: a forfeited match and its
         # continuation (T7) are one table, finished when no match of it is still open.
         "table_count": len({t["table"] for t in tables}),

@@ -23,6 +23,7 @@ from brackets.models import StageEntry
 from brackets.selectors.pairs import pair_seed
 from live.presenters.documents import json_document
 from live.scope import PublicTournament
+from scoring.engine.placing import seat_side_places
 from scoring.models import Hand, Match, Seat
 from tournament.models import Entry, PartnershipMember
 from tournament.partnerships import partnership_label, partnership_list
@@ -168,16 +169,24 @@ def _matches(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
 
     def row(m: Match) -> list[Any]:
         by_seat = {s.seat: s for s in m.seats.all()}
+        partners = m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners"
+        places: list[int | None]
+        if partners and len(by_seat) == 4 and m.status == Match.Status.FINISHED:
+            # R42/T4: a partner's placing column holds the partnership's place (1 or 2 of
+            # the two), as every page reads it, not the seat placing (1, 3) stored.
+            ordered = [by_seat[i] for i in range(4)]
+            places = seat_side_places([s.placing for s in ordered], [s.forfeited for s in ordered])
+        else:
+            places = [by_seat[i].placing if i in by_seat else None for i in range(4)]
         cells: list[Any] = []
         for i in range(4):
             s = by_seat.get(i)
             score = m.scores[i] if s is not None and i < len(m.scores or []) else None
-            cells += [s.entry.player.name if s else None, score, s.placing if s else None]
+            cells += [s.entry.player.name if s else None, score, places[i] if s else None]
         winner = None
         if m.winner_seat is not None:
             # R42/T4: a partnership match is won by the partnership (AC or BD), whichever
             # partner won its last hand.
-            partners = m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners"
             side = m.winner_seat % 2
             winner = (
                 SEAT_LETTERS[side] + SEAT_LETTERS[side + 2]

@@ -6,12 +6,14 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
 from ratings.model import DISPLAY_BASE, DISPLAY_SCALE, display_rating
 from ratings.models import PlayerRating, RatingChange
+from scoring.engine.placing import side_places
+from scoring.models import Seat
 from tournament.models import Entry, Player, Tournament
 from tournament.selectors import UserLike, player_public, player_visible
 
@@ -56,6 +58,17 @@ class HistoryLine:
     sigma_before: float
     mu_after: float
     sigma_after: float
+    side_place: int | None = None
+    """At a partnership table (R42): the partnership's place, 1st or 2nd of the two (T4,
+    :func:`scoring.engine.placing.side_places`); ``None`` elsewhere."""
+
+    @property
+    def shown_place(self) -> tuple[int, int]:
+        """What the history table reads: the place and out of how many (a player's placing of
+        the table's players; a partnership's place of the two partnerships, R42)."""
+        if self.side_place is not None:
+            return (self.side_place, 2)
+        return (self.placing, self.table_size)
 
     @property
     def display_before(self) -> int:
@@ -114,6 +127,7 @@ def player_profile(*, player_id: int, user: UserLike | None = None) -> PlayerPro
         )[:PROFILE_HISTORY]
     ]
     history.reverse()
+    history = _with_side_places(player_id, history)
     tournaments = [
         TournamentLine(
             e.tournament_id, e.tournament.name, e.tournament.slug, e.tournament.status, e.status
@@ -130,6 +144,31 @@ def player_profile(*, player_id: int, user: UserLike | None = None) -> PlayerPro
         history=history,
         tournaments=tournaments,
     )
+
+
+def _with_side_places(player_id: int, history: list[HistoryLine]) -> list[HistoryLine]:
+    """``history`` with each partnership match's place (R42, T4) from its seats' placings; one
+    query, only when the history holds a four-seat match."""
+    four = {h.match_id for h in history if h.table_size == 4}
+    if not four:
+        return history
+    seats: dict[int, list[tuple[int, int | None, bool, int]]] = {}
+    for match_id, seat, placing, forfeited, player in (
+        Seat.objects.filter(match_id__in=four, match__ruleset__teams="partners")
+        .order_by("match_id", "seat")
+        .values_list("match_id", "seat", "placing", "forfeited", "entry__player_id")
+    ):
+        seats.setdefault(match_id, []).append((seat, placing, forfeited, player))
+    out = []
+    for h in history:
+        rows = seats.get(h.match_id)
+        mine = [seat for seat, _, _, player in rows or () if player == player_id]
+        if rows is None or len(rows) != 4 or not mine:
+            out.append(h)
+            continue
+        places = side_places([r[1] for r in rows], [r[2] for r in rows])
+        out.append(replace(h, side_place=places[mine[0] % 2]))
+    return out
 
 
 def public_tournament(*, slug: str) -> Tournament | None:

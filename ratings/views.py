@@ -125,8 +125,7 @@ def _history_rows(history: list[HistoryLine]) -> SafeString:
             (
                 c.rated_at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
                 c.tournament_name,
-                c.placing,
-                c.table_size,
+                *c.shown_place,
                 c.display_after,
                 f"{c.display_change:+d}",
             )

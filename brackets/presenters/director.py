@@ -29,7 +29,7 @@ from ratings.selectors import seeding_ratings
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import Entry, Tournament
-from tournament.partnerships import partnership_list
+from tournament.partnerships import PartnershipView, partnership_list
 from tournament.referee_names import person_name
 
 # -- people -----------------------------------------------------------------------------------
@@ -94,14 +94,10 @@ class SeedRow:
         return choice_label(StageEntry.Status, self.stage_status)
 
 
-def _with_partnerships(tournament_id: int, rows: list[SeedRow]) -> list[SeedRow]:
+def _with_partnerships(views: Sequence[PartnershipView], rows: list[SeedRow]) -> list[SeedRow]:
     """``rows`` (in seed order) of a pairs stage with each player's partnership and its one
-    seed, its first player's (T8 over partnerships, T9); two queries more."""
-    unit_of = {
-        entry_id: view
-        for view in partnership_list(tournament_id=tournament_id)
-        for entry_id, *_ in view.players
-    }
+    seed, its first player's (T8 over partnerships, T9)."""
+    unit_of = {entry_id: view for view in views for entry_id, *_ in view.players}
     out: list[SeedRow] = []
     seeds: dict[int, int | None] = {}
     for row in rows:
@@ -124,6 +120,48 @@ def _with_partnerships(tournament_id: int, rows: list[SeedRow]) -> list[SeedRow]
     return out
 
 
+def _grouped_by_partnership(views: Sequence[PartnershipView], rows: list[SeedRow]) -> list[SeedRow]:
+    """``rows`` with partners next to each other (T9), in their partnership's slot order: the
+    partnerships whose players are all checked in first, then by name; players of no
+    partnership last, in their own order."""
+    position = {entry_id: i for view in views for i, (entry_id, *_) in enumerate(view.players)}
+    view_of = {entry_id: view for view in views for entry_id, *_ in view.players}
+
+    def key(row: SeedRow) -> tuple[bool, bool, str, int, int]:
+        view = view_of.get(row.entry_id)
+        if view is None:
+            return (True, True, "", 0, 0)
+        return (False, not view.checked_in, view.label.casefold(), view.id, position[row.entry_id])
+
+    return sorted(rows, key=key)  # stable: players of no partnership keep their order
+
+
+def pairs_not_ready(others: Sequence[SeedRow]) -> list[str]:
+    """Why checked-in players of a pairs stage are left out of the seeding (T9: a partnership
+    is seeded once both partners are checked in), one line per partnership: "Desert Bones:
+    Omar Haddad is not checked in". ``others``: the entries outside the seeding, as
+    :func:`seeding_rows` gives them (partners together)."""
+    by_unit: dict[int, list[SeedRow]] = {}
+    for row in others:
+        if row.unit is not None and row.entry_status == Entry.Status.ACTIVE:
+            by_unit.setdefault(row.unit, []).append(row)
+    lines = []
+    for rows in by_unit.values():
+        missing = [r.name for r in rows if not r.checked_in]
+        if not missing or len(missing) == len(rows):
+            continue  # all checked in (seed again) or none (nothing to say yet)
+        name = rows[0].unit_label  # its registered name, else its players' names
+        lines.append(
+            ngettext(
+                "%(partnership)s: %(players)s is not checked in.",
+                "%(partnership)s: %(players)s are not checked in.",
+                len(missing),
+            )
+            % {"partnership": name, "players": get_text_list(missing, _("and"))}
+        )
+    return lines
+
+
 def _with_seeding_rating(row: SeedRow, ratings: dict[int, float]) -> SeedRow:
     value = ratings.get(row.player_id)
     return replace(row, seeding_rating=None if value is None else round(value))
@@ -131,7 +169,8 @@ def _with_seeding_rating(row: SeedRow, ratings: dict[int, float]) -> SeedRow:
 
 def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
     """The stage's entrants in seed order, and the tournament's entries not in the stage
-    (checked-in first, then by name). Two queries."""
+    (checked-in first, then by name; in a pairs stage partners together, T9). Two queries
+    (four in a pairs stage)."""
     in_stage = [
         SeedRow(
             entry_id=se.entry_id,
@@ -152,8 +191,9 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
         .select_related("entry__player")
         .order_by("seed")
     ]
+    views = partnership_list(tournament_id=stage.tournament_id) if stage.pairs else []
     if stage.pairs:
-        in_stage = _with_partnerships(stage.tournament_id, in_stage)
+        in_stage = _with_partnerships(views, in_stage)
     seeded = {r.entry_id for r in in_stage}
     others = [
         SeedRow(
@@ -174,6 +214,8 @@ def seeding_rows(stage: Stage) -> tuple[list[SeedRow], list[SeedRow]]:
         .order_by("-checked_in", "player__name", "id")
         if e.pk not in seeded
     ]
+    if stage.pairs:
+        others = _with_partnerships(views, _grouped_by_partnership(views, others))
     ratings = seeding_ratings(player_ids=[r.player_id for r in [*in_stage, *others]], unrated=None)
     in_stage = [_with_seeding_rating(r, ratings) for r in in_stage]
     others = [_with_seeding_rating(r, ratings) for r in others]

@@ -232,8 +232,9 @@ def rounds_awaiting_advance() -> list[int]:
     """Rounds whose follow-up is due but not done: the reconciliation task's worklist.
 
     A published round whose matches are all finished or void (it should have closed), and a
-    closed round of an auto-advancing stage that was not advanced (the task was lost between
-    commit and publish, or its worker died, PITFALLS.md).
+    closed round of an auto-advancing stage, or a knockout's final or play-off table, that was
+    not advanced (the task was lost between commit and publish, or its worker died,
+    PITFALLS.md).
     """
     unfinished = RoundMatch.objects.filter(round_id=OuterRef("pk")).exclude(
         match__status__in=DONE_STATUSES
@@ -243,6 +244,12 @@ def rounds_awaiting_advance() -> list[int]:
         .filter(
             Q(status=Round.Status.PUBLISHED, round_matches__isnull=False)
             | Q(status=Round.Status.CLOSED, stage__auto_advance=True)
+            # The last stage's final ends the event in any stage (rounds._ends_the_event).
+            | Q(
+                status=Round.Status.CLOSED,
+                stage__kind=Stage.Kind.KNOCKOUT,
+                kind__in=[Round.Kind.FINAL, Round.Kind.PLAYOFF],
+            )
         )
         .exclude(stage__status=Stage.Status.FINISHED)
         .annotate(pending=Exists(unfinished))

@@ -19,6 +19,7 @@ from brackets.selectors.stage_data import (
     TableData,
     stage_data,
 )
+from scoring.engine.placing import side_places as engine_side_places
 from scoring.models import Match, Seat
 from tournament.models import PartnershipMember
 from tournament.partnerships import partnership_label
@@ -97,10 +98,9 @@ class PlacedSeat(Protocol):
 
 
 def side_places(seats: Sequence[PlacedSeat], *, finished: bool) -> tuple[int | None, int | None]:
-    """The places of partnerships AC and BD (seats 0/2 and 1/3, R42) at a finished table:
-    1 and 2 by each partnership's better placing (T4 over partnerships), 1 and 1 when they are
-    level (a shared first, which is no win: T3); a forfeited player's partnership is 2nd (T7).
-    ``(None, None)`` until the table is finished, without placings, or when both forfeited.
+    """The places of partnerships AC and BD (seats 0/2 and 1/3, R42) at a finished table, by
+    the one rule every page reads (:func:`scoring.engine.placing.side_places`: 1 and 2, 1 and 1
+    when level, T3/T4/T7); ``(None, None)`` until the table is finished.
 
     >>> from types import SimpleNamespace as S
     >>> side_places([S(placing=p, forfeited=False) for p in (1, 3, 1, 3)], finished=True)
@@ -108,21 +108,9 @@ def side_places(seats: Sequence[PlacedSeat], *, finished: bool) -> tuple[int | N
     >>> side_places([S(placing=1, forfeited=False)] * 4, finished=True)
     (1, 1)
     """
-    if not finished or len(seats) != 4:
+    if not finished:
         return (None, None)
-    forfeited = {i % 2 for i, s in enumerate(seats) if s.forfeited}
-    if forfeited == {0}:
-        return (2, 1)
-    if forfeited == {1}:
-        return (1, 2)
-    if forfeited:
-        return (None, None)
-    best = [min((s.placing or 99) for i, s in enumerate(seats) if i % 2 == k) for k in (0, 1)]
-    if best[0] == 99 or best[1] == 99:
-        return (None, None)
-    if best[0] == best[1]:
-        return (1, 1)
-    return (1, 2) if best[0] < best[1] else (2, 1)
+    return engine_side_places([s.placing for s in seats], [s.forfeited for s in seats])
 
 
 def table_winner(pd: PairsData, table: TableData) -> int | None:

@@ -55,9 +55,10 @@ class AdvanceResult:
     """What :func:`round_advance` did.
 
     ``outcome``: ``in_play`` (matches still running), ``awaiting_director`` (closed; the stage
-    does not auto-advance), ``published`` (the next round or play-off), ``stage_finished``,
-    ``already_done`` (the done-marker was set: a duplicate run), ``error`` (a bracket error was
-    recorded on the round for the director), ``missing`` (no such round).
+    does not auto-advance, and it was not the event's final: see ``_ends_the_event``),
+    ``published`` (the next round or play-off), ``stage_finished``, ``already_done`` (the
+    done-marker was set: a duplicate run), ``error`` (a bracket error was recorded on the
+    round for the director), ``missing`` (no such round).
     """
 
     round_id: int
@@ -122,14 +123,17 @@ def _publish(stage: Stage, data: StageData, step: NextStep, *, actor: Actor) -> 
     return rnd
 
 
-def _refuse(step: NextStep) -> ApplicationError:
+def _refuse(step: NextStep, stage: Stage) -> ApplicationError:
     codes = {
         WAIT: "round_in_play",
         FINISH_STAGE: "stage_complete",
         FINISHED: "stage_finished",
     }
     message = step.message
-    if step.action == FINISH_STAGE:
+    if step.action == FINISH_STAGE and stage.kind == Stage.Kind.KNOCKOUT:
+        # A knockout stage is the last one (T6): nothing is seeded after its final.
+        message += " " + _("End the final: the tournament finishes.")
+    elif step.action == FINISH_STAGE:
         message += " " + _("Advance the stage to seed the next one.")
     return ApplicationError(message, code=codes.get(step.action, "nothing_to_publish"))
 
@@ -166,7 +170,7 @@ def round_publish(*, stage: Stage, actor: Actor, expected_number: int | None = N
         _close_if_complete(last)
     step = _plan(stage_data_for(stage))
     if step.action != PUBLISH_ROUND:
-        raise _refuse(step)
+        raise _refuse(step, stage)
     if expected_number is not None and expected_number != step.round_number:
         raise ConflictError(
             _("The next round is round %(number)s, not %(expected)s: preview again.")
@@ -214,7 +218,9 @@ def round_advance(*, round_id: int, actor: Actor = None) -> AdvanceResult:
     nothing happens (``already_done``); if matches are still playing, nothing happens
     (``in_play``); otherwise the round closes, and if the stage auto-advances, the next round
     (or play-off table, T6) is published, or the stage finishes and the next stage is seeded
-    from its advancement (and its first round published if that stage auto-advances).
+    from its advancement (and its first round published if that stage auto-advances). The
+    final of the last stage ends the stage and the tournament whether or not the stage
+    auto-advances (T6: nothing follows it).
     A director (``actor``) may advance a stage that does not auto-advance.
 
     A bracket error in the automatic path is stored on the round (``advance_error``) for the
@@ -236,7 +242,7 @@ def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
     closed_now = _close_if_complete(rnd)
     if rnd.status != Round.Status.CLOSED:
         return AdvanceResult(round_id, "in_play")
-    if actor is None and not stage.auto_advance:
+    if actor is None and not stage.auto_advance and not _ends_the_event(stage, rnd):
         if closed_now:
             tournament_notify(stage.tournament_id)
         return AdvanceResult(round_id, "awaiting_director", message="round closed for review")
@@ -261,6 +267,21 @@ def _round_advance(round_id: int, stage_id: int, actor: Actor) -> AdvanceResult:
     return result
 
 
+def _ends_the_event(stage: Stage, rnd: Round) -> bool:
+    """True when closing ``rnd`` leaves nothing to play in the last stage, a knockout: its
+    final table (or the play-off that split a shared first, T6) has played. The end of the
+    final ends the stage and the tournament (T6, T10; the lifecycle page says so) even in a
+    stage the director advances: there is nothing to review or seed after it. Anything else
+    to play (the next knockout round, a play-off table) still waits for the director.
+    Locks held by the caller."""
+    if stage.kind != Stage.Kind.KNOCKOUT or rnd.kind not in (Round.Kind.FINAL, Round.Kind.PLAYOFF):
+        return False
+    if Stage.objects.filter(tournament_id=stage.tournament_id, number__gt=stage.number).exists():
+        return False
+    step = next_step_plan(stage_data_for(stage))
+    return step.action == FINISH_STAGE and step.follows_round_id == rnd.pk
+
+
 def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
     """What follows a closed round (locks held by the caller)."""
     data = stage_data_for(stage)
@@ -273,7 +294,7 @@ def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
         new = _publish(stage, data, step, actor=actor)
         return AdvanceResult(rnd.pk, "published", published_round_id=new.pk, message=step.message)
     if step.action != FINISH_STAGE:
-        raise _refuse(step)
+        raise _refuse(step, stage)
     next_stage = stage_finish(stage, data, step)
     action_log_record_by_id(
         tournament_id=stage.tournament_id,
@@ -292,7 +313,7 @@ def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
     next_data = stage_data_for(next_stage)
     first = next_step_plan(next_data)
     if first.action != PUBLISH_ROUND:
-        raise _refuse(first)
+        raise _refuse(first, next_stage)
     new = _publish(next_stage, next_data, first, actor=actor)
     return AdvanceResult(
         rnd.pk,

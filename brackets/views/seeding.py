@@ -25,7 +25,7 @@ from brackets.forms import (
     WithdrawForm,
 )
 from brackets.models import Stage, StageEntry
-from brackets.presenters.director import seeding_rows
+from brackets.presenters.director import pairs_not_ready, seeding_rows
 from brackets.services import (
     stage_entry_add,
     stage_entry_withdraw,
@@ -111,6 +111,15 @@ class SeedingView(DirectorTournamentMixin):
         waiting = [
             r for r in others if can_seed and r.checked_in and r.entry_status == Entry.Status.ACTIVE
         ]
+        not_ready: list[str] = []
+        if stage.pairs and can_seed:
+            # T9: seeding again takes a partnership only once both partners are checked in;
+            # the others are named with the partner still missing.
+            not_ready = pairs_not_ready(others)
+            ready = {
+                r.unit for r in others if r.unit is not None and r.entry_status == "active"
+            } - {r.unit for r in others if not r.checked_in}
+            waiting = [r for r in waiting if r.unit in ready]
         # Who "Check in everyone" would check in: offered while check-in decides the seeding.
         to_check_in = sum(
             1
@@ -129,6 +138,7 @@ class SeedingView(DirectorTournamentMixin):
             and stage.kind == Stage.Kind.QUALIFYING
             and stage.status == Stage.Status.RUNNING,
             waiting=waiting,
+            not_ready=not_ready,
             to_check_in=to_check_in,
             check_in_many=can_seed and to_check_in > 0,
             checked_in=sum(

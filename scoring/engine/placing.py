@@ -123,6 +123,51 @@ def partnership_placings(placings: Sequence[int]) -> list[int]:
     return [1, 3, 1, 3] if ac < bd else [3, 1, 3, 1]
 
 
+def side_places(
+    placings: Sequence[int | None], forfeited: Sequence[bool] = ()
+) -> tuple[int | None, int | None]:
+    """The places of partnerships AC and BD (seats 0/2 and 1/3, R42) at a finished table, as
+    every page reads them (T4 over partnerships): 1 and 2 by each partnership's better seat
+    placing, 1 and 1 when they are level (a shared first, which is no win: T3); a forfeited
+    player's partnership is 2nd (T7). ``(None, None)`` without four placings or when both
+    partnerships forfeited. The seat placings themselves (``1, 3, 1, 3``) stay what the
+    ratings read; people read these.
+
+    >>> side_places([1, 3, 1, 3])
+    (1, 2)
+    >>> side_places([3, 1, 3, 1])
+    (2, 1)
+    >>> side_places([1, 1, 1, 1])
+    (1, 1)
+    >>> side_places([None, 1, None, 1], [True, False, False, False])
+    (2, 1)
+    """
+    if len(placings) != 4:
+        return (None, None)
+    lost = {i % 2 for i, f in enumerate(forfeited) if f}
+    if lost == {0}:
+        return (2, 1)
+    if lost == {1}:
+        return (1, 2)
+    if lost:
+        return (None, None)
+    best = [min((p or 99) for i, p in enumerate(placings) if i % 2 == k) for k in (0, 1)]
+    if 99 in best:
+        return (None, None)
+    if best[0] == best[1]:
+        return (1, 1)
+    return (1, 2) if best[0] < best[1] else (2, 1)
+
+
+def seat_side_places(
+    placings: Sequence[int | None], forfeited: Sequence[bool] = ()
+) -> list[int | None]:
+    """:func:`side_places` seat by seat: each partner holds their partnership's place, so
+    ``[1, 3, 1, 3]`` reads ``[1, 2, 1, 2]`` (R42, T4)."""
+    places = side_places(placings, forfeited)
+    return [places[i % 2] for i in range(len(placings))]
+
+
 def shared_placings_valid(placings: Sequence[int]) -> bool:
     """True if ``placings`` are competition ranks 1..n: ``k`` players sharing placing ``p``
     cover places ``p .. p+k-1`` (1, 1, 3, 4; T3)."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.engine.placing import match_placings
+from scoring.engine.placing import match_placings, seat_side_places
 from scoring.engine.snapshot import InvalidSnapshot, state_from_json
 from scoring.models import HandConfirmation, Match, ResultDispute
 from scoring.presenters.match import ruleset_of
@@ -88,6 +88,11 @@ def held_result(match: Match, live: Sequence[Any]) -> dict[str, Any] | None:
             # T3: a sudden-death hand's winner (match.winner_seat) is first though the
             # engine does not see the match as over.
             placings = match_placings(state, history, match.winner_seat)
+            if state.team_stats is not None:
+                # R42/T4: the card reads each partnership's place (1st, 2nd), as every page
+                # does, not the seat placings (1, 3) the match stores.
+                sides = seat_side_places(placings)
+                placings = [p for p in sides if p is not None] if None not in sides else None
             six_love = [i for i, st in enumerate(state.stats) if st.six_love_received]
     return {
         "number": live[-1].number,

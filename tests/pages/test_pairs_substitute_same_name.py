@@ -143,3 +143,24 @@ def test_another_club_tells_them_apart_without_asking(page: dict[str, Any]) -> N
     assert response.status_code == 302
     new = joined(page["pair"])
     assert (new.pk != known.pk, new.club) == (True, "Ponce")
+
+
+def test_registers_question_stays_on_the_register_form(page: dict[str, Any]) -> None:
+    """Bug: when Register asked "Is this the same person?", the Substitute form of every
+    existing partnership row showed an empty copy of it ("0 players named are already known
+    ... A different person: add anyway"). Now the question is only on the form that raised
+    it."""
+    for name in ("Ana Ruiz", "Beto Cruz"):
+        EntryFactory(player=PlayerFactory(name=name, club="Ponce"), tournament=TournamentFactory())
+    url = reverse("brackets:pairs", args=[page["t"].slug])
+    response = page["client"].post(
+        url, {"action": "register", "player_a": "Ana Ruiz", "player_b": "Beto Cruz"}
+    )
+    assert response.status_code == 200  # the question, on Register
+    html = unescape(response.content.decode())
+    assert 'id="same-name-player_a"' in html
+    row = row_of(html, page["pair"])
+    assert f'id="substitute-form-{page["pair"].pk}"' in row
+    assert "same-name-warning" not in row
+    assert "add anyway" not in row
+    assert html.count("same-name-warning") == 2  # player_a and player_b, on Register

@@ -45,7 +45,8 @@ def test_both_partners_win_the_match_in_their_record_and_rating_r42_t4() -> None
     changes = {c.player_id: c for c in RatingChange.objects.filter(match=match)}
     assert {changes[player[s]].placing for s in (0, 2)} == {1}
     assert {changes[player[s]].placing for s in (1, 3)} == {3}
-    assert "<td>1 / 4</td>" in Client().get(f"/players/{player[2]}/").content.decode()
+    # People read the partnership's place, 1st of the two (T4, R42), not the seat's of four.
+    assert "<td>1 / 2</td>" in Client().get(f"/players/{player[2]}/").content.decode()
     # Rated as a team against a team: equal skills before, so partners move alike, the
     # winners up and the losers down by the same amount (never partner against partner).
     a, b, c, d = (changes[player[s]] for s in range(4))
