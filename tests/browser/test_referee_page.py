@@ -380,7 +380,7 @@ def test_counts_no_real_block_gives_ask_to_be_checked_and_are_never_refused(
     summary = page.locator("#confirm-summary")
     for seat, count in enumerate((60, 60, 30, 9)):
         page.fill(f"#count-{seat}", str(count))
-    expect(summary).to_contain_text("Check the counts: they add up to 159, more than the 156")
+    expect(summary).to_contain_text("Check the counts: 159 is more than the 156 pips off the")
     expect(summary).to_contain_text(f"{names[3]} wins the block with 9")
     expect(summary).to_have_class(re.compile(r"\bwarn\b"))
     page.fill("#count-1", "50")  # 149: a block some deal gives
@@ -388,7 +388,7 @@ def test_counts_no_real_block_gives_ask_to_be_checked_and_are_never_refused(
     expect(summary).not_to_have_class(re.compile(r"\bwarn\b"))
     for seat, count in enumerate((0, 0, 5, 5)):
         page.fill(f"#count-{seat}", str(count))
-    expect(summary).to_contain_text("Check the counts: only one player can hold 0")
+    expect(summary).to_contain_text("Check the counts: two zeros cannot be (only 0-0 is worth")
     expect(summary).to_contain_text("Tie")
     page.locator("#confirm-hand").tap()
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded.")
