@@ -50,15 +50,17 @@ OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
 
 
 def finished_note(match: Match, seats: list[Seat]) -> str:
-    """What an override replaces: "This match is already finished (normal): A 6, B 2, C 0,
-    D 0; places A 1, B 2, C 3, D 4. An override replaces this result." Empty while open."""
+    """What an override replaces: "This match is already finished (played to the end): A 6,
+    B 2, C 0, D 0; places A 1, B 2, C 3, D 4. An override replaces this result." Empty while
+    open."""
     if match.status != Match.Status.FINISHED:
         return ""
-    how = (
-        choice_phrase(Match.EndReason, match.end_reason)
-        if match.end_reason
-        else choice_label(Match.Status, match.status).lower()
-    )
+    if match.end_reason == Match.EndReason.NORMAL:
+        how = _("played to the end")  # the choice's label, "Normal", reads oddly here
+    elif match.end_reason:
+        how = choice_phrase(Match.EndReason, match.end_reason)
+    else:
+        how = choice_label(Match.Status, match.status).lower()
     scores = ", ".join(f"{SEAT_LETTERS[s.seat]} {s.points}" for s in seats)
     places = ", ".join(
         f"{SEAT_LETTERS[s.seat]} {'—' if s.placing is None else s.placing}" for s in seats

@@ -252,3 +252,15 @@ def test_the_api_checks_the_version_repeat_and_advance() -> None:
     assert r.status_code == 200
     assert r["Override-Unchanged"] == "true"
     assert ActionLog.objects.filter(verb="match.override", target_id=str(m.pk)).count() == 2
+
+
+def test_a_match_played_to_the_end_is_said_so_not_normal() -> None:
+    """Walkthrough: the note read "already finished (normal)", the end reason's raw label."""
+    from brackets.views.matches import finished_note
+    from scoring.models import Seat
+
+    t, d, _, _, m = _advanced()
+    Match.objects.filter(pk=m.pk).update(end_reason=Match.EndReason.NORMAL)
+    m.refresh_from_db()
+    note = finished_note(m, list(Seat.objects.filter(match=m).order_by("seat")))
+    assert note.startswith("This match is already finished (played to the end): A ")
