@@ -259,7 +259,7 @@ def test_a_match_played_to_the_end_is_said_so_not_normal() -> None:
     from brackets.views.matches import finished_note
     from scoring.models import Seat
 
-    t, d, _, _, m = _advanced()
+    *_, m = _advanced()
     Match.objects.filter(pk=m.pk).update(end_reason=Match.EndReason.NORMAL)
     m.refresh_from_db()
     note = finished_note(m, list(Seat.objects.filter(match=m).order_by("seat")))
