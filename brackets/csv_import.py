@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from core.request_limits import CSV_MAX_BYTES
 from core.visible_text import name_clean
 from dominoes.digits import parse_int
 from tournament.player_fields import (
@@ -46,7 +47,7 @@ REQUIRED_COLUMNS = ("name",)
 __all__ = ["MAX_BYTES", "MAX_LENGTHS", "MAX_ROWS", "RATING_MAX"]
 
 MAX_ROWS = 5000
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = CSV_MAX_BYTES  # core.request_limits: the 413 page names the same limit
 
 _SPACES = re.compile(r"\s+")
 

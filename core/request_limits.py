@@ -31,6 +31,8 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils import translation
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.parsers import JSONParser
@@ -38,6 +40,11 @@ from rest_framework.parsers import JSONParser
 # A NUL byte or a UTF-16 surrogate code point (only a lone one can be in a Python str).
 BAD_CHARACTERS = re.compile("[\x00\ud800-\udfff]")
 BAD_CHARACTER_MESSAGE = "Contains a NUL byte or an invalid (lone surrogate) character."
+
+
+#: The largest CSV file an import reads (players, partnerships; ``brackets.csv_import``), kept
+#: below the body limit so a too-big file gets the import page's own message.
+CSV_MAX_BYTES = 2 * 1024 * 1024
 
 
 def has_bad_characters(value: str) -> bool:
@@ -70,7 +77,31 @@ def _error(
     if request.path_info.startswith("/api/"):
         body = {"error": {"code": code, "message": message, "fields": fields}}
         return JsonResponse(body, status=status_code)
+    if status_code == 413:
+        return _too_large_page(request)
     return HttpResponse(message, status=status_code, content_type="text/plain; charset=utf-8")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f}".rstrip("0").rstrip(".") + " MB"
+
+
+def _too_large_page(request: HttpRequest) -> HttpResponse:
+    """A page's 413 (a director's too-big upload): a page in the visitor's language saying the
+    limit and what to do, not a line of plain text. Rendered before the session, locale and
+    auth middleware run: the language comes from the cookie or the browser, and the template
+    needs no request context."""
+    language = translation.get_language_from_request(request)
+    with translation.override(language):
+        html = render_to_string(
+            "413.html",
+            {
+                "limit": _megabytes(max_body_bytes()),
+                "csv_limit": _megabytes(CSV_MAX_BYTES),
+                "LANGUAGE_CODE": translation.get_language(),
+            },
+        )
+    return HttpResponse(html, status=413)
 
 
 class RequestLimitsMiddleware:
