@@ -48,8 +48,7 @@ def entry_check_in(*, entry: Entry, actor: Any, issue_pin: bool) -> tuple[Entry,
             tournament=entry.tournament,
             actor=actor,
             verb="entry.check_in",
-            target=entry,
-            data={"player": entry.player_id},
+            target=entry,  # names the player
         )
     if issue_pin:
         pin = f"{secrets.randbelow(10**PIN_LENGTH):0{PIN_LENGTH}d}"

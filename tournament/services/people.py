@@ -233,8 +233,7 @@ def _entry_changes_log(*, entry: Entry, actor: User, checked_in: bool, seed: int
             tournament=entry.tournament,
             actor=actor,
             verb="entry.check_in" if entry.checked_in else "entry.check_out",
-            target=entry,
-            data={"player": entry.player_id},
+            target=entry,  # names the player
         )
     if entry.seed != seed:
         action_log_record(
@@ -242,7 +241,7 @@ def _entry_changes_log(*, entry: Entry, actor: User, checked_in: bool, seed: int
             actor=actor,
             verb="entry.seed",
             target=entry,
-            data={"player": entry.player_id, "before": seed, "after": entry.seed},
+            data={"before": seed, "after": entry.seed},
         )
 
 

@@ -157,8 +157,8 @@ class Command(BaseCommand):
                 club=club,
                 rating=rating,
             )
-            entry = ts.entry_create(tournament=tournament, actor=director, player=player)
-            ts.entry_update(entry=entry, actor=director, data={"checked_in": True})
+            ts.entry_create(tournament=tournament, actor=director, player=player)
+        ts.entries_check_in(tournament=tournament, actor=director)  # one log line, as the page
         for number, (username, display) in enumerate(REFEREES, start=1):
             ts.table_create(tournament=tournament, actor=director, number=number)
             role = ts.referee_create(

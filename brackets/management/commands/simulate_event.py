@@ -144,8 +144,8 @@ class Command(BaseCommand):
                 club=f"Club {i % 8 + 1}",
                 rating=2400 - rng.randrange(900),
             )
-            entry = ts.entry_create(tournament=t, actor=director, player=player)
-            ts.entry_update(entry=entry, actor=director, data={"checked_in": True})
+            ts.entry_create(tournament=t, actor=director, player=player)
+        ts.entries_check_in(tournament=t, actor=director)
         for k in range(max(1, math.ceil(n / 4))):
             ts.referee_create(tournament=t, actor=director, username=f"{slug}-ref{k + 1}")
         t = ts.tournament_update(
