@@ -20,6 +20,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from brackets.models import StageEntry
+from brackets.selectors import tournament_placings
 from brackets.selectors.pairs import pair_seed
 from live.presenters.documents import json_document
 from live.scope import PublicTournament
@@ -273,8 +274,9 @@ STANDINGS_COLUMNS = [
     "forfeits",
     "status",
     "outlook",
-    # Appended, so existing columns keep their positions: the place in the event once the last
-    # stage is finished (T6), as the standings page lists that stage.
+    # Appended, so existing columns keep their positions: the place in the event (T6), on
+    # the row of the stage that placed it, as the bracket lists it (a player out at an earlier
+    # stage's cut has it on that stage's row; the final places on the last stage's rows).
     "place",
     # Appended too: a partnership's two players (T9), "Ana & Bea"; empty on a player's row.
     "members",
@@ -314,13 +316,37 @@ def _pair_row(row: dict[str, Any]) -> list[Any]:
     return out
 
 
+def _player_row(row: dict[str, Any], place: int | None) -> list[Any]:
+    """A player's row (an individual stage) in the standings export's columns, ``place`` the
+    player's event place when this stage placed them (:func:`_event_places`), else empty."""
+    return [place if column == "place" else row.get(column) for column in STANDINGS_COLUMNS]
+
+
+def _event_places(tournament_id: int) -> dict[tuple[int, int], int]:
+    """(stage number, entry id) -> the player's place in the event, on the stage that placed
+    them: the deepest stage where they hold a place (T6), as the bracket lists it
+    (:func:`brackets.selectors.tournament_placings`, one query). The standings document keeps
+    ``place`` for the finished last stage only (its API meaning); the export fills it for
+    players out at an earlier stage's cut too, as a pairs row has it (:mod:`live.pairs`)."""
+    return {
+        (p.stage_number, p.entry_id): p.place
+        for p in tournament_placings(tournament_id=tournament_id)
+    }
+
+
 def _standings(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
     document = json.loads(json_document("standings", t)) or {"stages": []}
     header = ["stage", *STANDINGS_COLUMNS]
+    individual = any(not stage.get("pairs") for stage in document["stages"])
+    places = _event_places(t.id) if individual else {}
     return header, (
         [
             stage["stage"]["name"],
-            *(_pair_row(row) if stage.get("pairs") else [row.get(c) for c in STANDINGS_COLUMNS]),
+            *(
+                _pair_row(row)
+                if stage.get("pairs")
+                else _player_row(row, places.get((stage["stage"]["number"], row.get("entry_id"))))
+            ),
         ]
         for stage in document["stages"]
         for row in stage["rows"]

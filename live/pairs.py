@@ -210,9 +210,12 @@ def _final(data: StageData) -> list[JSON] | None:
                 sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)
             }
             # Both partners who played the final, named with their partnership (T9), even one
-            # replaced since (T11: no longer an entrant).
+            # replaced since (T11: no longer an entrant), in registered order (not the seats').
             players = {
-                sides[k]: [s.entry_id for i, s in enumerate(t.seats) if i % 2 == k] for k in (0, 1)
+                sides[k]: sorted(
+                    (s.entry_id for i, s in enumerate(t.seats) if i % 2 == k), key=pd.roster.slot
+                )
+                for k in (0, 1)
             }
             return [
                 {

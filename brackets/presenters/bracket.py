@@ -129,7 +129,7 @@ def _bracket_stage(
                     seats=seats,
                     sides=pair_sides(
                         seats,
-                        data.pairs.roster.side_names([s.entry_id for s in seats]),
+                        data.pairs.roster.table_pairs([s.entry_id for s in seats]),
                         finished=t.status == Match.Status.FINISHED,
                     )
                     if data.pairs is not None

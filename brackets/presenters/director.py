@@ -441,7 +441,7 @@ def build_preview(stage: Stage, seating: Any) -> Preview:
             seats=lines,
             referee=names.get(referees[(number - 1) % len(referees)], "") if referees else "",
             warnings=tuple(w for w in warnings if w.table == number),
-            sides=pair_sides(lines, data.pairs.roster.side_names(list(seats)), finished=False)
+            sides=pair_sides(lines, data.pairs.roster.table_pairs(list(seats)), finished=False)
             if data.pairs is not None
             else (),
         )
@@ -553,7 +553,7 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 partners=m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners",
                 sides=pair_sides(
                     seats,
-                    roster.side_names([s.entry_id for s in seats]),
+                    roster.table_pairs([s.entry_id for s in seats]),
                     finished=m.status == Match.Status.FINISHED,
                 )
                 if roster is not None

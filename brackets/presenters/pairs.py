@@ -9,13 +9,14 @@ its last round are not "a final table". Individual events keep their rows and wo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
 from brackets.models import Round, Stage
+from brackets.selectors.pair_roster import NamedPair
 from brackets.selectors.pairs import side_places
 from core.choice_labels import choice_label
 from tournament.partnerships import partnership_label
@@ -35,6 +36,10 @@ class SideLine:
     name: str
     """The partnership's registered name, "" if none."""
     seats: tuple[SeatLine, SeatLine]
+    """The partners in seat order (A then C, or B then D): who sits where at this table."""
+    players: tuple[SeatLine, SeatLine]
+    """The same two in the partnership's registered order (T9): how a page listing
+    partnerships names them, the same in every round though partners swap seats (T8)."""
     points: int | None
     """The partnership's score (both partners show it, R42)."""
     placing: int | None
@@ -44,8 +49,9 @@ class SideLine:
 
     @property
     def label(self) -> str:
-        """ "Los Primos (Ana & Bea)" or "Ana & Bea": the players who sat at this table."""
-        return partnership_label(self.name, [s.name for s in self.seats])
+        """ "Los Primos (Ana & Bea)" or "Ana & Bea": the players who sat at this table, in
+        registered order."""
+        return partnership_label(self.name, [s.name for s in self.players])
 
     @property
     def seed(self) -> int | None:
@@ -60,19 +66,21 @@ class SideLine:
 
 
 def pair_sides(
-    seats: Sequence[SeatLine], names: Mapping[int, str], *, finished: bool
+    seats: Sequence[SeatLine], named: Sequence[NamedPair] | None, *, finished: bool
 ) -> tuple[SideLine, ...]:
     """The two partnerships of a four-seat table, AC then BD; ``()`` for any other table.
-    ``names``: seat 0 and 1 -> the registered partnership name (as
-    :func:`scoring.presenters.partnership.pair_names_by_match` gives it)."""
+    ``named``: the table's two partnerships, AC then BD, as
+    :meth:`brackets.selectors.pair_roster.Roster.table_pairs` names them (registered name,
+    players in registered order); ``None`` leaves them unnamed, in seat order."""
     if len(seats) != 4:
         return ()
     places = side_places(seats, finished=finished)
     return tuple(
         SideLine(
             letters=SIDES[k],
-            name=names.get(k, ""),
+            name=named[k].name if named else "",
             seats=(seats[k], seats[k + 2]),
+            players=_registered_order((seats[k], seats[k + 2]), named[k] if named else None),
             points=seats[k].points,
             placing=places[k],
             won=places[k] == 1 and places[1 - k] == 2,
@@ -80,6 +88,17 @@ def pair_sides(
         )
         for k in (0, 1)
     )
+
+
+def _registered_order(
+    pair: tuple[SeatLine, SeatLine], named: NamedPair | None
+) -> tuple[SeatLine, SeatLine]:
+    """A side's two seats in the partnership's registered order (``named.entry_ids``)."""
+    if named is None:
+        return pair
+    order = {e: i for i, e in enumerate(named.entry_ids)}
+    first, second = sorted(pair, key=lambda s: order.get(s.entry_id, len(order)))
+    return first, second
 
 
 def round_kind_label(kind: str, *, pairs: bool) -> str:

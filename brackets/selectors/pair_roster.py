@@ -120,20 +120,30 @@ class Roster:
 
     def seated(self, entry_ids: Sequence[int]) -> NamedPair | None:
         """The partnership of players who sat together at a table, named by them (T11: a
-        played match keeps its players)."""
+        played match keeps its players) in its registered order (``slot``), not the seats':
+        partners swap seats between rounds (T8), and a list of partnerships must not read
+        "Ana & Bea" in one round and "Bea & Ana" in the next."""
         pid = self.pair_of(entry_ids[0]) if entry_ids else None
         if pid is None:
             return None
+        ordered = sorted(entry_ids, key=self.slot)
         return NamedPair(
             pair_id=pid,
             name=self.registered.get(pid, ""),
-            entry_ids=tuple(entry_ids),
-            names=tuple(self.player(e) for e in entry_ids),
+            entry_ids=tuple(ordered),
+            names=tuple(self.player(e) for e in ordered),
         )
+
+    def slot(self, entry_id: int) -> int:
+        """The entry's place in its partnership's registered order (T9; a substitute takes
+        the leaving player's, T11); past any registered player if it plays for none."""
+        m = self.by_entry.get(entry_id)
+        return 2 if m is None else m.slot
 
     def table_pairs(self, seat_entry_ids: Sequence[int]) -> tuple[NamedPair, NamedPair] | None:
         """AC (seats 0 and 2) and BD (seats 1 and 3) of a four-seat pairs table (R42), each
-        named by who sat there; ``None`` for any other table."""
+        named by who sat there, in registered order (:meth:`seated`); ``None`` for any other
+        table."""
         if len(seat_entry_ids) != 4:
             return None
         ac = self.seated([seat_entry_ids[0], seat_entry_ids[2]])
@@ -141,12 +151,6 @@ class Roster:
         if ac is None or bd is None or ac.pair_id == bd.pair_id:
             return None
         return ac, bd
-
-    def side_names(self, seat_entry_ids: Sequence[int]) -> dict[int, str]:
-        """Seat 0 and 1 -> the registered name of the partnership that sat there (as
-        ``brackets.presenters.pairs.pair_sides`` takes them); ``{}`` if not a pairs table."""
-        named = self.table_pairs(seat_entry_ids)
-        return {} if named is None else {k: named[k].name for k in (0, 1)}
 
     def byes(self, entry_ids: Iterable[int], *, moment: datetime | None) -> list[NamedPair]:
         """The partnerships of a round's byes (entry ids as published, T1), each once in

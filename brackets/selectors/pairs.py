@@ -249,14 +249,18 @@ class PairPlacing:
 
 
 def pairs_placings(*, tournament_id: int) -> list[PairPlacing]:
-    """Final places of partnerships, best first (two queries)."""
+    """Final places of partnerships, best first (two queries); each names its players of
+    the deepest stage in registered order (``slot``, T9), as every list of partnerships
+    does."""
     pair_of: dict[int, int] = {}
     pair_name: dict[int, str] = {}
-    for member, partnership, registered in PartnershipMember.objects.filter(
+    slot: dict[int, int] = {}
+    for member, partnership, registered, member_slot in PartnershipMember.objects.filter(
         partnership__tournament_id=tournament_id
-    ).values_list("entry_id", "partnership_id", "partnership__name"):
+    ).values_list("entry_id", "partnership_id", "partnership__name", "slot"):
         pair_of[member] = partnership
         pair_name[partnership] = registered or ""
+        slot[member] = member_slot
     best: dict[int, tuple[int, int]] = {}
     names: dict[int, dict[int, str]] = {}
     for entry_id, place, number, name in (
@@ -272,15 +276,19 @@ def pairs_placings(*, tournament_id: int) -> list[PairPlacing]:
             names[pid] = {}
         if best[pid][1] == number:
             names[pid][entry_id] = name
+
+    def registered_order(pid: int) -> list[int]:
+        return sorted(names[pid], key=lambda e: (slot.get(e, 2), e))
+
     return sorted(
         (
             PairPlacing(
                 pid,
                 place,
                 number,
-                tuple(names[pid][e] for e in sorted(names[pid])),
+                tuple(names[pid][e] for e in registered_order(pid)),
                 name=pair_name.get(pid, ""),
-                entry_ids=tuple(sorted(names[pid])),
+                entry_ids=tuple(registered_order(pid)),
             )
             for pid, (place, number) in best.items()
         ),

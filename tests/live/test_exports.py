@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from live.exports import csv_cell, csv_safe, to_csv
+from brackets.models import Stage
+from live.exports import STANDINGS_COLUMNS, csv_cell, csv_safe, to_csv
 from tests.live.conftest import make_live_tournament, play_hands, start_match
 from tournament.models import Player
 
@@ -145,3 +146,42 @@ def test_a_draft_has_no_exports(client: Any) -> None:
     live.tournament.status = "draft"
     live.tournament.save(update_fields=["status"])
     assert client.get(f"/live/{live.tournament.slug}/export/players.csv").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_export_places_players_out_at_an_earlier_cut(client: Any, settings: Any) -> None:
+    """Bug: an individual event's standings export had ``place`` only on the finished last
+    stage's rows; players out at the qualifying cut had none, though the bracket lists their
+    place. Now each player's event place is on the row of the stage that placed them, as the
+    bracket lists it (T6), like a partnership's row in a pairs event; the columns stay."""
+    from brackets import services
+    from brackets.selectors import tournament_placings
+    from tests.brackets.conftest import make_tournament
+    from tests.brackets.test_brackets_e2e import run_tournament  # a test module: import late
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    t, director = make_tournament(7, referees=2, ruleset_overrides={"target": 3})
+    common = {"tournament": t, "actor": director, "auto_advance": True}
+    q = services.stage_create(
+        name="Qualifying", kind="qualifying", swiss_rounds=2, cut_size=4, rng_seed=1007, **common
+    )
+    services.stage_create(name="Knockout", kind="knockout", rng_seed=2007, **common)
+    services.stage_seed(stage=q, actor=director, method="rating")
+    services.round_publish(stage=q, actor=director, expected_number=1)
+    run_tournament(t, director)
+    placings = tournament_placings(tournament_id=t.pk)
+    assert len(placings) == 7
+    stage_names = dict(Stage.objects.filter(tournament=t).values_list("number", "name"))
+    expected = {(stage_names[p.stage_number], p.name): str(p.place) for p in placings}
+    assert {stage for stage, _ in expected} == {"Qualifying", "Knockout"}  # out at the cut too
+    response = client.get(f"/live/{t.slug}/export/standings.csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert list(rows[0]) == ["stage", *STANDINGS_COLUMNS]
+    got = {(r["stage"], r["name"]): r["place"] for r in rows if r["place"]}
+    assert got == expected
+    # The qualifying rows of the players who went on carry no place (their row is later).
+    went_on = [r for r in rows if r["stage"] == "Qualifying" and r["status"] == "advanced"]
+    assert len(went_on) == 4
+    assert all(r["place"] == "" for r in went_on)
+    body = client.get(f"/live/{t.slug}/export/standings.json").json()
+    assert {(r["stage"], r["name"]): str(r["place"]) for r in body if r["place"]} == expected
