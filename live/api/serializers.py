@@ -456,7 +456,11 @@ class NamedPairSerializer(serializers.Serializer[Any]):
     registered_name = serializers.CharField(
         allow_blank=True, help_text="The registered name alone; empty if none."
     )
-    players = NamedEntrySerializer(many=True, help_text="Both partners.")
+    players = NamedEntrySerializer(
+        many=True,
+        help_text="Both partners, in the partnership's registered order (the same in every "
+        "round, though partners swap seats, T8); a table's own seats say who sat where.",
+    )
 
 
 class BracketSideSerializer(NamedPairSerializer):
