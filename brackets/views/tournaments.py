@@ -31,7 +31,6 @@ from tournament.models import Tournament, TournamentRole
 from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
-
 #: Refusals whose field text is a bare "Taken.": the form shows the whole message there
 #: (which slug is taken), chosen by code so that a translated page finds it too.
 _WHOLE_MESSAGE_CODES = frozenset({"slug_taken"})
