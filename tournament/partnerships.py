@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from core.choice_labels import choice_phrase
 from core.exceptions import ApplicationError
 from core.visible_text import name_clean, names_check
 from tournament.models import Entry, Partnership, PartnershipMember, Player, Tournament
@@ -53,25 +54,25 @@ def tournament_entry_format_set(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if entry_format not in ENTRY_FORMATS:
         raise ApplicationError(
-            f"entry_format must be one of {', '.join(ENTRY_FORMATS)}.",
+            _("Entry format must be individual or pairs (T9)."),
             code="bad_choice",
             rule="T9",
-            fields={"entry_format": ["individual or pairs"]},
+            fields={"entry_format": [_("Entry format must be individual or pairs (T9).")]},
         )
     if entry_format == tournament.entry_format:
         return tournament
     if entry_format == PAIRS and not is_partnership_ruleset(tournament.ruleset):
-        message = "A pairs event needs a partnership ruleset (teams = partners, R42, T9)."
+        message = _("A pairs event needs a partnership ruleset (teams = partners, R42, T9).")
         raise ApplicationError(
             message, code="not_partnership_ruleset", rule="T9", fields={"entry_format": [message]}
         )
     if entry_format == INDIVIDUAL and tournament.partnerships.exists():
-        message = "Partnerships are registered: the event stays a pairs event (T9)."
+        message = _("Partnerships are registered: the event stays a pairs event (T9).")
         raise ApplicationError(
             message, code="partnerships_registered", rule="T9", fields={"entry_format": [message]}
         )
     if tournament.matches.exists():
-        message = "Matches have been played: the entry format cannot change (T9)."
+        message = _("Matches have been played: the entry format cannot change (T9).")
         raise ApplicationError(
             message, code="tournament_started", rule="T9", fields={"entry_format": [message]}
         )
@@ -101,10 +102,17 @@ def entry_for_partnership(
     if entry is None:
         entry = entry_create(tournament=tournament, actor=actor, player=player)
     elif entry.status != Entry.Status.ACTIVE:
-        raise _refuse(field, f"{player} is {entry.status} in this tournament (T9).", "not_active")
+        raise _refuse(
+            field,
+            _("%(player)s is %(status)s in this tournament (T9).")
+            % {"player": player, "status": choice_phrase(Entry.Status, entry.status)},
+            "not_active",
+        )
     if PartnershipMember.objects.filter(entry=entry).exists():
         raise _refuse(
-            field, f"{player} already plays in a partnership of this event (T9).", "in_partnership"
+            field,
+            _("%(player)s already plays in a partnership of this event (T9).") % {"player": player},
+            "in_partnership",
         )
     if check_in and not entry.checked_in:
         from django.utils import timezone
@@ -131,11 +139,13 @@ def partnership_register(
     require_director(actor=actor, tournament=tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)  # number race
     if not is_pairs_event(tournament):
-        raise _refuse("entry_format", "This is not a pairs event (T9).", "not_pairs_event")
+        raise _refuse("entry_format", _("This is not a pairs event (T9)."), "not_pairs_event")
     if len(players) != 2 or players[0].pk == players[1].pk:
-        raise _refuse("players", "A partnership is two different players (T9).", "bad_partnership")
+        raise _refuse(
+            "players", _("A partnership is two different players (T9)."), "bad_partnership"
+        )
     if len(name) > 120:
-        raise _refuse("name", "At most 120 characters.", "too_long")
+        raise _refuse("name", _("At most %(max)s characters.") % {"max": 120}, "too_long")
     names_check({"name": name}, labels={"name": _("Partnership name")})
     name = name_clean(name)
     entries = [
@@ -162,7 +172,9 @@ def partnership_register(
             )
     except IntegrityError:  # a concurrent registration took a player first
         raise _refuse(
-            "players", "A player was just registered in another partnership (T9).", "in_partnership"
+            "players",
+            _("A player was just registered in another partnership (T9)."),
+            "in_partnership",
         ) from None
     action_log_record(
         tournament=tournament,

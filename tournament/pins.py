@@ -18,6 +18,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, PermissionDeniedError
 from dominoes.digits import parse_int
@@ -69,11 +70,11 @@ def pin_check(entry: Entry, pin: str | None, seat: int, *, dispute: bool = False
     ``dispute`` the missing-PIN message speaks of disputing (the code stays ``pin_required``)."""
     if not entry.pin_hash:
         return False
-    field = {"pin": [f"Seat {seat}'s player has a PIN: type it."]}
+    field = {"pin": [_("Seat %(seat)s's player has a PIN: type it.") % {"seat": seat}]}
     key = _failures_key(entry.pk)
     if int(cache.get(key, 0) or 0) >= PIN_MAX_FAILURES:
         raise ApplicationError(
-            "Too many wrong PINs for this player: ask the director.",
+            _("Too many wrong PINs for this player: ask the director."),
             code="pin_locked",
             rule=RULE,
             status=429,
@@ -81,9 +82,9 @@ def pin_check(entry: Entry, pin: str | None, seat: int, *, dispute: bool = False
         )
     if not pin:
         message = (
-            "This player needs their PIN to dispute."
+            _("This player needs their PIN to dispute.")
             if dispute
-            else "This player confirms with their PIN."
+            else _("This player confirms with their PIN.")
         )
         raise PermissionDeniedError(message, code="pin_required", fields=field)
     if not (parse_int(pin) is not None and len(pin) == PIN_LENGTH) or not (
@@ -94,6 +95,6 @@ def pin_check(entry: Entry, pin: str | None, seat: int, *, dispute: bool = False
                 cache.incr(key)
             except ValueError:  # expired in between
                 cache.add(key, 1, PIN_FAILURE_WINDOW)
-        raise PermissionDeniedError("Wrong PIN.", code="bad_pin", fields=field)
+        raise PermissionDeniedError(_("Wrong PIN."), code="bad_pin", fields=field)
     cache.delete(key)
     return True

@@ -14,14 +14,16 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Choices
 from django.utils.functional import Promise
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
+from brackets.models import Round, Stage
 from brackets.presenters.director import user_label
 from core.choice_labels import choice_label
 from scoring.models import Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
-from tournament.models import ActionLog
+from tournament.models import ActionLog, Tournament, TournamentRole
 
 # A namer: kind ("scoring.match", "tournament.entry", ...) and ids -> id: name.
 Namer = Callable[[str, list[int]], dict[int, str]]
@@ -71,6 +73,7 @@ KEY_LABELS: dict[str, Promise] = {
     "claimed": pgettext_lazy("action log", "Claimed"),
     "finished": pgettext_lazy("action log", "Match finished"),
     "table": pgettext_lazy("action log", "Table"),
+    "role": pgettext_lazy("action log", "Role"),
 }
 
 MATCH = "scoring.match"
@@ -103,6 +106,56 @@ LISTS: dict[str, str] = {
     "sudden_death": MATCH,
     "unconfirmed_voided": MATCH,
 }
+
+
+# Keys whose value is a stored choice ("swiss", "rating"), shown by the choice's label in the
+# page's language; ``status``, ``kind`` and a status change's before/after depend on the verb.
+CHOICES: dict[str, type[Choices]] = {
+    "method": Stage.Seeding,
+    "seeding": Stage.Seeding,
+    "bye_policy": Stage.ByePolicy,
+    "seat_order": Stage.SeatOrder,
+    "role": TournamentRole.Role,
+    "end_reason": Match.EndReason,
+    "confirmation": Tournament.Confirmation,
+}
+STATUS_BY_VERB: dict[str, type[Choices]] = {
+    "tournament": Tournament.Status,
+    "stage": Stage.Status,
+    "round": Round.Status,
+    "match": Match.Status,
+    "result": Match.Status,
+}
+STATUS_CHANGES = frozenset({"tournament.status", "tournament.reopen"})
+ENTRY_FORMAT_CHANGE = "tournament.entry_format"
+
+
+def _entry_format_label(value: str) -> str:
+    """The entry format's label (T9): "Individual players", "Partnerships (T9)"."""
+    choices = dict(Tournament._meta.get_field("entry_format").choices or [])
+    label = choices.get(value)
+    return gettext(str(label)) if label is not None else value
+
+
+def choice_shown(verb: str, key: str, value: Any) -> str | None:
+    """``value`` as its choice's label when ``key`` holds a stored choice, else None."""
+    if not isinstance(value, str) or not value:
+        return None
+    if key in ("before", "after"):
+        if verb in STATUS_CHANGES:
+            return choice_label(Tournament.Status, value)
+        if verb == ENTRY_FORMAT_CHANGE:
+            return _entry_format_label(value)
+        return None
+    if key == "entry_format":
+        return _entry_format_label(value)
+    if key == "kind":
+        return choice_label(Round.Kind if verb.startswith("round.") else Stage.Kind, value)
+    if key == "status":
+        choices = STATUS_BY_VERB.get(verb.split(".", 1)[0])
+        return choice_label(choices, value) if choices is not None else None
+    choices = CHOICES.get(key)
+    return choice_label(choices, value) if choices is not None else None
 
 
 def _label(key: str) -> str:
@@ -256,6 +309,8 @@ class _Details:
                     shown = ", ".join(self.name(kind, v) for v in value) or "—"
                 else:
                     shown = self.name(kind, value)
+            elif (said := choice_shown(log.verb, key, value)) is not None:
+                shown = said
             else:
                 shown = self.text(value)
             out.append(f"{_label(key)}: {shown}")

@@ -110,9 +110,9 @@ def first_stage_order(
     except BracketError as exc:
         raise bracket_error(exc) from exc
     raise ApplicationError(
-        "The first stage is seeded by rating, manual order or random draw (T8).",
+        _("The first stage is seeded by rating, manual order or random draw (T8)."),
         code="bad_choice",
-        fields={"method": ["rating, manual or random"]},
+        fields={"method": [_("Rating, manual or random.")]},
     )
 
 

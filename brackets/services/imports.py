@@ -88,7 +88,7 @@ def players_import_csv(
     """
     require_director(actor=actor, tournament=tournament)
     if not rows:
-        raise ApplicationError("No valid rows to import.", code="nothing_to_import")
+        raise ApplicationError(_("No valid rows to import."), code="nothing_to_import")
     found = _known_players(rows)
     entered: set[int] = set()
     entered_keys: set[tuple[str, str]] = set()

@@ -47,7 +47,7 @@ from tournament.services import action_log_record, require_director, tournament_
 def check_pairs_stage(stage: Stage, tournament: Tournament) -> None:
     """A pairs stage needs a pairs event under a partnership ruleset (T9, R42)."""
     if not is_partnership_ruleset(tournament.ruleset):
-        message = "A pairs event plays under a partnership ruleset (teams = partners, R42)."
+        message = _("A pairs event plays under a partnership ruleset (teams = partners, R42).")
         raise ApplicationError(
             message, code="not_partnership_ruleset", rule="T9", fields={"ruleset": [message]}
         )
@@ -56,12 +56,12 @@ def check_pairs_stage(stage: Stage, tournament: Tournament) -> None:
 def validate_pairs_config(stage: Stage) -> None:
     """Stage settings over partnerships (T10): a cut lets at least two through (a final)."""
     if stage.cut_size is not None and stage.cut_size < 2:
-        message = "A cut lets at least 2 partnerships through: the final (T10)."
+        message = _("A cut lets at least 2 partnerships through: the final (T10).")
         raise ApplicationError(
             message, code="bad_stage", rule="T10", fields={"cut_size": [message]}
         )
     if stage.kind == Stage.Kind.QUALIFYING and (stage.swiss_rounds or 0) < 1:
-        message = "A qualifying stage plays at least one round (T2)."
+        message = _("A qualifying stage plays at least one round (T2).")
         raise ApplicationError(
             message, code="bad_stage", rule="T2", fields={"swiss_rounds": [message]}
         )
@@ -261,7 +261,7 @@ def partnership_substitute(
         partnership=partnership, entry_id=leaving.pk, left_at__isnull=True
     ).first()
     if member is None:
-        message = "That player does not play in this partnership now (T11)."
+        message = _("That player does not play in this partnership now (T11).")
         raise ApplicationError(
             message, code="not_a_member", rule="T11", fields={"leaving": [message]}
         )

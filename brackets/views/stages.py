@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
-from brackets.models import Stage, StageEntry
+from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.director import RoundLine, rounds_by_stage
 from brackets.presenters.pairs import pairs_stage_kind_label
 from brackets.services import stage_create, stage_update
@@ -79,6 +79,12 @@ def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
             "n": last.number,
             "error": last.advance_error,
         }
+    if last.kind == Round.Kind.FINAL:  # one table, no round number to show (T6, T10)
+        if last.status == "published":
+            return _("The final is in play.")
+        if stage.auto_advance and not last.advanced:
+            return _("The final is closed: advancing.")
+        return _("The final is closed: preview what follows.")
     if last.status == "published":
         return _("%(kind)s %(n)s in play: %(done)s of %(tables)s done.") % {
             **names,

@@ -31,6 +31,10 @@ from tournament.models import Tournament, TournamentRole
 from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
+#: Refusals whose field text is a bare "Taken.": the form shows the whole message there
+#: (which slug is taken), chosen by code so that a translated page finds it too.
+_WHOLE_MESSAGE_CODES = frozenset({"slug_taken"})
+
 
 def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
     """Show a service's refusal on the field it names (``ruleset_overrides.<key>`` etc.)."""
@@ -39,8 +43,10 @@ def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
         field = name.removeprefix("ruleset_overrides.")
         field = f"rule_{field}" if name.startswith("ruleset_overrides.") else field
         if field in form.fields:
+            if exc.code in _WHOLE_MESSAGE_CODES:
+                texts = [exc.message]
             for message in texts:
-                form.add_error(field, message if message != "Taken." else exc.message)
+                form.add_error(field, message)
             placed = True
     if not placed:
         text = exc.message + (f" ({exc.rule})" if exc.rule and exc.rule not in exc.message else "")

@@ -81,3 +81,60 @@ def test_calling_time_is_logged_as_placing_by_time_not_as_an_override() -> None:
     assert verbs == [("match.override", str(first.pk)), ("match.time_called", str(second))]
     html = director_client(d).get(reverse("brackets:log", args=[t.slug])).content.decode()
     assert "Placed when time was called (T3)" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "raw"),
+    [
+        (
+            "en",
+            [
+                "Kind: Qualifying (Swiss-style)",
+                "Kind: Qualifying round",
+                "Method: By rating",
+                "Before: Running",
+                "After: Finished",
+                "After: Partnerships (T9)",
+                "Role: Director",
+            ],
+            ["Kind: swiss", "Kind: qualifying", "Method: rating", "After: finished"],
+        ),
+        (
+            "es",
+            [
+                "Tipo: Clasificatoria (estilo suizo)",
+                "Tipo: Ronda clasificatoria",
+                "Método: Por rating",
+                "Antes: En marcha",
+                "Después: Terminado",
+                "Después: Parejas (T9)",
+            ],
+            ["Tipo: swiss", "Tipo: qualifying", "Método: rating", "Después: finished"],
+        ),
+    ],
+)
+def test_stored_choices_show_by_their_label_in_the_page_language(
+    language: str, expected: list[str], raw: list[str]
+) -> None:
+    """Bug: the log showed stored values raw ("Kind: swiss", "Method: rating", "After:
+    finished"). Now a stage's and a round's kind, the seeding method, a status change, the
+    entry format (T9) and a role read as their labels, in the page's language."""
+    from tournament.services import action_log_record
+
+    t, d, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=d, method="rating")
+    round_publish(stage=stage, actor=d)
+    for verb, data in (
+        ("tournament.status", {"before": "running", "after": "finished"}),
+        ("tournament.entry_format", {"before": "individual", "after": "pairs"}),
+        ("role.grant", {"role": "director"}),
+    ):
+        action_log_record(tournament=t, actor=d, verb=verb, target=t, data=data)
+    client = director_client(d)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    html = client.get(reverse("brackets:log", args=[t.slug])).content.decode()
+    details = re.findall(r'<span class="detail">([^<]*)</span>', html)
+    for line in expected:
+        assert line in details, (line, details)
+    for line in raw:
+        assert line not in details, line

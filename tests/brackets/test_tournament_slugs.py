@@ -151,3 +151,27 @@ def test_another_director_or_another_name_still_makes_a_new_one(staff: Any) -> N
         "resubmit-cup-2",
         "resubmit-cup-b",
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("es", "El identificador 'taken-cup' ya está en uso."),
+        ("en", "The slug 'taken-cup' is taken."),
+    ],
+)
+def test_a_taken_slug_is_said_under_the_slug_field_in_the_page_language(
+    staff: Any, language: str, expected: str
+) -> None:
+    """Bug: the create form put the service's whole message under the field only when the
+    field's text was the English "Taken.", so a Spanish page showed a bare "Ocupado." without
+    the slug. Now the refusal's code chooses it, and the slug field says which slug is taken
+    in either language."""
+    TournamentFactory(slug="taken-cup")
+    client = Client()
+    client.force_login(staff)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    r = client.post(reverse("brackets:tournament-create"), _form(slug="taken-cup"))
+    assert r.status_code == 400
+    assert r.context["form"].errors["slug"] == [expected]
+    assert Tournament.objects.filter(name="Resubmit Cup").count() == 0

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, PermissionDeniedError
 from dominoes import InvalidRuleset
@@ -25,7 +26,7 @@ User = Any  # the project's user model instance (AbstractBaseUser); kept loose f
 
 def _require_authenticated(actor: User) -> None:
     if actor is None or not getattr(actor, "is_authenticated", False):
-        raise PermissionDeniedError("Sign in first.", code="not_authenticated")
+        raise PermissionDeniedError(_("Sign in first."), code="not_authenticated")
 
 
 def require_director(*, actor: User, tournament: Tournament, action: Any = None) -> None:
@@ -41,10 +42,10 @@ def _ruleset_effective(preset: str, overrides: Mapping[str, object] | None) -> d
     :mod:`tournament.rulesets`); InvalidRuleset -> 400 naming the key and rule (§1, R11)."""
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ApplicationError(
-            "ruleset_overrides must be an object of ruleset keys (§1).",
+            _("ruleset_overrides must be an object of ruleset keys (§1)."),
             code="bad_type",
             rule="§1",
-            fields={"ruleset_overrides": ["Must be an object."]},
+            fields={"ruleset_overrides": [_("Must be an object.")]},
         )
     try:
         return tournament_ruleset(preset, overrides).to_json()

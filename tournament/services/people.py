@@ -129,7 +129,9 @@ def player_update(
     for key in data:
         if key not in allowed:
             raise ApplicationError(
-                f"{key} cannot be changed.", code="read_only", fields={key: [_("Read-only.")]}
+                _("%(field)s cannot be changed.") % {"field": key},
+                code="read_only",
+                fields={key: [_("Read-only.")]},
             )
     for key, value in player_fields_clean(data).items():  # the rule of player_create
         if getattr(player, key) != value:
@@ -217,7 +219,9 @@ def entry_update(*, entry: Entry, actor: User, data: Mapping[str, Any], log: boo
             entry.checked_in_at = timezone.now() if value else None
         else:
             raise ApplicationError(
-                f"{key} cannot be changed here.", code="read_only", fields={key: [_("Read-only.")]}
+                _("%(field)s cannot be changed here.") % {"field": key},
+                code="read_only",
+                fields={key: [_("Read-only.")]},
             )
     entry.save()
     tournament_version_bump(tournament_id=entry.tournament_id)

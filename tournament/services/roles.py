@@ -70,22 +70,24 @@ def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) ->
         )
     if role == TournamentRole.Role.REFEREE:
         raise ApplicationError(
-            "The referee role is not given to an account: create a referee for this "
-            "tournament (POST referees/) and issue them a credential.",
+            _(
+                "The referee role is not given to an account: create a referee for this "
+                "tournament (POST referees/) and issue them a credential."
+            ),
             code="referee_is_not_an_account",
-            fields={"role": ["Create a referee instead."]},
+            fields={"role": [_("Create a referee instead.")]},
         )
     if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
         raise ApplicationError(
-            "Staff and superuser accounts are never given a tournament role.",
+            _("Staff and superuser accounts are never given a tournament role."),
             code="privileged_account",
-            fields={"user": ["A staff or superuser account."]},
+            fields={"user": [_("A staff or superuser account.")]},
         )
     if not getattr(user, "is_active", False):
         raise ApplicationError(
-            "This account cannot sign in (a referee identity?).",
+            _("This account cannot sign in (a referee identity?)."),
             code="inactive_account",
-            fields={"user": ["Inactive account."]},
+            fields={"user": [_("Inactive account.")]},
         )
     obj, created = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
     if created:
@@ -111,7 +113,7 @@ def role_grant_by_invitation(*, invitation: DirectorInvitation, user: User) -> T
     """
     if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
         raise ApplicationError(
-            "Staff and superuser accounts are never given a tournament role.",
+            _("Staff and superuser accounts are never given a tournament role."),
             code="privileged_account",
         )
     role = TournamentRole.objects.create(
@@ -145,7 +147,7 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
         ).count()
         == 1
     ):
-        raise ApplicationError("A tournament keeps at least one director.", code="last_director")
+        raise ApplicationError(_("A tournament keeps at least one director."), code="last_director")
     action_log_record(
         tournament=role.tournament,
         actor=actor,

@@ -147,7 +147,9 @@ def tournament_update(
     if unknown:
         field = sorted(unknown)[0]
         raise ApplicationError(
-            f"{field} cannot be changed.", code="read_only", fields={field: [_("Read-only.")]}
+            _("%(field)s cannot be changed.") % {"field": field},
+            code="read_only",
+            fields={field: [_("Read-only.")]},
         )
     if tournament.status == Tournament.Status.FINISHED:
         raise ApplicationError(
