@@ -166,10 +166,11 @@ def test_a_partnership_table_confirms_each_partnerships_score(page: Page) -> Non
     expect(final).to_be_visible(timeout=15_000)
     expect(final).to_contain_text(f"Match over — AC · {names[0]} & {names[2]} win")
     expect(final.locator("thead th")).to_have_text(["Place", "Partnership", "Score"])
-    # R42: each partnership has one score and one placing, held by both partners.
+    # R42: each partnership has one score and one placing, held by both partners: 1st or
+    # 2nd of the two (T4, T10), never the seat placing 3 (walkthrough).
     assert _final_rows(page) == [
         ["1st", f"AC · {names[0]} & {names[2]}", "6"],
-        ["3rd", f"BD · {names[1]} & {names[3]}", "0"],
+        ["2nd", f"BD · {names[1]} & {names[3]}", "0"],
     ]
     # R46: both partners of the partnership on love receive the six-love.
     expect(final.locator(".final-six-love")).to_have_text(
