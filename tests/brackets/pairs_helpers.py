@@ -93,10 +93,14 @@ AC_SIX_LOVE: list[dict[str, Any]] = [
 ]
 
 
-def play_pairs_match(records: list[dict[str, Any]]) -> tuple[Tournament, Any, Stage, Match]:
-    """A two-partnership pairs event; its one round-1 table plays ``records`` (the match
-    finishes). Returns the tournament, its director, its qualifying stage and the match."""
-    t, d, _ = make_pairs_tournament(2)
+def play_pairs_match(
+    records: list[dict[str, Any]], **tournament: Any
+) -> tuple[Tournament, Any, Stage, Match]:
+    """A two-partnership pairs event (``tournament``: its factory fields); its one round-1
+    table plays ``records``, and the match finishes, or waits for the players under
+    ``confirmation``. Returns the tournament, its director, its qualifying stage and the
+    match."""
+    t, d, _ = make_pairs_tournament(2, **tournament)
     q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
     services.stage_seed(stage=q, actor=d, method="rating")
     rnd = services.round_publish(stage=q, actor=d)
@@ -105,7 +109,8 @@ def play_pairs_match(records: list[dict[str, Any]]) -> tuple[Tournament, Any, St
     for number, payload in enumerate(records, start=1):
         hand_record(match_id=link.match_id, actor=d, expected_number=number, payload=payload)
     match = Match.objects.get(pk=link.match_id)
-    assert match.status == Match.Status.FINISHED
+    held = tournament.get("confirmation", "off") != "off"  # issue 15: held for the players
+    assert match.status == (Match.Status.IN_PROGRESS if held else Match.Status.FINISHED)
     return t, d, q, match
 
 

@@ -13,17 +13,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from brackets import services
-from brackets.models import RoundMatch
 from ratings.services import rating_update_for_match
 from scoring.engine.placing import seat_side_places, side_places
-from scoring.models import Hand, Match, Seat
+from scoring.models import Hand, Seat
 from scoring.presenters.confirmation import held_result
-from scoring.services import hand_record, match_start
 from tests.brackets.pairs_helpers import (
     AC_SIX_LOVE,
-    make_pairs_tournament,
-    pairs_stages,
     play_pairs_match,
 )
 
@@ -56,16 +51,7 @@ def test_one_rule_turns_seat_placings_into_partnership_places(
 def test_the_referees_result_card_says_1st_and_2nd() -> None:
     """Bug: the card the players confirm at the end of a pairs match read "1st" and "3rd" (the
     seat placings). Now it reads each partnership's place, 1st and 2nd."""
-    t, d, _ = make_pairs_tournament(2, confirmation="match_end")
-    q, _ = pairs_stages(t, d, swiss_rounds=1, cut_size=2, auto_advance=False)
-    services.stage_seed(stage=q, actor=d, method="rating")
-    rnd = services.round_publish(stage=q, actor=d)
-    link = RoundMatch.objects.get(round=rnd)
-    match_start(match_id=link.match_id, actor=d, lot_winner=0)
-    for number, payload in enumerate(AC_SIX_LOVE, start=1):
-        hand_record(match_id=link.match_id, actor=d, expected_number=number, payload=payload)
-    match = Match.objects.get(pk=link.match_id)
-    assert match.status == Match.Status.IN_PROGRESS  # held for the players (issue 15)
+    *_, match = play_pairs_match(AC_SIX_LOVE, confirmation="match_end")  # held (issue 15)
     live = list(Hand.objects.filter(match=match, void=False).order_by("number"))
     held = held_result(match, live)
     assert held is not None
