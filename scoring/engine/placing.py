@@ -4,7 +4,10 @@ Glossary:
     placing  -- a seat's competition rank at the table (1, 2, 2, 4): players still level on
                 every key share it (T3).
     reached  -- the earliest hand after which a player stood on their final score for good;
-                earlier is better (T3).
+                earlier is better (T3). Not for a player on love (0): nobody *reaches* love,
+                the start or a reset puts them there, so players on love go straight to hands
+                won (README, Rule decisions; the same decision as
+                ``brackets.engine.time_called``).
 
 At a partnership table (R42) both partners hold their partnership's placing
 (:func:`team_placings`).
@@ -29,8 +32,8 @@ def placings_by_score(
     winner: int | None,
 ) -> list[int]:
     """Placing at the table (T3/T4): the winner first, then by score, then by who reached
-    that score first (the earliest start of their final unchanged run in ``history``), then
-    hands won. Players still level share the placing, competition style (1, 2, 2, 4): seat
+    that score first (the earliest start of their final unchanged run in ``history``; not
+    for players on love, who go straight to hands won), then hands won. Players still level share the placing, competition style (1, 2, 2, 4): seat
     order never decides (T3). Without a ``winner`` a shared first stays shared (no match
     win, T3)."""
 
@@ -44,6 +47,8 @@ def _placings(
     is_winner: Callable[[int], bool],
 ) -> list[int]:
     def reached(i: int) -> int:
+        if scores[i] == 0:  # love is not reached (T3): straight to hands won
+            return 0
         j = len(history)
         while j > 0 and history[j - 1][i] == scores[i]:
             j -= 1

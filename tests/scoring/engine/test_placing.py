@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from brackets.engine.time_called import TimeCalledLine, time_called_placings
 from scoring.engine.placing import (
     partnership_placings,
     placings_by_score,
@@ -40,6 +41,25 @@ CASES: list[tuple[list[int], list[list[int]], list[int], int | None, list[int]]]
     # T3: the reached-first key reads the final unchanged run, not the first time a score
     # was seen (seat 1 had 3 after hand 1, lost it to a reset, and got back to 3 at hand 3).
     ([3, 3, 0, 0], [[0, 3, 0, 0], [3, 0, 0, 0], [3, 3, 0, 0]], [1, 2, 0, 0], None, [1, 2, 3, 3]),
+    # Love is not reached (T3; README, Rule decisions): a player a reset put back on 0 after
+    # winning two hands is not behind players who never won one. Seat 3 won hands 1 and 2,
+    # seat 0's replay reset everyone (R31a), then seat 0 won six in a row (walkthrough bug:
+    # it gave 1, 2, 2, 4 -- the two who never scored "reached" 0 earlier).
+    (
+        [6, 0, 0, 0],
+        [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 0], *([k, 0, 0, 0] for k in range(1, 7))],
+        [7, 0, 0, 2],
+        0,
+        [1, 3, 3, 2],
+    ),
+    # The same at a time-called table with no winner: on love, hands won alone decide.
+    (
+        [2, 0, 0, 0],
+        [[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]],
+        [3, 1, 0, 0],
+        None,
+        [1, 2, 3, 3],
+    ),
 ]
 
 
@@ -154,3 +174,34 @@ def test_r42_partners_always_share_a_placing_property(
         assert placings[winner] == 1
         assert placings[(winner + 1) % 4] == 3
     assert partnership_placings(placings) == placings
+
+
+_score_lines = st.integers(3, 4).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.lists(st.integers(0, 7), min_size=n, max_size=n), max_size=8),
+        st.lists(st.integers(0, 9), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=_score_lines)
+def test_t3_love_is_not_reached_property(lines: tuple[list[list[int]], list[int]]) -> None:
+    """Players on love (0) at the end are ordered by hands won alone, whatever their history
+    (T3: nobody reaches love; README, Rule decisions), and the table's placing agrees with the
+    time-called twin in the brackets engine, which places over player lines (T3)."""
+    history, hands_won = lines
+    n = len(hands_won)
+    scores = history[-1] if history else [0] * n
+    placings = placings_by_score(scores, history, hands_won, None)
+    love = [i for i in range(n) if scores[i] == 0]
+    for i in love:
+        for j in love:
+            if hands_won[i] > hands_won[j]:
+                assert placings[i] < placings[j]
+            elif hands_won[i] == hands_won[j]:
+                assert placings[i] == placings[j]
+    twin = time_called_placings(
+        [TimeCalledLine.from_scores(i, [row[i] for row in history], hands_won[i]) for i in range(n)]
+    )
+    assert {p.player_id: p.placing for p in twin} == dict(enumerate(placings))
