@@ -33,9 +33,9 @@ def placings_by_score(
 ) -> list[int]:
     """Placing at the table (T3/T4): the winner first, then by score, then by who reached
     that score first (the earliest start of their final unchanged run in ``history``; not
-    for players on love, who go straight to hands won), then hands won. Players still level share the placing, competition style (1, 2, 2, 4): seat
-    order never decides (T3). Without a ``winner`` a shared first stays shared (no match
-    win, T3)."""
+    for players on love, who go straight to hands won), then hands won. Players still level
+    share the placing, competition style (1, 2, 2, 4): seat order never decides (T3).
+    Without a ``winner`` a shared first stays shared (no match win, T3)."""
 
     return _placings(scores, history, hands_won, lambda i: i == winner)
 
