@@ -6,11 +6,14 @@ place, of each remaining player's share of the remaining strength. openskill's
 ``PlackettLuce`` implements it (Weng & Lin 2011) and takes shared ranks for players level on
 placing (T3: players still level share a placing).
 
-What is rated, and how (README, "Ratings"):
-- a match that ended normally (R33), by time (T3, if at least one hand was completed) or by a
-  director's override: by its placings, shared placings as a draw between those players;
+What is rated, and how (README, "Ratings"; ``ratings.services.rated_matches`` selects):
+- only games played at an event's tables: a match at a table of a round (T2), with at least
+  one hand completed, in a tournament that is not a draft, that ended normally (R33), by time
+  (T3) or by a director's override (T4): by its placings, shared placings as a draw between
+  those players;
 - a forfeit (T7) is not rated: it records an absence, not a game; the players who carry on at
-  the table play a continuation match, which is rated on its own;
+  the table play a continuation match, which is rated on its own; nor is an override of a
+  match with no hand completed (a decision, not a game), nor a stand-alone match (no round);
 - play-off matches (T6) are rated like any other match;
 - a partnership match (R42) is one team against the other: both partners share their
   partnership's result (T4), each rated by the team update.

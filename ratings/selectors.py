@@ -21,7 +21,12 @@ from tournament.selectors import UserLike, player_public, player_visible
 def seeding_ratings(*, player_ids: Iterable[int], unrated: float | None = 0.0) -> dict[int, float]:
     """The rating each player is seeded by (T8): the system's rating once the player has a rated
     match, else the rating the director entered, else ``unrated`` (0; ``None`` leaves the
-    player out, for a caller that treats an unknown rating otherwise)."""
+    player out, for a caller that treats an unknown rating otherwise).
+
+    The system's rating is ``PlayerRating``, which the ratings services derive from the matches
+    :func:`ratings.services.rated_matches` counts (games at a round's table) and nothing else:
+    a stand-alone match or an override with no hand played never reaches a player's seeding,
+    and ``ratings_reconcile`` removes what an earlier rule stored."""
     ids = list(player_ids)
     typed = dict(Player.objects.filter(pk__in=ids).values_list("pk", "rating"))
     out: dict[int, float] = {}

@@ -21,7 +21,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from ratings.model import Skill, rate_table, starting_skill
 from ratings.models import PlayerRating, RatingChange
 from scoring.models import Match, Seat
-from tournament.models import Player
+from tournament.models import Player, Tournament
 
 # An arbitrary constant naming the ratings writer's advisory lock.
 _LOCK_KEY = 0x52415445  # "RATE"
@@ -43,14 +43,35 @@ def _lock() -> None:
 
 
 def rated_matches() -> QuerySet[Match]:
-    """Matches that count for ratings (see :mod:`ratings.model`): finished normally, by
-    override, or by time with at least one completed hand (T3); never a forfeit (T7)."""
+    """Matches that count for ratings (README, "Ratings"): games played at an event's tables.
+
+    A match counts when it is finished, at a table of a round of a stage (T2), with at least
+    one hand completed, and its tournament is not a draft: ended normally (R33), by time (T3)
+    or by the director's override of a match whose hands were played (T4: by the director's
+    placings). Never a forfeit (T7: an absence, not a game), nor an override of a match in
+    which no hand was completed (a decision, not a game, like a forfeit), nor a stand-alone
+    match (created without a round: nothing at the event's tables stands behind it, and a
+    director of one event could otherwise rewrite any player's rating, and so the seeding of
+    every other event the player entered, with matches made up for the purpose)."""
     return (
-        Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False)
-        .filter(
-            Q(end_reason__in=[Match.EndReason.NORMAL, Match.EndReason.OVERRIDE])
-            | Q(end_reason=Match.EndReason.TIME, hands_count__gt=0)
+        Match.objects.filter(
+            status=Match.Status.FINISHED,
+            finished_at__isnull=False,
+            end_reason__in=[
+                Match.EndReason.NORMAL,
+                Match.EndReason.TIME,
+                Match.EndReason.OVERRIDE,
+            ],
+            hands_count__gt=0,
         )
+        # At a round's table: brackets' one-to-one RoundMatch.match (related name
+        # "round_link"), read by relation name because ratings sits below brackets in the
+        # import layers and may not import it. The link is the one record of a match's round;
+        # a copy of it on Match would need a backfill and could drift from it. A forfeit's
+        # continuation (T7) plays on at the same table: brackets links it to the round when
+        # it next checks the round, so until then it counts through the match it continues.
+        .filter(Q(round_link__isnull=False) | Q(continues__round_link__isnull=False))
+        .exclude(tournament__status=Tournament.Status.DRAFT)
         .exclude(seats__placing__isnull=True)
     )
 
@@ -249,8 +270,12 @@ def ratings_rebuild_for_player(*, player_id: int) -> RatingUpdate:
 
 
 def ratings_reconcile() -> RatingUpdate:
-    """Rate matches whose update was lost (a crash between commit and the task): rebuild from
-    the earliest rated match that has no rating change yet. Run by beat."""
+    """Bring the stored ratings in line with :func:`rated_matches`. Run by beat.
+
+    Rebuilds from the earliest of: a rated match with no rating change yet (its update was
+    lost: a crash between commit and the task) and a rating change of a match that no longer
+    counts (a lost update of a reopened match; or ratings stored before the rule of what
+    counts changed: after an upgrade the sweep removes them by itself, README "Ratings")."""
     missing = (
         rated_matches()
         .filter(rating_changes__isnull=True)
@@ -258,6 +283,13 @@ def ratings_reconcile() -> RatingUpdate:
         .values_list("finished_at", "pk")
         .first()
     )
-    if missing is None or missing[0] is None:
+    stale = (
+        RatingChange.objects.exclude(match_id__in=rated_matches().values("pk"))
+        .order_by("rated_at", "match_id")
+        .values_list("rated_at", "match_id")
+        .first()
+    )
+    keys: list[Key] = [(at, pk) for at, pk in filter(None, (missing, stale)) if at is not None]
+    if not keys:
         return RatingUpdate(changed=False)
-    return ratings_rebuild(since=(missing[0], missing[1]))
+    return ratings_rebuild(since=min(keys))

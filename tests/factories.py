@@ -12,7 +12,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
-from brackets.models import Stage, StageEntry
+from brackets.models import Round, RoundMatch, Stage, StageEntry
 from circuits.models import Circuit, CircuitTournament
 from scoring.engine import Ruleset
 from scoring.models import Match, Seat
@@ -126,6 +126,22 @@ def match_in_progress(
     match = scheduled_match(tournament, n_players=n_players, referee=referee, lot_winner=lot_winner)
     actor = referee or director_of(tournament)
     return match_start(match_id=match.pk, actor=actor)
+
+
+def at_round_table(match: Match) -> Match:
+    """Link ``match`` to table 1 of a round of its tournament's first stage, as publishing a
+    round does (brackets' ``RoundMatch``): only matches at a round's tables are rated
+    (README, Ratings). The stage is created on first use; each match gets a round of its own,
+    so none is linked to a round that already closed."""
+    stage, _ = Stage.objects.get_or_create(
+        tournament=match.tournament,
+        number=1,
+        defaults={"name": "Qualifying", "kind": Stage.Kind.QUALIFYING, "swiss_rounds": 9},
+    )
+    number = Round.objects.filter(stage=stage).count() + 1
+    rnd = Round.objects.create(stage=stage, number=number, kind=Round.Kind.SWISS)
+    RoundMatch.objects.create(round=rnd, match=match, table_number=1)
+    return match
 
 
 class CircuitFactory(factory.django.DjangoModelFactory[Circuit]):

@@ -90,7 +90,12 @@ class MatchListApi(TournamentScopedMixin):
         request=s.MatchCreateInput,
         responses={201: s.MatchDetailOutput, **ERRORS},
         tags=["matches"],
-        description="A stand-alone match: entries are seated 0..n-1 in play order.",
+        description=(
+            "A stand-alone match: entries are seated 0..n-1 in play order. It belongs to no "
+            "round, so it is never rated, whatever its result (by hands or by override): "
+            "only matches at a round's tables count for the players' ratings (README, "
+            "Ratings)."
+        ),
     )
     def post(self, request: Request, slug: str) -> Response:
         data = s.MatchCreateInput(data=request.data)

@@ -18,6 +18,7 @@ from tests.factories import (
     PlayerFactory,
     TournamentFactory,
     UserFactory,
+    at_round_table,
     director_of,
     scheduled_match,
 )
@@ -109,7 +110,7 @@ def test_merge_moves_the_rating_history() -> None:
     ruleset = Ruleset.from_preset("wsod", SHORT).to_json()
     t = TournamentFactory(status="running", ruleset_overrides=SHORT, ruleset=ruleset)
     director = director_of(t)
-    match = scheduled_match(t, n_players=3)
+    match = at_round_table(scheduled_match(t, n_players=3))  # rated: a round's table
     other = match.seats.get(seat=0).entry.player
     play_match(match, director, 3)
     ratings_rebuild()

@@ -17,7 +17,13 @@ from scoring.engine import Ruleset
 from scoring.models import Match
 from scoring.services import hand_void_last, match_forfeit, match_result_override
 from tests.brackets.conftest import make_tournament, play_match
-from tests.factories import EntryFactory, TournamentFactory, director_of, match_in_progress
+from tests.factories import (
+    EntryFactory,
+    TournamentFactory,
+    at_round_table,
+    director_of,
+    match_in_progress,
+)
 from tournament.models import Player
 from tournament.services import player_update as update_player
 
@@ -41,8 +47,9 @@ def _tournament() -> Any:
 
 
 def _played(tournament: Any, seed: int, n_players: int = 4) -> Match:
+    """A match played to its end at a round's table (only those are rated, README)."""
     director = director_of(tournament)
-    match = match_in_progress(tournament, n_players=n_players)
+    match = at_round_table(match_in_progress(tournament, n_players=n_players))
     play_match(match, director, seed)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
@@ -92,7 +99,7 @@ def test_rebuild_from_scratch_equals_the_incremental_ratings() -> None:
 def test_a_forfeit_is_not_rated_and_its_continuation_is() -> None:
     tournament = _tournament()
     director = director_of(tournament)
-    match = match_in_progress(tournament, n_players=4)
+    match = at_round_table(match_in_progress(tournament, n_players=4))
     result = match_forfeit(match_id=match.pk, actor=director, seat=1, reason="left the hall")
     assert result.continuation is not None  # wsod allows 3 players (T7)
     play_match(result.continuation, director, seed=9)
@@ -243,7 +250,7 @@ def test_the_first_rated_match_starts_from_the_typed_rating_t8() -> None:
     """A champion entered at 1690 who wins is not seeded below a newcomer typed at 1500 (the
     walkthrough's finding: every player used to restart at 1000)."""
     tournament = _tournament()
-    match = match_in_progress(tournament, n_players=4)
+    match = at_round_table(match_in_progress(tournament, n_players=4))
     players = [s.entry.player for s in match.seats.select_related("entry__player").order_by("seat")]
     for player, typed in zip(players, (1690, 1500, None, 800), strict=True):
         Player.objects.filter(pk=player.pk).update(rating=typed)
