@@ -57,6 +57,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_tournament_form_words.py tests/brackets/test_form_errors_name_rules.py \
 	tests/scoring/test_confirmation.py tests/browser/test_full_event.py \
 	tests/security/test_referee_key_shape.py tests/security/test_session_lifetime.py \
+	tests/security/test_private_responses.py \
 	tests/browser/test_referee_offline.py tests/browser/test_referee_follows_match.py \
 	tests/scoring/test_tables_at_once.py \
 	tests/tournament/test_referee_names.py \
@@ -69,7 +70,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/scoring/test_stale_hand_after_finish.py tests/brackets/test_action_log_details.py \
 	tests/brackets/test_pairs_place_everywhere.py \
 	tests/brackets/test_final_ends_event.py tests/brackets/test_pairs_seeding_page.py \
-	tests/brackets/test_pairs_registered_order.py
+	tests/brackets/test_pairs_registered_order.py tests/brackets/test_sheet_links_retire.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)

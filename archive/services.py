@@ -17,6 +17,13 @@ browser stored with each hand (audit data, personal), referee credentials (secre
 get new links), webhooks (secrets), players' e-mail addresses and the e-mails sent to them
 (private), circuits (they span tournaments).
 
+No credential material either (:data:`EXCLUDED`, :func:`_action_log_values`): not the
+players' confirmation PINs (``Entry.pin_hash``: a hash of 4 digits, found offline in at most
+10,000 guesses), and of a webhook's URL in the action log only its scheme and host (a
+receiver's path or query is often its own key). An imported entry has no PIN: if the imported
+event is continued, the director issues new ones. An archive made before (versions 2 and 3
+held ``pin_hash``) imports without them, and its webhook URLs are shortened the same way.
+
 An older archive (version 1 or 2) has none of version 3's files: a pairs event exported then
 lost its partnerships, so its imported copy has no partnership and shows no results; there
 is nothing to restore them from.
@@ -52,9 +59,10 @@ import json
 import secrets
 import uuid
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
@@ -66,7 +74,7 @@ from django.utils.translation import gettext as _
 from archive.contents import PARTS
 from core.exceptions import ApplicationError
 from scoring.models import Hand
-from tournament.models import DirectorInvitation, Player, Tournament
+from tournament.models import ActionLog, DirectorInvitation, Entry, Player, Tournament
 from tournament.referee_names import referee_name_of, referee_username
 
 FORMAT = "cutthroat-tournament-archive"
@@ -113,13 +121,55 @@ INVITATION_FIELDS = (
 )
 
 #: Columns left out: personal data kept for audit only (the referee's phone address and
-#: browser), never shown on a page, and an invitation's secret-derived hash, label and
-#: revocation (module docstring). Imported rows get the field's empty value (an invitation a
-#: random hash: :func:`_invitation_restored`).
+#: browser), never shown on a page, a player's confirmation PIN hash (credential material:
+#: 10,000 guesses find the PIN), and an invitation's secret-derived hash, label and
+#: revocation (module docstring). Imported rows get the field's empty value (an entry no PIN,
+#: an invitation a random hash: :func:`_invitation_restored`).
 EXCLUDED: dict[type[models.Model], set[str]] = {
     Hand: {"client_ip", "user_agent"},
+    Entry: {"pin_hash"},
     DirectorInvitation: {f.attname for f in DirectorInvitation._meta.concrete_fields}
     - set(INVITATION_FIELDS),
+}
+
+#: Columns an older archive holds that an import leaves out, rather than refusing the archive
+#: (versions 2 and 3 wrote ``Entry.pin_hash``): the restored entry has no PIN.
+DROPPED_ON_IMPORT: dict[type[models.Model], set[str]] = {
+    Entry: {"pin_hash"},
+}
+
+
+def webhook_url_shortened(url: str) -> str:
+    """A webhook receiver's URL as an archive keeps it: scheme and host only, the rest
+    ``…`` (``https://hooks.example.org/…``): a receiver's path or query is often the key
+    that lets anyone post to it."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "…"
+    host = parts.netloc.rpartition("@")[2]  # never a user name or password (refused anyway)
+    if not parts.scheme or not host:
+        return "…"
+    rest = parts.path.strip("/") or parts.query or parts.fragment
+    return f"{parts.scheme}://{host}/" + ("…" if rest else "")
+
+
+def _action_log_values(values: dict[str, Any]) -> dict[str, Any]:
+    """An action log row as archived and as imported: a webhook's URL shortened
+    (:func:`webhook_url_shortened`); webhooks themselves are left out (``NOT_ARCHIVED``)."""
+    data = values.get("data")
+    if (
+        str(values.get("verb", "")).startswith("webhook.")
+        and isinstance(data, dict)
+        and isinstance(data.get("url"), str)
+    ):
+        return {**values, "data": {**data, "url": webhook_url_shortened(data["url"])}}
+    return values
+
+
+#: Rows rewritten on export, and on import (an older archive holds them as they were stored).
+REWRITTEN: dict[type[models.Model], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    ActionLog: _action_log_values,
 }
 
 
@@ -153,12 +203,21 @@ def _dump(payload: dict[str, Any]) -> bytes:
 
 def _table_json(model: type[models.Model], qs: models.QuerySet[Any]) -> tuple[bytes, int]:
     names = [f.attname for f in _archived_fields(model)]
+    rewrite = REWRITTEN.get(model)
     rows = [
-        [_encode(v) for v in row] for row in qs.order_by("pk").values_list(*names).iterator(2000)
+        [_encode(v) for v in (row if rewrite is None else _rewritten(rewrite, names, row))]
+        for row in qs.order_by("pk").values_list(*names).iterator(2000)
     ]
     return _dump(
         {"table": model._meta.db_table, "model": model._meta.label, "fields": names, "rows": rows}
     ), len(rows)
+
+
+def _rewritten(
+    rewrite: Callable[[dict[str, Any]], dict[str, Any]], names: list[str], row: tuple[Any, ...]
+) -> list[Any]:
+    values = rewrite(dict(zip(names, row, strict=True)))
+    return [values[name] for name in names]
 
 
 def archive_export(tournament: Tournament) -> bytes:
@@ -308,7 +367,8 @@ def _row_objects(
     if model is DirectorInvitation:
         # Only the columns an export writes: never a key hash, a label or a revocation.
         by_name = {n: f for n, f in by_name.items() if n in INVITATION_FIELDS}
-    unknown = [n for n in data["fields"] if n not in by_name]
+    dropped = DROPPED_ON_IMPORT.get(model, set())
+    unknown = [n for n in data["fields"] if n not in by_name and n not in dropped]
     if unknown:
         raise ArchiveError(
             _("%(table)s: unknown columns %(columns)s.")
@@ -316,10 +376,13 @@ def _row_objects(
             code="archive_format",
         )
     user_fks = set(_user_fk_attnames(model))
+    rewrite = REWRITTEN.get(model)
     out = []
     for row in data["rows"]:
         values: dict[str, Any] = {}
         for name, value in zip(data["fields"], row, strict=True):
+            if name in dropped:
+                continue  # an older archive's credential material: never restored
             field = by_name[name]
             if name in user_fks and value is not None:
                 value = users[value]
@@ -331,6 +394,8 @@ def _row_objects(
             values[name] = value
         if model is DirectorInvitation:
             values = _invitation_restored(values)
+        if rewrite is not None:
+            values = rewrite(values)
         out.append(model(**values))
     return out
 

@@ -530,6 +530,9 @@ def director_dashboard_rows(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _dashboard_tournament(request, slug)
     context = _dashboard_context(request, tournament)
     response = render(request, "scoring/_dashboard_rows.html", context)
-    response["Cache-Control"] = "private, no-cache"
+    # Not kept by the browser (a shared laptop at the venue; a draft's rows are private): the
+    # page's script keeps the ETag and the rows itself and treats a 304 as "unchanged", so no
+    # stored copy is needed to revalidate. A 304 gets the same header (core.private_responses).
+    response["Cache-Control"] = "private, no-store"
     response["X-Tournament-Version"] = str(tournament.version)
     return response

@@ -74,6 +74,8 @@ KEY_LABELS: dict[str, Promise] = {
     "finished": pgettext_lazy("action log", "Match finished"),
     "table": pgettext_lazy("action log", "Table"),
     "role": pgettext_lazy("action log", "Role"),
+    # a referee credential revoked as a new one was issued in its place (the table sheets)
+    "replaced_by": pgettext_lazy("action log", "Replaced by"),
 }
 
 MATCH = "scoring.match"

@@ -476,13 +476,19 @@ def render_sheets(
 
 class RoundSheetLinksView(DirectorTournamentMixin):
     """POST ``rounds/<id>/sheets/links/``: issue a fresh credential to every referee of the
-    round (``referee_token_issue``, logged) and answer with the sheets showing them once."""
+    round (``referee_token_issue``, logged) and answer with the sheets showing them once.
+    With ``retire_earlier`` each referee's earlier credentials are revoked as its new one is
+    issued (the same revoke as the Referees page's, logged): a lost phone's link dies."""
 
     nav = "stages"
 
-    def _issuer(self, user: Any, label: str) -> Callable[[], RefereeToken]:
+    def _issuer(self, user: Any, label: str, retire: bool) -> Callable[[], RefereeToken]:
         return lambda: referee_token_issue(
-            tournament=self.tournament, actor=self.request.user, user=user, label=label
+            tournament=self.tournament,
+            actor=self.request.user,
+            user=user,
+            label=label,
+            retire_earlier=retire,
         )
 
     def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
@@ -494,9 +500,11 @@ class RoundSheetLinksView(DirectorTournamentMixin):
             return render_sheets(self, rnd, keys={})
         referee_ids = {m.referee_id for m in round_matches(rnd) if m.referee_id is not None}
         users = get_user_model().objects.filter(pk__in=referee_ids).order_by("pk")
+        retire = request.POST.get("retire_earlier") == "1"
         keys: dict[int, str] = {}
         for user in users:
-            token = self.run(self._issuer(user, f"{SHEET_TOKEN_LABEL} {rnd.number}"[:60]))
+            label = f"{SHEET_TOKEN_LABEL} {rnd.number}"[:60]
+            token = self.run(self._issuer(user, label, retire))
             if token is not None:
                 keys[user.pk] = token.key  # type: ignore[attr-defined]
         if keys:
@@ -511,4 +519,12 @@ class RoundSheetLinksView(DirectorTournamentMixin):
                 )
                 % {"n": len(keys)},
             )
+            if retire:
+                messages.info(
+                    request,
+                    _(
+                        "Their earlier links no longer work: a phone still using one must "
+                        "open its referee's new link."
+                    ),
+                )
         return render_sheets(self, rnd, keys=keys)

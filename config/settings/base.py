@@ -67,6 +67,11 @@ MIDDLEWARE = [
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Answers to a request with a session cookie or an Authorization header are not kept by
+    # browsers or proxies unless the view chose its own Cache-Control (core.private_responses).
+    # Inside WhiteNoise (static files keep their own headers), outside everything that answers
+    # for a view (CSRF refusals, the axes lockout, LocaleMiddleware's redirects).
+    "core.private_responses.PrivateResponsesMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -33,7 +33,9 @@
   function refresh() {
     var headers = { "Accept": "text/html" };
     if (etag) headers["If-None-Match"] = etag;
-    return window.fetch(url, { credentials: "same-origin", headers: headers, cache: "no-cache" })
+    // The rows are never stored by the browser (Cache-Control: private, no-store): this script
+    // keeps the ETag and the rows, and a 304 means "unchanged".
+    return window.fetch(url, { credentials: "same-origin", headers: headers, cache: "no-store" })
       .then(function (res) {
         if (res.status === 304) return null;
         if (!res.ok) throw new Error(String(res.status));

@@ -84,12 +84,20 @@ def credential_key_new() -> tuple[str, str]:
 
 @transaction.atomic
 def referee_token_issue(
-    *, tournament: Tournament, actor: User, user: User, label: str = ""
+    *,
+    tournament: Tournament,
+    actor: User,
+    user: User,
+    label: str = "",
+    retire_earlier: bool = False,
 ) -> RefereeToken:
     """Issue a credential to a referee of ``tournament``.
 
     The returned instance carries ``key`` (``<prefix>.<secret>``) for this one answer; only
     its hash is stored. The key doubles as the private link ``/ref/#<key>`` (and its QR code).
+    With ``retire_earlier`` the referee's other active credentials are revoked in the same
+    transaction (THE revoke, :func:`_revoke`, logged with the new prefix as ``replaced_by``):
+    a phone still using an earlier link is refused from its next request.
     """
     require_director(actor=actor, tournament=tournament, action=_action("MANAGE_REFEREES"))
     names_check({"label": label}, labels={"label": _("Label")})
@@ -115,6 +123,17 @@ def referee_token_issue(
         target=token,
         data={"user_id": user.pk, "prefix": prefix},
     )
+    if retire_earlier:
+        earlier = (
+            RefereeToken.objects.select_for_update()
+            .select_related("role")
+            .filter(role=role, revoked_at__isnull=True)
+            .exclude(pk=token.pk)
+            .order_by("id")
+        )
+        now = timezone.now()
+        for old in earlier:
+            _revoke(old, tournament=tournament, actor=actor, at=now, replaced_by=prefix)
     token.key = key  # type: ignore[attr-defined]  # shown once, never stored
     return token
 
@@ -208,9 +227,11 @@ def _revoke(
     actor: User | None,
     at: datetime,
     finish: bool = False,
+    replaced_by: str = "",
 ) -> None:
-    """THE revoke (idempotent): ``revoked_at``, ``revoked_by`` and the action log entry. The
-    key and every session opened through its link re-check ``revoked_at`` on each request
+    """THE revoke (idempotent): ``revoked_at``, ``revoked_by`` and the action log entry (with
+    ``replaced_by``, the prefix of the credential issued in its place). The key and every
+    session opened through its link re-check ``revoked_at`` on each request
     (``tournament.principal``), so nothing else is needed to end them."""
     if token.revoked_at is not None:
         return
@@ -220,6 +241,8 @@ def _revoke(
     data: dict[str, object] = {"user_id": token.role.user_id}
     if finish:
         data["tournament_finished"] = True
+    if replaced_by:
+        data["replaced_by"] = replaced_by
     action_log_record(
         tournament=tournament,
         actor=actor,
