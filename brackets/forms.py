@@ -538,7 +538,8 @@ class SameNameAnswerForm(forms.Form):
         suffix = self.name_fields[name_field]
         data = self.cleaned_data
         same_as = (data.get("same_as" + suffix) or "").strip()
-        if same_as and not same_as.isdigit():
+        chosen = parse_int(same_as)  # not isdigit(): "²" is a digit int() refuses
+        if same_as and chosen is None:
             self.add_error(name_field, _("Choose one of the players listed."))
             return None
         if same_as and data.get("add_anyway" + suffix):
@@ -548,7 +549,7 @@ class SameNameAnswerForm(forms.Form):
             return None
         warned = frozenset(int(i) for i in re.findall(r"\d+", data.get("warned" + suffix) or ""))
         return (
-            int(same_as) if same_as else None,
+            chosen,
             warned if data.get("add_anyway" + suffix) else frozenset(),
         )
 

@@ -71,22 +71,33 @@ def director_invitations_pending(*, tournament: Tournament) -> QuerySet[Director
     )
 
 
-def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:
-    """Tournaments the caller may see: drafts only to their directors and to staff."""
-    qs = Tournament.objects.all().order_by("-starts_on", "name", "id")
+def tournament_visible(*, user: UserLike | None, prefix: str = "") -> Q:
+    """THE rule of who sees a tournament: drafts only to their directors and to staff.
+    ``prefix`` applies it through a relation (``"tournament__"`` on entries)."""
     if user is not None and (
         getattr(user, "is_staff", False) or getattr(user, "is_superuser", False)
     ):
-        return qs
+        return Q()
     uid = _user_id(user) if user is not None and not hasattr(user, "credential_id") else None
-    visible = ~Q(status=Tournament.Status.DRAFT)
+    visible = ~Q(**{f"{prefix}status": Tournament.Status.DRAFT})
     if uid is not None:
         visible |= Q(
-            pk__in=TournamentRole.objects.filter(
-                user_id=uid, role=TournamentRole.Role.DIRECTOR
-            ).values("tournament_id")
+            **{
+                f"{prefix}pk__in": TournamentRole.objects.filter(
+                    user_id=uid, role=TournamentRole.Role.DIRECTOR
+                ).values("tournament_id")
+            }
         )
-    return qs.filter(visible)
+    return visible
+
+
+def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:
+    """Tournaments the caller may see (:func:`tournament_visible`)."""
+    return (
+        Tournament.objects.all()
+        .order_by("-starts_on", "name", "id")
+        .filter(tournament_visible(user=user))
+    )
 
 
 def tournament_slug_free(*, name: str) -> str:
@@ -145,13 +156,29 @@ def player_visible(*, user: UserLike | None) -> Q:
     )
 
 
+def player_find(*, player_id: int, user: UserLike | None) -> Player | None:
+    """The player with this id if ``user`` may see it (:func:`player_visible`), else ``None``,
+    exactly as for an id that does not exist. Every field naming an existing player by id (an
+    entry's, a partnership's, a substitute's) reads it through here: otherwise entering a
+    player of another director's draft would publish them, and the answer would tell hidden
+    ids from missing ones (docs/security.md)."""
+    return Player.objects.filter(player_visible(user=user), pk=player_id).first()
+
+
 def player_get(*, player_id: int, user: UserLike | None) -> Player:
     """The player with this id if ``user`` may see it (:func:`player_visible`), else the same
     404 as for an id that does not exist."""
-    player = Player.objects.filter(player_visible(user=user), pk=player_id).first()
+    player = player_find(player_id=player_id, user=user)
     if player is None:
         raise NotFoundError(f"No player {player_id}.", code="not_found")
     return player
+
+
+def player_unknown(*, field: str) -> ApplicationError:
+    """THE refusal of an entry's player id that names no player the caller may see: the same
+    whether no player has that id or the player is hidden from them (:func:`player_find`)."""
+    message = _("Unknown player.")
+    return ApplicationError(message, code="unknown_player", fields={field: [message]})
 
 
 def player_list(*, search: str | None = None, user: UserLike | None = None) -> QuerySet[Player]:

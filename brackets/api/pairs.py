@@ -28,6 +28,7 @@ from tournament.partnerships import (
     partnership_register,
     tournament_entry_format_set,
 )
+from tournament.selectors import player_find
 
 TAGS = ["pairs"]
 
@@ -58,7 +59,9 @@ class PartnershipInput(serializers.Serializer[dict[str, Any]]):
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         min_length=2,
         max_length=2,
-        help_text="The two players' ids (T9); players not yet entered are entered.",
+        help_text="The two players' ids (T9); players not yet entered are entered. Only "
+        "players you may see (`GET /api/players/{id}/`) count: any other id, missing or "
+        "hidden from you, is a 400 `not_found`.",
     )
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     check_in = serializers.BooleanField(required=False, default=False)
@@ -81,14 +84,16 @@ class SubstituteInput(serializers.Serializer[dict[str, Any]]):
         min_value=1,
         max_value=ID_MAX,
         required=False,
-        help_text="The substitute, a known player; or give `player_name` instead.",
+        help_text="The substitute, a known player you may see (any other id is a 400 "
+        "`not_found`); or give `player_name` instead.",
     )
     player_name = serializers.CharField(
         max_length=MAX_LENGTHS["name"],
         required=False,
         help_text="The substitute's name, as typed on the Partnerships page: the player "
         "entered here with that name and club, else the one known player with them, else a "
-        "new player. Known players of that name (accents and case aside) that no club tells "
+        "new player; only players you may see count. Known players of that name (accents and "
+        "case aside) that no club tells "
         "apart are a 409 `same_name_unconfirmed` listing them in `error.candidates."
         "player_name`: send `player_id` of the one it is, or `different_from` with their ids "
         "for a new player.",
@@ -171,8 +176,10 @@ class PairPlacingOutput(serializers.Serializer[Any]):
     players = serializers.ListField(child=serializers.CharField())
 
 
-def _player(pk: int, field: str) -> Player:
-    player = Player.objects.filter(pk=pk).first()
+def _player(pk: int, field: str, user: Any) -> Player:
+    """The player ``pk`` names, if ``user`` may see it: one hidden from them (another
+    director's draft) answers exactly as an id no player has (docs/security.md)."""
+    player = player_find(player_id=pk, user=user)
     if player is None:
         raise ApplicationError(
             f"No player {pk}.", code="not_found", rule="T9", fields={field: ["No such player."]}
@@ -197,7 +204,7 @@ class PartnershipListApi(_StageView):
         data = PartnershipInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
-        players = [_player(pk, "players") for pk in d["players"]]
+        players = [_player(pk, "players", request.user) for pk in d["players"]]
         p = partnership_register(
             tournament=self.tournament,
             actor=request.user,
@@ -259,7 +266,7 @@ class PartnershipSubstituteApi(_StageView):
         leaving = self.entry(d["leaving_entry_id"])
         player: Player | TypedPlayer
         if "player_id" in d:
-            field, player = "player_id", _player(d["player_id"], "player_id")
+            field, player = "player_id", _player(d["player_id"], "player_id", request.user)
         else:
             row = PlayerRow(0, d["player_name"], club=d["player_club"])
             field = "player_name"

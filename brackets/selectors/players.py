@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 
 from ratings.selectors import accent_insensitive_pattern
 from tournament.models import Entry, Player
+from tournament.selectors import UserLike, player_visible, tournament_visible
 
 #: How many of a player's events the warning names (newest first); the rest are counted.
 EVENTS_SHOWN = 5
@@ -69,17 +70,26 @@ class SameNamePlayer:
 
 
 def players_same_name(
-    *, name: str, club: str, tournament_id: int, exclude: Iterable[int] = ()
+    *, name: str, club: str, tournament_id: int, user: UserLike | None, exclude: Iterable[int] = ()
 ) -> list[SameNamePlayer]:
     """Known players named ``name`` (accents, case and spacing aside) whom no club tells
-    apart from a player of club ``club`` (:func:`clubs_tell_apart`), by name then id; two
-    queries. ``entered_here``: already entered in ``tournament_id``."""
+    apart from a player of club ``club`` (:func:`clubs_tell_apart`), by name then id.
+    ``entered_here``: already entered in ``tournament_id``.
+
+    Only players ``user`` may see (``tournament.selectors.player_visible``), and of their
+    events only those ``user`` may see (``tournament_visible``), named and counted: a player
+    entered only in another director's draft is not mentioned at all, and a draft's name
+    never shows (docs/security.md). Their namesake typed here is simply a new player."""
     if not name.strip():
         return []
     folded = name_fold(name)
-    entries = Entry.objects.select_related("tournament").order_by("-tournament__created_at", "-id")
+    entries = (
+        Entry.objects.filter(tournament_visible(user=user, prefix="tournament__"))
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "-id")
+    )
     players = (
-        Player.objects.filter(name__iregex=_name_pattern(name))
+        Player.objects.filter(player_visible(user=user), name__iregex=_name_pattern(name))
         .exclude(pk__in=list(exclude))
         .prefetch_related(Prefetch("entries", queryset=entries))
         .order_by("name", "id")

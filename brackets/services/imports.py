@@ -18,6 +18,7 @@ from brackets.csv_import import PlayerRow, player_key
 from brackets.services._common import Actor
 from core.exceptions import ApplicationError
 from tournament.models import Entry, Player, Tournament
+from tournament.selectors import player_visible
 from tournament.services import (
     action_log_record,
     entry_create,
@@ -54,11 +55,16 @@ def player_from_row(*, actor: Actor, row: PlayerRow) -> Player:
     )
 
 
-def _known_players(rows: Sequence[PlayerRow]) -> dict[tuple[str, str], list[Player]]:
-    """Existing players by :func:`player_key`, one query (players are shared between events)."""
+def _known_players(
+    rows: Sequence[PlayerRow], *, actor: Actor
+) -> dict[tuple[str, str], list[Player]]:
+    """Existing players by :func:`player_key` (players are shared between events), those
+    ``actor`` may see only (``tournament.selectors.player_visible``): a player of another
+    director's draft is neither entered again nor named as a namesake (docs/security.md)."""
     names = {r.name.lower() for r in rows}
     found: dict[tuple[str, str], list[Player]] = {}
-    for player in Player.objects.annotate(lname=Lower("name")).filter(lname__in=names):
+    known = Player.objects.filter(player_visible(user=actor)).annotate(lname=Lower("name"))
+    for player in known.filter(lname__in=names):
         found.setdefault(player_key(player.name, player.club), []).append(player)
     return found
 
@@ -77,8 +83,9 @@ def players_import_csv(
 ) -> ImportResult:
     """Enter every row's player in ``tournament``, all or nothing (director only).
 
-    A row matching exactly one known player (same name and club, ignoring case) enters that
-    player; otherwise a new player is created. ``check_in`` checks the new entries in.
+    A row matching exactly one known player the actor may see (same name and club, ignoring
+    case) enters that player; otherwise a new player is created. ``check_in`` checks the new
+    entries in.
     ``skipped_rows`` (bad rows the director chose to leave out) and ``source`` (the file name)
     go to the action log (``by_hand``: one player typed in on the page, logged as such).
     ``known``: row number -> the known player the director said that row is (the same-name
@@ -89,7 +96,7 @@ def players_import_csv(
     require_director(actor=actor, tournament=tournament)
     if not rows:
         raise ApplicationError(_("No valid rows to import."), code="nothing_to_import")
-    found = _known_players(rows)
+    found = _known_players(rows, actor=actor)
     entered: set[int] = set()
     entered_keys: set[tuple[str, str]] = set()
     for player_id, name, club in Entry.objects.filter(tournament=tournament).values_list(

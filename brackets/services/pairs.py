@@ -280,7 +280,11 @@ def partnership_substitute(
         raise found.error
     if isinstance(player, TypedPlayer):
         known = typed_player_match(
-            tournament=tournament, typed=player, field_name=player_field, entered_ok=True
+            tournament=tournament,
+            actor=actor,
+            typed=player,
+            field_name=player_field,
+            entered_ok=True,
         )
         player = known or typed_player_create(actor=actor, typed=player)
     newcomer = entry_for_partnership(

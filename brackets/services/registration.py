@@ -8,6 +8,9 @@ A typed player (a row checked by :func:`brackets.csv_import.check_player`) is, i
 2. in a partnership only, the player already entered here with that name and club;
 3. the one known player not entered here with that name and club (ignoring case): entered
    again rather than created twice (the CSV import's rule);
+
+Known players are those the director may see (``tournament.selectors.player_visible``): a
+player entered only in another director's draft is none of 1-3 and is never listed.
 4. a new player, created with the row (its rating is the entered rating, as the CSV's).
 
 Before 4, known players of the same name (accents and case aside) whom no club tells apart
@@ -36,6 +39,7 @@ from brackets.services.imports import ImportResult, player_from_row, players_imp
 from core.exceptions import ApplicationError
 from tournament.models import Partnership, Player, Tournament
 from tournament.partnerships import partnership_register
+from tournament.selectors import player_visible
 from tournament.services import require_director
 
 PAIR_FIELDS = ("player_a", "player_b")
@@ -89,7 +93,12 @@ def _same_key(players: Any, row: PlayerRow) -> list[Player]:
 
 
 def typed_player_match(
-    *, tournament: Tournament, typed: TypedPlayer, field_name: str, entered_ok: bool
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    typed: TypedPlayer,
+    field_name: str,
+    entered_ok: bool,
 ) -> Player | None:
     """The existing player ``typed`` is (steps 1-3 of the module's list), or ``None`` for a
     new one (step 4). ``entered_ok``: a player already entered here may be the answer (a
@@ -98,9 +107,15 @@ def typed_player_match(
     Raises :class:`SameNameUnconfirmedError` (under ``field_name``) before a new namesake of an
     unanswered known player, and ``ApplicationError`` naming ``field_name`` for a
     ``same_as`` that is not one of the players of that name. Reads only.
+
+    Only players ``actor`` may see count, at every step (``tournament.selectors.
+    player_visible``): a player of another director's draft is neither entered, nor offered,
+    nor a reason to ask; to this director their namesake is a new player (docs/security.md).
     """
     row = typed.row
-    candidates = players_same_name(name=row.name, club=row.club, tournament_id=tournament.pk)
+    candidates = players_same_name(
+        name=row.name, club=row.club, tournament_id=tournament.pk, user=actor
+    )
     if typed.same_as is not None:
         chosen = next((c for c in candidates if c.id == typed.same_as), None)
         if chosen is None:
@@ -121,7 +136,10 @@ def typed_player_match(
         if entered:
             return entered[0]
     known = _same_key(
-        Player.objects.filter(name__iexact=row.name).exclude(entries__tournament=tournament), row
+        Player.objects.filter(player_visible(user=actor), name__iexact=row.name).exclude(
+            entries__tournament=tournament
+        ),
+        row,
     )
     if len(known) == 1:
         return known[0]
@@ -147,7 +165,7 @@ def player_add(
     """
     require_director(actor=actor, tournament=tournament)
     known = typed_player_match(
-        tournament=tournament, typed=typed, field_name="name", entered_ok=False
+        tournament=tournament, actor=actor, typed=typed, field_name="name", entered_ok=False
     )
     return players_import_csv(
         tournament=tournament,
@@ -186,7 +204,11 @@ def partnership_register_typed(
         try:
             found.append(
                 typed_player_match(
-                    tournament=tournament, typed=typed, field_name=field_name, entered_ok=True
+                    tournament=tournament,
+                    actor=actor,
+                    typed=typed,
+                    field_name=field_name,
+                    entered_ok=True,
                 )
             )
         except SameNameUnconfirmedError as exc:

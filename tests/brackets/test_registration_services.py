@@ -40,7 +40,9 @@ def test_same_name_ignores_accents_case_and_spacing_and_names_the_events() -> No
     known = PlayerFactory(name="José  Pérez", club="Bayamón", country="PR")
     EntryFactory(player=known, tournament=TournamentFactory(name="Winter Cup"))
     PlayerFactory(name="José Pérez Ruiz", club="")  # a longer name is someone else
-    found = players_same_name(name="jose perez", club="", tournament_id=here.pk)
+    found = players_same_name(
+        name="jose perez", club="", tournament_id=here.pk, user=director_of(here)
+    )
     assert [(p.id, p.name, p.club, p.country, p.events, p.entered_here) for p in found] == [
         (known.pk, "José  Pérez", "Bayamón", "PR", ("Winter Cup",), False)
     ]
@@ -59,7 +61,10 @@ def test_only_two_different_clubs_tell_a_name_apart(
     typed_club: str, known_club: str, asked: bool
 ) -> None:
     PlayerFactory(name="Ana Rivera", club=known_club)
-    found = players_same_name(name="Ana Rivera", club=typed_club, tournament_id=0)
+    here = TournamentFactory()
+    found = players_same_name(
+        name="Ana Rivera", club=typed_club, tournament_id=here.pk, user=director_of(here)
+    )
     assert bool(found) is asked
 
 

@@ -248,7 +248,12 @@ class PlayerUpdateInput(serializers.Serializer[dict[str, Any]]):
 
 
 class EntryCreateInput(serializers.Serializer[dict[str, Any]]):
-    player = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="Player id")
+    player = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        help_text="Player id: a player you may see (`GET /api/players/{id}/`); any other id, "
+        "missing or hidden from you, is a 400 `unknown_player`.",
+    )
     seed = serializers.IntegerField(
         min_value=1, max_value=INT_MAX, required=False, allow_null=True, default=None
     )

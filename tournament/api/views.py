@@ -8,7 +8,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.schema import error_response
-from core.exceptions import ApplicationError
 from tournament import selectors, services
 from tournament.api import serializers as s
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
@@ -166,11 +165,10 @@ class EntryListApi(TournamentScopedMixin):
     def post(self, request: Request, slug: str) -> Response:
         data = s.EntryCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = Player.objects.filter(pk=data.validated_data["player"]).first()
+        # A player the director may not see (another director's draft) is an unknown id.
+        player = selectors.player_find(player_id=data.validated_data["player"], user=request.user)
         if player is None:
-            raise ApplicationError(
-                "Unknown player.", code="unknown_player", fields={"player": ["Unknown player."]}
-            )
+            raise selectors.player_unknown(field="player")
         entry = services.entry_create(
             tournament=self.tournament,
             actor=request.user,

@@ -19,7 +19,7 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.player_fields import player_fields_clean
-from tournament.selectors import user_directs_any
+from tournament.selectors import player_unknown, player_visible, user_directs_any
 from tournament.services.common import (
     User,
     _referee_actor_class,
@@ -162,8 +162,14 @@ def player_update(
 def entry_create(
     *, tournament: Tournament, actor: User, player: Player, seed: int | None = None
 ) -> Entry:
-    """Enter ``player`` in ``tournament`` (unique per tournament; seed unique when given)."""
+    """Enter ``player`` in ``tournament`` (unique per tournament; seed unique when given).
+
+    ``player`` must be one the actor may see (``tournament.selectors.player_visible``), or it
+    is refused as an unknown player: entering a player of another director's draft would
+    publish them. The callers look players up visible-only already; this is the backstop."""
     require_director(actor=actor, tournament=tournament)
+    if not Player.objects.filter(player_visible(user=actor), pk=player.pk).exists():
+        raise player_unknown(field="player")
     if tournament.status == Tournament.Status.FINISHED:
         raise ApplicationError(_("The tournament is finished."), code="tournament_finished")
     if Entry.objects.filter(tournament=tournament, player=player).exists():
