@@ -1,8 +1,10 @@
 """Duplicate players and their merge (issue 16 item 1: one player across events).
 
 Duplicates: players whose names are equal once case, accents, punctuation and spacing are
-folded, and who share a club or a country (a blank club or country matches anything). Staff
-see them listed (``/players/duplicates/``); nothing is merged automatically.
+folded, and who share a club and a country (a blank club or country matches anything). Staff
+see them listed (``/players/duplicates/``); nothing is merged automatically. Below them the
+page lists the other namesakes (same name, another club or country: :func:`namesake_groups`),
+the players an import's or a form's namesake warning sends a director to check.
 
 A merge keeps one player and moves the other's entries to it, then deletes the other:
 * refused if both played the same tournament (two entries of one person in one event is a
@@ -81,6 +83,21 @@ def duplicate_groups() -> list[DuplicateGroup]:
                 clusters.append([p])
         groups.extend(DuplicateGroup(key, c) for c in clusters if len(c) > 1)
     return groups
+
+
+def namesake_groups() -> list[DuplicateGroup]:
+    """Players of one folded name who are not all one likely person (another club or
+    country): listed apart on the duplicates page for staff to check before merging. An
+    import or the Players page warns of exactly these new players
+    (``brackets.services.imports.ImportResult.namesakes``), so the page must show them."""
+    by_name: dict[str, list[Player]] = defaultdict(list)
+    for player in Player.objects.order_by("id"):
+        by_name[name_key(player.name)].append(player)
+    return [
+        DuplicateGroup(key, players)
+        for key, players in sorted(by_name.items())
+        if key and len(players) > 1 and not all(_same_person(players[0], p) for p in players[1:])
+    ]
 
 
 def _affected(keep: Player, other: Player) -> list[int]:

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.exceptions import ApplicationError
 from dominoes.digits import parse_int
-from ratings.merge import duplicate_groups, players_merge
+from ratings.merge import duplicate_groups, namesake_groups, players_merge
 from tournament.models import Player
 
 
@@ -42,4 +42,8 @@ def duplicates_page(request: HttpRequest) -> HttpResponse:
                     % {"other": other_id, "keep": keep.name},
                 )
         return redirect("ratings:player-duplicates")
-    return render(request, "ratings/duplicates.html", {"groups": duplicate_groups()})
+    return render(
+        request,
+        "ratings/duplicates.html",
+        {"groups": duplicate_groups(), "namesakes": namesake_groups()},
+    )

@@ -578,6 +578,10 @@ class PlayerAddView(CsvImportView):
                 self.context(CsvImportForm(), add_form=form),
                 status=400,
             )
+        if not typed.different_from:
+            # A new player who shares a known player's name but not their club or country
+            # (no question was asked, as for an import): the same warning as an import's.
+            namesakes_notice(request, result.namesakes)
         # The page's top: the confirmation (messages) sits just above the form for the next.
         return HttpResponseRedirect(reverse("brackets:import", args=[slug]))
 
