@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from brackets.engine import Advancement, StandingRow
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
     FINISHED,
@@ -31,7 +32,6 @@ from brackets.selectors import (
     tournament_placings,
     went_on,
 )
-from brackets.engine import Advancement, StandingRow
 from brackets.selectors.pair_roster import NamedPair
 from brackets.selectors.pairs import (
     PairPlacing,
@@ -307,9 +307,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     # The brackets' own advancement line (T6) while the stage runs: who is through, who is
     # out and who plays off, exactly as the director's page will end the stage.
     line = (
-        cut_advancement(data, standings)
-        if cut and data.status != Stage.Status.FINISHED
-        else None
+        cut_advancement(data, standings) if cut and data.status != Stage.Status.FINISHED else None
     )
     outlook = _outlooks(data, standings.rows, places, final_table, line, rounds_played)
     rows: list[JSON] = []

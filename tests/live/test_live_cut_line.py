@@ -42,7 +42,8 @@ def _play(rnd: Round, winners_hands: list[int]) -> None:
 def _stage(lt: LiveTournament) -> dict[str, Any]:
     lt.refresh()
     return next(
-        s for s in selectors.standings(tournament=lt.tournament)["stages"]
+        s
+        for s in selectors.standings(tournament=lt.tournament)["stages"]
         if s["stage"]["id"] == lt.stage.pk
     )
 

@@ -16,6 +16,7 @@ from brackets.services import round_advance
 from tests.browser.conftest import (  # noqa: F401  (fixtures reused from the shared module)
     CHROMIUM_ARGS,
     browser,
+    browser_context,
     playwright_instance,
 )
 from tests.live.conftest import AsgiServer, add_knockout, finish_round_fast, make_live_tournament
@@ -35,14 +36,26 @@ def context(browser: Browser, asgi_server: AsgiServer) -> Iterator[BrowserContex
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def test_open_pages_say_finished_when_the_final_ends(context: Any) -> None:
-    lt = make_live_tournament(8, swiss_rounds=1, cut_size=4, slug="last-open")
+def _at_the_final(slug: str) -> tuple[Round, str]:
+    """A two-stage event whose final table is published: the final round and the event name."""
+    lt = make_live_tournament(8, swiss_rounds=1, cut_size=4, slug=slug)
     add_knockout(lt, name="Final")
     finish_round_fast(lt.round, seed=1)
     round_advance(round_id=lt.round.pk)  # the cut; the final table is published
     final = Round.objects.get(stage__tournament=lt.tournament, status=Round.Status.PUBLISHED)
     assert final.kind == Round.Kind.FINAL
-    name = lt.tournament.name
+    return final, lt.tournament.name
+
+
+def _end(final: Round) -> None:
+    finish_round_fast(final, seed=2)
+    round_advance(round_id=final.pk)  # the final's result ends the event (T6)
+    tournament = Tournament.objects.get(stages__rounds=final)
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_open_pages_say_finished_when_the_final_ends(context: Any) -> None:
+    final, name = _at_the_final("last-open")
 
     home = context.new_page()
     home.goto("/live/last-open/")
@@ -54,9 +67,7 @@ def test_open_pages_say_finished_when_the_final_ends(context: Any) -> None:
     assert home.title() == f"Live · {name}"
     assert home.inner_text(".live-head h1").startswith("Live")
 
-    finish_round_fast(final, seed=2)
-    round_advance(round_id=final.pk)  # the final's result ends the event (T6)
-    assert Tournament.objects.get(pk=lt.tournament.pk).status == Tournament.Status.FINISHED
+    _end(final)
 
     for page in (home, standings):
         page.wait_for_function(
@@ -71,3 +82,23 @@ def test_open_pages_say_finished_when_the_final_ends(context: Any) -> None:
     home.evaluate("window.liveDebug.cut()")
     home.wait_for_selector('#live[data-live-state="live"]', timeout=15_000)
     assert home.inner_text("[data-live-status]") == "Finished"
+
+
+@pytest.mark.embedded  # the embedded default: no websockets here, the page polls (live.js)
+def test_a_polling_page_says_finished_when_the_final_ends(
+    browser_context: Any,  # noqa: F811
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr("live.views.POLL_SECONDS", 5)  # live.js polls at most this often
+    final, name = _at_the_final("poll-open")
+    home = browser_context(viewport={"width": 1280, "height": 900}).new_page()
+    home.goto("/live/poll-open/")
+    assert home.title() == f"Live · {name}"
+    assert home.inner_text("[data-live-status]") != "Finished"
+    _end(final)
+    home.wait_for_function(
+        "() => document.querySelector('[data-live-status]').textContent === 'Finished'",
+        timeout=20_000,
+    )
+    home.wait_for_function(f"() => document.title === {f'Results · {name}'!r}", timeout=5_000)
+    assert home.inner_text(".live-head h1").startswith("Results")
