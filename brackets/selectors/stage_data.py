@@ -13,13 +13,16 @@ from datetime import datetime
 from typing import Any
 
 from brackets.engine import (
+    Advancement,
     ByePolicy,
     MatchRecord,
     Seating,
     StandingRow,
     Standings,
     Table,
+    advance_cut,
     compute_standings,
+    resolve_playoff,
 )
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pairs_data import PairsData, pairs_data_for
@@ -231,13 +234,48 @@ def playoff_decided(data: StageData) -> set[int]:
     return {entry for entry, done in latest.items() if done}
 
 
+def cut_advancement(data: StageData, standings: Standings | None = None) -> Advancement | None:
+    """The cut (T6) of a running qualifying stage as its standings stand now: the top
+    ``cut_size`` of its active players (everyone without a cut), players level on the line
+    after every T5 key named for the play-off, and a played-out play-off table that is the
+    stage's last round folded in (its winners through, T6). ``None`` once nobody is active
+    (a finished stage: its entrants' statuses hold the verdict).
+
+    The one advancement line: the planning service ends the stage with it ("4 go on, 12 out",
+    or a play-off) and the live standings read who is on the line from it, so the spectator
+    pages never disagree with the director's. ``standings``: the stage's T5 standings when
+    already computed (rows of players no longer active are left out, ranks kept).
+    """
+    active = {e.entry_id for e in data.entrants if e.active}
+    base = standings_from_data(data) if standings is None else standings
+    rows = Standings(rows=tuple(r for r in base.rows if r.player_id in active))
+    if not rows.rows:
+        return None
+    adv = advance_cut(rows, min(data.cut_size or len(rows.rows), len(rows.rows)))
+    last = data.last_round
+    if (
+        adv.playoff is not None
+        and last is not None
+        and last.kind == Round.Kind.PLAYOFF
+        and last.tables
+        and last.complete
+    ):
+        adv = resolve_playoff(adv, playoff_order(last, data, adv.playoff.players))
+    return adv
+
+
 def playoff_ordered(
     data: StageData, rows: Iterable[StandingRow], played_off: set[int] | None = None
 ) -> list[StandingRow]:
     """Standings rows in the order a stage lists them: T5, and players still level on every
     T5 key whose play-off is played out in the play-off's result (T6: its winner above the
-    cut line, not in seed order). The live standings and the director's API list alike."""
-    ordered = list(rows)
+    cut line, not in seed order). The live standings and the director's API list alike.
+
+    Other level rows (before the stage's first result: every row) are listed in stage seed,
+    then name, never in the order the entries were made; they still share a rank (T5)."""
+    seeds = {e.entry_id: (e.seed, e.name.casefold()) for e in data.entrants}
+    last = (len(seeds) + 1, "")  # a player no longer an entrant (T11) after the entrants
+    ordered = sorted(rows, key=lambda r: (r.rank, seeds.get(r.player_id, last)))
     played_off = playoff_decided(data) if played_off is None else played_off
     if not played_off:
         return ordered

@@ -32,7 +32,6 @@ from brackets.engine import (
     Placement,
     SeatOrder,
     StageConfig,
-    advance_cut,
     advance_per_table,
     final_table_places,
     order_seats,
@@ -46,6 +45,7 @@ from brackets.selectors import (
     EntrantData,
     RoundData,
     StageData,
+    cut_advancement,
     playoff_order,
     round_records,
     stage_standings,
@@ -159,14 +159,12 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
     # The cut (T6): over the active players only, so a withdrawn player never goes through.
     assert last is not None
     active_ids = [e.entry_id for e in _active(data)]
-    standings = standings_from_data(data, players=active_ids)
-    if not active_ids:
+    adv = cut_advancement(data)  # the line the live standings show too
+    if not active_ids or adv is None:
         raise BracketError(
             code="field_too_small", rule="T6", message="Nobody is left to advance (T6)."
         )
-    top = min(data.cut_size or len(active_ids), len(active_ids))
-    adv = advance_cut(standings, top)
-    if last.kind == Round.Kind.PLAYOFF:
+    if last.kind == Round.Kind.PLAYOFF:  # folded in already once its table is played out
         adv = _resolve(adv, last, data)
     if adv.playoff is not None:
         return _playoff_step(data, last, adv)

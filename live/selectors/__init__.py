@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from brackets.engine import Advancement, StandingRow
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
     FINISHED,
@@ -23,6 +24,7 @@ from brackets.selectors import (
     SeatData,
     StageData,
     TableData,
+    cut_advancement,
     playoff_decided,
     playoff_ordered,
     stage_data_for,
@@ -233,9 +235,21 @@ def _final_places(data: StageData) -> dict[int, int]:
 
 
 def _outlooks(
-    data: StageData, rows: Any, places: dict[int, int], final_table: list[JSON] | None
+    data: StageData,
+    rows: Any,
+    places: dict[int, int],
+    final_table: list[JSON] | None,
+    line: Advancement | None,
+    rounds_played: bool,
 ) -> dict[int, str]:
-    """Certain outcomes: the stage's own verdict once given, else the cut bound (T6).
+    """Certain outcomes: the stage's own verdict once given, else the cut (T6).
+
+    Once every round of the stage is played nothing is left to happen but the cut: the
+    standings decide every row through ``line`` (the brackets' own advancement, as the
+    director's page ends the stage), clinched above it and eliminated below; players level
+    across it get neither (their play-off decides), until their play-off table is played out.
+    Before that only what is already certain, by the conservative bound of
+    :func:`live.outlook.cut_outlook`.
 
     In the last stage, once finished, the final table's players are not "eliminated": its
     single first place is the champion and the others are marked as final-table players (a
@@ -254,10 +268,25 @@ def _outlooks(
             out[entry] = "final_table"
         if len(firsts) == 1 and firsts[0] in finalists:
             out[firsts[0]] = "champion"
-    undecided = data.status != Stage.Status.FINISHED and not out
-    if undecided and data.kind == Stage.Kind.QUALIFYING and data.cut_size:
-        for player_id, outlook in cut_outlook(_win_bounds(data, rows), data.cut_size).items():
-            out[player_id] = outlook.value
+    # A withdrawal (T7) marks one row, not the stage's verdict: the others still get theirs.
+    verdict = any(
+        e.status in (StageEntry.Status.ADVANCED, StageEntry.Status.ELIMINATED)
+        for e in data.entrants
+    )
+    undecided = data.status != Stage.Status.FINISHED and not verdict
+    if not (undecided and data.kind == Stage.Kind.QUALIFYING and data.cut_size):
+        return out
+    if rounds_played and line is not None:
+        for player_id in line.advanced:
+            out.setdefault(player_id, "clinched")
+        for placement in line.eliminated:
+            out.setdefault(placement.player_id, "eliminated")
+        for e in data.entrants:
+            if not e.active:  # withdrawn from the event (T7): out of the cut
+                out.setdefault(e.entry_id, "eliminated")
+        return out
+    for player_id, outlook in cut_outlook(_win_bounds(data, rows), data.cut_size).items():
+        out.setdefault(player_id, outlook.value)
     return out
 
 
@@ -269,8 +298,18 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     by_entry = {e.entry_id: e for e in data.entrants}
     places = _final_places(data)
     final_table = _final_table(data, places)
-    outlook = _outlooks(data, standings.rows, places, final_table)
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
+    # Every round of the stage's plan is played: only the cut is left (play-off tables, T6,
+    # settle the line and are not rounds of the stage).
+    planned = data.plan_rounds()
+    rounds_played = bool(data.swiss_rounds) and len(planned) >= (data.swiss_rounds or 0)
+    rounds_played = rounds_played and all(r.complete for r in planned)
+    # The brackets' own advancement line (T6) while the stage runs: who is through, who is
+    # out and who plays off, exactly as the director's page will end the stage.
+    line = (
+        cut_advancement(data, standings) if cut and data.status != Stage.Status.FINISHED else None
+    )
+    outlook = _outlooks(data, standings.rows, places, final_table, line, rounds_played)
     rows: list[JSON] = []
     # Players level on every key (T5) form a tie group, listed once per stage and referenced by
     # index from each of its rows: listing the group on every row made the body quadratic in a
@@ -287,12 +326,22 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     # tie and no cut line worth showing yet (the rows keep their shape for API clients).
     ranked = any(row.played for row in standings.rows)
     count = len(standings.rows)
-    line_rank = standings.rows[cut - 1].rank if cut and count > cut else None
+    # Players level on the line after every T5 key, as the advancement names them (T6): a tie
+    # inside the cut, or wholly below it, needs no play-off.
+    contested = set(line.playoff.players) if line is not None and line.playoff else set()
+    # Level rows (before the first result: every row) in stage seed, then name.
     ordered = playoff_ordered(data, standings.rows, played_off)
     if places and cut is None:
         # The finished last stage lists its rows in event places (the final table's result,
         # then by the round each player went out in, T6), not by the T5 keys of its rounds.
         ordered.sort(key=lambda r: places.get(r.player_id, count + 1))
+    line_at = _cut_line_at(
+        ordered,
+        cut,
+        counted={e.entry_id for e in data.entrants if _in_the_cut(e)},
+        ranked=ranked,
+        settled=rounds_played or data.status == Stage.Status.FINISHED,
+    )
     for i, row in enumerate(ordered):
         entrant = by_entry.get(row.player_id)
         tie_group = None
@@ -329,14 +378,10 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "forfeits": row.forfeits,
                 "status": _row_status(entrant, outlook.get(row.player_id)),
                 "outlook": outlook.get(row.player_id),
-                "above_cut": None if cut is None else i < cut,
-                "cut_after": cut is not None and i == cut - 1 and i < count - 1,
+                "above_cut": _above_cut(i, row, cut, line_at),
+                "cut_after": line_at is not None and i == line_at,
                 "playoff_on_line": bool(
-                    all_played
-                    and tie_group is not None
-                    and line_rank is not None
-                    and row.rank == line_rank
-                    and row.player_id not in played_off
+                    all_played and row.player_id in contested and row.player_id not in played_off
                 ),
                 "playoff_played": row.player_id in played_off,
             }
@@ -359,6 +404,57 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         # nothing (everyone is level on nothing) and the pages show the stage as not started.
         "ranked": ranked,
     }
+
+
+def _in_the_cut(entrant: Any) -> bool:
+    """Whether the entrant takes one of the cut's places (T6): not withdrawn (T7), as the
+    advancement counts only players still in the stage."""
+    return bool(
+        entrant.status != StageEntry.Status.WITHDRAWN
+        and entrant.entry_status == Entry.Status.ACTIVE
+    )
+
+
+def _cut_line_at(
+    ordered: list[StandingRow], cut: int | None, *, counted: set[int], ranked: bool, settled: bool
+) -> int | None:
+    """Index of the row the cut line (T6) is drawn under, or ``None`` for no line.
+
+    The line falls under the ``cut``-th player still in the stage (a withdrawn player, T7,
+    takes no place). No line before the first result (every row is level on nothing), none
+    when the whole field goes through, and none through a tie (players level on every T5
+    key on both sides of it) while rounds are still to be played: the next rounds will
+    separate them, and a line drawn through a 14-way tie would split it by seed. Once every
+    round is played a tie across the line stays drawn through, marked "play-off needed".
+    """
+    if not cut or not ranked:
+        return None
+    seen = 0
+    line_at = None
+    for i, row in enumerate(ordered):
+        if row.player_id in counted:
+            seen += 1
+            if seen == cut:
+                line_at = i
+                break
+    if line_at is None:
+        return None
+    below = next((r for r in ordered[line_at + 1 :] if r.player_id in counted), None)
+    if below is None:
+        return None  # nobody still in is below it: everyone goes through
+    if not settled and below.rank == ordered[line_at].rank:
+        return None
+    return line_at
+
+
+def _above_cut(i: int, row: StandingRow, cut: int | None, line_at: int | None) -> bool | None:
+    """``None`` without a cut; above the drawn line; without a line (no result yet, or a tie
+    across it before the last round) by rank: within the top ``cut`` or level with the line."""
+    if cut is None:
+        return None
+    if line_at is not None:
+        return i <= line_at
+    return row.rank <= cut
 
 
 def _row_status(entrant: Any, outlook: str | None) -> str:

@@ -148,11 +148,31 @@
     });
     root.dataset.matches = fresh.dataset.matches || "";
     readStatuses(fresh);
+    applyHead(doc, fresh);
     var v = parseInt(fresh.dataset.version || "0", 10);
     if (v >= state.version) state.version = v;
     state.etag = fresh.dataset.etag || null;
     root.dataset.version = String(state.version);
     document.dispatchEvent(new CustomEvent("live:refreshed"));
+  }
+
+  // The tournament's status lives outside the regions: the status badge ("Live" or
+  // "Finished"), the heading and the document title ("Live" becomes "Results" on the home).
+  // A page open when the final ends says so without a reload.
+  function applyHead(doc, fresh) {
+    var finished = Boolean(fresh.dataset.finished);
+    if (finished !== Boolean(root.dataset.finished)) {
+      if (finished) root.dataset.finished = "1";
+      else delete root.dataset.finished;
+      var shown = root.dataset.liveState || "live";
+      setStatus(shown === "finished" ? "live" : shown);
+    }
+    var heading = root.querySelector(".live-head h1");
+    var freshHeading = fresh.querySelector(".live-head h1");
+    if (heading && freshHeading && heading.innerHTML !== freshHeading.innerHTML) {
+      heading.innerHTML = freshHeading.innerHTML;
+    }
+    if (doc.title && document.title !== doc.title) document.title = doc.title;
   }
 
   // data-apply="page": the page re-reads its own state (see the top of this file).
