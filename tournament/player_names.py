@@ -22,6 +22,4 @@ def player_display_html(name: str, nickname: str = "") -> SafeString:
     """:func:`player_display_name` for a page: the nickname muted, both escaped."""
     if not nickname:
         return format_html("{}", name)
-    return format_html(
-        '{} <span class="nickname muted">\u201c{}\u201d</span>', name, nickname
-    )
+    return format_html('{} <span class="nickname muted">\u201c{}\u201d</span>', name, nickname)

@@ -11,7 +11,7 @@ targets of a page costs one query per kind of target on it, whatever the number 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -451,7 +451,7 @@ def _details(t: Tournament, logs: list[ActionLog]) -> dict[int, tuple[str, ...]]
     return detail_lines(plain, namer, pairs_stages=pairs, stage_kinds=stage_kinds(stages))
 
 
-def stage_kinds(stages: list[Stage]) -> dict[int, str]:
+def stage_kinds(stages: Sequence[Stage]) -> dict[int, str]:
     """Stage id -> its kind as the stages page names it: a knockout whose field is the
     previous stage's cut and that cut the final table is "Final table only" (T6); a pairs
     knockout plays partnerships down to the final (T10). ``stages`` in order."""
@@ -459,9 +459,10 @@ def stage_kinds(stages: list[Stage]) -> dict[int, str]:
     previous: Stage | None = None
     for stage in stages:
         cut = previous.cut_size if previous is not None else None
-        if previous is not None and cut is None and getattr(stage, "seeded", 0):
+        seeded = int(getattr(stage, "seeded", 0) or 0)  # annotated by the caller
+        if previous is not None and cut is None and seeded:
             # Added after its previous stage ended (T6): its field is who it was seeded with.
-            cut = stage.seeded // 2 if stage.pairs else stage.seeded
+            cut = seeded // 2 if stage.pairs else seeded
         if stage.pairs:
             kinds[stage.pk] = pairs_stage_kind_label(stage, cut)
         elif stage.kind == Stage.Kind.KNOCKOUT and cut and cut == stage.final_table_size:

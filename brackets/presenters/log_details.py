@@ -440,13 +440,18 @@ class _Details:
                 out.extend(self._seeded_from(log, data, value))
                 continue
             elif key == "ruleset_overrides" and isinstance(value, dict):
-                shown = "; ".join(
-                    f"{RULESET_LABELS.get(k) or str(k).replace('_', ' ').capitalize()}: "
-                    f"{value_label(str(k), v) if isinstance(v, str) else self.text(v)}"
-                    for k, v in value.items()
-                ) or "—"
-            elif key == "kind" and log.verb.startswith("stage.") and (
-                stage_kind := self._stage_kind(log)
+                shown = (
+                    "; ".join(
+                        f"{RULESET_LABELS.get(k) or str(k).replace('_', ' ').capitalize()}: "
+                        f"{value_label(str(k), v) if isinstance(v, str) else self.text(v)}"
+                        for k, v in value.items()
+                    )
+                    or "—"
+                )
+            elif (
+                key == "kind"
+                and log.verb.startswith("stage.")
+                and (stage_kind := self._stage_kind(log))
             ):
                 shown = stage_kind
             elif key == "seat":

@@ -213,9 +213,7 @@ def test_counts_statuses_and_a_final_only_stage_read_as_words(
     action_log_record(
         tournament=t, actor=d, verb="stage.finish", target=qualifying, data={"eliminated": 12}
     )
-    stage_create(
-        tournament=t, actor=d, name="Final", kind=Stage.Kind.KNOCKOUT, final_table_size=4
-    )
+    stage_create(tournament=t, actor=d, name="Final", kind=Stage.Kind.KNOCKOUT, final_table_size=4)
     assert tournament_mark_finished(tournament_id=t.pk)
     details = _details(language, t.slug, d)
     for line in expected:
