@@ -155,6 +155,12 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
             "Time! Finish the hand in progress and record it: then the match stops (T3)."
         ),
         "can_undo": (in_progress and may_write) or (finished_normally and is_director),
+        # Move-by-move entry records a hand: offered only while one can be recorded (not on
+        # a finished or void match, nor one held for the players' confirmation, issue 15).
+        "moves_link": in_progress
+        and not match.confirmation_hold
+        and match.tournament.status != Tournament.Status.FINISHED
+        and (is_director or bool(match.table and match.table.feature)),
         "is_director": is_director,
         # The referee's last look after the finish (a short read, tournament.principal).
         "tournament_finished": match.tournament.status == Tournament.Status.FINISHED,

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.models import BaseModel
+from tournament.player_names import player_display_name
 
 
 class Player(BaseModel):
@@ -38,7 +39,7 @@ class Player(BaseModel):
         indexes = [models.Index(fields=["name"])]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.nickname})" if self.nickname else self.name
+        return player_display_name(self.name, self.nickname)
 
 
 class Tournament(BaseModel):

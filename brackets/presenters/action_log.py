@@ -11,18 +11,20 @@ targets of a page costs one query per kind of target on it, whatever the number 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count
 from django.urls import reverse
 from django.utils.functional import Promise
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 
 from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
 from brackets.presenters.log_details import detail_lines
-from core.choice_labels import choice_phrase
+from brackets.presenters.pairs import pairs_stage_kind_label
+from core.choice_labels import choice_label, choice_phrase
 from core.reasons import reason_text as stored_reason_text
 from dominoes.digits import parse_int
 from scoring.models import Hand, Match, ResultDispute, Seat
@@ -442,8 +444,33 @@ def _details(t: Tournament, logs: list[ActionLog]) -> dict[int, tuple[str, ...]]
         name = NAMERS.get(kind)
         return name(t, ids) if name is not None else {}
 
-    pairs = Stage.objects.filter(tournament=t, pairs=True).values_list("pk", flat=True)
-    return detail_lines(plain, namer, pairs_stages=list(pairs))
+    stages = list(
+        Stage.objects.filter(tournament=t).annotate(seeded=Count("entrants")).order_by("number")
+    )
+    pairs = [s.pk for s in stages if s.pairs]
+    return detail_lines(plain, namer, pairs_stages=pairs, stage_kinds=stage_kinds(stages))
+
+
+def stage_kinds(stages: Sequence[Stage]) -> dict[int, str]:
+    """Stage id -> its kind as the stages page names it: a knockout whose field is the
+    previous stage's cut and that cut the final table is "Final table only" (T6); a pairs
+    knockout plays partnerships down to the final (T10). ``stages`` in order."""
+    kinds: dict[int, str] = {}
+    previous: Stage | None = None
+    for stage in stages:
+        cut = previous.cut_size if previous is not None else None
+        seeded = int(getattr(stage, "seeded", 0) or 0)  # annotated by the caller
+        if previous is not None and cut is None and seeded:
+            # Added after its previous stage ended (T6): its field is who it was seeded with.
+            cut = seeded // 2 if stage.pairs else seeded
+        if stage.pairs:
+            kinds[stage.pk] = pairs_stage_kind_label(stage, cut)
+        elif stage.kind == Stage.Kind.KNOCKOUT and cut and cut == stage.final_table_size:
+            kinds[stage.pk] = gettext("Final table only")
+        else:
+            kinds[stage.pk] = choice_label(Stage.Kind, stage.kind)
+        previous = stage
+    return kinds
 
 
 def log_rows(t: Tournament, logs: list[ActionLog]) -> list[LogRow]:

@@ -10,7 +10,7 @@ label here shows by its own name; values of unknown shape as plain text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -20,8 +20,10 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from brackets.models import Round, Stage
 from brackets.presenters.director import user_label
+from brackets.tournament_forms import LABELS as RULESET_LABELS
+from brackets.tournament_forms import value_label
 from core.choice_labels import choice_label
-from scoring.models import Match, Seat
+from scoring.models import Hand, Match, Seat
 from scoring.presenters.match import SEAT_LETTERS
 from tournament.models import ActionLog, Tournament, TournamentRole
 
@@ -76,6 +78,68 @@ KEY_LABELS: dict[str, Promise] = {
     "role": pgettext_lazy("action log", "Role"),
     # a referee credential revoked as a new one was issued in its place (the table sheets)
     "replaced_by": pgettext_lazy("action log", "Replaced by"),
+    # players.import / players.add
+    "created_players": pgettext_lazy("action log", "New players"),
+    "reused_players": pgettext_lazy("action log", "Players already known"),
+    "checked_in": pgettext_lazy("action log", "Checked in"),
+    "skipped_rows": pgettext_lazy("action log", "Rows skipped"),
+    "namesakes": pgettext_lazy("action log", "Same name as a known player"),
+    # the system's own marks (tournament.running, tournament.finished)
+    "by": pgettext_lazy("action log", "By"),
+    # credentials and roles
+    "prefix": pgettext_lazy("action log", "Key prefix"),
+    "label": pgettext_lazy("action log", "Label"),
+    "expires_at": pgettext_lazy("action log", "Expires"),
+    "username": pgettext_lazy("action log", "User name"),
+    "invitation": pgettext_lazy("action log", "Invitation"),
+    "tournament_finished": pgettext_lazy("action log", "Because the tournament finished"),
+    "issuer_removed": pgettext_lazy("action log", "Because its issuer lost the role"),
+    # stages and rounds
+    "seeded_from": pgettext_lazy("action log", "Seeded from"),
+    "stage": pgettext_lazy("action log", "Stage"),
+    "shared": pgettext_lazy("action log", "Shared places"),
+    "winner": pgettext_lazy("action log", "Winner"),
+    "name": pgettext_lazy("action log", "Name"),
+    "auto_advance": pgettext_lazy("action log", "Next round published on its own"),
+    "round_time_limit": pgettext_lazy("action log", "Time limit per round (minutes)"),
+    "swiss_rounds": pgettext_lazy("action log", "Rounds"),
+    "cut_size": pgettext_lazy("action log", "Cut"),
+    "advance_per_table": pgettext_lazy("action log", "Going on from each table"),
+    "final_table_size": pgettext_lazy("action log", "Final table seats"),
+    "allow_three": pgettext_lazy("action log", "3-player tables allowed"),
+    "bye_policy": pgettext_lazy("action log", "Byes count"),
+    "seat_order": pgettext_lazy("action log", "Seat order"),
+    "seeding": pgettext_lazy("action log", "Seeding"),
+    # partnerships (T9, T11)
+    "slot": pgettext_lazy("action log", "Place in the partnership"),
+    "stage_entries_moved": pgettext_lazy("action log", "Stage places handed over"),
+    # the tournament's settings
+    "venue": pgettext_lazy("action log", "Venue"),
+    "starts_on": pgettext_lazy("action log", "Starts on"),
+    "ends_on": pgettext_lazy("action log", "Ends on"),
+    "ruleset_preset": pgettext_lazy("action log", "Ruleset preset"),
+    "ruleset_overrides": pgettext_lazy("action log", "Ruleset changes"),
+    "confirmation": pgettext_lazy("action log", "Confirmation at the table"),
+    "entry_format": pgettext_lazy("action log", "Entry format"),
+    "count": pgettext_lazy("action log", "Players"),
+    # webhooks and players' e-mail addresses
+    "url": pgettext_lazy("action log", "Address"),
+    "events": pgettext_lazy("action log", "Events"),
+    "delivery": pgettext_lazy("action log", "Delivery"),
+    "changed": pgettext_lazy("action log", "Changed"),
+    # player.merge
+    "kept": pgettext_lazy("action log", "Kept"),
+    "merged": pgettext_lazy("action log", "Merged into it"),
+    "merged_name": pgettext_lazy("action log", "Merged player's name"),
+    "entries_moved": pgettext_lazy("action log", "Entries moved"),
+    # disputes: the match's hold before, and both versions of the hand
+    "hold_before": pgettext_lazy("action log", "Waiting before"),
+    "poser": pgettext_lazy("action log", "Posed by"),
+    "pose_tile": pgettext_lazy("action log", "Pose tile"),
+    "end": pgettext_lazy("action log", "How the hand ended"),
+    "counts": pgettext_lazy("action log", "Counts"),
+    "llave": pgettext_lazy("action log", "Llave claimed (R24)"),
+    "sporting": pgettext_lazy("action log", "Sporting declaration (R11)"),
 }
 
 MATCH = "scoring.match"
@@ -128,7 +192,19 @@ STATUS_BY_VERB: dict[str, type[Choices]] = {
     "match": Match.Status,
     "result": Match.Status,
 }
-STATUS_CHANGES = frozenset({"tournament.status", "tournament.reopen"})
+# A status change's before/after; the system's own marks record only ``after``.
+STATUS_CHANGES = frozenset(
+    {"tournament.status", "tournament.reopen", "tournament.running", "tournament.finished"}
+)
+# Fixed words a service records as a value, in the page's language.
+VALUE_WORDS: dict[tuple[str, str], Promise] = {
+    ("by", "system"): pgettext_lazy("action log", "the system"),
+    ("hold_before", "hand"): pgettext_lazy("action log", "for the hand to be confirmed"),
+    ("hold_before", "result"): pgettext_lazy("action log", "for the result to be confirmed"),
+    ("hold_before", "disputed"): pgettext_lazy("action log", "on a dispute"),
+}
+# Keys holding one hand's outcome record (a dispute's two versions of the hand).
+HAND_RECORDS = frozenset({"claimed", "recorded"})
 ENTRY_FORMAT_CHANGE = "tournament.entry_format"
 
 
@@ -151,6 +227,10 @@ def choice_shown(verb: str, key: str, value: Any) -> str | None:
         return None
     if key == "entry_format":
         return _entry_format_label(value)
+    if (word := VALUE_WORDS.get((key, value))) is not None:
+        return str(word)
+    if key == "end":
+        return choice_label(Hand.End, value)
     if key == "kind":
         return choice_label(Round.Kind if verb.startswith("round.") else Stage.Kind, value)
     if key == "status":
@@ -168,10 +248,17 @@ def _label(key: str) -> str:
 class _Details:
     """The lines of one page of entries: ids collected first, named in one pass per kind."""
 
-    def __init__(self, logs: list[ActionLog], namer: Namer, pairs_stages: set[int]) -> None:
+    def __init__(
+        self,
+        logs: list[ActionLog],
+        namer: Namer,
+        pairs_stages: set[int],
+        stage_kinds: Mapping[int, str],
+    ) -> None:
         self.logs = logs
         self.namer = namer
         self.pairs_stages = pairs_stages
+        self.stage_kinds = stage_kinds
         self.wanted: dict[str, set[int]] = {}
         self.seats: set[tuple[int, int]] = set()
         self.names: dict[str, dict[int, str]] = {}
@@ -188,6 +275,10 @@ class _Details:
     def kind_of(self, log: ActionLog, data: dict[str, Any], key: str) -> str | None:
         if key in ONE:
             return ONE[key]
+        # A list key holding a whole number is a count ("entries": 6 players imported,
+        # "eliminated": 12 out of a finished stage), never an id.
+        if (key in LISTS or key in ENTRANT_LISTS) and not isinstance(data.get(key), list):
+            return None
         if key in LISTS:
             return LISTS[key]
         if key in ENTRANT_LISTS:
@@ -225,6 +316,14 @@ class _Details:
                 after = data.get("after")
                 if isinstance(after, dict) and isinstance(w := after.get("winner_seat"), int):
                     self.seats.add((match_id, w))
+                for key in HAND_RECORDS:
+                    if isinstance(hand := data.get(key), dict):
+                        for part in ("poser", "winner"):
+                            if isinstance(s := hand.get(part), int):
+                                self.seats.add((match_id, s))
+            seeded_from = data.get("seeded_from")
+            if isinstance(seeded_from, dict) and isinstance(seeded_from.get("order"), list):
+                self._want(self._entrant_kind(log, data), seeded_from["order"])
             ended = data.get("ended")
             if log.verb == "round.call_time" and isinstance(ended, dict):
                 self._want(MATCH, [int(k) for k in ended if str(k).isdigit()])
@@ -291,6 +390,45 @@ class _Details:
             parts.append(f"{_label('winner_seat')}: {shown}")
         return "; ".join(parts)
 
+    def _hand(self, match_id: int | None, value: dict[str, Any]) -> str:
+        """One version of a hand (a dispute's claim or the referee's record): seats by
+        letter and name, how it ended by its label, counts as "12-0-7-3"."""
+        parts: list[str] = []
+        for key, part in value.items():
+            if key in ("poser", "winner") and part is not None:
+                shown = self.seat(match_id, part)
+            elif key == "end" and isinstance(part, str):
+                shown = choice_label(Hand.End, part)
+            elif key == "counts" and isinstance(part, list):
+                shown = "-".join(self.text(c) for c in part)
+            else:
+                shown = self.text(part)
+            parts.append(f"{_label(key)}: {shown}")
+        return "; ".join(parts)
+
+    def _seeded_from(self, log: ActionLog, data: dict[str, Any], value: Any) -> list[str]:
+        """A stage seeded when it was added (T6): from which stage, in which order."""
+        if not isinstance(value, dict):
+            return [f"{_label('seeded_from')}: {self.text(value)}"]
+        out: list[str] = []
+        number = value.get("stage")
+        if number is not None:
+            stage = pgettext("action log", "stage %(number)s") % {"number": number}
+            out.append(f"{_label('seeded_from')}: {stage}")
+        order = value.get("order")
+        if isinstance(order, list):
+            kind = self._entrant_kind(log, data)
+            names = ", ".join(self.name(kind, v) for v in order) or "—"
+            out.append(f"{_label('order')}: {names}")
+        return out
+
+    def _stage_kind(self, log: ActionLog) -> str | None:
+        """The kind of the stage a stage entry is about, as the stages page names it ("Final
+        table only" for a knockout whose field is the final table, T6), when known."""
+        if log.target_type != STAGE or not log.target_id.isdigit():
+            return None
+        return self.stage_kinds.get(int(log.target_id))
+
     def lines(self, log: ActionLog) -> tuple[str, ...]:
         data = log.data if isinstance(log.data, dict) else {}
         match_id = self._match_of(log, data)
@@ -298,6 +436,26 @@ class _Details:
         for key, value in data.items():
             if log.verb in RESULT_VERBS and key in ("before", "after"):
                 shown = self._result(match_id, value)
+            elif key in HAND_RECORDS and isinstance(value, dict):
+                shown = self._hand(match_id, value)
+            elif key == "seeded_from":
+                out.extend(self._seeded_from(log, data, value))
+                continue
+            elif key == "ruleset_overrides" and isinstance(value, dict):
+                shown = (
+                    "; ".join(
+                        f"{RULESET_LABELS.get(k) or str(k).replace('_', ' ').capitalize()}: "
+                        f"{value_label(str(k), v) if isinstance(v, str) else self.text(v)}"
+                        for k, v in value.items()
+                    )
+                    or "—"
+                )
+            elif (
+                key == "kind"
+                and log.verb.startswith("stage.")
+                and (stage_kind := self._stage_kind(log))
+            ):
+                shown = stage_kind
             elif key == "seat":
                 shown = self.seat(match_id, value)
             elif key == "ended" and isinstance(value, dict):
@@ -320,11 +478,15 @@ class _Details:
 
 
 def detail_lines(
-    logs: list[ActionLog], namer: Namer, pairs_stages: Iterable[int] = ()
+    logs: list[ActionLog],
+    namer: Namer,
+    pairs_stages: Iterable[int] = (),
+    stage_kinds: Mapping[int, str] | None = None,
 ) -> dict[int, tuple[str, ...]]:
     """Log id -> its data as readable lines (empty for an entry without data).
     ``pairs_stages``: the ids of the tournament's pairs stages, whose entrant lists hold
-    partnerships (T9)."""
-    details = _Details(logs, namer, set(pairs_stages))
+    partnerships (T9); ``stage_kinds``: stage id -> its kind as the stages page names it,
+    for a stage entry's "Kind" (a knockout stage may be the final table only, T6)."""
+    details = _Details(logs, namer, set(pairs_stages), stage_kinds or {})
     details.collect()
     return {log.pk: details.lines(log) for log in logs}

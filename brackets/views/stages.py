@@ -17,6 +17,7 @@ from brackets.presenters.director import RoundLine, rounds_by_stage
 from brackets.presenters.pairs import pairs_stage_kind_label
 from brackets.services import stage_create, stage_update
 from brackets.views.base import DirectorTournamentMixin, error_text
+from core.choice_labels import choice_phrase
 from core.exceptions import ApplicationError
 from tournament.models import Tournament
 from tournament.partnerships import PAIRS
@@ -149,6 +150,10 @@ class StageListView(DirectorTournamentMixin):
                     "rounds": rounds.get(stage.pk, []),
                     "plan": _knockout_plan(stage, field, pairs=pairs),
                     "next_step": next_step,
+                    # Mid-sentence in the summary line: "balanced (T8) seat order",
+                    # "orden de asientos equilibrado (T8)".
+                    "seat_order": choice_phrase(Stage.SeatOrder, stage.seat_order),
+                    "bye_policy": choice_phrase(Stage.ByePolicy, stage.bye_policy),
                     # T10: a pairs knockout is partnerships to the final between two.
                     "pairs_kind": pairs_stage_kind_label(stage, field) if stage.pairs else "",
                     # A pairs knockout always plays down to a final of two (T10).

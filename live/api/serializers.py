@@ -29,6 +29,11 @@ class HandSerializer(serializers.Serializer[Any]):
     paid = serializers.IntegerField(help_text="What the winner was paid (R24, R29).")
     llave = serializers.BooleanField(help_text="Won with la llave (R23).")
     scores_after = serializers.ListField(child=serializers.IntegerField())
+    counts = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Each seat's count at a block (R19, R20); null for a domino.",
+    )
 
 
 class NextHandSerializer(serializers.Serializer[Any]):

@@ -60,6 +60,8 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "paid": hand.paid,
         "llave": hand.llave,
         "scores_after": list(hand.scores_after or []),
+        # A block's counts: who tied, on what count (R20), as the referee page shows it.
+        "counts": list(hand.counts) if hand.end == Hand.End.BLOCK and hand.counts else None,
     }
 
 

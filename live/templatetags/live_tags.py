@@ -10,7 +10,7 @@ from django import template
 
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
-from scoring.presenters.match import scores_after_line
+from scoring.presenters.match import scores_after_line, tie_line
 from scoring.presenters.partnership import SideView
 
 SEAT_LETTERS = "ABCD"
@@ -133,6 +133,14 @@ def hand_winner(
         return seat_name(seats, winner)
     names = [str(s["name"]) for s in seats if s["seat"] % 2 == int(winner) % 2]
     return " & ".join(names)
+
+
+@register.simple_tag
+def tied_hand(seats: Sequence[dict[str, Any]], hand: dict[str, Any]) -> str:
+    """``{% tied_hand seats h %}``: a tied hand as the referee page says it, who tied on what
+    count: "tie: Ana and Luis (12-20-12-31)" (R20, ``scoring.presenters.match.tie_line``)."""
+    counts = hand.get("counts")
+    return tie_line(counts if isinstance(counts, list) else None, lambda i: seat_name(seats, i))
 
 
 @register.simple_tag

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -345,6 +345,25 @@ def _six_love(seat: Any, *, over: bool, score: int) -> bool:
     return over and score == 0 and seat.six_love_received > 0
 
 
+def tie_result(counts: Sequence[int] | None, name: Callable[[int], str]) -> str:
+    """A tied block as the match pages say it (R20): "tie: Ana and Luis", the seats sharing
+    the lowest count named by ``name``; "tie" without counts."""
+    if not counts:
+        return str(_("tie"))
+    low = min(counts)
+    tied = [name(i) for i, c in enumerate(counts) if c == low]
+    return str(_("tie: %(names)s") % {"names": get_text_list(tied, _("and"))})
+
+
+def tie_line(counts: Sequence[int] | None, name: Callable[[int], str]) -> str:
+    """:func:`tie_result` with the counts, "tie: Ana and Luis (12-20-12-31)", as the referee
+    page's hands list shows a tied hand; the spectators' match page shows the same."""
+    result = tie_result(counts, name)
+    if counts:
+        result += " (" + DASH.join(str(c) for c in counts) + ")"
+    return result
+
+
 def hand_row(
     hand: Any, names: Sequence[str], ruleset: Ruleset, sides: Sequence[SideView] = ()
 ) -> HandRow:
@@ -367,12 +386,8 @@ def hand_row(
             result = _("%(side)s win the block") % {"side": sides[hand.winner % 2].label}
         elif hand.winner is not None:
             result = _("%(name)s wins the block") % {"name": nm(hand.winner)}
-        elif hand.counts:
-            low = min(hand.counts)
-            tied = [nm(i) for i, c in enumerate(hand.counts) if c == low]
-            result = _("tie: %(names)s") % {"names": get_text_list(tied, _("and"))}
         else:
-            result = _("tie")
+            result = tie_result(hand.counts, nm)
         if hand.counts:
             result += " (" + DASH.join(str(c) for c in hand.counts) + ")"
     if hand.reset:

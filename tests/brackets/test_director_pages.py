@@ -1003,6 +1003,7 @@ def test_the_stages_page_lists_only_the_settings_that_act_on_each_stage() -> Non
         return re.sub(r"\s+", " ", block.split('class="settings">')[1].split("</p>")[0])
 
     bye = str(Stage.ByePolicy(stage.bye_policy).label)
+    bye = bye[:1].lower() + bye[1:]  # mid-sentence in the summary line (choice_phrase)
     qualifying, last = settings_of(stage.pk), settings_of(final.pk)
     assert bye in qualifying
     assert "tables of 4 only" in qualifying or "3-player tables allowed" in qualifying

@@ -32,7 +32,10 @@ def _rated(p: Player, mu: float, sigma: float, matches: int = 3) -> int:
 
 
 def _names(html: str) -> list[str]:
-    return re.findall(r'<td class="person"><a href="/players/\d+/">([^<]+)</a>', html)
+    # the name, then the nickname muted in quotes (tournament.player_names)
+    link = r'<td class="person"><a href="/players/\d+/">([^<]+?)'
+    link += r'(?: <span class="nickname[^<]*</span>)?</a>'
+    return re.findall(link, html)
 
 
 def test_players_by_rating_then_the_unrated_and_drafts_stay_private(client: Client) -> None:
