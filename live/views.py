@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core.page_links import tournament_links
 from core.titles import round_title, table_title
 from live import exports
 from live.http import html_etag, live_conditional, request_tournament
@@ -62,6 +63,8 @@ def _page(
             "etag": html_etag(t),
             "poll": POLL_SECONDS,
             "body_class": body_class,
+            # "Part of <circuit>": the circuits register their links (core.page_links).
+            "part_of": [] if page == "projector" else tournament_links(t.pk),
         },
     )
 
