@@ -64,7 +64,7 @@ def _page(
             "poll": POLL_SECONDS,
             "body_class": body_class,
             # "Part of <circuit>": the circuits register their links (core.page_links).
-            "part_of": [] if page == "projector" else tournament_links(t.pk),
+            "part_of": [] if page == "projector" else tournament_links(t.id),
         },
     )
 
