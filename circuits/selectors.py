@@ -14,13 +14,13 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
 from brackets.models import StageEntry
 from circuits.models import Circuit, CircuitTournament
 from circuits.ranking import Result, circuit_standings
 from core.choice_labels import choice_label
-from django.urls import reverse
-from django.utils.translation import gettext as _
-
 from core.page_links import PageLink
 from live.cache import cached_bytes
 from tournament.models import Entry, Player, Tournament

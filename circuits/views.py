@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET
 from circuits.selectors import (
     circuit_etag,
     circuit_members,
-    public_circuit,
     player_facts,
+    public_circuit,
     public_circuits,
     standings_bytes,
 )

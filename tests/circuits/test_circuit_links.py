@@ -94,4 +94,3 @@ def test_a_profile_lists_the_circuits_with_rank_and_points(
     loner = PlayerFactory(name="Nobody Circuit")
     placed_tournament([(loner, 1, 1)], name="Outside")  # a tournament of no circuit
     assert "/circuits/" not in client.get(f"/players/{loner.pk}/").content.decode()
-

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -102,7 +101,11 @@ def test_standings_and_matches_exports_carry_entry_ids(
     header = next(csv.reader(io.StringIO(response.content.decode())))
     assert header[9:12] == ["A_name", "A_score", "A_placing"]  # positions kept
     assert header[-4:] == ["A_entry_id", "B_entry_id", "C_entry_id", "D_entry_id"]
-    row = next(r for r in _csv(client, f"/live/{t.slug}/export/matches.csv") if r["match_id"] == str(match.pk))
+    row = next(
+        r
+        for r in _csv(client, f"/live/{t.slug}/export/matches.csv")
+        if r["match_id"] == str(match.pk)
+    )
     seats = dict(Seat.objects.filter(match=match).values_list("seat", "entry_id"))
     for i, letter in enumerate("ABCD"):
         assert row[f"{letter}_entry_id"] == str(seats[i])
