@@ -5,8 +5,11 @@ Why: a tournament's public pages (``live``) and a player's profile (``ratings``)
 part of and the circuits a player has points in. So an app registers a *linker* in its
 ``AppConfig.ready`` (as :mod:`core.result_readers`); the page asks every linker for its links.
 
-A linker takes an id (a tournament's, a player's) and returns ``(text, url)`` pairs, the text in
-the active language; it reads, never writes.
+A linker takes an id (a tournament's, a player's) and returns ``(text, url)`` pairs; it reads,
+never writes. A player linker's text is in the active language; a tournament linker's text must
+not depend on the language (the live pages cache it per tournament version, in every language:
+``live.presenters.documents.part_of_links``), and a change to what it says must bump the
+tournament's ``version``.
 """
 
 from __future__ import annotations

@@ -16,11 +16,10 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from core.page_links import tournament_links
 from core.titles import round_title, table_title
 from live import exports
 from live.http import html_etag, live_conditional, request_tournament
-from live.presenters.documents import html_region, json_document
+from live.presenters.documents import html_region, json_document, part_of_links
 from live.scope import PUBLIC_STATUSES
 from tournament.models import Tournament
 
@@ -64,7 +63,7 @@ def _page(
             "poll": POLL_SECONDS,
             "body_class": body_class,
             # "Part of <circuit>": the circuits register their links (core.page_links).
-            "part_of": [] if page == "projector" else tournament_links(t.id),
+            "part_of": [] if page == "projector" else part_of_links(t),
         },
     )
 

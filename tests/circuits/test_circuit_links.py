@@ -94,3 +94,24 @@ def test_a_profile_lists_the_circuits_with_rank_and_points(
     loner = PlayerFactory(name="Nobody Circuit")
     placed_tournament([(loner, 1, 1)], name="Outside")  # a tournament of no circuit
     assert "/circuits/" not in client.get(f"/players/{loner.pk}/").content.decode()
+
+
+def test_joining_or_leaving_a_circuit_renews_the_tournaments_pages(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    # The "Part of" line is cached per tournament version, and the pages answer 304 on an
+    # unchanged version: a change of membership must give the tournament a new version.
+    t = TournamentFactory(status=Tournament.Status.RUNNING, slug="joins-later")
+    first = client.get("/live/joins-later/")
+    assert "part-of" not in first.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        member = CircuitFactory(name="Late Tour", slug="late-tour").members.create(tournament=t)
+    fresh = {"HTTP_X_LIVE_VERSION": "999999"}  # no reuse of a recent version lookup
+    again = client.get("/live/joins-later/", HTTP_IF_NONE_MATCH=first["ETag"], **fresh)
+    assert again.status_code == 200
+    assert 'href="/circuits/late-tour/"' in again.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        member.delete()
+    left = client.get("/live/joins-later/", HTTP_IF_NONE_MATCH=again["ETag"], **fresh)
+    assert left.status_code == 200
+    assert "late-tour" not in left.content.decode()
