@@ -14,12 +14,16 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
 from brackets.models import StageEntry
 from circuits.models import Circuit, CircuitTournament
 from circuits.ranking import Result, circuit_standings
 from core.choice_labels import choice_label
+from core.page_links import PageLink
 from live.cache import cached_bytes
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Player, Tournament
 
 PUBLIC_STATUSES = ("registration", "running", "finished")
 
@@ -159,3 +163,64 @@ def standings_bytes(circuit: Circuit, members: list[MemberLine], etag: str) -> b
             standings_document(circuit, members), separators=(",", ":"), ensure_ascii=False
         ).encode(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFacts:
+    club: str
+    country: str
+
+
+def player_facts(*, player_ids: list[int]) -> dict[int, PlayerFacts]:
+    """Club and country of each player (one query): the standings tell namesakes apart by
+    them, as a tournament's standings and the players directory do."""
+    return {
+        pid: PlayerFacts(club, country)
+        for pid, club, country in Player.objects.filter(pk__in=player_ids).values_list(
+            "pk", "club", "country"
+        )
+    }
+
+
+def _circuit_title(circuit: Circuit) -> str:
+    return f"{circuit.name} {circuit.season}".strip()
+
+
+def tournament_circuit_links(tournament_id: int) -> list[PageLink]:
+    """The public circuits a public tournament is part of (one query), for its pages'
+    "Part of ..." line (:mod:`core.page_links`)."""
+    circuits = Circuit.objects.filter(
+        public=True,
+        members__tournament_id=tournament_id,
+        members__tournament__status__in=PUBLIC_STATUSES,
+    ).order_by("-season", "name", "id")
+    return [(_circuit_title(c), reverse("circuits:detail", args=[c.slug])) for c in circuits]
+
+
+def player_circuit_links(player_id: int) -> list[PageLink]:
+    """The public circuits a player has a result in, with their rank and points there, for
+    the player's profile (:mod:`core.page_links`): two queries, then one per circuit whose
+    standings are not cached at its current version."""
+    circuits = list(
+        Circuit.objects.filter(
+            public=True,
+            members__tournament__status__in=PUBLIC_STATUSES,
+            members__tournament__entries__player_id=player_id,
+        )
+        .distinct()
+        .order_by("-season", "name", "id")
+    )
+    links: list[PageLink] = []
+    for circuit in circuits:
+        members = circuit_members(circuit_id=circuit.pk)
+        doc = json.loads(standings_bytes(circuit, members, circuit_etag(circuit, members)))
+        row = next((r for r in doc["standings"] if r["player_id"] == player_id), None)
+        if row is None:  # entered, but no final place yet
+            continue
+        text = _("%(circuit)s: rank %(rank)s, %(points)s points") % {
+            "circuit": _circuit_title(circuit),
+            "rank": row["rank"],
+            "points": row["points"],
+        }
+        links.append((text, reverse("circuits:detail", args=[circuit.slug])))
+    return links

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from circuits.selectors import (
     circuit_etag,
     circuit_members,
+    player_facts,
     public_circuit,
     public_circuits,
     standings_bytes,
@@ -42,11 +43,20 @@ def circuit_page(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         doc = json.loads(standings_bytes(circuit, members, etag))
         names = {m.tournament_id: m.name for m in members}
+        slugs = {m.tournament_id: m.slug for m in members}
+        # Club and country tell namesakes apart, as a tournament's standings do (one query).
+        facts = player_facts(player_ids=[row["player_id"] for row in doc["standings"]])
         rows = [
             {
                 **row,
+                "facts": facts.get(row["player_id"]),
                 "results": [
-                    {**r, "tournament": names.get(r["tournament_id"], "")} for r in row["results"]
+                    {
+                        **r,
+                        "tournament": names.get(r["tournament_id"], ""),
+                        "slug": slugs.get(r["tournament_id"], ""),
+                    }
+                    for r in row["results"]
                 ],
             }
             for row in doc["standings"]

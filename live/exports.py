@@ -84,10 +84,11 @@ def _players(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
         Entry.objects.filter(tournament_id=t.id).select_related("player").order_by("seed", "id")
     )
     pairs = _player_pairs(t.id)
+    seeds = {} if pairs.seed else _first_stage_seeds(t.id)
     return header, (
         [
             e.pk,
-            pairs.seed.get(e.pk, e.seed),
+            pairs.seed.get(e.pk, seeds.get(e.pk, e.seed)),
             e.player.name,
             e.player.nickname,
             e.player.country,
@@ -98,6 +99,21 @@ def _players(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
         ]
         for e in entries.iterator(chunk_size=2000)
     )
+
+
+def _first_stage_seeds(tournament_id: int) -> dict[int, int]:
+    """Entry id -> the player's seed in the first stage (1, 2, ...; T8), as the stage's
+    seeding list and the standings show it; empty before the first stage is seeded
+    (one query). The entry's own ``seed`` is only a director's manual order, often empty."""
+    rows = list(
+        StageEntry.objects.filter(stage__tournament_id=tournament_id)
+        .order_by("stage__number")
+        .values_list("stage__number", "entry_id", "seed")
+    )
+    if not rows:
+        return {}
+    first = rows[0][0]
+    return {entry_id: seed for number, entry_id, seed in rows if number == first}
 
 
 @dataclass(frozen=True)
@@ -159,6 +175,9 @@ def _matches(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
         "hands",
         "winner",
         *_seat_columns(),
+        # Appended, so existing columns keep their positions: each seat's entry id (the
+        # players export's ``entry_id``), which tells namesakes apart.
+        *(f"{c}_entry_id" for c in SEAT_LETTERS),
     ]
     seats = Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
     matches = (
@@ -205,6 +224,7 @@ def _matches(t: PublicTournament) -> tuple[list[str], Iterator[list[Any]]]:
             m.hands_count,
             winner,
             *cells,
+            *(by_seat[i].entry_id if i in by_seat else None for i in range(4)),
         ]
 
     return header, (row(m) for m in matches.iterator(chunk_size=500))
@@ -280,6 +300,9 @@ STANDINGS_COLUMNS = [
     "place",
     # Appended too: a partnership's two players (T9), "Ana & Bea"; empty on a player's row.
     "members",
+    # Appended too: the player's entry id (the players export's ``entry_id``), which tells
+    # namesakes apart; on a partnership's row its two players' entry ids, "12 & 13".
+    "entry_id",
 ]
 
 #: A partnership's row (a pairs stage, T9, T10) in the standings export's columns. ``name`` is
@@ -304,6 +327,7 @@ def _pair_row(row: dict[str, Any]) -> list[Any]:
     clubs = list(dict.fromkeys(p.get("club") for p in players if p.get("club")))
     derived = {
         "members": " & ".join(p["name"] for p in players if p.get("name")),
+        "entry_id": " & ".join(str(p["entry_id"]) for p in players if p.get("entry_id")),
         "club": " & ".join(clubs),
     }
     out: list[Any] = []

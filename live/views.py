@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from core.titles import round_title, table_title
 from live import exports
 from live.http import html_etag, live_conditional, request_tournament
-from live.presenters.documents import html_region, json_document
+from live.presenters.documents import html_region, json_document, part_of_links
 from live.scope import PUBLIC_STATUSES
 from tournament.models import Tournament
 
@@ -62,6 +62,8 @@ def _page(
             "etag": html_etag(t),
             "poll": POLL_SECONDS,
             "body_class": body_class,
+            # "Part of <circuit>": the circuits register their links (core.page_links).
+            "part_of": [] if page == "projector" else part_of_links(t),
         },
     )
 

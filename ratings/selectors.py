@@ -47,6 +47,8 @@ class TournamentLine:
     slug: str
     status: str
     entry_status: str
+    entry_id: int = 0
+    """The player's entry: the profile links their page in the tournament (``live:player``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,12 @@ def player_profile(*, player_id: int, user: UserLike | None = None) -> PlayerPro
     history = _with_side_places(player_id, history)
     tournaments = [
         TournamentLine(
-            e.tournament_id, e.tournament.name, e.tournament.slug, e.tournament.status, e.status
+            e.tournament_id,
+            e.tournament.name,
+            e.tournament.slug,
+            e.tournament.status,
+            e.status,
+            e.pk,
         )
         for e in Entry.objects.filter(player_id=player_id)
         .exclude(tournament__status="draft")

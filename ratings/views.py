@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from core.page_links import player_links
 from ratings.charts import bar_chart, line_chart
 from ratings.selectors import (
     DIRECTORY_ORDERS,
@@ -93,6 +94,8 @@ def player_profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "stats": stats,
             "stat_rows": [(STAT_LABELS[n], stats.totals.get(n, 0)) for n in SEAT_STATS],
             "wins_chart": wins,
+            # The circuits the player has points in (registered by circuits: layering).
+            "circuit_links": player_links(player_id),
         },
     )
 
@@ -120,7 +123,7 @@ def _history_rows(history: list[HistoryLine]) -> SafeString:
     zone = timezone.get_current_timezone()
     return format_html_join(
         "\n",
-        "<tr><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td></tr>",
+        '<tr><td class="date">{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td></tr>',
         (
             (
                 c.rated_at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),

@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from core.page_links import PageLink, tournament_links
 from live import selectors
 from live.cache import cache_key, cached_bytes
 from live.scope import PublicTournament
@@ -140,8 +141,20 @@ def html_region(page: str, t: PublicTournament, *extra: int) -> str | None:
     return body.decode()
 
 
+def part_of_links(t: PublicTournament) -> list[PageLink]:
+    """The circuits the tournament is part of, as ``(title, url)`` (the circuits app's links,
+    :mod:`core.page_links`), built once per tournament version: a change of membership or of
+    a circuit bumps the versions of its tournaments (``circuits.receivers``)."""
+    body = cached_bytes(
+        f"live:part-of:{t.id}:{t.version}",
+        lambda: json.dumps(tournament_links(t.id), ensure_ascii=False).encode(),
+    )
+    return [(text, url) for text, url in json.loads(body)]
+
+
 def live_cache_warm(t: PublicTournament) -> None:
     """Build every tournament-wide document and page region, in every language."""
+    part_of_links(t)
     for kind in TOURNAMENT_WIDE:
         json_document_gzip(kind, t)
     for code, _name in settings.LANGUAGES:
