@@ -151,11 +151,6 @@ def test_every_recorded_key_has_a_label() -> None:
     assert sorted(keys - CHANGE_KEYS - set(KEY_LABELS)) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the Spanish catalogue lacks the labels added with this test (msgids listed in "
-    "the fix-wording report); drop this mark when locale/es has them",
-)
 def test_every_recorded_key_label_is_translated() -> None:
     keys = recorded_keys() | HAND_KEYS
     with translation.override("en"):
