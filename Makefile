@@ -69,7 +69,8 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/scoring/test_stale_hand_after_finish.py tests/brackets/test_action_log_details.py \
 	tests/brackets/test_pairs_place_everywhere.py \
 	tests/brackets/test_final_ends_event.py tests/brackets/test_pairs_seeding_page.py \
-	tests/brackets/test_pairs_registered_order.py
+	tests/brackets/test_pairs_registered_order.py \
+	tests/tournament/test_director_removal.py tests/security/test_staff_flag.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
