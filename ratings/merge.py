@@ -9,8 +9,9 @@ the players an import's or a form's namesake warning sends a director to check.
 A merge keeps one player and moves the other's entries to it, then deletes the other:
 * refused if both played the same tournament (two entries of one person in one event is a
   director's matter, not a merge);
-* approved by staff, or by a user who directs every affected tournament (every tournament
-  either player entered);
+* approved by staff allowed to change and delete players (``tournament.change_player`` and
+  ``tournament.delete_player``, as in the admin; superusers), not the staff flag alone, or by
+  a user who directs every affected tournament (every tournament either player entered);
 * the rating history is recomputed from the earliest rated match of the merged player
   (``ratings_rebuild``), so it is as if that player had always been the kept one;
 * every affected tournament gets an ActionLog record and a version bump (its live pages show
@@ -33,7 +34,11 @@ from core.exceptions import ApplicationError, PermissionDeniedError
 from ratings.models import RatingChange
 from ratings.services import ratings_rebuild
 from tournament.models import Entry, Player, Tournament, TournamentRole
+from tournament.principal import holds_permission
 from tournament.services import action_log_record
+
+#: What staff need to merge players: the admin's permissions to change and to delete them.
+MERGE_PERMISSIONS = ("tournament.change_player", "tournament.delete_player")
 
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 
@@ -107,10 +112,11 @@ def _affected(keep: Player, other: Player) -> list[int]:
 
 
 def merge_allowed(*, actor: Any, keep: Player, other: Player) -> bool:
-    """Staff, or a director of every tournament either player entered."""
+    """Staff allowed to change and delete players (superusers), or a director of every
+    tournament either player entered. The staff flag alone is not enough (docs/security.md)."""
     if not getattr(actor, "is_authenticated", False):
         return False
-    if actor.is_staff:
+    if all(holds_permission(actor, p) for p in MERGE_PERMISSIONS):
         return True
     affected = _affected(keep, other)
     directed = set(

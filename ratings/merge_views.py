@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import permission_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -16,8 +17,11 @@ from tournament.models import Player
 
 
 @staff_member_required
+@permission_required("tournament.view_player", raise_exception=True)
 @require_http_methods(["GET", "POST"])
 def duplicates_page(request: HttpRequest) -> HttpResponse:
+    """Staff who may view every player (drafts' too, as in the admin); merging asks for more
+    (``ratings.merge.merge_allowed``). The staff flag alone opens nothing here."""
     if request.method == "POST":
         keep_id, other_id = request.POST.get("keep", ""), request.POST.get("other", "")
         keep_pk, other_pk = parse_int(keep_id), parse_int(other_id)

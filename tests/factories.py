@@ -10,7 +10,7 @@ from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from circuits.models import Circuit, CircuitTournament
@@ -81,6 +81,29 @@ class RoleFactory(factory.django.DjangoModelFactory[TournamentRole]):
     tournament = factory.SubFactory(TournamentFactory)
     user = factory.SubFactory(UserFactory)
     role = TournamentRole.Role.REFEREE
+
+
+def with_permissions(user: Any, *permissions: str) -> Any:
+    """``user`` given the Django permissions ``permissions`` (``"app.codename"``), fetched
+    again so that no permission cache of the old object hides them."""
+    for permission in permissions:
+        app_label, codename = permission.split(".", 1)
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    return get_user_model().objects.get(pk=user.pk)
+
+
+def staff_with(*permissions: str, **kwargs: Any) -> Any:
+    """A staff account holding ``permissions``: what the permission table's staff column asks
+    (docs/security.md); ``UserFactory(is_staff=True)`` alone holds none."""
+    return with_permissions(UserFactory(is_staff=True, **kwargs), *permissions)
+
+
+def tournament_creator(**kwargs: Any) -> Any:
+    """An account that may create tournaments (``tournament.add_tournament``; no staff flag:
+    a director needs none) and becomes the director of those it creates."""
+    return with_permissions(UserFactory(**kwargs), "tournament.add_tournament")
 
 
 def director_of(tournament: Tournament, **kwargs: Any) -> Any:

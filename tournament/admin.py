@@ -93,7 +93,7 @@ class TournamentAdmin(_Admin):
     list_filter = ["status", "ruleset_preset"]
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ["ruleset", "version", "created_at", "updated_at"]
+    readonly_fields = ["ruleset", "version", "created_by", "created_at", "updated_at"]
     inlines = [RoleInline, TableInline, EntryInline]
 
 

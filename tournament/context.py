@@ -55,6 +55,9 @@ from tournament.principal import (
     credential_usable as credential_usable,
 )
 from tournament.principal import (
+    holds_permission as holds_permission,
+)
+from tournament.principal import (
     principal_from_request as principal_from_request,
 )
 from tournament.principal import (
@@ -79,8 +82,8 @@ class Action(enum.StrEnum):
     VIEW_PRIVATE = "view_private"  # director pages, roles, credentials, action log, previews
     MANAGE = "manage"  # edit tournament, entries, tables, stages, rounds, matches
     DECIDE_MATCH = "decide_match"  # override, forfeit, assign referee
-    MANAGE_REFEREES = "manage_referees"  # create referees, issue/revoke credentials, roles
-    GRANT_ROLE = "grant_role"  # make an EXISTING account a co-director: staff only
+    MANAGE_REFEREES = "manage_referees"  # referees, their credentials, removing roles (+ rules)
+    GRANT_ROLE = "grant_role"  # make an EXISTING account a co-director: staff, with permission
     INVITE_DIRECTOR = "invite_director"  # issue/revoke one-time links that make a NEW account
     CHANGE_STATUS = "change_status"  # move the lifecycle forward
     REOPEN = "reopen"  # reopen a finished tournament (with a reason, logged)
@@ -116,6 +119,25 @@ PERMISSIONS: dict[Action, frozenset[Role]] = {
     Action.EDIT_PLAYER: frozenset({Role.STAFF, Role.DIRECTOR}),  # see player_update
     Action.ADMIN: frozenset({Role.STAFF}),
 }
+
+#: What the ``staff`` column of :data:`PERMISSIONS` asks, action by action: the Django
+#: permission the account must hold (superusers hold every one; staff are given them in the
+#: admin). The staff flag alone holds none: it opens the admin, where the same permissions
+#: decide, and nothing else. ``ADMIN`` is the admin's own (Django checks its permissions).
+STAFF_PERMISSIONS: dict[Action, str] = {
+    Action.GRANT_ROLE: "tournament.add_tournamentrole",
+    Action.CREATE_TOURNAMENT: "tournament.add_tournament",
+    Action.CREATE_PLAYER: "tournament.add_player",
+    Action.EDIT_PLAYER: "tournament.change_player",
+}
+assert set(STAFF_PERMISSIONS) == {
+    a
+    for a, roles in PERMISSIONS.items()
+    if Role.STAFF in roles and roles != _EVERYONE and a != Action.ADMIN
+}
+
+#: Who sees a draft besides its directors: the accounts that may see it in the admin too.
+VIEW_DRAFTS_PERMISSION = "tournament.view_tournament"
 
 _ALL = frozenset(Status)
 _NOT_FINISHED = frozenset({Status.DRAFT, Status.REGISTRATION, Status.RUNNING})
@@ -340,24 +362,43 @@ class TournamentContext:
     def actor(self) -> Any:
         return self.principal.actor
 
+    def roles_for(self, action: Action) -> frozenset[Role]:
+        """The caller's roles as they count for ``action`` (:func:`roles_for_action`)."""
+        return roles_for_action(self.principal.user, self.roles, action)
+
     def visible(self) -> bool:
-        """A draft exists only for its directors (and staff)."""
+        """A draft exists only for its directors (and the accounts that may view tournaments
+        in the admin: ``VIEW_DRAFTS_PERMISSION``, not the staff flag alone)."""
         if self.tournament.status != Status.DRAFT:
             return True
-        return bool(self.roles & {Role.DIRECTOR, Role.STAFF})
+        return Role.DIRECTOR in self.roles or holds_permission(
+            self.principal.user, VIEW_DRAFTS_PERMISSION
+        )
 
     def can(self, action: Action) -> bool:
         return (
             self.visible()
-            and bool(self.roles & PERMISSIONS[action])
+            and bool(self.roles_for(action) & PERMISSIONS[action])
             and self.tournament.status in STATUS_GATES[action]
         )
+
+
+def roles_for_action(user: Any, roles: frozenset[Role], action: Action) -> frozenset[Role]:
+    """``roles`` as they count for ``action``: for an action of :data:`STAFF_PERMISSIONS`, the
+    ``staff`` role is held by an account holding that Django permission (superusers hold every
+    one), whatever its staff flag, and by no one else."""
+    permission = STAFF_PERMISSIONS.get(action)
+    if permission is None:
+        return roles
+    if holds_permission(user, permission):
+        return roles | {Role.STAFF}
+    return roles - {Role.STAFF}
 
 
 def require(ctx: TournamentContext, action: Action) -> None:
     """THE check: 404 for an invisible tournament, 401/403 by the table, 409 by the gate."""
     require_visible(ctx)
-    if not ctx.roles & PERMISSIONS[action]:
+    if not ctx.roles_for(action) & PERMISSIONS[action]:
         if ctx.principal.is_anonymous:
             raise PermissionDeniedError("Sign in first.", code="not_authenticated", status=401)
         raise PermissionDeniedError(_denied_message(action, ctx.tournament), code=_code(action))
@@ -427,7 +468,9 @@ def require_actor(actor: Any, tournament: Tournament, action: Action) -> None:
 
 def actor_may(actor: Any, tournament_id: int, action: Action) -> bool:
     """Whether ``actor``'s roles in a tournament allow ``action`` (table only, no gate)."""
-    return bool(actor_roles(actor, tournament_id) & PERMISSIONS[action])
+    user = None if isinstance(actor, RefereeActor) else actor
+    roles = roles_for_action(user, actor_roles(actor, tournament_id), action)
+    return bool(roles & PERMISSIONS[action])
 
 
 def _principal_of(actor: Any) -> Principal:

@@ -40,6 +40,7 @@ from tournament.auth import client_ip
 from tournament.context import Action, TournamentContext, principal_from_request
 from tournament.models import DirectorInvitation, Tournament, TournamentRole
 from tournament.qr import qr_svg
+from tournament.referee_names import person_name
 from tournament.selectors import director_invitations_pending
 from tournament.services import (
     InvitationGoneError,
@@ -49,6 +50,8 @@ from tournament.services import (
     director_invitation_check,
     director_invitation_issue,
     director_invitation_revoke,
+    director_roles_removable,
+    role_revoke,
 )
 from tournament.services.invitations import LABEL_MAX_LENGTH, invitation_lifetime
 from tournament.views import _run, _service_text, director_context, unknown_op_refuse
@@ -72,6 +75,10 @@ class InvitationForm(forms.Form):
 
 class InvitationRevokeForm(forms.Form):
     invitation = forms.IntegerField(min_value=1)
+
+
+class DirectorRemoveForm(forms.Form):
+    role = forms.IntegerField(min_value=1)
 
 
 @never_cache
@@ -116,12 +123,56 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
                     lambda: director_invitation_revoke(invitation=invitation, actor=actor),
                     gettext("Invitation revoked: its link stops working at once."),
                 )
+        elif op == "remove":
+            return _director_remove(request, ctx, form=form)
         else:
             unknown_op_refuse(request, op)
             return _directors_page(request, ctx, None, form=form, status=400)
         if issued is None:
             return HttpResponseRedirect(reverse("tournament:directors", args=[slug]))
     return _directors_page(request, ctx, issued, form=form)
+
+
+def _director_remove(
+    request: HttpRequest, ctx: TournamentContext, *, form: InvitationForm
+) -> HttpResponse:
+    """Remove a director (or step down) by the service's rule (``role_revoke``): a refusal
+    shows the page again with its status (403 the rule, 409 the last director or the
+    lifecycle gate) and the message naming the rule, whatever the POST was forged to ask."""
+    tournament, actor = ctx.tournament, ctx.actor
+    remove_form = DirectorRemoveForm(request.POST)
+    role = (
+        TournamentRole.objects.select_related("user", "tournament")
+        .filter(
+            pk=remove_form.cleaned_data["role"],
+            tournament=tournament,
+            role=TournamentRole.Role.DIRECTOR,
+        )
+        .first()
+        if remove_form.is_valid()
+        else None
+    )
+    if role is None:
+        messages.error(request, gettext("No such director in this tournament."))
+        return _directors_page(request, ctx, None, form=form, status=404)
+    stepping_down = role.user_id == actor.pk
+    name = person_name(role.user)
+    try:
+        role_revoke(role=role, actor=actor)
+    except ApplicationError as exc:
+        messages.error(request, _service_text(exc))
+        return _directors_page(request, ctx, None, form=form, status=exc.status_code)
+    if stepping_down and not actor.is_superuser:
+        messages.success(
+            request,
+            gettext("You stepped down: you no longer direct %(tournament)s.")
+            % {"tournament": tournament.name},
+        )
+        return HttpResponseRedirect(reverse("tournament:director-home"))
+    messages.success(
+        request, gettext("%(name)s no longer directs this tournament.") % {"name": name}
+    )
+    return HttpResponseRedirect(reverse("tournament:directors", args=[tournament.slug]))
 
 
 def _directors_page(
@@ -135,9 +186,15 @@ def _directors_page(
     tournament = ctx.tournament
     roles = list(
         TournamentRole.objects.filter(tournament=tournament, role=TournamentRole.Role.DIRECTOR)
-        .select_related("user", "invitation")
+        .select_related("user", "invitation__issued_by")
         .order_by("user__username")
     )
+    # A Remove (or Step down) button only where the service would accept it.
+    removable = director_roles_removable(tournament=tournament, actor=ctx.actor, roles=roles)
+    for role in roles:
+        role.removable = role.pk in removable  # type: ignore[attr-defined]
+        role.is_owner = role.user_id == tournament.created_by_id  # type: ignore[attr-defined]
+        role.is_me = role.user_id == ctx.actor.pk  # type: ignore[attr-defined]
     link = getattr(issued, "link", "")
     response = render(
         request,

@@ -80,6 +80,16 @@ class Tournament(BaseModel):
     # Bumped with UPDATE ... SET version = version + 1 at the end of every recording
     # transaction: the live pages use it as ETag and cache key (PITFALLS.md).
     version = models.BigIntegerField(default=0)
+    # Who created it (tournament_create): its owner among its directors. A co-director cannot
+    # remove the owner, the owner may remove any co-director (docs/security.md, "Removing a
+    # director"). Empty for a tournament whose creator is not known (an old archive).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["-starts_on", "name", "id"]

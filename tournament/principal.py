@@ -46,7 +46,9 @@ class Role(enum.StrEnum):
     USER = "user"  # signed in, no role here (a spectator with an account)
     REFEREE = "referee"  # a referee credential of THIS tournament (token or link session)
     DIRECTOR = "director"  # a director of THIS tournament (superusers direct every one)
-    STAFF = "staff"  # site staff (is_staff or superuser)
+    # Site staff (is_staff or superuser). For an action of the permission table's staff
+    # column it counts only with that action's Django permission (context.STAFF_PERMISSIONS).
+    STAFF = "staff"
 
 
 class RefereeActor:
@@ -153,6 +155,17 @@ class Principal:
         frozen = frozenset(roles)
         self._roles[tournament_id] = frozen
         return frozen
+
+
+def holds_permission(user: Any, permission: str) -> bool:
+    """Whether a signed-in site account holds a Django permission (``"app.codename"``; an
+    active superuser holds every one). The staff flag alone holds none; a referee credential
+    and an anonymous caller hold none."""
+    if user is None or isinstance(user, RefereeActor):
+        return False
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.has_perm(permission))
 
 
 def user_roles_in(user: Any, tournament_id: int) -> set[Role]:

@@ -26,6 +26,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.principal import holds_permission
 from tournament.referee_names import (
     person_name,
     referee_name_key,
@@ -72,11 +73,11 @@ def director_invitations_pending(*, tournament: Tournament) -> QuerySet[Director
 
 
 def tournament_visible(*, user: UserLike | None, prefix: str = "") -> Q:
-    """THE rule of who sees a tournament: drafts only to their directors and to staff.
-    ``prefix`` applies it through a relation (``"tournament__"`` on entries)."""
-    if user is not None and (
-        getattr(user, "is_staff", False) or getattr(user, "is_superuser", False)
-    ):
+    """THE rule of who sees a tournament: drafts only to their directors and to the accounts
+    that may view tournaments in the admin (``tournament.view_tournament``; superusers), not to
+    the staff flag alone (docs/security.md). ``prefix`` applies it through a relation
+    (``"tournament__"`` on entries)."""
+    if holds_permission(user, "tournament.view_tournament"):
         return Q()
     uid = _user_id(user) if user is not None and not hasattr(user, "credential_id") else None
     visible = ~Q(**{f"{prefix}status": Tournament.Status.DRAFT})
@@ -136,10 +137,10 @@ def player_visible(*, user: UserLike | None) -> Q:
     """The players ``user`` may look up by id or name: the public ones (:func:`player_public`);
     for staff every player; for a director also the players entered in a tournament they
     direct, drafts included, and those entered nowhere yet (whom any director may enter and
-    edit, ``player_editable``). A referee credential sees the public ones only."""
-    if user is not None and (
-        getattr(user, "is_staff", False) or getattr(user, "is_superuser", False)
-    ):
+    edit, ``player_editable``). A referee credential sees the public ones only. "Staff" is
+    an account that may view players in the admin (``tournament.view_player``; superusers),
+    not the staff flag alone."""
+    if holds_permission(user, "tournament.view_player"):
         return Q()
     rule = Q(player_public())
     uid = _user_id(user) if user is not None and not hasattr(user, "credential_id") else None

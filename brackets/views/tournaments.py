@@ -27,7 +27,7 @@ from django.views import View
 from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
 from brackets.views.base import DirectorTournamentMixin
 from core.exceptions import ApplicationError, PermissionDeniedError
-from tournament.models import Tournament, TournamentRole
+from tournament.models import Tournament
 from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
@@ -130,8 +130,7 @@ def _just_created(request: HttpRequest, data: Mapping[str, Any]) -> HttpResponse
     typed_slug = str(request.POST.get("slug", "")).strip().lower()
     recent = Tournament.objects.filter(
         name=str(data.get("name", "")).strip(),
-        roles__user_id=request.user.pk or 0,
-        roles__role=TournamentRole.Role.DIRECTOR,
+        created_by_id=request.user.pk or 0,  # a superuser creator holds no role row
         created_at__gte=timezone.now() - RESUBMIT_WINDOW,
     )
     if typed_slug:

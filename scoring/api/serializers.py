@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -295,8 +296,9 @@ RECORDER_ROLES = ["referee", "director", "staff"]
 
 def recorder_roles(hands: list[Hand]) -> dict[tuple[int, int], str]:
     """``(match id, user id) -> role label`` of the users who recorded or voided ``hands``: the
-    user's role in the match's tournament now (``referee``, ``director``), else ``staff`` for
-    a staff account (staff never hold a tournament role). At most three queries."""
+    user's role in the match's tournament now (``referee``, ``director``; a superuser, who
+    directs every tournament, ``director``), else ``staff`` for another staff account. At most
+    three queries."""
     users = {u for h in hands for u in (h.recorded_by_id, h.voided_by_id) if u is not None}
     if not users:
         return {}
@@ -310,13 +312,19 @@ def recorder_roles(hands: list[Hand]) -> dict[tuple[int, int], str]:
     for tournament_id, user_id, role in rows:
         if role == TournamentRole.Role.DIRECTOR or (tournament_id, user_id) not in held:
             held[(tournament_id, user_id)] = str(role)
-    staff = set(
-        get_user_model().objects.filter(pk__in=users, is_staff=True).values_list("pk", flat=True)
+    # A superuser directs every tournament without a role row (tournament_create gives them
+    # none): "director", as everywhere else; other staff accounts are "staff".
+    privileged = dict(
+        get_user_model()
+        .objects.filter(Q(is_staff=True) | Q(is_superuser=True), pk__in=users)
+        .values_list("pk", "is_superuser")
     )
     labels = {}
     for match_id, tournament_id in tournament_of.items():
         for user_id in users:
-            label = held.get((tournament_id, user_id)) or ("staff" if user_id in staff else None)
+            label = held.get((tournament_id, user_id))
+            if label is None and user_id in privileged:
+                label = "director" if privileged[user_id] else "staff"
             if label is not None:
                 labels[(match_id, user_id)] = label
     return labels

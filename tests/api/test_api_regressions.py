@@ -380,7 +380,7 @@ def test_the_hand_list_says_which_role_recorded_and_voided_each_hand_and_names_n
     tournament = TournamentFactory()
     referee = referee_of(tournament)
     director = director_of(tournament)
-    staff = UserFactory(is_staff=True, is_superuser=True)
+    staff = UserFactory(is_staff=True, is_superuser=True)  # directs every tournament, no row
     match = match_in_progress(tournament, referee=referee)
     hand = {"poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 0}
     hand_record(match_id=match.pk, actor=referee, expected_number=1, payload=hand)
@@ -402,7 +402,7 @@ def test_the_hand_list_says_which_role_recorded_and_voided_each_hand_and_names_n
     assert seen == [
         (1, True, "referee", "director"),
         (1, False, "director", None),
-        (2, False, "staff", None),
+        (2, False, "director", None),  # a superuser directs every tournament
     ]
     # no user id in the public payload (the roles name no one)
     assert {h["recorded_by"] for h in rows} == {None}

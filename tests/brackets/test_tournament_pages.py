@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from brackets.tournament_forms import TournamentForm, option_keys
 from scoring.engine.rules import _BOOL_KEYS, _ENUM_KEYS, _INT_KEYS
-from tests.factories import TournamentFactory, UserFactory, director_of
+from tests.factories import TournamentFactory, UserFactory, director_of, tournament_creator
 from tournament.models import Tournament, TournamentRole
 from tournament.services import _ruleset_effective
 
@@ -46,7 +46,7 @@ def test_every_engine_key_is_a_typed_field_with_its_rule() -> None:
 
 
 def test_create_makes_the_creator_director_and_stores_overrides() -> None:
-    staff = UserFactory(is_staff=True)
+    staff = tournament_creator()
     client = _client(staff)
     assert client.get(reverse("brackets:tournament-create")).status_code == 200
     r = client.post(
@@ -76,7 +76,7 @@ def test_create_makes_the_creator_director_and_stores_overrides() -> None:
 def test_invalid_ruleset_is_refused_naming_field_and_rule(
     extra: dict[str, str], field: str, rule: str
 ) -> None:
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     r = client.post(reverse("brackets:tournament-create"), _post(**extra))
     assert r.status_code == 400
     errors = r.context["form"].errors
@@ -88,7 +88,7 @@ def test_invalid_ruleset_is_refused_naming_field_and_rule(
 def test_one_submission_shows_the_bad_slug_and_the_bad_dates_together() -> None:
     """Every mistake of one submission is named at once (found by the user test: the dates
     were only checked after the slug was fixed)."""
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     r = client.post(
         reverse("brackets:tournament-create"),
         _post(slug="bad slug!", starts_on="2026-12-05", ends_on="2026-12-01"),
@@ -104,7 +104,7 @@ def test_one_submission_shows_the_missing_name_and_every_ruleset_refusal_togethe
     """Bug: an empty name, a target of -3 and a draw boneyard under the standard deal (R2)
     were shown one per submission (the ruleset was only checked once every other field was
     valid, and the engine names its first refusal only). All three show at once."""
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     r = client.post(
         reverse("brackets:tournament-create"),
         _post(name="", slug="", rule_deal="standard", rule_target="-3", rule_boneyard="draw"),
@@ -155,7 +155,7 @@ def test_one_submission_shows_the_missing_name_and_every_ruleset_refusal_togethe
 def test_a_ruleset_with_two_engine_refusals_shows_both(
     extra: dict[str, str], fields: dict[str, str]
 ) -> None:
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     r = client.post(reverse("brackets:tournament-create"), _post(**extra))
     assert r.status_code == 400
     errors = r.context["form"].errors
@@ -169,7 +169,7 @@ def test_a_ruleset_with_two_engine_refusals_shows_both(
 def test_a_rule_field_refused_on_its_own_waits_for_the_ruleset_check() -> None:
     """A rule field that is not even a number has no value to check the ruleset with: its
     own error shows (with the name's), and no engine refusal is guessed from the rest."""
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     r = client.post(
         reverse("brackets:tournament-create"),
         _post(name="", slug="", rule_target="six", rule_boneyard="draw"),
@@ -183,14 +183,14 @@ def test_an_empty_slug_is_made_from_the_name_and_kept_free() -> None:
     """A director who gives only a name gets a link made from it ("Café Open 2027" ->
     cafe-open-2027), the next free one when it is taken; a name with nothing to make one from
     is refused on the slug field."""
-    director = UserFactory(is_staff=True)
+    director = tournament_creator()
     client = _client(director)
     url = reverse("brackets:tournament-create")
     first = client.post(url, _post(name="Café Open 2027", slug=""))
     assert first.status_code == 302, first.content
     # Another director's event of that name (the same director's second submission is the
     # same event: tests/brackets/test_tournament_slugs.py).
-    second = _client(UserFactory(is_staff=True)).post(url, _post(name="Café Open 2027", slug=""))
+    second = _client(tournament_creator()).post(url, _post(name="Café Open 2027", slug=""))
     assert second.status_code == 302, second.content
     assert sorted(Tournament.objects.values_list("slug", flat=True)) == [
         "cafe-open-2027",
@@ -287,7 +287,7 @@ def test_the_engines_refusals_read_in_the_directors_language(
 ) -> None:
     """The rules engine words its refusals in English for the API and logs; the form shows the
     ones a director meets in the page's language, on the field and with the rule."""
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     client.cookies["django_language"] = "es"
     r = client.post(reverse("brackets:tournament-create"), _post(**extra))
     assert r.status_code == 400

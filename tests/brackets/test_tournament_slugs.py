@@ -20,7 +20,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from core.exceptions import ApplicationError
-from tests.factories import TournamentFactory, UserFactory
+from tests.factories import TournamentFactory, tournament_creator
 from tournament.models import Tournament
 from tournament.selectors import tournament_slug_free
 from tournament.services import tournament_create
@@ -34,7 +34,8 @@ def _form(**extra: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def staff() -> Any:
-    return UserFactory(is_staff=True)
+    """An account that may create tournaments (the staff flag alone may not)."""
+    return tournament_creator()
 
 
 def test_a_typed_slug_is_lowercased_and_unique_whatever_its_case(staff: Any) -> None:
@@ -144,7 +145,7 @@ def test_another_director_or_another_name_still_makes_a_new_one(staff: Any) -> N
     client.post(url, _form())
     client.post(url, _form(name="Resubmit Cup B"))
     other = Client()
-    other.force_login(UserFactory(is_staff=True))
+    other.force_login(tournament_creator())
     other.post(url, _form())
     assert sorted(Tournament.objects.values_list("slug", flat=True)) == [
         "resubmit-cup",

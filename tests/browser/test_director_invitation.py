@@ -103,3 +103,22 @@ def test_a_director_invites_and_a_new_person_signs_up_on_a_phone(
     desk.goto(f"/director/tournaments/{slug}/directors/")
     expect(desk.locator("#director-list")).to_contain_text("joined through an invitation")
     expect(desk.locator("#pending-invitations")).to_contain_text("No pending invitation.")
+
+    # Removing a director (docs/security.md): ana may step down but has no button against
+    # the director who invited her; he removes her, and the button fits a phone.
+    dir_role = TournamentRole.objects.get(user=world["d"], tournament=world["t"])
+    ana_role = TournamentRole.objects.get(user=ana)
+    invitee.goto(f"/director/tournaments/{slug}/directors/")
+    expect(invitee.locator(f"#director-{ana_role.pk} button")).to_have_text("Step down")
+    expect(invitee.locator(f"#director-{dir_role.pk} button")).to_have_count(0)
+    no_sideways_scroll(invitee)
+    remove = desk.locator(f"#director-{ana_role.pk}").get_by_role("button", name="Remove")
+    box = remove.bounding_box()
+    assert box is not None
+    assert view is not None
+    assert box["x"] + box["width"] <= view["width"], "the remove button is cut off on a phone"
+    expect(desk.locator(f"#director-{dir_role.pk}")).to_contain_text("Step down")
+    remove.click()
+    expect(desk.locator(".messages")).to_contain_text("ana no longer directs this tournament.")
+    expect(desk.locator("#director-list")).not_to_contain_text("ana")
+    assert not TournamentRole.objects.filter(user=ana).exists()

@@ -21,6 +21,7 @@ from tests.factories import (
     at_round_table,
     director_of,
     scheduled_match,
+    staff_with,
 )
 from tournament.models import ActionLog, Entry, Player, Tournament
 
@@ -65,13 +66,23 @@ def _two_events() -> tuple[Player, Player, Tournament, Tournament]:
     return keep, other, t1, t2
 
 
+def merger() -> Any:
+    """Staff who may list and merge players: the admin's permissions on players."""
+    return staff_with(
+        "tournament.view_player", "tournament.change_player", "tournament.delete_player"
+    )
+
+
 def test_permission_rule() -> None:
     keep, other, t1, t2 = _two_events()
     both = director_of(t1)
     director_of(t2, username=both.username)  # the same account directs t2 too
     only_one = director_of(t1)
-    staff = UserFactory(is_staff=True)
+    staff = merger()
     assert merge_allowed(actor=staff, keep=keep, other=other)
+    # The staff flag alone, or only one of the two permissions, is not enough.
+    assert not merge_allowed(actor=UserFactory(is_staff=True), keep=keep, other=other)
+    assert not merge_allowed(actor=staff_with("tournament.change_player"), keep=keep, other=other)
     assert merge_allowed(actor=both, keep=keep, other=other)
     assert not merge_allowed(actor=only_one, keep=keep, other=other)
     assert not merge_allowed(actor=UserFactory(), keep=keep, other=other)
@@ -84,7 +95,7 @@ def test_refused_when_both_entered_the_same_tournament() -> None:
     keep, other, t1, _ = _two_events()
     EntryFactory(tournament=t1, player=other)
     with pytest.raises(ApplicationError) as exc:
-        players_merge(actor=UserFactory(is_staff=True), keep=keep, other=other)
+        players_merge(actor=merger(), keep=keep, other=other)
     assert exc.value.code == "same_tournament"
     assert Entry.objects.filter(player=other).count() == 2
 
@@ -92,7 +103,7 @@ def test_refused_when_both_entered_the_same_tournament() -> None:
 def test_merge_moves_entries_logs_and_bumps_versions() -> None:
     keep, other, t1, t2 = _two_events()
     v1, v2, other_id = t1.version, t2.version, other.pk
-    players_merge(actor=UserFactory(is_staff=True), keep=keep, other=other, reason="same person")
+    players_merge(actor=merger(), keep=keep, other=other, reason="same person")
     assert not Player.objects.filter(pk=other_id).exists()
     assert set(Entry.objects.filter(player=keep).values_list("tournament_id", flat=True)) == {
         t1.pk,
@@ -116,7 +127,7 @@ def test_merge_moves_the_rating_history() -> None:
     ratings_rebuild()
     assert RatingChange.objects.filter(player=other).count() == 1
     keep = PlayerFactory(name=other.name)
-    players_merge(actor=UserFactory(is_staff=True), keep=keep, other=other)
+    players_merge(actor=merger(), keep=keep, other=other)
     changes = RatingChange.objects.filter(player=keep)
     assert changes.count() == 1
     assert changes.get().match_id == match.pk
@@ -126,7 +137,13 @@ def test_duplicates_page_is_staff_only(client: Client) -> None:
     keep, other, *_ = _two_events()
     other_id = other.pk
     assert client.get("/players/duplicates/").status_code == 302
+    # The staff flag alone opens nothing: the page lists every player, drafts' too.
     client.force_login(UserFactory(is_staff=True))
+    assert client.get("/players/duplicates/").status_code == 403
+    response = client.post("/players/duplicates/", {"keep": keep.pk, "other": other.pk})
+    assert response.status_code == 403
+    assert Player.objects.filter(pk=other_id).exists()
+    client.force_login(merger())
     page = client.get("/players/duplicates/")
     assert page.status_code == 200
     assert "ana ruiz" in page.content.decode()
@@ -145,7 +162,7 @@ def test_duplicates_page_refuses_ids_in_other_digits_and_merges_nothing(
     that names no player it is refused with the page's message, and nothing is merged."""
     players = _two_events()[:2]
     ids = {"keep": str(players[0].pk), "other": str(players[1].pk)}
-    client.force_login(UserFactory(is_staff=True))
+    client.force_login(merger())
     response = client.post(
         "/players/duplicates/", {"keep": ids.get(keep, keep), "other": ids.get(other, other)}
     )

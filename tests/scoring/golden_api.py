@@ -15,7 +15,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from tests.factories import UserFactory
+from tests.factories import tournament_creator
 
 SEATS = "ABCD"
 
@@ -93,7 +93,7 @@ def golden_match(seq: Sequence) -> tuple[int, APIClient]:
     the match through the API, and runs the tournament (credentials act only then); the
     referee's client (its credential) starts the match. Returns the match id and that client.
     """
-    director = UserFactory(is_staff=True)
+    director = tournament_creator()
     api = APIClient()
     api.force_authenticate(director)
     slug = seq.slug

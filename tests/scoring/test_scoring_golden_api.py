@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import UserFactory
+from tests.factories import tournament_creator
 from tests.scoring.golden_api import Sequence, golden_match, load_sequences, post_hand
 
 GOLDEN = Path(__file__).parent / "engine" / "golden" / "matches.md"
@@ -39,7 +39,7 @@ def test_golden_tables_are_present() -> None:
 @pytest.mark.parametrize("seq", INFORMAL, ids=_ids(INFORMAL))
 def test_an_informal_play_sequence_is_refused_as_a_tournament(seq: Sequence) -> None:
     api = APIClient()
-    api.force_authenticate(UserFactory(is_staff=True))
+    api.force_authenticate(tournament_creator())
     r = api.post(
         "/api/tournaments/",
         {

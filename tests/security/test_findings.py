@@ -22,6 +22,7 @@ from tests.factories import (
     UserFactory,
     director_of,
     match_in_progress,
+    staff_with,
 )
 from tests.security.conftest import (
     csrf,
@@ -60,7 +61,9 @@ def test_finding1_a_director_cannot_give_a_role_to_the_superuser_or_any_existing
 
 def test_finding1_staff_may_add_a_co_director_but_never_a_staff_account() -> None:
     t = TournamentFactory()
-    staff = UserFactory(is_staff=True)
+    # Staff holding the admin's permission to add roles (the flag alone may not:
+    # tests/security/test_staff_flag.py).
+    staff = staff_with("tournament.add_tournamentrole")
     newcomer = UserFactory()
     role = services.role_grant(tournament=t, actor=staff, user=newcomer, role="director")
     assert role.role == "director"
@@ -326,7 +329,8 @@ def test_chain_add_entry_then_edit_player_is_refused_for_identity_fields_and_rat
         assert "rating" in error["message"]
     assert Player.objects.get(pk=player.pk).name == "Ana Real"
     assert seeding_ratings(player_ids=[player.pk]) == {player.pk: 1500.0}  # X's seeding
-    # A director of every tournament the player entered may; so may staff.
+    # A director of every tournament the player entered may; so may staff allowed to change
+    # players (README "Ratings"), not the staff flag alone.
     TournamentRole.objects.create(tournament=x, user=director_y, role="director")
     assert (
         api.patch(f"/api/players/{player.pk}/", {"club": "Club Y"}, format="json").status_code
@@ -335,8 +339,14 @@ def test_chain_add_entry_then_edit_player_is_refused_for_identity_fields_and_rat
     assert (
         api.patch(f"/api/players/{player.pk}/", {"rating": 1600}, format="json").status_code == 200
     )
+    flag_only = APIClient()
+    flag_only.force_authenticate(UserFactory(is_staff=True))
+    assert (
+        flag_only.patch(f"/api/players/{player.pk}/", {"rating": 100}, format="json").status_code
+        == 403
+    )
     staff = APIClient()
-    staff.force_authenticate(UserFactory(is_staff=True))
+    staff.force_authenticate(staff_with("tournament.change_player"))
     assert (
         staff.patch(
             f"/api/players/{player.pk}/", {"name": "Ana R.", "rating": 1550}, format="json"

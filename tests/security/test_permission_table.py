@@ -2,8 +2,9 @@
 the route table of ``tournament.context`` (ROUTES), and every role is tried on every route
 against the permission table (PERMISSIONS): anonymous, a spectator account, a referee
 credential of another table, the referee credential of this match, a director of another
-tournament, this tournament's director, and staff. Objects of another tournament under this
-tournament's URL answer 404 and change nothing.
+tournament, this tournament's director, staff holding the staff column's Django permissions,
+and an account with the staff flag alone (which holds none of them). Objects of another
+tournament under this tournament's URL answer 404 and change nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tests.factories import (
     director_of,
     match_in_progress,
     scheduled_match,
+    staff_with,
 )
 from tests.security.conftest import fresh_ip
 from tournament import services
@@ -36,7 +38,9 @@ from tournament.context import (
     PERMISSIONS,
     REFEREE_CAPABILITY,
     ROUTES,
+    STAFF_PERMISSIONS,
     STATUS_GATES,
+    VIEW_DRAFTS_PERMISSION,
     Action,
     Role,
     route_actions,
@@ -189,7 +193,12 @@ ACTORS = [
     "other_director",
     "director",
     "staff",
+    "bare_staff",
 ]
+
+#: What "staff" holds: the Django permission of every action of the staff column
+#: (context.STAFF_PERMISSIONS), and the view permissions that show drafts and every player.
+STAFF_GRANTS = (*STAFF_PERMISSIONS.values(), VIEW_DRAFTS_PERMISSION, "tournament.view_player")
 
 
 def client_for(actor: str, w: World) -> Client:
@@ -197,6 +206,8 @@ def client_for(actor: str, w: World) -> Client:
     if actor == "spectator":
         c.force_login(UserFactory())
     elif actor == "staff":
+        c.force_login(staff_with(*STAFF_GRANTS))
+    elif actor == "bare_staff":  # the staff flag alone (issue: it controlled every tournament)
         c.force_login(UserFactory(is_staff=True))
     elif actor == "director":
         c.force_login(w.director)
@@ -217,6 +228,7 @@ def roles_of(actor: str) -> set[Role]:
         "other_director": {Role.USER},  # a director elsewhere is nobody here
         "director": {Role.USER, Role.DIRECTOR},
         "staff": {Role.USER, Role.STAFF},
+        "bare_staff": {Role.USER},  # the flag alone holds no permission of the staff column
     }[actor]
 
 
@@ -412,6 +424,9 @@ def build_draft() -> DraftWorld:
     clients = {"anonymous": Client(REMOTE_ADDR=fresh_ip())}
     clients["spectator"] = Client(REMOTE_ADDR=fresh_ip())
     clients["spectator"].force_login(UserFactory())
+    # The staff flag alone reads no draft (only tournament.view_tournament does).
+    clients["bare_staff"] = Client(REMOTE_ADDR=fresh_ip())
+    clients["bare_staff"].force_login(UserFactory(is_staff=True))
     clients["published_director"] = Client(REMOTE_ADDR=fresh_ip())
     clients["published_director"].force_login(published_director)
     clients["published_referee"] = Client(
@@ -492,14 +507,15 @@ def test_a_draft_answers_every_route_as_missing_ids_for_those_who_may_not_see_it
 
 
 def test_the_drafts_directors_still_reach_its_matches_by_id() -> None:
-    """The other side of the rule: the draft's own director (and staff) read its match."""
+    """The other side of the rule: the draft's own director (and staff allowed to view
+    tournaments, as in the admin) read its match."""
     w = build_draft()
     director = Client()
     director.force_login(
         TournamentRole.objects.get(tournament=w.draft, role=TournamentRole.Role.DIRECTOR).user
     )
     staff = Client()
-    staff.force_login(UserFactory(is_staff=True))
+    staff.force_login(staff_with(VIEW_DRAFTS_PERMISSION))
     match_id = w.ids["match_id"]
     for client in (director, staff):
         for url in (f"/api/matches/{match_id}/", f"/api/v2/matches/{match_id}/hands/"):

@@ -22,6 +22,7 @@ from tests.factories import (
     UserFactory,
     director_of,
     match_in_progress,
+    staff_with,
 )
 from tests.security.conftest import csrf, fresh_ip, open_link, referee_with_key, token_client
 from tournament import services
@@ -100,10 +101,13 @@ def test_a_player_entered_only_in_a_draft_is_not_public_until_it_is_published() 
     entered = mine.post(f"/api/tournaments/{draft.slug}/entries/", {"player": zed}, format="json")
     assert entered.status_code == 201, entered.content
 
-    anonymous, other, staff = APIClient(), _as(other_director), _as(UserFactory(is_staff=True))
+    # Staff see every player with the admin's permission to view them; the flag alone is
+    # nobody (docs/security.md, "Staff and superusers").
+    anonymous, other = APIClient(), _as(other_director)
+    staff, flag_only = _as(staff_with("tournament.view_player")), _as(UserFactory(is_staff=True))
     elsewhere = TournamentFactory()
     referee = token_client(referee_with_key(elsewhere, director_of(elsewhere), "ref-b")[1])
-    for caller in (anonymous, other, referee):
+    for caller in (anonymous, other, referee, flag_only):
         assert caller.get("/api/players/?search=Zed").json()["results"] == []
         assert caller.get(f"/api/v2/players/{zed}/").status_code == 404
         assert caller.get(f"/api/players/{zed}/rating/").status_code == 404

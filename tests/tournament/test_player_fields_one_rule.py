@@ -21,7 +21,12 @@ from rest_framework.test import APIClient
 from brackets.csv_import import check_player, parse_players_csv
 from core.exceptions import ApplicationError
 from core.visible_text import has_visible, name_problem
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory, director_of
+from tests.factories import (
+    PlayerFactory,
+    TournamentFactory,
+    director_of,
+    tournament_creator,
+)
 from tournament.models import Player, Tournament
 from tournament.services import (
     player_create,
@@ -127,7 +132,7 @@ def test_the_csv_and_the_form_refuse_invisible_names_and_direction_controls() ->
 
 @pytest.mark.django_db
 def test_tournament_referee_and_table_names_need_something_visible() -> None:
-    director = UserFactory(is_staff=True)
+    director = tournament_creator()
     with pytest.raises(ApplicationError) as exc:
         tournament_create(actor=director, name=ZWSP * 4, slug="zw-cup")
     assert exc.value.fields == {"name": ["Name: Required."]}

@@ -2,7 +2,8 @@
 their tournament's namespace (``ref:<tournament id>:<name>``); anything else keeps its user
 name; the same user rows stay the matches' referees; backwards gives the bare names back.
 
-The schema does not change between 0007 and 0008, so the rows are made with today's models.
+The schema does not change between 0007 and 0008, so the rows are made with today's models,
+except the tournaments: their table has gained a column since (``created_by``, 0009).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.models import Match
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory, scheduled_match
-from tournament.models import ActionLog, TournamentRole
+from tests.factories import PlayerFactory, UserFactory, scheduled_match
+from tournament.models import ActionLog, Tournament, TournamentRole
 from tournament.referee_names import person_name
 
 BEFORE = [("tournament", "0007_revoke_credentials_of_finished_tournaments")]
@@ -37,6 +38,15 @@ def _migrate_all() -> None:
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
+def _tournament(n: int) -> Tournament:
+    """A tournament row made with the models of 0007 (today's class would write the columns
+    added since), as today's class for the foreign keys of the other rows."""
+    executor = MigrationExecutor(connection)
+    old = executor.loader.project_state(BEFORE).apps.get_model("tournament", "Tournament")
+    row = old.objects.create(name=f"Old {n}", slug=f"old-{n}", ruleset={})
+    return Tournament(pk=row.pk, name=row.name, slug=row.slug)
+
+
 def _identity(username: str, **kwargs: Any) -> Any:
     """A referee identity as ``referee_create`` made them: inactive, no usable password."""
     user = UserFactory(username=username, is_active=False, **kwargs)
@@ -53,7 +63,7 @@ def _role(tournament: Any, user: Any, role: str = "referee") -> None:
 def test_0008_moves_old_referee_identities_into_their_tournament_s_names() -> None:
     try:
         _migrate(BEFORE)
-        t1, t2 = TournamentFactory(), TournamentFactory()
+        t1, t2 = _tournament(1), _tournament(2)
         ana = _identity("ana", first_name="Ana Ruiz")
         _role(t1, ana)
         match = scheduled_match(t1, referee=ana)

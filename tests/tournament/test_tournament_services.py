@@ -16,6 +16,8 @@ from tests.factories import (
     UserFactory,
     director_of,
     referee_of,
+    staff_with,
+    tournament_creator,
 )
 from tournament import services
 from tournament.models import ActionLog, Entry, RefereeToken, Tournament, TournamentRole
@@ -24,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_tournament_create_makes_the_creator_director_and_stores_the_effective_ruleset() -> None:
-    staff = UserFactory(is_staff=True)
+    staff = staff_with("tournament.add_tournament")
     t = services.tournament_create(
         actor=staff,
         name="WSOD 2026",
@@ -36,6 +38,7 @@ def test_tournament_create_makes_the_creator_director_and_stores_the_effective_r
     assert t.ruleset["all_ones"] == "playoff"
     assert t.ruleset["tie_value"] == "flat2"
     assert TournamentRole.objects.filter(tournament=t, user=staff, role="director").exists()
+    assert t.created_by == staff  # its owner (docs/security.md, "Removing a director")
 
 
 def test_only_staff_or_directors_create_tournaments() -> None:
@@ -59,7 +62,7 @@ def test_an_invalid_ruleset_is_refused_naming_the_key(
 ) -> None:
     with pytest.raises(ApplicationError) as exc:
         services.tournament_create(
-            actor=UserFactory(is_staff=True),
+            actor=tournament_creator(),
             name="Bad",
             slug="bad",
             ruleset_preset=preset,

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from core.exceptions import ApplicationError
-from tests.factories import TournamentFactory, UserFactory, director_of
+from tests.factories import TournamentFactory, UserFactory, director_of, tournament_creator
 from tournament import services
 from tournament.models import Tournament
 from tournament.rulesets import tournament_ruleset
@@ -40,7 +40,7 @@ def test_every_preset_refuses_sporting_and_keeps_it_off(preset: str) -> None:
 
 
 def test_create_and_then_update_refuse_sporting_and_store_nothing() -> None:
-    staff = UserFactory(is_staff=True)
+    staff = tournament_creator()
     with pytest.raises(ApplicationError) as exc:
         services.tournament_create(
             actor=staff, name="Casual", slug="casual", ruleset_overrides=SPORTING
@@ -62,7 +62,7 @@ def test_create_and_then_update_refuse_sporting_and_store_nothing() -> None:
 
 
 def test_the_api_answers_400_naming_the_key_and_the_rule() -> None:
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     r = client.post(
         "/api/v1/tournaments/",
         {"name": "Casual", "slug": "casual", "ruleset_overrides": SPORTING},
@@ -76,7 +76,7 @@ def test_the_api_answers_400_naming_the_key_and_the_rule() -> None:
 
 
 def test_the_form_does_not_offer_sporting_and_a_forged_field_changes_nothing() -> None:
-    client = _client(UserFactory(is_staff=True))
+    client = _client(tournament_creator())
     page = client.get(reverse("brackets:tournament-create")).content.decode()
     assert 'name="rule_sporting_allowed"' not in page
     assert 'name="rule_draw_when_playable"' in page  # the other flag is still offered

@@ -25,6 +25,7 @@ from tournament.context import (
     STATUS_GATES,
     Principal,
     Role,
+    roles_for_action,
 )
 from tournament.models import Tournament
 
@@ -113,10 +114,12 @@ class MeApi(ApiView):
 
 def me_payload(request: Any, principal: Principal) -> dict[str, Any]:
     def actions(tournament: Tournament, roles: frozenset[Role]) -> list[str]:
+        # The staff column counts only with each action's Django permission (as require does).
         return sorted(
             a.value
             for a, allowed in PERMISSIONS.items()
-            if roles & allowed and tournament.status in STATUS_GATES[a]
+            if roles_for_action(principal.user, roles, a) & allowed
+            and tournament.status in STATUS_GATES[a]
         )
 
     if principal.referee is not None:

@@ -259,7 +259,16 @@ class RoleListApi(TournamentScopedMixin):
             request, selectors.role_list(tournament=self.tournament), s.RoleOutput
         )
 
-    @extend_schema(request=s.RoleInput, responses={201: s.RoleOutput}, tags=["referees"])
+    @extend_schema(
+        request=s.RoleInput,
+        responses={201: s.RoleOutput},
+        tags=["referees"],
+        description=(
+            "Make an existing account (never a staff or superuser one) a co-director. Only for "
+            "accounts holding the Django permission `tournament.add_tournamentrole` "
+            "(superusers; staff given it in the admin): the staff flag alone is refused (403)."
+        ),
+    )
     def post(self, request: Request, slug: str) -> Response:
         data = s.RoleInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -273,7 +282,26 @@ class RoleListApi(TournamentScopedMixin):
 
 
 class RoleDetailApi(TournamentScopedMixin):
-    @extend_schema(responses={204: None}, tags=["referees"])
+    @extend_schema(
+        responses={
+            204: None,
+            403: error_response(
+                403,
+                "Not a director here, or a director role this director may not remove "
+                "(`director_is_owner`, `director_not_invited_by_you`; rule `co_directors`)",
+            ),
+            409: error_response(
+                409, "The last director (`last_director`), or the tournament is finished"
+            ),
+        },
+        tags=["referees"],
+        description=(
+            "Remove a role. Any director removes a referee (its credentials go with it). A "
+            "director role: its holder (stepping down), the director who invited them, the "
+            "director who created the tournament (whom no co-director removes) or a superuser; "
+            "one director always remains."
+        ),
+    )
     def delete(self, request: Request, slug: str, role_id: int) -> Response:
         role = self.scoped_get(TournamentRole.objects.select_related("tournament"), role_id)
         services.role_revoke(role=role, actor=request.user)

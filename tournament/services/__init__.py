@@ -51,6 +51,8 @@ from tournament.services.people import (
     player_update,
 )
 from tournament.services.roles import (
+    director_removal_refusal,
+    director_roles_removable,
     referee_create,
     role_grant,
     role_grant_by_invitation,
@@ -89,6 +91,8 @@ __all__ = [
     "director_invitation_issue",
     "director_invitation_link",
     "director_invitation_revoke",
+    "director_removal_refusal",
+    "director_roles_removable",
     "entries_check_in",
     "entry_create",
     "entry_disqualify",

@@ -19,6 +19,7 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.player_fields import player_fields_clean
+from tournament.principal import holds_permission
 from tournament.selectors import player_unknown, player_visible, user_directs_any
 from tournament.services.common import (
     User,
@@ -38,7 +39,8 @@ def _require_player_manager(actor: User) -> None:
         raise PermissionDeniedError(
             _("Referee credentials cannot manage players."), code="not_director"
         )
-    if actor.is_staff or actor.is_superuser or user_directs_any(user=actor):
+    # Staff: with the permission to add players (docs/security.md), not the staff flag alone.
+    if holds_permission(actor, "tournament.add_player") or user_directs_any(user=actor):
         return
     raise PermissionDeniedError(_("Only directors may manage players."), code="not_director")
 
@@ -75,7 +77,9 @@ def player_editable(*, player: Player, actor: Any) -> bool:
     :func:`player_update`, which pages also use to offer only what will be accepted."""
     if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
         return False
-    if getattr(actor, "is_staff", False) or getattr(actor, "is_superuser", False):
+    # "Staff": an account that may change players in the admin too (superusers), never the
+    # staff flag alone (README "Ratings", docs/security.md).
+    if holds_permission(actor, "tournament.change_player"):
         return True
     entered = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True))
     directed = set(
@@ -102,7 +106,9 @@ def player_update(
     before and after, goes to its action log.
 
     Identity fields (name, nickname, country, club) change the player in EVERY tournament, so
-    only staff or someone who directs every tournament the player has entered may change them
+    only staff allowed to change players (``tournament.change_player``, as in the admin; the
+    staff flag alone is not enough) or someone who directs every tournament the player has
+    entered may change them
     (issue 12 finding 5: adding a player to your own tournament gives no power over their
     name elsewhere). The typed rating follows the same rule: until the player has a rated
     match it is what every event they entered seeds them by (T8), so a director who enters

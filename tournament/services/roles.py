@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from core.visible_text import name_clean, names_check
 from tournament.models import (
     DirectorInvitation,
@@ -19,6 +19,7 @@ from tournament.models import (
 from tournament.referee_names import (
     REFEREE_NAME_ALLOWED,
     REFEREE_NAME_MAX_LENGTH,
+    person_name,
     referee_name_allowed,
     referee_name_normalized,
     referee_username,
@@ -56,10 +57,12 @@ def table_create(*, tournament: Tournament, actor: User, number: int, label: str
 def role_grant(*, tournament: Tournament, actor: User, user: User, role: str) -> TournamentRole:
     """Make an EXISTING account a co-director of ``tournament`` (idempotent).
 
-    Only staff may do this (docs/security.md: a director cannot hand a role to an arbitrary
-    account, whose id is public). Staff and superuser accounts never get a tournament role
-    this way, and the referee role is never granted to an account: referees are
-    tournament-scoped identities created by :func:`referee_create`.
+    Only an account holding ``tournament.add_tournamentrole`` may do this (superusers, staff
+    given it in the admin; never the staff flag alone: docs/security.md), never a director: a
+    director cannot hand a role to an arbitrary account, whose id is public. Staff and
+    superuser accounts never get a tournament role this way, and the referee role is never
+    granted to an account: referees are tournament-scoped identities created by
+    :func:`referee_create`.
     """
     require_director(actor=actor, tournament=tournament, action=_action("GRANT_ROLE"))
     if role not in TournamentRole.Role.values:
@@ -134,22 +137,130 @@ def role_grant_by_invitation(*, invitation: DirectorInvitation, user: User) -> T
     return role
 
 
+#: The rule a refused removal names (docs/security.md, "Removing a director").
+REMOVAL_RULE = "co_directors"
+
+
+def director_removal_refusal(
+    *, role: TournamentRole, actor: User, tournament: Tournament, directors: int
+) -> ApplicationError | None:
+    """Why ``actor``, a director of ``tournament``, may not remove ``role``, or ``None``.
+
+    The rule (docs/security.md, "Removing a director"): any director removes a referee. A
+    director role may be removed by its holder (stepping down), by the director who invited
+    its holder (``DirectorInvitation.role``), by the director who created the tournament
+    (``Tournament.created_by``, whom no co-director removes), and by a superuser; in every
+    case one director must remain (``directors``: how many the tournament has, counted under
+    :func:`role_revoke`'s lock). An invitation is for sharing the work: it gives no power over
+    the director who sent it, nor over the other co-directors.
+
+    Pure over what the caller loaded (``role.user`` and ``role.invitation``), so the directors
+    page offers **Remove** exactly where the service would accept it.
+    """
+    if role.role != TournamentRole.Role.DIRECTOR:
+        return None
+    name = person_name(role.user)
+    own = role.user_id == actor.pk
+    if not (own or getattr(actor, "is_superuser", False)):
+        invitation = getattr(role, "invitation", None)  # the reverse one-to-one, or none
+        if role.user_id == tournament.created_by_id:
+            return PermissionDeniedError(
+                _(
+                    "%(name)s created this tournament: a co-director cannot remove them. "
+                    "Only they can step down."
+                )
+                % {"name": name},
+                code="director_is_owner",
+                rule=REMOVAL_RULE,
+            )
+        invited_by_actor = invitation is not None and invitation.issued_by_id == actor.pk
+        if actor.pk != tournament.created_by_id and not invited_by_actor:
+            return PermissionDeniedError(
+                _(
+                    "You did not invite %(name)s: a director removes only the co-directors "
+                    "they invited, or themselves (stepping down). The director who created "
+                    "the tournament may remove any co-director."
+                )
+                % {"name": name},
+                code="director_not_invited_by_you",
+                rule=REMOVAL_RULE,
+            )
+    if directors <= 1:
+        return ApplicationError(
+            _("A tournament keeps at least one director."),
+            code="last_director",
+            rule=REMOVAL_RULE,
+            status=409,
+        )
+    return None
+
+
+def director_roles_removable(
+    *, tournament: Tournament, actor: User, roles: list[TournamentRole]
+) -> set[int]:
+    """The ids of the director ``roles`` (of ``tournament``, with ``user`` and ``invitation``
+    loaded) that ``actor`` could remove now: the service's own rule, for the directors page.
+    Empty when the actor may not remove roles at all (the table, the lifecycle gate)."""
+    from tournament.context import Action, actor_may
+
+    if tournament.status not in _removal_statuses() or not actor_may(
+        actor, tournament.pk, Action.MANAGE_REFEREES
+    ):
+        return set()
+    directors = sum(1 for r in roles if r.role == TournamentRole.Role.DIRECTOR)
+    return {
+        r.pk
+        for r in roles
+        if director_removal_refusal(role=r, actor=actor, tournament=tournament, directors=directors)
+        is None
+    }
+
+
+def _removal_statuses() -> frozenset[str]:
+    from tournament.context import STATUS_GATES, Action
+
+    return STATUS_GATES[Action.MANAGE_REFEREES]
+
+
 @transaction.atomic
 def role_revoke(*, role: TournamentRole, actor: User) -> None:
-    """Remove a role (logged); its referee credentials are deleted with it, and a removed
-    director's pending co-director invitations are revoked (an invitation issued before the
-    removal must not bring its issuer's power back through a new account)."""
-    require_director(actor=actor, tournament=role.tournament, action=_action("MANAGE_REFEREES"))
-    if (
-        role.role == TournamentRole.Role.DIRECTOR
-        and TournamentRole.objects.filter(
-            tournament_id=role.tournament_id, role=TournamentRole.Role.DIRECTOR
-        ).count()
-        == 1
-    ):
-        raise ApplicationError(_("A tournament keeps at least one director."), code="last_director")
+    """Remove a role (logged) by the rule of :func:`director_removal_refusal`; its referee
+    credentials are deleted with it, and a removed director's pending co-director invitations
+    are revoked (an invitation issued before the removal must not bring its issuer's power
+    back through a new account).
+
+    Removals in one tournament run one at a time: the tournament's row is locked
+    (``FOR NO KEY UPDATE``, which leaves inserts that reference it alone) before anything is
+    checked, so two directors removing each other at once cannot both see two directors and
+    leave none. The second one waits, then finds itself no longer a director (403) or the
+    other the last one (409).
+    """
+    action = _action("MANAGE_REFEREES")
+    require_director(actor=actor, tournament=role.tournament, action=action)
+    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=role.tournament_id)
+    # Everything below reads after the lock: under READ COMMITTED each statement sees what a
+    # removal that held the lock before this one committed.
+    require_director(actor=actor, tournament=tournament, action=action)
+    current = (
+        TournamentRole.objects.select_related("user", "invitation")
+        .filter(pk=role.pk, tournament_id=tournament.pk)
+        .first()
+    )
+    if current is None:
+        raise NotFoundError(
+            _("No role %(id)s in this tournament.") % {"id": role.pk}, code="not_found"
+        )
+    role = current
+    directors = TournamentRole.objects.filter(
+        tournament_id=tournament.pk, role=TournamentRole.Role.DIRECTOR
+    ).count()
+    refusal = director_removal_refusal(
+        role=role, actor=actor, tournament=tournament, directors=directors
+    )
+    if refusal is not None:
+        raise refusal
     action_log_record(
-        tournament=role.tournament,
+        tournament=tournament,
         actor=actor,
         verb="role.revoke",
         target=role,
@@ -157,7 +268,7 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
     )
     if role.role == TournamentRole.Role.DIRECTOR:
         pending = DirectorInvitation.objects.select_for_update().filter(
-            tournament_id=role.tournament_id,
+            tournament_id=tournament.pk,
             issued_by_id=role.user_id,
             revoked_at__isnull=True,
             used_at__isnull=True,
@@ -165,7 +276,7 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
         for invitation in pending:
             invitation_revoke_locked(
                 invitation,
-                tournament=role.tournament,
+                tournament=tournament,
                 actor=actor,
                 at=timezone.now(),
                 because="issuer_removed",

@@ -19,6 +19,7 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.principal import holds_permission
 from tournament.selectors import user_directs_any
 from tournament.services.common import (
     User,
@@ -44,16 +45,15 @@ _STATUS_ORDER = [s.value for s in Tournament.Status]
 
 @transaction.atomic
 def tournament_create_allowed(*, actor: Any) -> bool:
-    """Whether ``actor`` may create a tournament (``Action.CREATE_TOURNAMENT``): staff, users
-    with ``tournament.add_tournament``, or anyone who already directs a tournament through a
-    role that no co-director invitation granted; never a referee credential. An invitation
-    makes an account that directs its one tournament and nothing more (docs/security.md)."""
+    """Whether ``actor`` may create a tournament (``Action.CREATE_TOURNAMENT``): accounts with
+    ``tournament.add_tournament`` (superusers; staff given it in the admin), or anyone who
+    already directs a tournament through a role that no co-director invitation granted; never
+    a referee credential, and not the staff flag alone (docs/security.md). An invitation
+    makes an account that directs its one tournament and nothing more."""
     if isinstance(actor, _referee_actor_class()) or not getattr(actor, "is_authenticated", False):
         return False
-    return bool(
-        actor.is_staff
-        or actor.has_perm("tournament.add_tournament")
-        or user_directs_any(user=actor, by_invitation=False)
+    return holds_permission(actor, "tournament.add_tournament") or user_directs_any(
+        user=actor, by_invitation=False
     )
 
 
@@ -69,10 +69,11 @@ def tournament_create(
     ruleset_preset: str = "wsod",
     ruleset_overrides: Mapping[str, object] | None = None,
 ) -> Tournament:
-    """Create a tournament in ``draft``; the creator becomes its director.
+    """Create a tournament in ``draft``, recorded as created by ``actor`` (its owner,
+    ``Tournament.created_by``), who becomes its director; a superuser gets no role row (they
+    direct every tournament already, and a superuser account never holds a tournament role).
 
-    Who may create: staff, users with ``tournament.add_tournament``, or anyone who already
-    directs a tournament (not only through co-director invitations).
+    Who may create: :func:`tournament_create_allowed`.
     """
     _require_authenticated(actor)
     if not tournament_create_allowed(actor=actor):
@@ -98,12 +99,14 @@ def tournament_create(
                 ruleset_preset=ruleset_preset,
                 ruleset_overrides=dict(ruleset_overrides or {}),
                 ruleset=_ruleset_effective(ruleset_preset, ruleset_overrides),
+                created_by=actor,
             )
     except IntegrityError:
         raise _slug_taken(slug) from None
-    TournamentRole.objects.create(
-        tournament=tournament, user=actor, role=TournamentRole.Role.DIRECTOR
-    )
+    if not actor.is_superuser:
+        TournamentRole.objects.create(
+            tournament=tournament, user=actor, role=TournamentRole.Role.DIRECTOR
+        )
     return tournament
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections, connection
@@ -122,9 +123,15 @@ class Command(BaseCommand):
             raise CommandError(f"{slug!r} exists; pick another --seed.")
         director = user_model.objects.filter(username=f"{slug}-director").first()
         if director is None:
-            director = user_model.objects.create_user(
-                f"{slug}-director", password=None, is_staff=True
+            # No password (it never signs in), no staff flag: the permission to create
+            # tournaments is what creating one takes (docs/security.md).
+            director = user_model.objects.create_user(f"{slug}-director", password=None)
+            director.user_permissions.add(
+                Permission.objects.get(
+                    content_type__app_label="tournament", codename="add_tournament"
+                )
             )
+            director = user_model.objects.get(pk=director.pk)  # no stale permission cache
         ts, bs = tournament_services, brackets_services
         t = ts.tournament_create(
             actor=director,
@@ -227,7 +234,7 @@ class Player:
         self.turn = 0
         self.start_round: int | None = None
         self.start_stage: int | None = None
-        self.director = (
+        role = (
             TournamentRole.objects.filter(
                 tournament_id=tournament.pk, role=TournamentRole.Role.DIRECTOR
             )
@@ -235,6 +242,9 @@ class Player:
             .order_by("pk")
             .first()
         )
+        # A tournament a superuser created has no director row (the demo's): its creator
+        # directs it as every superuser directs every tournament.
+        self.director: Any = role.user if role is not None else tournament.created_by
 
     def run(self) -> None:
         while not self.step():
@@ -262,14 +272,14 @@ class Player:
             return True
         tables = self._open_tables(rnd)
         if not tables:
-            actor = self.director.user if self.director else None
+            actor = self.director
             result = brackets_services.round_advance(round_id=rnd.pk, actor=actor)
             self.out.write(f"{rnd}: {result.outcome} {result.message}".rstrip())
             self.progress.rounds_done += 1
             return result.outcome not in ("published", "stage_finished", "already_done")
         table_number, match = tables[self.turn % len(tables)]
         self.turn += 1
-        actor = match.referee or (self.director.user if self.director else None)
+        actor = match.referee or self.director
         bot = MatchBot(match, actor, random.Random(), bot=self.bot)
         bot.start()
         assert bot.state is not None
@@ -304,10 +314,10 @@ class Player:
             return False
         last = stage.rounds.order_by("-number").first()
         if last is not None and last.advanced_at is None:
-            brackets_services.round_advance(round_id=last.pk, actor=self.director.user)
+            brackets_services.round_advance(round_id=last.pk, actor=self.director)
             return True
         try:
-            brackets_services.round_publish(stage=stage, actor=self.director.user)
+            brackets_services.round_publish(stage=stage, actor=self.director)
         except Exception as exc:  # nothing to publish: the event cannot go on by itself
             self.out.write(f"Stopped: {exc}")
             return False
