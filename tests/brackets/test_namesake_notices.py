@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.brackets.factories_pages import director_client
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory, director_of
+from tests.factories import PlayerFactory, TournamentFactory, director_of, staff_with
 from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,10 @@ def test_the_duplicates_page_lists_namesakes_of_another_club_apart(client: Clien
         PlayerFactory(name="ana ruiz", club="club a", country="PR"),
     ]
     PlayerFactory(name="Solo Player")
-    client.force_login(UserFactory(is_staff=True))
+    # Staff who may list and merge players (the admin's permissions on players).
+    client.force_login(
+        staff_with("tournament.view_player", "tournament.change_player", "tournament.delete_player")
+    )
     page = client.get("/players/duplicates/")
     assert [[p.pk for p in g.players] for g in page.context["groups"]] == [[p.pk for p in likely]]
     assert [[p.pk for p in g.players] for g in page.context["namesakes"]] == [[a.pk, b.pk]]
