@@ -364,3 +364,19 @@ def test_a_superuser_and_a_director_removing_the_two_directors_at_once_leave_one
     assert results.count("removed") == 1, results
     assert [r.code for r in results if r != "removed"] == ["last_director"], results
     assert TournamentRole.objects.filter(tournament=t, role="director").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_superusers_tournament_says_why_no_director_is_listed(client: Client) -> None:
+    """A superuser directs every tournament without a role row: the Directors page of the
+    tournament they created says so instead of an empty list (found using the demo)."""
+    root = User.objects.create_superuser("root", "root@example.com", "pw")
+    t = tournament_create(actor=root, name="Root Open", slug="root-open")
+    assert not TournamentRole.objects.filter(tournament=t).exists()
+    client.force_login(root)
+    body = client.get(reverse("tournament:directors", args=[t.slug])).content.decode()
+    assert 'id="director-none"' in body
+    assert "site administrators (superusers) direct every tournament" in body
+    client.cookies["django_language"] = "es"
+    body = client.get(reverse("tournament:directors", args=[t.slug])).content.decode()
+    assert "los administradores del sitio (superusuarios) dirigen todos los torneos" in body
