@@ -53,7 +53,11 @@ MOVE_ERROR_MESSAGES: dict[str, Promise] = {
     "tile_not_in_boneyard": gettext_lazy("%(tile)s is not in the boneyard."),
     "draw_tile_missing": gettext_lazy("Tap the tile that was drawn."),
     "hand_over": gettext_lazy("The hand is over: record it."),
-    "sporting_not_allowed": gettext_lazy("This hand is a forced pose: %(seat)s must pose 6-6."),
+    # The engine names R11 (no "sporting" in tournament play); the forced pose itself is R5.
+    "sporting_not_allowed": gettext_lazy(
+        "This hand is a forced pose (R5): %(seat)s must pose 6-6; no other tile may open it "
+        "in tournament play"
+    ),
     "invalid_deal": gettext_lazy("The deal is not complete or a tile is listed twice."),
     "log_incomplete": gettext_lazy("The hand is not over yet."),
 }

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -160,9 +161,13 @@ def round_call_time(
     unconfirmed = [m for m, _t, h in open_rows if m in open_ids and h == HOLD_HAND]
     for match_id in unconfirmed:
         _void_unconfirmed_hand(match_id=match_id, actor=actor)
-    # T3: the tables kept play on until a hand is won; the recording service ends them.
+    # T3: the tables kept play on until a hand is won; the recording service ends them. The
+    # match version moves with the flag: a referee's phone already open re-reads its panel
+    # only for a newer version, and must now say the next hand won ends the match.
     kept = [m for m, _t, _h in open_rows if m in keep]
-    Match.objects.filter(pk__in=kept).update(sudden_death=True)
+    Match.objects.filter(pk__in=kept).update(
+        sudden_death=True, version=F("version") + 1, updated_at=timezone.now()
+    )
     history: dict[int, list[list[int]]] = {}
     for match_id, scores_after in (
         Hand.objects.filter(match_id__in=open_ids, void=False)

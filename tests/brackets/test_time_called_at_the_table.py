@@ -95,6 +95,29 @@ def test_the_sudden_death_hand_ends_the_match_and_the_round_advances_once(
     assert (over.value.code, over.value.rule) == ("match_over", "R33")
 
 
+def test_keeping_a_table_for_sudden_death_gives_its_open_phone_a_newer_panel() -> None:
+    """T3: a referee's phone already open re-reads its panel only when the match version
+    grows; keeping the table for a sudden-death hand must move it, so the phone says the next
+    hand won ends the match (before, only a reload showed it)."""
+    d, _, r1, _a, b = _round()
+    client = Client()
+    client.force_login(d)
+    before = client.get(f"/matches/{b.pk}/panel/")
+    version = Match.objects.values_list("version", flat=True).get(pk=b.pk)
+    assert f'data-version="{version}"' in before.content.decode()
+    assert "sudden-death" not in before.content.decode()
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    b.refresh_from_db()
+    assert b.version == version + 1
+    after = client.get(f"/matches/{b.pk}/panel/").content.decode()
+    assert f'data-version="{b.version}"' in after
+    assert "sudden-death hand (T3)" in after
+    # The stored engine snapshot was for the old version: the next hand folds the stored
+    # hands instead, and the hand won still ends the match.
+    result = hand_record(match_id=b.pk, actor=d, expected_number=2, payload=SEAT0_WINS)
+    assert result.body["match"]["status"] == "finished"
+
+
 def test_the_referee_page_of_a_decided_sudden_death_table_gives_no_six_love() -> None:
     """R31c: nobody reached the target, so the players left on 0 got no six-love; the
     referee's result card said "Six-love to C, D" after any match ended by time."""

@@ -126,8 +126,9 @@ def test_referee_enters_a_hand_move_by_move_and_a_spectator_replays_it(
     page.locator(f"#hand-tiles button[data-tile='{wrong}']").tap()
     error = page.locator("#move-error")
     expect(error).to_be_visible()
+    expect(error).to_contain_text("forced pose (R5)")
     expect(error).to_contain_text("must pose 6-6")
-    expect(error).to_contain_text("R11")
+    expect(error).to_contain_text("in tournament play (R11)")
     expect(page.locator("#move-list li")).to_have_count(0)
     page.screenshot(path=artifacts_dir / "moves-02-forced-pose.png", full_page=True)
     # Before the pose, the step back is to the deal (to correct a tile tapped to the wrong seat).
