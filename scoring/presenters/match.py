@@ -114,6 +114,9 @@ class MatchView:
     # The tiles a forced pose may lead under this ruleset and player count (R5): 6-6 alone when
     # every tile is dealt, else 6-6 and the fallbacks R5 allows.
     forced_tiles: tuple[str, ...] = ()
+    # A match over: each placing stored on the seats (R33, T3, T4) and the players holding
+    # it, shared placings together; empty until the result is placed.
+    placings: tuple[tuple[int, str], ...] = ()
 
     @property
     def pose_forced(self) -> bool:
@@ -508,6 +511,14 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                 match.get_end_reason_display()  # marked in core/choice_labels.py
             )
 
+    by_place: dict[int, list[str]] = {}
+    if over:
+        for seat_row in seats:
+            place = getattr(seat_row, "placing", None)
+            if place is not None and 0 <= seat_row.seat < len(labels):
+                by_place.setdefault(place, []).append(labels[seat_row.seat])
+    placings = tuple((place, ", ".join(names)) for place, names in sorted(by_place.items()))
+
     rows = tuple(hand_row(h, labels, ruleset, sides) for h in hands)
     live = [r for r in rows if not r.void]
     last_event = ""
@@ -540,4 +551,5 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         last_event=last_event,
         sides=sides,
         forced_tiles=forced_tiles,
+        placings=placings,
     )

@@ -48,3 +48,37 @@ def test_a_two_player_forfeit_is_a_six_love_to_the_absent_player_r31c() -> None:
     card = _card(match, director)
     assert "Six-love to B" in card
     assert "Six-love to A" not in card
+
+
+def test_the_card_of_a_finished_match_lists_the_placings_and_leads_to_my_matches() -> None:
+    """R33/T3: a referee finishing a match sees how the players placed (stored on the seats),
+    shared placings together, and a way on to their next table ("My matches"), with or
+    without confirmation at the table."""
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    match = match_in_progress(tournament)
+    services.match_result_override(
+        match_id=match.pk,
+        actor=director,
+        scores=[6, 2, 0, 0],
+        reason="score sheet",
+        placings=[1, 2, 3, 3],
+    )
+    card = _card(match, director)
+    placings = card.split('id="result-placings"', 1)[1].split("</ul>", 1)[0]
+    items = [li.split("</li>", 1)[0] for li in placings.split("<li>")[1:]]
+    assert len(items) == 3
+    assert items[0].startswith("<strong>1.</strong> A")
+    assert items[1].startswith("<strong>2.</strong> B")
+    assert items[2].startswith("<strong>3.</strong> C") and ", D" in items[2]
+    assert 'href="/referee/" id="result-my-matches"' in card
+
+
+def test_a_match_in_progress_shows_no_placings() -> None:
+    tournament = TournamentFactory()
+    director = director_of(tournament)
+    match = match_in_progress(tournament)
+    client = Client()
+    client.force_login(director)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="result-placings"' not in page
