@@ -70,7 +70,8 @@ def test_the_card_of_a_finished_match_lists_the_placings_and_leads_to_my_matches
     assert len(items) == 3
     assert items[0].startswith("<strong>1.</strong> A")
     assert items[1].startswith("<strong>2.</strong> B")
-    assert items[2].startswith("<strong>3.</strong> C") and ", D" in items[2]
+    assert items[2].startswith("<strong>3.</strong> C")
+    assert ", D" in items[2]
     assert 'href="/referee/" id="result-my-matches"' in card
 
 
