@@ -513,10 +513,10 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
 
     by_place: dict[int, list[str]] = {}
     if over:
-        for seat_row in seats:
+        for seat_row, label in zip(seats, labels, strict=False):
             place = getattr(seat_row, "placing", None)
-            if place is not None and 0 <= seat_row.seat < len(labels):
-                by_place.setdefault(place, []).append(labels[seat_row.seat])
+            if place is not None:
+                by_place.setdefault(place, []).append(label)
     placings = tuple((place, ", ".join(names)) for place, names in sorted(by_place.items()))
 
     rows = tuple(hand_row(h, labels, ruleset, sides) for h in hands)

@@ -52,8 +52,8 @@ def test_a_two_player_forfeit_is_a_six_love_to_the_absent_player_r31c() -> None:
 
 def test_the_card_of_a_finished_match_lists_the_placings_and_leads_to_my_matches() -> None:
     """R33/T3: a referee finishing a match sees how the players placed (stored on the seats),
-    shared placings together, and a way on to their next table ("My matches"), with or
-    without confirmation at the table."""
+    shared placings together, and a way on to their next table ("My matches"); here a match
+    with no confirmation at the table, where the card showed only the winner."""
     tournament = TournamentFactory()
     director = director_of(tournament)
     match = match_in_progress(tournament)
