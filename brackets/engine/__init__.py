@@ -19,6 +19,7 @@ from brackets.engine.advancement import (
     advance_per_table,
     final_table_places,
     resolve_playoff,
+    resolve_playoff_groups,
 )
 from brackets.engine.composition import TablePlan, choose_byes, plan_tables
 from brackets.engine.errors import BracketError
@@ -102,6 +103,7 @@ __all__ = [
     "plan_tables",
     "reseat_swiss",
     "resolve_playoff",
+    "resolve_playoff_groups",
     "seat_greedy",
     "seat_seeded",
     "seating_cost",

@@ -214,13 +214,33 @@ def advance_per_table(
 
 
 def resolve_playoff(advancement: Advancement, order: Sequence[PlayerId]) -> Advancement:
-    """Fold a play-off table's result (best first) into an advancement (T6).
-
-    The first ``spots`` players advance; the others are eliminated with the places right after
-    the advancing field, in play-off order.
+    """Fold a strict play-off order (best first, nobody level) into an advancement (T6): the
+    first ``spots`` players advance; the others are eliminated with the places right after
+    the advancing field, in play-off order. :func:`resolve_playoff_groups` with one player
+    per group.
 
     Raises :class:`BracketError` ``no_playoff`` or ``playoff_mismatch`` (``order`` is not
     exactly the play-off players).
+    """
+    return resolve_playoff_groups(advancement, [(p,) for p in order])
+
+
+def resolve_playoff_groups(
+    advancement: Advancement, groups: Sequence[Sequence[PlayerId]]
+) -> Advancement:
+    """Fold a play-off's result into an advancement (T6). ``groups`` lists the play-off
+    players best first, players level at the play-off (a shared placing, T3, or the same
+    placing at two play-off tables) in one group.
+
+    Groups that fit in the ``spots`` advance; groups wholly below them are eliminated with
+    the places right after the advancing field and whoever still plays off, in play-off
+    order (a group shares its place). A group that straddles the line is still level on it:
+    the result keeps it as a smaller :class:`Playoff` for the spots left, and the service
+    creates a further play-off table (T6: "if still tied, by a play-off table the system
+    creates"). Seed order never decides a spot (T3).
+
+    Raises :class:`BracketError` ``no_playoff`` or ``playoff_mismatch`` (``groups`` do not
+    hold exactly the play-off players, each once).
     """
     playoff = advancement.playoff
     if playoff is None:
@@ -230,20 +250,35 @@ def resolve_playoff(advancement: Advancement, order: Sequence[PlayerId]) -> Adva
             field="order",
             message="This advancement has no play-off to resolve (T6).",
         )
-    if sorted(order) != sorted(playoff.players) or len(set(order)) != len(order):
+    flat = [p for g in groups for p in g]
+    if sorted(flat) != sorted(playoff.players) or len(set(flat)) != len(flat) or not all(groups):
         raise BracketError(
             code="playoff_mismatch",
             rule="T6",
             field="order",
             message=f"The play-off order must list exactly players {list(playoff.players)} (T6).",
         )
-    winners = tuple(order[: playoff.spots])
-    first = len(advancement.advanced) + playoff.spots + 1
-    losers = tuple(Placement(p, first + i) for i, p in enumerate(order[playoff.spots :]))
+    winners: list[PlayerId] = []
+    level: tuple[PlayerId, ...] = ()
+    below: list[Sequence[PlayerId]] = []
+    for group in groups:
+        room = playoff.spots - len(winners)
+        if level or room <= 0:
+            below.append(group)
+        elif len(group) <= room:
+            winners.extend(group)
+        else:
+            level = tuple(group)
+    still = Playoff(players=level, spots=playoff.spots - len(winners)) if level else None
+    first = len(advancement.advanced) + len(winners) + len(level) + 1
+    losers: list[Placement] = []
+    for group in below:
+        losers.extend(Placement(p, first) for p in group)
+        first += len(group)
     return Advancement(
-        advanced=advancement.advanced + winners,
-        playoff=None,
-        eliminated=losers + advancement.eliminated,
+        advanced=advancement.advanced + tuple(winners),
+        playoff=still,
+        eliminated=tuple(losers) + advancement.eliminated,
     )
 
 

@@ -27,9 +27,11 @@ from brackets.selectors.stage_data import (
     StageData,
     TableData,
     cut_advancement,
+    fold_playoffs,
     playoff_decided,
-    playoff_order,
+    playoff_groups,
     playoff_ordered,
+    playoff_verdict,
     round_records,
     stage_data,
     stage_data_for,
@@ -51,10 +53,12 @@ __all__ = [
     "StandingLine",
     "TableData",
     "cut_advancement",
+    "fold_playoffs",
     "match_result_followed",
     "playoff_decided",
-    "playoff_order",
+    "playoff_groups",
     "playoff_ordered",
+    "playoff_verdict",
     "round_get",
     "round_id_for_match",
     "round_list",
@@ -83,7 +87,7 @@ def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
     # A later play-off table (T6) decides its players: undecided while it is played, then its
     # result, even before the director ends the stage (the stage's out-round is set only then).
     playing_off: set[int] = set()
-    played_off: dict[int, bool] = {}
+    played_off: dict[int, bool | None] = {}
     for r in data.rounds:
         if r.kind != Round.Kind.PLAYOFF or r.number <= rnd.number:
             continue
@@ -106,28 +110,30 @@ def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
         e = entrants.get(entry_id)
         if e is None or not knockout:
             return None
-        if own is not None and entry_id in own:
+        if own is not None and own.get(entry_id) is not None:
             return own[entry_id]
         if rnd.status != Round.Status.CLOSED or awaiting or entry_id in playing_off:
             return None
         if entry_id in played_off:
             return played_off[entry_id]
+        if own is not None and entry_id in own:  # still level: a further table decides (T6)
+            return None
         return e.out_round is None or e.out_round > rnd.number
 
     return mark
 
 
-def playoff_result(data: StageData, rnd: RoundData) -> dict[int, bool] | None:
-    """A play-off round's verdict once every table is played out: entry id -> goes on (the
-    first ``advancing`` in :func:`playoff_order`, as the advancement folds it, T6); ``None``
-    while it is still played (or for a pairs stage, whose play-off orders partnerships)."""
+def playoff_result(data: StageData, rnd: RoundData) -> dict[int, bool | None] | None:
+    """A play-off round's verdict once every table is played out: entry id -> goes on (its
+    groups fit in the round's ``advancing`` spots, as the advancement folds it, T6), out, or
+    ``None`` (still level on the line: a further play-off table decides). ``None`` while it
+    is still played (or for a pairs stage, whose play-off orders partnerships)."""
     if rnd.kind != Round.Kind.PLAYOFF or not rnd.tables or not rnd.complete:
         return None
     if data.pairs is not None or rnd.advancing is None:
         return None
     players = list(rnd.playoff_players) or [s.entry_id for t in rnd.tables for s in t.seats]
-    order = playoff_order(rnd, data, players)
-    return {p: i < rnd.advancing for i, p in enumerate(order)}
+    return playoff_verdict(rnd, players, rnd.advancing)
 
 
 def standings_for_stage(*, stage_id: int) -> Standings:

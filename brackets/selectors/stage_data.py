@@ -16,13 +16,14 @@ from brackets.engine import (
     Advancement,
     ByePolicy,
     MatchRecord,
+    Playoff,
     Seating,
     StandingRow,
     Standings,
     Table,
     advance_cut,
     compute_standings,
-    resolve_playoff,
+    resolve_playoff_groups,
 )
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pairs_data import PairsData, pairs_data_for
@@ -210,27 +211,67 @@ class StageData:
         return [e.entry_id for e in self.entrants if e.entry_id not in absent]
 
 
-def playoff_order(rnd: RoundData, data: StageData, players: Iterable[int]) -> list[int]:
-    """Play-off result, best first: placing at the play-off table, then stage seed (T6).
-
-    The advancement services fold it into the line; the bracket reads it to show who went on
-    as soon as the play-off is played, before the director ends the stage.
+def playoff_groups(rnd: RoundData, players: Iterable[int]) -> list[tuple[int, ...]]:
+    """A play-off round's result for ``players``, best first, in groups of players level at
+    it (T6): placing at the play-off table. One placing at two play-off tables, a placing
+    shared at one (T3), or no placing (a forfeit, T7, or not seated) are level: seed order
+    never decides (T3); a group still level on the line plays a further table (T6).
     """
     placing = {s.entry_id: s.placing for t in rnd.tables for s in t.seats if not s.forfeited}
-    seed_of = {e.entry_id: e.seed for e in data.entrants}
-    return sorted(players, key=lambda p: (placing.get(p) or 99, seed_of.get(p, 0)))
+    groups: dict[int, list[int]] = {}
+    for p in players:
+        groups.setdefault(placing.get(p) or 99, []).append(p)
+    return [tuple(groups[k]) for k in sorted(groups)]
+
+
+def _played_playoffs(data: StageData, after: int = 0) -> list[RoundData]:
+    return [
+        r
+        for r in data.rounds
+        if r.number > after and r.kind == Round.Kind.PLAYOFF and r.tables and r.complete
+    ]
+
+
+def fold_playoffs(adv: Advancement, data: StageData, *, after: int) -> Advancement:
+    """``adv`` with the stage's played-out play-off rounds after round ``after`` folded in,
+    in order (T6): each decides who of the players still level on the line goes on; a group
+    still level after the last one stays ``adv.playoff``, for a further play-off table."""
+    for rnd in _played_playoffs(data, after):
+        if adv.playoff is None:
+            break
+        adv = resolve_playoff_groups(adv, playoff_groups(rnd, adv.playoff.players))
+    return adv
+
+
+def playoff_verdict(rnd: RoundData, players: Sequence[int], spots: int) -> dict[int, bool | None]:
+    """One played-out play-off round on its own: entry id -> goes on (True), out (False) or
+    still level on the line (None: a further play-off table decides, T6)."""
+    adv = resolve_playoff_groups(
+        Advancement(advanced=(), playoff=Playoff(tuple(players), spots), eliminated=()),
+        playoff_groups(rnd, players),
+    )
+    verdict: dict[int, bool | None] = dict.fromkeys(adv.advanced, True)
+    verdict.update({p.player_id: False for p in adv.eliminated})
+    verdict.update(dict.fromkeys(adv.playoff.players if adv.playoff else ()))
+    return verdict
 
 
 def playoff_decided(data: StageData) -> set[int]:
-    """Players whose latest play-off table of the stage (T6) is played out: the play-off, not
-    a director still to order one, decides their line."""
+    """Players whose latest play-off table of the stage (T6) is played out and settled them:
+    the play-off, not a director still to order one, decides their line. Players still
+    level after it wait for a further table."""
     latest: dict[int, bool] = {}
     for rnd in data.rounds:
         if rnd.kind != Round.Kind.PLAYOFF:
             continue
-        for table in rnd.tables:
-            for seat in table.seats:
-                latest[seat.entry_id] = rnd.complete
+        seated = [s.entry_id for t in rnd.tables for s in t.seats]
+        level: set[int] = set()
+        if rnd.complete and rnd.advancing is not None:
+            players = list(rnd.playoff_players) or seated
+            verdict = playoff_verdict(rnd, players, rnd.advancing)
+            level = {p for p, v in verdict.items() if v is None}
+        for entry in seated:
+            latest[entry] = rnd.complete and entry not in level
     return {entry for entry, done in latest.items() if done}
 
 
@@ -253,14 +294,9 @@ def cut_advancement(data: StageData, standings: Standings | None = None) -> Adva
         return None
     adv = advance_cut(rows, min(data.cut_size or len(rows.rows), len(rows.rows)))
     last = data.last_round
-    if (
-        adv.playoff is not None
-        and last is not None
-        and last.kind == Round.Kind.PLAYOFF
-        and last.tables
-        and last.complete
-    ):
-        adv = resolve_playoff(adv, playoff_order(last, data, adv.playoff.players))
+    if adv.playoff is not None and last is not None and last.kind == Round.Kind.PLAYOFF:
+        swiss = [r.number for r in data.rounds if r.kind != Round.Kind.PLAYOFF]
+        adv = fold_playoffs(adv, data, after=max(swiss, default=0))
     return adv
 
 
@@ -279,14 +315,15 @@ def playoff_ordered(
     played_off = playoff_decided(data) if played_off is None else played_off
     if not played_off:
         return ordered
-    rank: dict[int, int] = {}  # each played-off player's place in their latest play-off
-    for rnd in data.rounds:
-        if rnd.kind != Round.Kind.PLAYOFF or not rnd.complete:
-            continue
+    # Each played-off player's play-off results in order (T6): their group at every play-off
+    # table they sat at, so a further table orders the players its first one left level.
+    key: dict[int, list[int]] = {}
+    for rnd in _played_playoffs(data):
         players = [s.entry_id for t in rnd.tables for s in t.seats if s.entry_id in played_off]
-        for i, player in enumerate(playoff_order(rnd, data, players)):
-            rank[player] = i + 1
-    ordered.sort(key=lambda r: (r.rank, rank.get(r.player_id, 0)))
+        for i, group in enumerate(playoff_groups(rnd, players)):
+            for player in group:
+                key.setdefault(player, []).append(i)
+    ordered.sort(key=lambda r: (r.rank, key.get(r.player_id, [])))
     return ordered
 
 

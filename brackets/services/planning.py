@@ -37,7 +37,6 @@ from brackets.engine import (
     order_seats,
     plan_knockout,
     reseat_swiss,
-    resolve_playoff,
     seat_seeded,
 )
 from brackets.models import Round, Stage, StageEntry
@@ -46,7 +45,7 @@ from brackets.selectors import (
     RoundData,
     StageData,
     cut_advancement,
-    playoff_order,
+    fold_playoffs,
     round_records,
     stage_standings,
     standings_from_data,
@@ -164,8 +163,8 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
         raise BracketError(
             code="field_too_small", rule="T6", message="Nobody is left to advance (T6)."
         )
-    if last.kind == Round.Kind.PLAYOFF:  # folded in already once its table is played out
-        adv = _resolve(adv, last, data)
+    # Played-out play-off tables are folded in already (T6); players still level after
+    # them (a shared placing, T3, or one placing at two tables) play a further table.
     if adv.playoff is not None:
         return _playoff_step(data, last, adv)
     return _finish_step(data, last, adv, out_round=swiss[-1].number)
@@ -196,8 +195,7 @@ def _plan_knockout(data: StageData, last: RoundData | None) -> NextStep:
         )
     base = _last_knockout_round(data)
     adv = _knockout_advancement(data, base)
-    if last.kind == Round.Kind.PLAYOFF:
-        adv = _resolve(adv, last, data)
+    adv = fold_playoffs(adv, data, after=base.number)  # each play-off table in turn (T6)
     if adv.playoff is not None:
         # Players below the line are out now, not once the play-off is played: they take
         # their places (after the play-off's players) and spectators see them out (T6).
@@ -370,12 +368,6 @@ def _playoff_step(
         eliminated=eliminated,
         out_round=out,
     )
-
-
-def _resolve(adv: Advancement, playoff_round: RoundData, data: StageData) -> Advancement:
-    if adv.playoff is None:  # a withdrawal settled the line meanwhile
-        return adv
-    return resolve_playoff(adv, playoff_order(playoff_round, data, adv.playoff.players))
 
 
 def _finish_step(data: StageData, last: RoundData, adv: Advancement, *, out_round: int) -> NextStep:

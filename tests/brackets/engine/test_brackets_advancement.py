@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from brackets.engine import (
     Advancement,
@@ -16,6 +18,7 @@ from brackets.engine import (
     advance_per_table,
     compute_standings,
     resolve_playoff,
+    resolve_playoff_groups,
 )
 
 
@@ -106,6 +109,97 @@ def test_t6_playoff_resolution_errors() -> None:
         with pytest.raises(BracketError) as info:
             resolve_playoff(advance_cut(LADDER, 4), order)
         assert info.value.code == "playoff_mismatch"
+
+
+# A play-off of 4 players (10..13) for 2 spots behind 3 sure players; 2 players below them.
+FOUR_FOR_TWO = Advancement(
+    advanced=(1, 2, 3),
+    playoff=Playoff(players=(10, 11, 12, 13), spots=2),
+    eliminated=places((20, 8), (21, 9)),
+)
+
+
+@pytest.mark.parametrize(
+    ("groups", "advanced", "playoff", "eliminated"),
+    [
+        # A strict order: the first two go on, the others take places 6 and 7.
+        ([[12], [10], [13], [11]], (12, 10), None, ((13, 6), (11, 7))),
+        # Two share first (T3): both go on; the two who share third share place 6.
+        ([[10, 11], [12, 13]], (10, 11), None, ((12, 6), (13, 6))),
+        # One clear winner, then three level (one placing at two tables, or a shared 2nd):
+        # they are still level on the line for the last spot (T6), nobody decides by seed;
+        # nobody is eliminated yet and the places after them are untouched.
+        ([[13], [10, 11, 12]], (13,), Playoff(players=(10, 11, 12), spots=1), ()),
+        # All four level (time called before a hand, T3): the play-off is played again.
+        ([[10, 11, 12, 13]], (), Playoff(players=(10, 11, 12, 13), spots=2), ()),
+        # Winner, two level for the second spot, a clear last: the last is out at place 7,
+        # after the two still playing off.
+        ([[11], [10, 13], [12]], (11,), Playoff(players=(10, 13), spots=1), ((12, 7),)),
+    ],
+)
+def test_t6_players_still_level_after_a_playoff_play_off_again(
+    groups: list[list[int]],
+    advanced: tuple[int, ...],
+    playoff: Playoff | None,
+    eliminated: tuple[tuple[int, int], ...],
+) -> None:
+    done = resolve_playoff_groups(FOUR_FOR_TWO, groups)
+    assert done.advanced == (1, 2, 3, *advanced)
+    assert done.playoff == playoff
+    assert done.eliminated == places(*eliminated) + places((20, 8), (21, 9))
+    assert done.promised == FOUR_FOR_TWO.promised
+
+
+def test_t6_a_second_playoff_settles_what_the_first_left_level() -> None:
+    first = resolve_playoff_groups(FOUR_FOR_TWO, [[13], [10, 11, 12]])
+    second = resolve_playoff_groups(first, [[11], [10], [12]])
+    assert second.advanced == (1, 2, 3, 13, 11)
+    assert second.playoff is None
+    assert second.eliminated == places((10, 6), (12, 7), (20, 8), (21, 9))
+
+
+def test_t6_playoff_groups_must_hold_exactly_the_players() -> None:
+    for groups in ([[10, 11, 12]], [[10, 11], [12, 13, 13]], [[10, 11, 12, 13], []]):
+        with pytest.raises(BracketError) as info:
+            resolve_playoff_groups(FOUR_FOR_TWO, groups)
+        assert (info.value.code, info.value.rule) == ("playoff_mismatch", "T6")
+
+
+@given(
+    labels=st.lists(st.integers(min_value=0, max_value=3), min_size=2, max_size=9),
+    spots=st.integers(min_value=1, max_value=8),
+    data=st.data(),
+)
+def test_t6_playoff_groups_property(labels: list[int], spots: int, data: st.DataObject) -> None:
+    """Any play-off result: the promise holds, each spot goes to a player whose whole group
+    is ahead of everyone not going on, the players left level are one group that straddles
+    the line, and reordering players inside a group (their seeds) changes no one's fate."""
+    players = tuple(range(100, 100 + len(labels)))
+    spots = min(spots, len(players) - 1)
+    adv = Advancement(advanced=(1,), playoff=Playoff(players, spots), eliminated=())
+    keys = sorted(set(labels))
+    groups = [[p for p, lab in zip(players, labels, strict=True) if lab == k] for k in keys]
+    done = resolve_playoff_groups(adv, groups)
+    assert done.promised == adv.promised
+    shuffled = [data.draw(st.permutations(g)) for g in groups]
+    again = resolve_playoff_groups(adv, shuffled)
+    assert set(again.advanced) == set(done.advanced)
+    assert (again.playoff is None) == (done.playoff is None)
+    if done.playoff is not None:
+        assert again.playoff is not None
+        assert set(again.playoff.players) == set(done.playoff.players)
+        assert done.playoff.players in {tuple(g) for g in groups}
+        assert len(done.playoff.players) > done.playoff.spots >= 1
+    assert {(p.player_id, p.place) for p in again.eliminated} == {
+        (p.player_id, p.place) for p in done.eliminated
+    }
+    label = dict(zip(players, labels, strict=True))
+    won = [label[p] for p in done.advanced[1:]]
+    lost = [label[p.player_id] for p in done.eliminated]
+    assert not won or not lost or max(won) < min(lost)
+    # Places follow the advancing field and the players still level, groups sharing one.
+    first = len(done.advanced) + (len(done.playoff.players) if done.playoff else 0) + 1
+    assert min((p.place for p in done.eliminated), default=first) == first
 
 
 def test_t6_cut_must_be_positive() -> None:
