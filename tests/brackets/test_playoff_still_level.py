@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
 from brackets import services
 from brackets.models import Round, RoundMatch, Stage, StageEntry
@@ -15,6 +16,7 @@ from live import selectors as live
 from scoring.models import Match, Seat
 from scoring.services import match_result_override
 from tests.brackets.conftest import make_tournament, open_matches
+from tests.brackets.factories_pages import director_client
 from tests.brackets.test_brackets_services import finish_round, qualifying, seated
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +74,13 @@ def test_a_cut_playoff_ended_by_time_before_a_hand_is_played_again() -> None:
     rows = _line(q)
     assert [rows[p]["playoff_on_line"] for p in level] == [True, True]
     assert [rows[p]["playoff_played"] for p in level] == [False, False]
+    # The director's preview names the further table before anything is stored.
+    page = director_client(d).get(reverse("brackets:preview", args=[t.slug, q.pk]))
+    assert page.status_code == 200
+    assert "2 players level on the advancement line play for 1 place" in page.content.decode()
+    assert {s.entry_id for table in page.context["preview"].tables for s in table.seats} == set(
+        level
+    )
     plan = services.round_advance(round_id=first.pk, actor=d)
     assert plan.outcome == "published"
     again = Round.objects.get(stage=q, number=3)
