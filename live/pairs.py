@@ -17,6 +17,8 @@ from typing import Any
 
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pairs import (
+    pair_cut_advancement,
+    pair_playoff_results,
     pair_seed,
     pair_standings_from_data,
     pairs_of,
@@ -97,7 +99,16 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     rows: list[JSON] = []
     tie_groups: list[list[int]] = []
     group_of: dict[int, int] = {}
-    for i, row in enumerate(standings.rows):
+    # The cut line (T6 over partnerships, T10) as the pairs planner ends the stage: who plays
+    # off, and the play-offs' results, which order the rows they settled (seed never, T3).
+    active = [p for p, sp in pairs.items() if sp.active]
+    line = pair_cut_advancement(data, active) if cut and not stage_over and active else None
+    contested = set(line.playoff.players) if line is not None and line.playoff else set()
+    played_key, played_off = pair_playoff_results(data)
+    all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
+    all_played = all_played and all(r.complete for r in data.rounds)
+    ordered = sorted(standings.rows, key=lambda r: (r.rank, played_key.get(r.pair_id, [])))
+    for i, row in enumerate(ordered):
         info = pairs[row.pair_id].info
         tie_group = None
         if row.tied_with:
@@ -142,6 +153,10 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "champion": row.pair_id == champion,
                 "above_cut": None if cut is None else i < cut,
                 "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
+                "playoff_on_line": all_played
+                and row.pair_id in contested
+                and row.pair_id not in played_off,
+                "playoff_played": row.pair_id in played_off,
             }
         )
     return {

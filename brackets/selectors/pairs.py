@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from brackets.engine import ByePolicy
+from brackets.engine import Advancement, ByePolicy, Playoff, advance_cut, resolve_playoff_groups
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
 from brackets.models import Round, StageEntry
 from brackets.selectors.pair_roster import NamedPair, roster_for, round_moment
@@ -194,6 +194,73 @@ def pair_standings_from_data(
     return pairs_standings(
         lines, pairs=ids, byes=byes, bye_policy=ByePolicy(data.bye_policy), pip_scoring=pip_scoring
     )
+
+
+def pair_playoff_groups(data: StageData, rnd: RoundData, level: Sequence[int]) -> list[list[int]]:
+    """A played play-off round's result for the partnerships ``level`` (T6 over partnerships,
+    T10), best first in groups of partnerships level at it: table winners (one group however
+    many tables), then the bye, then the others (losers, and both partnerships of a table
+    that ended level, T3). Seed order never separates a group (T3)."""
+    pd = pairs_of(data)
+    winners = {w for t in rnd.tables if (w := table_winner(pd, t)) is not None}
+    byes = set(round_pairs(pd, rnd)[1])
+    groups: list[list[int]] = [[], [], []]
+    for p in level:
+        groups[0 if p in winners else 1 if p in byes else 2].append(p)
+    return [g for g in groups if g]
+
+
+def _played_playoffs(data: StageData) -> list[RoundData]:
+    after = max((r.number for r in data.rounds if r.kind != Round.Kind.PLAYOFF), default=0)
+    return [
+        r
+        for r in data.rounds
+        if r.number > after and r.kind == Round.Kind.PLAYOFF and r.tables and r.complete
+    ]
+
+
+def pair_cut_advancement(data: StageData, pairs: Sequence[int]) -> Advancement:
+    """The cut of a pairs qualifying stage (T6 over partnerships, T10) over the active
+    partnerships ``pairs``: the top ``cut_size`` by T10, the partnerships level on the line
+    as a play-off, and every played-out play-off round folded in, in turn; partnerships a
+    play-off leaves level stay the play-off, for a further table. The pairs planner ends the
+    stage with it and the live standings draw their line from it."""
+    standings = pair_standings_from_data(data, pairs=pairs)
+    adv = advance_cut(standings.as_standings(), min(data.cut_size or len(pairs), len(pairs)))
+    for rnd in _played_playoffs(data):
+        if adv.playoff is None:
+            break
+        adv = resolve_playoff_groups(adv, pair_playoff_groups(data, rnd, adv.playoff.players))
+    return adv
+
+
+def pair_playoff_results(data: StageData) -> tuple[dict[int, list[int]], set[int]]:
+    """For the live standings: each played-off partnership's group at every played play-off
+    round it sat at (orders the rows: a further table orders what its first left level), and
+    the partnerships whose latest play-off round is played out and settled them (not left
+    level for a further table, T6)."""
+    pd = pairs_of(data)
+    key: dict[int, list[int]] = {}
+    settled: dict[int, bool] = {}
+    for rnd in data.rounds:
+        if rnd.kind != Round.Kind.PLAYOFF:
+            continue
+        level = list(dict.fromkeys(pd.pair_of[p] for p in rnd.playoff_players if p in pd.pair_of))
+        if not rnd.tables or not rnd.complete:
+            settled.update(dict.fromkeys(level, False))
+            continue
+        groups = pair_playoff_groups(data, rnd, level)
+        for i, group in enumerate(groups):
+            for pair in group:
+                key.setdefault(pair, []).append(i)
+        still: tuple[int, ...] = ()
+        if rnd.advancing is not None and level:
+            spots = min(rnd.advancing, len(level))
+            adv = Advancement(advanced=(), playoff=Playoff(tuple(level), spots), eliminated=())
+            left = resolve_playoff_groups(adv, groups).playoff
+            still = left.players if left is not None else ()
+        settled.update({p: p not in still for p in level})
+    return key, {p for p, done in settled.items() if done}
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,6 @@ from brackets.engine import (
     Advancement,
     BracketError,
     Placement,
-    advance_cut,
-    resolve_playoff_groups,
 )
 from brackets.engine.pairs import (
     PairHistory,
@@ -40,6 +38,7 @@ from brackets.engine.pairs import (
 )
 from brackets.models import Round
 from brackets.selectors.pairs import (
+    pair_cut_advancement,
     pair_standings_from_data,
     pairs_of,
     round_pairs,
@@ -167,32 +166,10 @@ def _plan_qualifying(data: StageData, last: RoundData | None) -> NextStep:
             rule="T10",
             message=_("No partnership is left to advance (T10)."),
         )
-    standings = pair_standings_from_data(data, pairs=ids)
-    top = min(data.cut_size or len(ids), len(ids))
-    adv = advance_cut(standings.as_standings(), top)
-    # Each played-out play-off round in turn (T6 over partnerships, T10); partnerships still
-    # level after the last one play a further table: seed order never decides (T3).
-    for rnd in data.rounds:
-        if adv.playoff is None:
-            break
-        if rnd.number > swiss[-1].number and rnd.kind == Round.Kind.PLAYOFF and rnd.complete:
-            adv = resolve_playoff_groups(adv, _playoff_groups(data, rnd, adv.playoff.players))
+    adv = pair_cut_advancement(data, ids)  # play-offs folded in; the live line's too
     if adv.playoff is not None:
         return _playoff_step(data, last, adv)
     return _finish(data, last, adv.advanced, adv.eliminated, out_round=swiss[-1].number)
-
-
-def _playoff_groups(data: StageData, rnd: RoundData, level: Sequence[int]) -> list[list[int]]:
-    """Play-off result (T6 over partnerships), best first in groups of partnerships level at
-    it: table winners (one group however many tables), then the bye, then the others
-    (losers, and both partnerships of a table that ended level)."""
-    pd = pairs_of(data)
-    winners = {w for t in rnd.tables if (w := table_winner(pd, t)) is not None}
-    byes = set(round_pairs(pd, rnd)[1])
-    groups: list[list[int]] = [[], [], []]
-    for p in level:
-        groups[0 if p in winners else 1 if p in byes else 2].append(p)
-    return [g for g in groups if g]
 
 
 def _playoff_step(data: StageData, last: RoundData, adv: Advancement) -> NextStep:

@@ -258,7 +258,8 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     )
     playoff_played = serializers.BooleanField(
         help_text="Sat at the stage's play-off table (T6) and it is played out: the play-off "
-        "decided this player's line."
+        "decided this player's line (players it left level play a further table and read "
+        "``playoff_on_line`` instead)."
     )
 
 
@@ -360,6 +361,14 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
     )
     above_cut = serializers.BooleanField(allow_null=True)
     cut_after = serializers.BooleanField(help_text="The cut line (T6, T10) falls after this row.")
+    playoff_on_line = serializers.BooleanField(
+        help_text="Level on every T10 key across the cut once all rounds are played, or left "
+        "level by a play-off: a (further) play-off table decides (T6, T10)."
+    )
+    playoff_played = serializers.BooleanField(
+        help_text="Sat at the stage's latest play-off round (T6, T10) and it is played out and "
+        "settled this partnership's line."
+    )
 
 
 class PairFinalPlayerSerializer(serializers.Serializer[Any]):

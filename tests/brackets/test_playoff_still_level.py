@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from brackets import services
@@ -170,6 +171,17 @@ def test_a_pairs_playoff_table_ended_level_is_played_again() -> None:
     services.round_close(round=po, actor=d)
     at_table = {owner[e] for e in po.playoff_players} - {bye}
     assert len(at_table) == 2
+    # The live standings draw the line as the planner will: the bye is through (settled by
+    # the play-off), the table's two are still on the line and listed below the bye.
+    rows = _pair_rows(q)
+    assert [rows[p]["playoff_on_line"] for p in at_table] == [True, True]
+    assert [rows[p]["playoff_played"] for p in at_table] == [False, False]
+    assert (rows[bye]["playoff_on_line"], rows[bye]["playoff_played"]) == (False, True)
+    order = list(rows)
+    assert order.index(bye) < min(order.index(p) for p in at_table)
+    html = Client().get(f"/live/{t.slug}/standings/").content.decode()
+    assert html.count("play-off needed") == 2
+    assert html.count("decided by the play-off") == 1
 
     again = services.round_publish(stage=q, actor=d)
     assert (again.kind, again.advancing) == ("playoff", 1)
@@ -177,8 +189,23 @@ def test_a_pairs_playoff_table_ended_level_is_played_again() -> None:
     assert not again.byes
     decide_round(again, d, winners={1: 1})
     services.round_close(round=again, actor=d)
-    services.stage_advance(stage=q, actor=d)
     link = RoundMatch.objects.get(round=again)
     winner = owner[Seat.objects.get(match_id=link.match_id, seat=1).entry_id]
+    (loser,) = at_table - {winner}
+    rows = _pair_rows(q)
+    assert list(rows)[:2] == [bye, winner]  # the play-offs' order, whatever the seeds
+    assert rows[winner]["cut_after"] is True
+    assert (rows[loser]["playoff_on_line"], rows[loser]["playoff_played"]) == (False, True)
+    services.stage_advance(stage=q, actor=d)
     going_on = {owner[e.entry_id] for e in StageEntry.objects.filter(stage=k)}
     assert going_on == {bye, winner}
+
+
+def _pair_rows(stage: Stage) -> dict[int, dict[str, Any]]:
+    """The pairs stage's live standings rows by partnership id, in listed order."""
+    (rows,) = (
+        s["rows"]
+        for s in live.standings(tournament=stage.tournament)["stages"]
+        if s["stage"]["number"] == stage.number
+    )
+    return {r["pair_id"]: r for r in rows}
