@@ -105,8 +105,10 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     line = pair_cut_advancement(data, active) if cut and not stage_over and active else None
     contested = set(line.playoff.players) if line is not None and line.playoff else set()
     played_key, played_off = pair_playoff_results(data)
-    all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
-    all_played = all_played and all(r.complete for r in data.rounds)
+    # Marked once the stage's own rounds are played, also while the play-off is played (T6).
+    planned = data.plan_rounds()
+    all_played = bool(data.swiss_rounds) and len(planned) >= (data.swiss_rounds or 0)
+    all_played = all_played and all(r.complete for r in planned)
     ordered = sorted(standings.rows, key=lambda r: (r.rank, played_key.get(r.pair_id, [])))
     for i, row in enumerate(ordered):
         info = pairs[row.pair_id].info

@@ -110,14 +110,14 @@ def went_on(data: StageData, rnd: RoundData) -> Callable[[int], bool | None]:
         e = entrants.get(entry_id)
         if e is None or not knockout:
             return None
-        if own is not None and own.get(entry_id) is not None:
+        if own is not None and entry_id in own:
+            # A player this play-off left level neither went on nor out here: a further
+            # table decides, and its own round shows that (T3, T6).
             return own[entry_id]
         if rnd.status != Round.Status.CLOSED or awaiting or entry_id in playing_off:
             return None
         if entry_id in played_off:
             return played_off[entry_id]
-        if own is not None and entry_id in own:  # still level: a further table decides (T6)
-            return None
         return e.out_round is None or e.out_round > rnd.number
 
     return mark

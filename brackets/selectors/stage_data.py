@@ -8,7 +8,7 @@ number of players or rounds); the pure :mod:`brackets.engine` computes on the re
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -315,16 +315,34 @@ def playoff_ordered(
     played_off = playoff_decided(data) if played_off is None else played_off
     if not played_off:
         return ordered
-    # Each played-off player's play-off results in order (T6): their group at every play-off
-    # table they sat at, so a further table orders the players its first one left level.
-    key: dict[int, list[int]] = {}
+    # Each played-off player's play-off results in order (T6): their group at every played
+    # play-off table they sat at, so a further table orders the players its first left level.
+    key: dict[int, tuple[int, ...]] = {}
     for rnd in _played_playoffs(data):
-        players = [s.entry_id for t in rnd.tables for s in t.seats if s.entry_id in played_off]
+        players = [s.entry_id for t in rnd.tables for s in t.seats]
         for i, group in enumerate(playoff_groups(rnd, players)):
             for player in group:
-                key.setdefault(player, []).append(i)
-    ordered.sort(key=lambda r: (r.rank, key.get(r.player_id, [])))
-    return ordered
+                key[player] = (*key.get(player, ()), i)
+    ordered.sort(key=lambda r: (r.rank, key.get(r.player_id, ())))
+    # The play-off is T5's last key: it splits the rank its players shared (the loser of a
+    # play-off for 3rd is 4th, on every page), and only players it left level stay level.
+    by_rank: dict[int, list[tuple[int, ...]]] = {}
+    for r in ordered:
+        if r.player_id in key:
+            by_rank.setdefault(r.rank, []).append(key[r.player_id])
+    sig: dict[int, tuple[int, tuple[int, ...]]] = {}
+    out: list[StandingRow] = []
+    for r in ordered:
+        k = key.get(r.player_id, ())
+        rank = r.rank + sum(1 for other in by_rank.get(r.rank, ()) if k and other < k)
+        sig[r.player_id] = (rank, k)
+        out.append(replace(r, rank=rank))
+    return [
+        replace(r, tied_with=tuple(p for p in r.tied_with if sig.get(p) == sig[r.player_id]))
+        if r.tied_with
+        else r
+        for r in out
+    ]
 
 
 def round_records(round_data: RoundData) -> list[MatchRecord]:

@@ -456,6 +456,10 @@ class BracketSeatSerializer(serializers.Serializer[Any]):
         help_text="Not placed in this forfeited match: played on at its continuation (T7)."
     )
     advanced = serializers.BooleanField(allow_null=True, help_text="Went on from this round (T6).")
+    still_level = serializers.BooleanField(
+        help_text="A played-out play-off table (T6) left this player level on the line (a "
+        "shared placing, T3): a further play-off table decides; ``advanced`` stays null here."
+    )
     champion = serializers.BooleanField(
         help_text="The tournament's champion, on the final table's seat (T6)."
     )

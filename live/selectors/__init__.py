@@ -27,6 +27,7 @@ from brackets.selectors import (
     cut_advancement,
     playoff_decided,
     playoff_ordered,
+    playoff_result,
     stage_data_for,
     stage_standings,
     tournament_placings,
@@ -318,8 +319,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
     group_of: dict[int, int] = {}
     # A tie needs the director's play-off (T5, T6) only once the stage's rounds are all played
     # and only where it straddles the cut line; before that the next rounds will separate it.
-    all_played = bool(data.swiss_rounds) and len(data.rounds) >= (data.swiss_rounds or 0)
-    all_played = all_played and all(r.complete for r in data.rounds)
+    # It stays marked while its play-off table is played (and again if it leaves them level).
     # Once the play-off table is played out the line is decided (T6): no "play-off needed".
     played_off = playoff_decided(data)
     # Before the stage's first match is finished every row is level on nothing: no rank, no
@@ -381,7 +381,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "above_cut": _above_cut(i, row, cut, line_at),
                 "cut_after": line_at is not None and i == line_at,
                 "playoff_on_line": bool(
-                    all_played and row.player_id in contested and row.player_id not in played_off
+                    rounds_played and row.player_id in contested and row.player_id not in played_off
                 ),
                 "playoff_played": row.player_id in played_off,
             }
@@ -551,6 +551,9 @@ def bracket(*, tournament: Tournament) -> JSON:
         rounds = []
         for rnd in data.rounds:
             mark = went_on(data, rnd)
+            # A played play-off that left players level (T3, T6): a further table decides.
+            verdict = playoff_result(data, rnd) or {}
+            still_level = {p for p, on in verdict.items() if on is None}
             continues, played_on = _continuations(rnd)
             bye_pairs = round_bye_pairs(data, rnd)
             rounds.append(
@@ -595,6 +598,7 @@ def bracket(*, tournament: Tournament) -> JSON:
                                     "forfeited": s.forfeited,
                                     "played_on": s.entry_id in played_on.get(t.match_id, ()),
                                     "advanced": mark(s.entry_id),
+                                    "still_level": s.entry_id in still_level,
                                     "champion": bool(
                                         champion
                                         and rnd.kind == Round.Kind.FINAL

@@ -75,6 +75,8 @@ def test_a_cut_playoff_ended_by_time_before_a_hand_is_played_again() -> None:
     rows = _line(q)
     assert [rows[p]["playoff_on_line"] for p in level] == [True, True]
     assert [rows[p]["playoff_played"] for p in level] == [False, False]
+    assert [rows[p]["rank"] for p in level] == [3, 3]
+    assert rows[level[0]]["tie_group"] is not None
     # The director's preview names the further table before anything is stored.
     page = director_client(d).get(reverse("brackets:preview", args=[t.slug, q.pk]))
     assert page.status_code == 200
@@ -89,11 +91,27 @@ def test_a_cut_playoff_ended_by_time_before_a_hand_is_played_again() -> None:
     assert [sorted(x) for x in seated(again)] == [level]
     assert Stage.objects.get(pk=q.pk).status == "running"
     assert not StageEntry.objects.filter(stage=q, entry_id__in=level, status="eliminated")
+    # While the further table is played the standings keep saying a play-off decides them.
+    rows = _line(q)
+    assert [rows[p]["playoff_on_line"] for p in level] == [True, True]
 
     # The further table decides; the final seats its winner, the other is 4th (T6).
     winner, loser = _override(again, d, [6, 0], [1, 2])
-    assert _marks(q, first) == {winner: True, loser: False}
+    # The first table stays "level" (it decided nothing); the further one decided.
+    assert _marks(q, first) == {winner: None, loser: None}
     assert _marks(q, again) == {winner: True, loser: False}
+    # The play-off is T5's last key: 3rd and 4th on the standings and the player's page,
+    # as in the final placings (no "3=" for a player placed 4th).
+    rows = _line(q)
+    assert (rows[winner]["rank"], rows[loser]["rank"]) == (3, 4)
+    assert rows[winner]["tie_group"] is None
+    assert rows[loser]["tie_group"] is None
+    assert [rows[p]["playoff_on_line"] for p in level] == [False, False]
+    page = Client().get(f"/live/{t.slug}/players/{loser}/").content.decode()
+    assert "4 of 8" in page
+    seats = _bracket_seats(t, first)
+    assert [seats[p]["still_level"] for p in level] == [True, True]
+    assert not any(s["still_level"] for s in _bracket_seats(t, again).values())
     assert services.round_advance(round_id=again.pk, actor=d).outcome == "stage_finished"
     final_field = set(
         StageEntry.objects.filter(stage__tournament=t, stage__number=2).values_list(
@@ -143,7 +161,8 @@ def test_a_knockout_playoff_leaving_two_level_seats_only_those_two_again() -> No
     assert out.placing is None or out.placing == 6  # after the 3 through and the 2 level
 
     winner, loser = _override(again, d, [6, 0], [1, 2])
-    assert _marks(k, first) == {winner: True, loser: False, c: False}
+    assert _marks(k, first) == {winner: None, loser: None, c: False}
+    assert _marks(k, again) == {winner: True, loser: False}
     services.round_advance(round_id=again.pk)
     final = Round.objects.get(stage=k, kind="final")
     assert winner in seated(final)[0]
@@ -209,3 +228,15 @@ def _pair_rows(stage: Stage) -> dict[int, dict[str, Any]]:
         if s["stage"]["number"] == stage.number
     )
     return {r["pair_id"]: r for r in rows}
+
+
+def _bracket_seats(t: Any, rnd: Round) -> dict[int, dict[str, Any]]:
+    """The public bracket's seats of one round, by entry id."""
+    return {
+        s["entry_id"]: s
+        for stage in live.bracket(tournament=t)["stages"]
+        for r in stage["rounds"]
+        if r["id"] == rnd.pk
+        for table in r["tables"]
+        for s in table["seats"]
+    }
