@@ -348,16 +348,27 @@ def _playoff_step(
         PlayoffTable(number=k + 1, seats=order_seats(g, history=History.empty(), rng=rng))
         for k, g in enumerate(groups)
     )
-    return NextStep(
-        PUBLISH_ROUND,
-        ngettext(
+    words = {"players": len(players), "spots": adv.playoff.spots}
+    if last.kind == Round.Kind.PLAYOFF and set(players) <= set(last.players()):
+        # The play-off just played left them level (T3): say why there is another table.
+        message = ngettext(
+            "Further play-off (T3, T6): the play-off left %(players)s players level on the "
+            "advancement line; they play again for %(spots)s place. Seed order never decides.",
+            "Further play-off (T3, T6): the play-off left %(players)s players level on the "
+            "advancement line; they play again for %(spots)s places. Seed order never decides.",
+            adv.playoff.spots,
+        )
+    else:
+        message = ngettext(
             "Play-off (T6): %(players)s players level on the advancement line play for "
             "%(spots)s place.",
             "Play-off (T6): %(players)s players level on the advancement line play for "
             "%(spots)s places.",
             adv.playoff.spots,
         )
-        % {"players": len(players), "spots": adv.playoff.spots},
+    return NextStep(
+        PUBLISH_ROUND,
+        message % words,
         follows_round_id=last.id,
         round_number=number,
         round_kind=Round.Kind.PLAYOFF,

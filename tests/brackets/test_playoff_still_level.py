@@ -80,7 +80,10 @@ def test_a_cut_playoff_ended_by_time_before_a_hand_is_played_again() -> None:
     # The director's preview names the further table before anything is stored.
     page = director_client(d).get(reverse("brackets:preview", args=[t.slug, q.pk]))
     assert page.status_code == 200
-    assert "2 players level on the advancement line play for 1 place" in page.content.decode()
+    assert (
+        "the play-off left 2 players level on the advancement line; they play again for 1 place"
+        in page.content.decode()
+    )
     assert {s.entry_id for table in page.context["preview"].tables for s in table.seats} == set(
         level
     )
