@@ -61,6 +61,16 @@ def test_the_new_tournament_form_shows_every_refusal_at_once(
     page.locator("#form-error-summary a[href='#id_rule_target']").click()
     expect(page.locator("#id_rule_target")).to_be_in_viewport()
     assert not Tournament.objects.filter(venue="Hall 2").exists()
+    # Corrected, it is created; the link's #fragment does not follow onto the next page.
+    page.fill("#id_name", "Spring Two")
+    page.fill("#id_slug", "spring-two")
+    page.fill("#id_ends_on", "2027-03-06")
+    page.fill("#id_rule_target", "")
+    page.locator("#save-tournament").click()
+    expect(page).to_have_url(
+        f"{page.url.split('/director/')[0]}/director/tournaments/spring-two/stages/"
+    )
+    assert Tournament.objects.get(slug="spring-two").venue == "Hall 2"
 
 
 def test_a_finished_events_override_page_is_read_only_up_front(
