@@ -16,15 +16,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
+from core.exceptions import ApplicationError
+from core.visible_text import name_problem
 from dominoes.ruleset import MAX_POINTS
 from scoring.engine import InvalidRuleset
 from scoring.engine import rules as engine_rules
 from tournament.partnerships import INDIVIDUAL, PAIRS, is_partnership_ruleset
 from tournament.rulesets import NOT_IN_TOURNAMENT_PLAY, tournament_ruleset
-from tournament.selectors import tournament_slug_free
+from tournament.selectors import tournament_slug_free, tournament_slug_taken
+from tournament.slugs import tournament_slug_check, tournament_slug_taken_error
 
 PRESET = ""  # the value of "no override" in every override field
 NULL = "null"  # the value of an explicit null in a choice field
@@ -257,7 +260,9 @@ class TournamentForm(forms.Form):
     """Create or edit a tournament. Status changes live on their own page (lifecycle)."""
 
     name = forms.CharField(max_length=160, label=_("Name"))
-    slug = forms.SlugField(
+    # A CharField, not a SlugField: the one slug rule (tournament.slugs) words every refusal;
+    # Django's SlugField said underscores were allowed, then the service refused them.
+    slug = forms.CharField(
         max_length=80,
         required=False,
         label=_("Short name in links"),
@@ -307,6 +312,9 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # "Name: Required.", as the service words it (core.visible_text), not Django's
+        # "This field is required.".
+        self.fields["name"].error_messages["required"] = self._name_refusal(gettext("Required."))
         presets = preset_values()
         field = self.fields["ruleset_preset"]
         assert isinstance(field, forms.ChoiceField)
@@ -391,6 +399,15 @@ class TournamentForm(forms.Form):
                 out.append(null)
         return out
 
+    def refused_fields(self) -> list[forms.BoundField]:
+        """Every field refused by this submission, in the page's order: the page lists them
+        above the form (the ruleset's overrides are far below the name)."""
+        if not self.is_bound:
+            return []
+        rules = {f.name for f in self.override_fields()}
+        first = [self[name] for name in self.fields if name not in rules]
+        return [f for f in (*first, *self.override_fields()) if f.errors]
+
     def null_field(self, key: str) -> forms.BoundField | None:
         name = f"rule_{key}{NULL_SUFFIX}"
         return self[name] if name in self.fields else None
@@ -434,6 +451,43 @@ class TournamentForm(forms.Form):
                 out[key] = raw
         return out
 
+    # -- the service's field checks, run here so that one submission names every mistake ------
+    # (user test: a bad slug, a taken slug and an invisible name were refused by the service
+    # one per submission, and only once every other field was valid; the service checks them
+    # again, tournament_create_check).
+
+    def _name_refusal(self, problem: str) -> str:
+        return f"{self.fields['name'].label}: {problem}"
+
+    def clean_name(self) -> str:
+        """A name a reader sees, without text-direction controls (core.visible_text)."""
+        name = str(self.cleaned_data.get("name", ""))
+        problem = name_problem(name, required=True)
+        if problem is not None:
+            raise forms.ValidationError(self._name_refusal(problem), code="invalid_name")
+        return name
+
+    def clean_slug(self) -> str:
+        """A typed slug by the one rule (tournament.slugs), lowercased, and free; empty: made
+        from the name in :meth:`clean`."""
+        typed = str(self.cleaned_data.get("slug", ""))
+        if not typed:
+            return ""
+        try:
+            slug = tournament_slug_check(typed)
+        except ApplicationError as exc:
+            raise forms.ValidationError(exc.fields["slug"], code=exc.code) from None
+        if tournament_slug_taken(slug=slug):
+            # The whole message, naming the slug (a bare "Taken." said neither which one).
+            refusal = tournament_slug_taken_error(slug)
+            raise forms.ValidationError(refusal.message, code=refusal.code)
+        return slug
+
+    def slug_taken_only(self) -> bool:
+        """Whether the only refusal is a typed slug that is taken: the view then looks for the
+        tournament this very form created a moment ago (a double submission)."""
+        return set(self.errors) == {"slug"} and self.has_error("slug", code="slug_taken")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         # The dates are checked even when another field is refused: every mistake of one
@@ -441,7 +495,7 @@ class TournamentForm(forms.Form):
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The tournament cannot end before it starts."))
-        if "slug" in self.fields and not data.get("slug") and data.get("name"):
+        if "slug" in self.fields and data.get("slug") == "" and data.get("name"):
             data["slug"] = tournament_slug_free(name=data["name"])
             if not data["slug"]:
                 self.add_error(

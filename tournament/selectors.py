@@ -101,6 +101,11 @@ def tournament_list(*, user: UserLike | None = None) -> QuerySet[Tournament]:
     )
 
 
+def tournament_slug_taken(*, slug: str) -> bool:
+    """Whether a tournament holds ``slug`` already, whatever its case (tournament.slugs)."""
+    return Tournament.objects.filter(slug__iexact=slug).exists()
+
+
 def tournament_slug_free(*, name: str) -> str:
     """A link slug made from ``name`` that no tournament uses yet ("Café Open 2027" ->
     "cafe-open-2027", then "cafe-open-2027-2", ...); "" when the name has no letter or digit

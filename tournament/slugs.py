@@ -34,7 +34,7 @@ def tournament_slug_normalized(slug: str) -> str:
 def tournament_slug_check(slug: str) -> str:
     """``slug`` normalized, or :class:`ApplicationError` naming the field ``slug``: only
     lowercase letters, digits and single hyphens between them; not a reserved word. Whether
-    it is taken is the caller's (``tournament_create``) check."""
+    it is taken is the caller's check (:func:`tournament_slug_taken_error`)."""
     value = tournament_slug_normalized(slug)
     if not _SLUG.match(value):
         message = _(
@@ -50,8 +50,19 @@ def tournament_slug_check(slug: str) -> str:
     return value
 
 
+def tournament_slug_taken_error(slug: str) -> ApplicationError:
+    """The refusal of a slug another tournament holds (whatever its case): the service's, and
+    the create form's before it calls the service."""
+    return ApplicationError(
+        _("The slug %(slug)r is taken.") % {"slug": slug},
+        code="slug_taken",
+        fields={"slug": [_("Taken.")]},
+    )
+
+
 __all__ = [
     "RESERVED_SLUGS",
     "tournament_slug_check",
     "tournament_slug_normalized",
+    "tournament_slug_taken_error",
 ]

@@ -38,6 +38,8 @@ from scoring.services import (
     override_placings,
     override_ruleset,
 )
+from tournament.context import STATUS_GATES, Action, require_status
+from tournament.models import Tournament
 
 # The rule each action answers to, named in any refusal that does not name its own.
 ACTION_RULES = {"forfeit": "T7", "override": "T4", "replace": "T7"}
@@ -47,6 +49,20 @@ TITLES = {
     "replace": gettext_lazy("Replace a no-show"),
 }
 OPEN = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+#: A placing at the table as the pages write it (T4: "placing at the table (1st…4th)").
+PLACINGS = {
+    1: gettext_lazy("1st"),
+    2: gettext_lazy("2nd"),
+    3: gettext_lazy("3rd"),
+    4: gettext_lazy("4th"),
+}
+#: The lifecycle gate each action's service applies (tournament.context): forfeit and override
+#: decide a match (``_director_match``), a replacement manages the round.
+ACTION_GATES = {
+    "forfeit": Action.DECIDE_MATCH,
+    "override": Action.DECIDE_MATCH,
+    "replace": Action.MANAGE,
+}
 
 
 def finished_note(match: Match, seats: list[Seat]) -> str:
@@ -214,20 +230,36 @@ class OverrideForm(forms.Form):
         # R33 (its target: only one player or partnership can reach it), R31/R32/R34: which
         # scores a match can end with.
         self.ruleset = ruleset
+        n = len(seats)
+        # When placings are needed is said once above the fields; each placing's label says
+        # whose it is and its range (user test: "Place of A (only when the top scores tie)"
+        # confused a director).
+        if partners:
+            self.placings_note = _(
+                "Placings: leave them all empty to place by the scores, or give every one; "
+                "they are needed when the two partnerships' scores tie (T3, T4). Partners hold "
+                "their partnership's placing: %(example)s (R42)."
+            ) % {"example": ", ".join(str(PLACINGS[p]) for p in (1, 2, 1, 2))}
+        else:
+            self.placings_note = _(
+                "Placings: leave them all empty to place by the scores, or give every one; "
+                "they are needed when the top scores tie (T3, T4). Players level share a "
+                "placing and skip the ones it covers: %(example)s."
+            ) % {"example": ", ".join(str(PLACINGS[p]) for p in (1, 1, 3, 4)[:n])}
         for s in seats:
-            letter = SEAT_LETTERS[s.seat]
+            words = {"letter": SEAT_LETTERS[s.seat], "name": s.entry.player.name}
             self.fields[f"score_{s.seat}"] = forms.IntegerField(
                 min_value=0,
                 max_value=10_000,
-                label=_("Score of %(letter)s · %(name)s")
-                % {"letter": letter, "name": s.entry.player.name},
+                label=_("Score of %(letter)s · %(name)s") % words,
                 initial=s.points,
             )
             self.fields[f"placing_{s.seat}"] = forms.IntegerField(
                 min_value=1,
-                max_value=len(seats),
+                max_value=n,
                 required=False,
-                label=_("Place of %(letter)s (only when the top scores tie)") % {"letter": letter},
+                label=_("Placing of %(letter)s · %(name)s (%(range)s; a placing may be shared, T3)")
+                % {**words, "range": f"{PLACINGS[1]}\u2013{PLACINGS[n]}"},
             )
         self.order_fields([*(f for s in seats for f in (f"score_{s.seat}", f"placing_{s.seat}"))])
         name_the_rules(self, dict.fromkeys(self.fields, "T4"))
@@ -408,6 +440,29 @@ class MatchActionView(DirectorTournamentMixin):
             )
         return ReplaceForm(data, seats=seats, candidates=replacement_candidates(round=rnd))
 
+    def _read_only(self, action: str) -> dict[str, Any]:
+        """Why the tournament's status lets this page change nothing, said before any form
+        (user test: a finished event's override page showed the whole form, and only the
+        confirmation step was refused, 409 ``tournament_finished``): a finished event is
+        read-only until a director reopens it on the Lifecycle page. ``{}``: the page acts."""
+        gate = ACTION_GATES[action]
+        if self.tournament.status in STATUS_GATES[gate]:
+            return {}
+        if self.tournament.status != Tournament.Status.FINISHED:
+            try:
+                require_status(self.tournament, gate)
+            except ApplicationError as exc:
+                return {"read_only": exc.message}
+        context: dict[str, Any] = {
+            "read_only": _(
+                "%(name)s is finished: its results are read-only, so this match cannot be changed."
+            )
+            % {"name": self.tournament.name}
+        }
+        if self.tournament_context.can(Action.REOPEN):
+            context["reopen_url"] = reverse("tournament:lifecycle", args=[self.tournament.slug])
+        return context
+
     def _render(self, request: HttpRequest, status: int = 200, **extra: Any) -> HttpResponse:
         return render(
             request, "brackets/match_action.html", self.base_context(**extra), status=status
@@ -441,6 +496,8 @@ class MatchActionView(DirectorTournamentMixin):
         rnd, match, seats = self._load(round_id, match_id, action)
         form = self._form(action, rnd, seats)
         context = self._context(action, rnd, match, seats, form)
+        if read_only := self._read_only(action):
+            return self._render(request, **context, **read_only)
         if action == "replace":
             context.update(self._replace_blocked(rnd, form))
         return self._render(request, **context)
@@ -477,6 +534,10 @@ class MatchActionView(DirectorTournamentMixin):
         rnd, match, seats = self._load(round_id, match_id, action)
         form = self._form(action, rnd, seats, request.POST)
         context = self._context(action, rnd, match, seats, form)
+        if read_only := self._read_only(action):
+            # The service's gate answers 409 (rule lifecycle): so does the page, before any
+            # form or confirmation step.
+            return self._render(request, status=409, **context, **read_only)
         if action == "replace" and (blocked := self._replace_blocked(rnd, form)):
             return self._render(request, status=400, **context, **blocked)
         if not form.is_valid():

@@ -77,11 +77,15 @@ class TournamentCreateView(LoginRequiredMixin, View):
 
     def post(self, request: HttpRequest) -> HttpResponse:
         form = TournamentForm(request.POST)
-        if form.is_valid():
-            d = form.cleaned_data
-            again = _just_created(request, d)
+        valid = form.is_valid()
+        if valid or form.slug_taken_only():
+            # A double submission (its typed slug now taken by the first one) leads to the
+            # tournament the first one created.
+            again = _just_created(request, form.cleaned_data)
             if again is not None:
                 return again
+        if valid:
+            d = form.cleaned_data
             try:
                 # One transaction: a refused entry format creates nothing. Pairs (T9) goes
                 # through the Partnerships service, as on the Settings page.

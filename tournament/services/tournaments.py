@@ -20,7 +20,7 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.principal import holds_permission
-from tournament.selectors import user_directs_any
+from tournament.selectors import tournament_slug_taken, user_directs_any
 from tournament.services.common import (
     User,
     _action,
@@ -34,7 +34,7 @@ from tournament.services.credentials import (
     director_invitations_revoke_at_finish,
     referee_tokens_revoke_at_finish,
 )
-from tournament.slugs import tournament_slug_check
+from tournament.slugs import tournament_slug_check, tournament_slug_taken_error
 
 # -- tournaments --------------------------------------------------------------------------------
 
@@ -80,14 +80,7 @@ def tournament_create(
         raise PermissionDeniedError(
             _("Only staff or tournament directors may create tournaments."), code="not_director"
         )
-    # One rule for the page and the API (tournament.slugs): lowercase, letters, digits and
-    # hyphens, no word of the site's links; taken whatever its case ("UPPER-Case" and
-    # "upper-case" were two tournaments, and links in lowercase found neither).
-    slug = tournament_slug_check(slug)
-    if Tournament.objects.filter(slug__iexact=slug).exists():
-        raise _slug_taken(slug)
-    _check_dates(starts_on, ends_on)
-    names_check({"name": name}, labels={"name": _("Name")}, required=["name"])
+    slug = tournament_create_check(name=name, slug=slug, starts_on=starts_on, ends_on=ends_on)
     try:
         with transaction.atomic():  # a double submission raced this one to the slug
             tournament = Tournament.objects.create(
@@ -102,7 +95,7 @@ def tournament_create(
                 created_by=actor,
             )
     except IntegrityError:
-        raise _slug_taken(slug) from None
+        raise tournament_slug_taken_error(slug) from None
     if not actor.is_superuser:
         TournamentRole.objects.create(
             tournament=tournament, user=actor, role=TournamentRole.Role.DIRECTOR
@@ -110,12 +103,43 @@ def tournament_create(
     return tournament
 
 
-def _slug_taken(slug: str) -> ApplicationError:
-    return ApplicationError(
-        _("The slug %(slug)r is taken.") % {"slug": slug},
-        code="slug_taken",
-        fields={"slug": [_("Taken.")]},
-    )
+def tournament_create_check(
+    *, name: str, slug: str, starts_on: date | None = None, ends_on: date | None = None
+) -> str:
+    """The slug as it is stored, or ONE :class:`ApplicationError` naming every refused field
+    at once (the slug's rule or that it is taken, the dates, the name): a director or an API
+    client fixes them in one go instead of one per submission (user test). A single refusal
+    keeps its own code (``slug_taken``, ``bad_dates`` ...); several answer ``invalid``."""
+    refusals: list[ApplicationError] = []
+    try:
+        # One rule for the page and the API (tournament.slugs): lowercase, letters, digits
+        # and hyphens, no word of the site's links; taken whatever its case ("UPPER-Case"
+        # and "upper-case" were two tournaments, and links in lowercase found neither).
+        slug = tournament_slug_check(slug)
+    except ApplicationError as exc:
+        refusals.append(exc)
+    else:
+        if tournament_slug_taken(slug=slug):
+            refusals.append(tournament_slug_taken_error(slug))
+    try:
+        _check_dates(starts_on, ends_on)
+    except ApplicationError as exc:
+        refusals.append(exc)
+    try:
+        names_check({"name": name}, labels={"name": _("Name")}, required=["name"])
+    except ApplicationError as exc:
+        refusals.append(exc)
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        fields: dict[str, list[str]] = {}
+        for refusal in refusals:
+            for field, texts in refusal.fields.items():
+                fields.setdefault(field, []).extend(texts)
+        raise ApplicationError(
+            " ".join(refusal.message for refusal in refusals), code="invalid", fields=fields
+        )
+    return slug
 
 
 def _check_dates(starts_on: date | None, ends_on: date | None) -> None:
