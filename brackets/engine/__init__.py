@@ -20,6 +20,7 @@ from brackets.engine.advancement import (
     final_table_places,
     resolve_playoff,
     resolve_playoff_groups,
+    standings_places,
 )
 from brackets.engine.composition import TablePlan, choose_byes, plan_tables
 from brackets.engine.errors import BracketError
@@ -111,6 +112,7 @@ __all__ = [
     "seed_manual",
     "seed_random",
     "snake_tables",
+    "standings_places",
     "sudden_death_placings",
     "time_called_placings",
     "time_called_winner",

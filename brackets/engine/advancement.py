@@ -70,8 +70,9 @@ class Advancement:
         return len(self.advanced) + (self.playoff.spots if self.playoff else 0)
 
 
-def _place(rows: Sequence[StandingRow], first_place: int) -> tuple[Placement, ...]:
-    """Places from ``first_place`` on, in standings order; equal ranks share a place."""
+def standings_places(rows: Sequence[StandingRow], first_place: int) -> tuple[Placement, ...]:
+    """Places from ``first_place`` on, in standings order; equal ranks share a place (the
+    places of eliminated players, and of withdrawn ones after everyone else, T6, T7)."""
     out: list[Placement] = []
     for i, row in enumerate(rows):
         if i and row.rank == rows[i - 1].rank:
@@ -92,15 +93,19 @@ def _fill(
     if spots >= len(pool):
         return [r.player_id for r in pool], None, ()
     if spots == 0:
-        return [], None, _place(pool, ahead + 1)
+        return [], None, standings_places(pool, ahead + 1)
     line_rank = pool[spots - 1].rank
     if pool[spots].rank != line_rank:
-        return [r.player_id for r in pool[:spots]], None, _place(pool[spots:], ahead + spots + 1)
+        return (
+            [r.player_id for r in pool[:spots]],
+            None,
+            standings_places(pool[spots:], ahead + spots + 1),
+        )
     sure = [r.player_id for r in pool if r.rank < line_rank]
     level = [r.player_id for r in pool if r.rank == line_rank]
     out = [r for r in pool if r.rank > line_rank]
     playoff = Playoff(players=tuple(level), spots=spots - len(sure))
-    return sure, playoff, _place(out, ahead + len(sure) + len(level) + 1)
+    return sure, playoff, standings_places(out, ahead + len(sure) + len(level) + 1)
 
 
 def _line_first(rows: Sequence[StandingRow], first: set[PlayerId]) -> list[StandingRow]:

@@ -16,6 +16,10 @@ Glossary:
                       smaller group still level, the way group tables usually are.
     play-off       -- players still level after head-to-head share a rank and carry
                       ``tied_with``; the director decides with a play-off match (T5).
+    withdrawn      -- a player withdrawn or disqualified (T7) is ranked after every player
+                      still in, whatever their record: who went further (a later round out)
+                      first, then T5; withdrawn players level on both share a rank. Seed order
+                      never decides (T3). Their matches still count for everyone else.
 
 Ranks are competition ranks: 1, 2, 2, 4. Players level after all keys are listed by id.
 """
@@ -23,7 +27,7 @@ Ranks are competition ranks: 1, 2, 2, 4. Players level after all keys are listed
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -258,12 +262,34 @@ def _split(
     return tiers
 
 
+def _withdrawn_last(
+    tiers: list[list[PlayerId]], withdrawn: Mapping[PlayerId, int]
+) -> tuple[list[list[PlayerId]], dict[PlayerId, int]]:
+    """``tiers`` (T5 order) with the ``withdrawn`` players (T7; player -> round out) after
+    everyone else: who went out in a later round first, then T5 order, the withdrawn players
+    of one tier and one round staying level. Also each player's band (0: still in, else 1 +
+    their round out): players of different bands are never level."""
+    still_in: list[list[PlayerId]] = []
+    gone: dict[tuple[int, int], list[PlayerId]] = defaultdict(list)
+    band: dict[PlayerId, int] = {}
+    for i, tier in enumerate(tiers):
+        kept = [p for p in tier if p not in withdrawn]
+        if kept:
+            still_in.append(kept)
+        for p in tier:
+            band[p] = 0 if p not in withdrawn else 1 + withdrawn[p]
+            if p in withdrawn:
+                gone[(-withdrawn[p], i)].append(p)
+    return still_in + [gone[k] for k in sorted(gone)], band
+
+
 def compute_standings(
     records: Iterable[MatchRecord],
     *,
     players: Iterable[PlayerId] = (),
     byes: Iterable[PlayerId] = (),
     bye_policy: ByePolicy = ByePolicy.WIN,
+    withdrawn: Mapping[PlayerId, int] | None = None,
 ) -> Standings:
     """Rank a stage's players by T5: match wins, hands won, six-loves given, head-to-head.
 
@@ -271,6 +297,12 @@ def compute_standings(
     adds players with no line yet (0 everywhere); ``byes`` lists one player id per bye, worth a
     match win under :attr:`ByePolicy.WIN` (T1). Players still level after head-to-head share a
     rank and name each other in ``tied_with`` (a play-off decides, T5).
+
+    ``withdrawn`` maps players withdrawn or disqualified (T7) to the round they went out in:
+    they rank after every other player, who went further first, then by T5, and share a rank
+    only with withdrawn players level on both (never by seed, T3). The others keep their T5
+    order and ties (head-to-head still counts the matches a withdrawn player played), ranked
+    among themselves: a withdrawn player never takes or shares the place of one still in.
 
     Players level at a table after every T3 key share its placing (1, 1, 3, 4); a shared
     first is no match win (T3).
@@ -358,6 +390,9 @@ def compute_standings(
             score[a] += 1
         h2h.update(score)
         tiers.extend(_split(group, pairs, score))
+    band = dict.fromkeys(totals, 0)  # still in: 0; withdrawn: 1 + the round they went out in
+    if withdrawn:
+        tiers, band = _withdrawn_last(tiers, withdrawn)
 
     ordered: list[tuple[PlayerId, int, tuple[PlayerId, ...]]] = []  # (player, rank, tied_with)
     rank = 1
@@ -378,6 +413,8 @@ def compute_standings(
     def separation(a: int, b: int) -> int:
         if ordered[a][1] == ordered[b][1]:
             return playoff
+        if band[ordered[a][0]] != band[ordered[b][0]]:
+            return 0  # a withdrawal (T7), not a T5 key, placed them apart
         ka, kb = keys[a], keys[b]
         if ka[0] != kb[0]:
             return 0

@@ -48,6 +48,41 @@ def referee_names(user_ids: Iterable[int | None]) -> dict[int, str]:
     return {u.pk: user_label(u) for u in get_user_model().objects.filter(pk__in=ids)}
 
 
+# -- players page -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RosterLine:
+    """One entry of the Players page with the rating seeding by rating uses (T8)."""
+
+    entry: Entry
+    seeding_rating: int | None
+    """The system's rating once the player has a rated match, else the one the director
+    entered (``Player.rating``); ``None`` when neither exists (README "Ratings")."""
+
+    @property
+    def entered(self) -> int | None:
+        """The entered rating, when seeding no longer uses it (the player has rated matches
+        and the system's rating differs): the page shows it beside the one seeding uses."""
+        typed = self.entry.player.rating
+        return typed if typed is not None and typed != self.seeding_rating else None
+
+
+def roster_lines(entries: Iterable[Entry]) -> list[RosterLine]:
+    """``entries`` (their players loaded) with each one's seeding rating (T8), in order; the
+    seeding page's "Rating (T8)" column, so both pages show one number. Two queries besides
+    the entries' own."""
+    rows = list(entries)
+    ratings = seeding_ratings(player_ids=[e.player_id for e in rows], unrated=None)
+    return [
+        RosterLine(
+            entry=e,
+            seeding_rating=None if e.player_id not in ratings else round(ratings[e.player_id]),
+        )
+        for e in rows
+    ]
+
+
 # -- seeding list -----------------------------------------------------------------------------
 
 

@@ -204,6 +204,24 @@ class StageData:
         took_part.update(p for r in self.rounds for p in r.byes)
         return frozenset(p for p in gone if p not in took_part)
 
+    def withdrawn(self) -> dict[int, int]:
+        """Entrants withdrawn or disqualified (T7) -> the round they went out in (0 before
+        round 1): the standings rank them after everyone still in, who went further first,
+        and the stage places them so (:func:`brackets.engine.compute_standings`). A player
+        withdrawn from the event while active here goes out in the stage's latest round, as
+        the stage's end records it (``brackets.services.store.withdrawals_sync``). A pairs
+        stage ranks partnerships (T10) and is left to its own standings."""
+        if self.pairs is not None:
+            return {}
+        last = self.last_round.number if self.last_round else 0
+        out: dict[int, int] = {}
+        for e in self.entrants:
+            if e.status == StageEntry.Status.WITHDRAWN:
+                out[e.entry_id] = e.out_round or 0
+            elif e.status == StageEntry.Status.ACTIVE and not e.active:
+                out[e.entry_id] = last
+        return out
+
     def ranked(self) -> list[int]:
         """The entrants the standings rank and the places count, seed order: everyone but
         :meth:`absent`."""
@@ -508,7 +526,9 @@ def stage_data_for(stage: Stage) -> StageData:
 
 
 def standings_from_data(data: StageData, *, players: Iterable[int] | None = None) -> Standings:
-    """T5 standings of a loaded stage: its qualifying or knockout rounds, byes per T1.
+    """T5 standings of a loaded stage: its qualifying or knockout rounds, byes per T1; players
+    withdrawn (T7) after everyone still in (:meth:`StageData.withdrawn`), as the stage places
+    them.
 
     ``players`` restricts the rows to those players (ranks are kept, so a shared rank still
     means "level after every T5 key"); by default every entrant has a row.
@@ -518,6 +538,7 @@ def standings_from_data(data: StageData, *, players: Iterable[int] | None = None
         players=data.ranked(),
         byes=data.byes(),
         bye_policy=ByePolicy(data.bye_policy),
+        withdrawn=data.withdrawn(),  # after everyone still in (T7)
     )
     if players is None:
         return standings
@@ -541,4 +562,5 @@ def stage_standings(data: StageData) -> Standings:
         players=data.ranked(),
         byes=[],
         bye_policy=ByePolicy(data.bye_policy),
+        withdrawn=data.withdrawn(),
     )

@@ -38,6 +38,7 @@ from brackets.engine import (
     plan_knockout,
     reseat_swiss,
     seat_seeded,
+    standings_places,
 )
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors import (
@@ -393,14 +394,17 @@ def _finish_step(data: StageData, last: RoundData, adv: Advancement, *, out_roun
 
 
 def withdrawn_places(data: StageData, placed: int) -> list[Placement]:
-    """Places for withdrawn entrants after everyone else: who went further first, then seed."""
+    """Places for withdrawn entrants (T7) after the ``placed`` players still in: who went
+    further first, then the stage's standings (T5); withdrawn players level on both share a
+    place, and seed order never decides one (T3). These are the ranks the standings give them
+    (:meth:`StageData.withdrawn`), so every page shows the same place."""
     absent = data.absent()  # never played: no place (StageData.absent)
-    withdrawn = [
-        e
+    todo = {
+        e.entry_id
         for e in data.entrants
         if e.status == StageEntry.Status.WITHDRAWN
         and e.placing is None
         and e.entry_id not in absent
-    ]
-    withdrawn.sort(key=lambda e: (-(e.out_round or 0), e.seed))
-    return [Placement(e.entry_id, placed + i + 1) for i, e in enumerate(withdrawn)]
+    }
+    rows = [r for r in stage_standings(data).rows if r.player_id in todo]
+    return list(standings_places(rows, placed + 1))

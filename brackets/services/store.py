@@ -222,7 +222,7 @@ def stage_finish(stage: Stage, data: StageData, step: NextStep) -> Stage | None:
             )
     # Everyone not withdrawn has (or gets, in the next stage) a place 1..placed: the final
     # table, earlier knockout losers, the cut's losers. Withdrawn players come after them.
-    refreshed = _refreshed_withdrawals(data)
+    refreshed = _refreshed_withdrawals(data, step.eliminated)
     placed = sum(1 for e in refreshed.entrants if e.status != StageEntry.Status.WITHDRAWN)
     withdrawn = withdrawn_places(refreshed, placed)
     if data.pairs is not None:  # T10: places count partnerships, both partners share one
@@ -287,14 +287,22 @@ def finished_stage_advanced(stage: Stage) -> list[int]:
     return order
 
 
-def _refreshed_withdrawals(data: StageData) -> StageData:
-    """``data`` with entrants withdrawn from the tournament counted as withdrawn here."""
+def _refreshed_withdrawals(data: StageData, placed: Sequence[Placement]) -> StageData:
+    """``data`` as :func:`stage_finish` has just stored it: entrants withdrawn from the
+    tournament counted as withdrawn here, out in the stage's latest round
+    (:func:`withdrawals_sync`), and the ``placed`` entrants with their place. A finalist who
+    withdrew during the final (T7) is placed by the final, after everyone who played on;
+    placing them again among the withdrawn gave them another player's place."""
     from dataclasses import replace
 
+    last = data.last_round.number if data.last_round else None
+    place = {p.player_id: p.place for p in placed}
     return replace(
         data,
         entrants=tuple(
-            replace(e, status=StageEntry.Status.WITHDRAWN)
+            replace(e, status=StageEntry.Status.ELIMINATED, placing=place[e.entry_id])
+            if e.entry_id in place
+            else replace(e, status=StageEntry.Status.WITHDRAWN, out_round=last)
             if e.status == StageEntry.Status.ACTIVE and not e.active
             else e
             for e in data.entrants

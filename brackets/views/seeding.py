@@ -25,7 +25,7 @@ from brackets.forms import (
     WithdrawForm,
 )
 from brackets.models import Stage, StageEntry
-from brackets.presenters.director import pairs_not_ready, seeding_rows
+from brackets.presenters.director import pairs_not_ready, roster_lines, seeding_rows
 from brackets.services import (
     stage_entry_add,
     stage_entry_withdraw,
@@ -404,8 +404,9 @@ class CsvImportView(DirectorTournamentMixin):
             report=report,
             first_stage=first,
             entries=entries.count(),
-            # Everyone entered, by name: the director sees who is in before any stage exists.
-            roster=entries.select_related("player").order_by("player__name", "id"),
+            # Everyone entered, by name: the director sees who is in before any stage exists,
+            # with the rating seeding uses (T8), as the seeding page shows it.
+            roster=roster_lines(entries.select_related("player").order_by("player__name", "id")),
             # T9: in a pairs event players are registered here, then paired into
             # partnerships; a player in no partnership plays no round.
             pairs=pairs,

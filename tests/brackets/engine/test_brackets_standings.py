@@ -274,3 +274,114 @@ def test_t4_statistics_are_summed() -> None:
         4,
         1,
     )
+
+
+# -- withdrawn players (T7): after everyone still in, never by seed (T3) ----------------------
+
+# 1 and 2 win a match each with 6 hands in all, 1 ahead of 2 at match 1 (head-to-head); 3
+# finishes ahead of 4 twice (head-to-head); 5 and 6 win one 2-seat match each with 1 hand:
+# level after every key.
+WITHDRAWN_RECORDS = [
+    line(1, 1, 1, hands=6),
+    line(1, 2, 2, hands=2),
+    line(1, 3, 3),
+    line(1, 4, 4),
+    line(2, 2, 1, hands=4),
+    line(2, 3, 2),
+    line(2, 4, 3),
+    line(3, 5, 1, hands=1),
+    line(3, 6, 2),
+    line(4, 6, 1, hands=1),
+    line(4, 5, 2),
+]
+H, W, P, M = Tiebreak.HEAD_TO_HEAD, Tiebreak.HANDS_WON, Tiebreak.PLAYOFF, Tiebreak.MATCH_WINS
+
+
+@pytest.mark.parametrize(
+    ("withdrawn", "expected"),
+    [
+        # Nobody withdrawn: T5 alone.
+        (
+            {},
+            [
+                (1, 1, (), H),
+                (2, 2, (), H),
+                (3, 5, (6,), P),
+                (3, 6, (5,), P),
+                (5, 3, (), H),
+                (6, 4, (), H),
+            ],
+        ),
+        # The leader withdraws (T7): last, whatever their record, set apart by the withdrawal
+        # rather than a T5 key; the others move up, ranked among themselves.
+        (
+            {1: 2},
+            [
+                (1, 2, (), W),
+                (2, 5, (6,), P),
+                (2, 6, (5,), P),
+                (4, 3, (), H),
+                (5, 4, (), H),
+                (6, 1, (), M),
+            ],
+        ),
+        # One of two players level after every key withdraws: the other is no longer level
+        # (no play-off, T5), and the withdrawn one is never level with a player still in.
+        (
+            {6: 2},
+            [
+                (1, 1, (), H),
+                (2, 2, (), H),
+                (3, 5, (), W),
+                (4, 3, (), H),
+                (5, 4, (), H),
+                (6, 6, (), M),
+            ],
+        ),
+        # Two withdrawn in the same round and level on every key share a rank: seed order
+        # never decides (T3).
+        (
+            {5: 2, 6: 2},
+            [
+                (1, 1, (), H),
+                (2, 2, (), H),
+                (3, 3, (), H),
+                (4, 4, (), H),
+                (5, 5, (6,), P),
+                (5, 6, (5,), P),
+            ],
+        ),
+        # Who went further first: out in round 2 before out in round 1, whatever the record.
+        (
+            {1: 1, 4: 2},
+            [
+                (1, 2, (), W),
+                (2, 5, (6,), P),
+                (2, 6, (5,), P),
+                (4, 3, (), M),
+                (5, 4, (), M),
+                (6, 1, (), M),
+            ],
+        ),
+        # Out in the same round: the stage's standings (T5) order them.
+        (
+            {1: 2, 4: 2},
+            [
+                (1, 2, (), W),
+                (2, 5, (6,), P),
+                (2, 6, (5,), P),
+                (4, 3, (), M),
+                (5, 1, (), M),
+                (6, 4, (), M),
+            ],
+        ),
+    ],
+)
+def test_t7_withdrawn_players_rank_after_everyone_still_in(
+    withdrawn: dict[int, int], expected: list[tuple[int, int, tuple[int, ...], Tiebreak]]
+) -> None:
+    s = compute_standings(WITHDRAWN_RECORDS, withdrawn=withdrawn)
+    assert table(s) == expected
+    # Their matches still count for everyone (T7): only the order changes.
+    plain = compute_standings(WITHDRAWN_RECORDS)
+    assert {r.player_id: r.match_wins for r in s} == {r.player_id: r.match_wins for r in plain}
