@@ -235,7 +235,12 @@ def playoff_groups(rnd: RoundData, players: Iterable[int]) -> list[tuple[int, ..
     shared at one (T3), or no placing (a forfeit, T7, or not seated) are level: seed order
     never decides (T3); a group still level on the line plays a further table (T6).
     """
-    placing = {s.entry_id: s.placing for t in rnd.tables for s in t.seats if not s.forfeited}
+    placing = {
+        s.entry_id: s.placing
+        for t in rnd.tables  # a forfeit's continuation (T7) places who played on
+        for s in t.seats
+        if not s.forfeited and s.placing is not None
+    }
     groups: dict[int, list[int]] = {}
     for p in players:
         groups.setdefault(placing.get(p) or 99, []).append(p)
