@@ -359,6 +359,7 @@ def _dashboard_matches(tournament: Tournament) -> QuerySet[Match]:
             round_time_limit=F("round_link__round__time_limit"),
             round_clock_started_at=F("round_link__round__clock_started_at"),
             round_time_called_at=F("round_link__round__time_called_at"),
+            round_status=F("round_link__round__status"),
             stage_number=F("round_link__round__stage__number"),
             stage_name=F("round_link__round__stage__name"),
             table_in_round=F("round_link__table_number"),
@@ -449,6 +450,7 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
                     time_limit=m.round_time_limit,
                     clock_started_at=m.round_clock_started_at,
                     time_called_at=m.round_time_called_at,
+                    status=m.round_status,
                 )
                 if m.round_id
                 else None,
