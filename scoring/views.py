@@ -199,11 +199,18 @@ def referee_poll_seconds() -> int:
 
 def _offline_preview(match: Match, in_progress: bool) -> str:
     """What the referee page's JS reducer continues from while offline (issue 15): the frozen
-    ruleset and the engine snapshot of the current version; "" when there is none."""
+    ruleset and the engine snapshot of the current version, and whether the first hand won
+    ends the match (a sudden-death table, T3); "" when there is none."""
     snapshot = match.engine_state or {}
     if not in_progress or snapshot.get("match_version") != match.version:
         return ""
-    return json.dumps({"ruleset": ruleset_of(match).to_json(), "state": snapshot.get("state")})
+    return json.dumps(
+        {
+            "ruleset": ruleset_of(match).to_json(),
+            "state": snapshot.get("state"),
+            "sudden_death": match.sudden_death,
+        }
+    )
 
 
 # -- referee pages ------------------------------------------------------------------------------
