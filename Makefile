@@ -74,7 +74,8 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_pairs_registered_order.py tests/brackets/test_sheet_links_retire.py \
 	tests/security/test_hidden_players.py tests/brackets/test_namesake_notices.py \
 	tests/brackets/test_action_log_keys.py tests/tournament/test_director_removal.py \
-	tests/security/test_staff_flag.py tests/browser/test_call_time_once.py
+	tests/security/test_staff_flag.py tests/browser/test_call_time_once.py \
+	tests/core/test_client_error_logs.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
