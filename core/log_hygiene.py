@@ -9,6 +9,11 @@
   already hide cookies, settings and passwords.
 
 The web server's access log is configured in deploy/ (it logs paths without ``/ref/`` keys).
+
+* :class:`ClientErrorFilter`, on the ``django.request`` logger: a 4xx answer is one WARNING
+  line without a traceback (a referee's link used on another match, a 403, is the client's
+  mistake, not a bug). Django attaches the traceback of a ``PermissionDenied`` raised in a
+  view; a 5xx keeps its traceback.
 """
 
 from __future__ import annotations
@@ -62,6 +67,17 @@ class RedactSecretsFilter(logging.Filter):
             record.exc_text = redact(record.exc_text)
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
+        return True
+
+
+class ClientErrorFilter(logging.Filter):
+    """Drop the traceback of a request logged with a 4xx status (never drops a record)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500:
+            record.exc_info = None
+            record.exc_text = None
         return True
 
 

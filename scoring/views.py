@@ -199,11 +199,18 @@ def referee_poll_seconds() -> int:
 
 def _offline_preview(match: Match, in_progress: bool) -> str:
     """What the referee page's JS reducer continues from while offline (issue 15): the frozen
-    ruleset and the engine snapshot of the current version; "" when there is none."""
+    ruleset and the engine snapshot of the current version, and whether the first hand won
+    ends the match (a sudden-death table, T3); "" when there is none."""
     snapshot = match.engine_state or {}
     if not in_progress or snapshot.get("match_version") != match.version:
         return ""
-    return json.dumps({"ruleset": ruleset_of(match).to_json(), "state": snapshot.get("state")})
+    return json.dumps(
+        {
+            "ruleset": ruleset_of(match).to_json(),
+            "state": snapshot.get("state"),
+            "sudden_death": match.sudden_death,
+        }
+    )
 
 
 # -- referee pages ------------------------------------------------------------------------------
@@ -359,6 +366,7 @@ def _dashboard_matches(tournament: Tournament) -> QuerySet[Match]:
             round_time_limit=F("round_link__round__time_limit"),
             round_clock_started_at=F("round_link__round__clock_started_at"),
             round_time_called_at=F("round_link__round__time_called_at"),
+            round_status=F("round_link__round__status"),
             stage_number=F("round_link__round__stage__number"),
             stage_name=F("round_link__round__stage__name"),
             table_in_round=F("round_link__table_number"),
@@ -449,6 +457,7 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
                     time_limit=m.round_time_limit,
                     clock_started_at=m.round_clock_started_at,
                     time_called_at=m.round_time_called_at,
+                    status=m.round_status,
                 )
                 if m.round_id
                 else None,

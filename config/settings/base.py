@@ -404,6 +404,8 @@ LOGGING = {
         "request_id": {"()": "core.observability.RequestIdFilter"},
         # core.log_hygiene: referee link keys, Authorization values and cookies never reach a log.
         "redact_secrets": {"()": "core.log_hygiene.RedactSecretsFilter"},
+        # A 4xx answer is one WARNING line, without a traceback (core.log_hygiene).
+        "client_errors": {"()": "core.log_hygiene.ClientErrorFilter"},
     },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -421,7 +423,15 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        # Configured here so dictConfig drops the handlers of Django's default logging (its
+        # own console under DEBUG, mail_admins without ADMINS): every record of Django goes to
+        # the console above once, through the root, instead of twice in `make demo`.
+        "django": {"level": "INFO", "handlers": [], "propagate": True},
+        "django.request": {"filters": ["client_errors"]},
+        "django.db.backends": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+    },
 }
 
 DEFAULT_EXCEPTION_REPORTER_FILTER = "core.log_hygiene.SafeExceptionReporterFilter"

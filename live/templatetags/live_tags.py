@@ -7,6 +7,8 @@ from itertools import pairwise
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
@@ -16,6 +18,18 @@ from scoring.presenters.partnership import SideView
 SEAT_LETTERS = "ABCD"
 
 register = template.Library()
+
+
+@register.filter
+def clock_time(value: str | None) -> str:
+    """A time of the round JSON (an ISO string: when time was called, T3) as the pages write
+    times, "17:39" in the site's time zone; "" without one."""
+    when = parse_datetime(value) if value else None
+    if when is None:
+        return ""
+    if timezone.is_aware(when):
+        when = timezone.localtime(when)
+    return when.strftime("%H:%M")
 
 
 @register.filter

@@ -20,9 +20,11 @@ def round_clock(
     clock_started_at: datetime | None,
     time_called_at: datetime | None,
     open_tables: int | None = None,
+    status: str | None = None,
 ) -> dict[str, Any] | None:
-    """The clock of a round, or None when it has none (no time limit, never started, time
-    never called). ``clock_ends_at`` is the start plus the limit, as ``Round.clock_ends_at``."""
+    """The clock of a round, or None when it has none (no time limit and time never called).
+    ``clock_ends_at`` is the start plus the limit, as ``Round.clock_ends_at``; ``status`` the
+    round's (``"closed"``: every result is in, and the partial shows no clock, T2, T3)."""
     if not time_limit and time_called_at is None:
         return None
     ends = (
@@ -35,6 +37,7 @@ def round_clock(
         "clock_ends_at": ends.isoformat() if ends else None,
         "time_called_at": time_called_at.isoformat() if time_called_at else None,
         "open_tables": open_tables,
+        "status": status,
     }
 
 
@@ -49,4 +52,5 @@ def match_round_clock(match: Any) -> dict[str, Any] | None:
         time_limit=rnd.time_limit,
         clock_started_at=rnd.clock_started_at,
         time_called_at=rnd.time_called_at,
+        status=rnd.status,
     )

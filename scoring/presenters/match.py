@@ -117,6 +117,8 @@ class MatchView:
     # A match over: each placing stored on the seats (R33, T3, T4) and the players holding
     # it, shared placings together; empty until the result is placed.
     placings: tuple[tuple[int, str], ...] = ()
+    # A match a sudden-death hand decided (T3): who won it, in words, on the result card.
+    sudden_death_won: str = ""
 
     @property
     def pose_forced(self) -> bool:
@@ -475,7 +477,10 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
                 club=getattr(player, "club", "") or "",
                 country=getattr(player, "country", "") or "",
                 score=score,
-                on_love=(score == 0 and not pips),
+                # Section 0: a score of 0. The winner of a finished match is never "on love",
+                # though a sudden-death hand (T3) may end a match on 0-0-0-0: a replay its
+                # leader lost resets every score and the winner scores nothing (R31a).
+                on_love=(score == 0 and not pips and s.seat not in winners),
                 # A partnership table's tie run is led by a partnership (R42): both partners.
                 is_leader=(
                     leader is not None
@@ -492,7 +497,7 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             )
         )
 
-    result_title = result_detail = ""
+    result_title = result_detail = sudden_death_won = ""
     if over:
         w = match.winner_seat
         won = [side for side in sides if side.is_winner]
@@ -510,6 +515,11 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             result_detail = (result_detail + " · " if result_detail else "") + _(
                 match.get_end_reason_display()  # marked in core/choice_labels.py
             )
+        if reason == "time" and getattr(match, "sudden_death", False) and (won or w is not None):
+            # T3: the first hand won after time was called ended the match.
+            sudden_death_won = _(
+                "%(name)s won the sudden-death hand and with it the match (T3)."
+            ) % {"name": won[0].label if won else labels[w]}
 
     by_place: dict[int, list[str]] = {}
     if over:
@@ -523,7 +533,10 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     live = [r for r in rows if not r.void]
     last_event = ""
     live_hands = [h for h in hands if not h.void]
-    if live and not over and live_hands[-1].reset:
+    # The last hand's reset, explained above the next hand; on a match a sudden-death hand
+    # decided (T3) the result card says so when that hand reset (R31a: a replay its leader
+    # lost), as it is why the winner stands on 0.
+    if live and live_hands[-1].reset and (not over or sudden_death_won):
         last = live[-1]
         last_event = _("Hand %(n)s: %(text)s") % {"n": last.number, "text": last.explanation}
     in_use = ruleset.set_mask(n)
@@ -552,4 +565,5 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         sides=sides,
         forced_tiles=forced_tiles,
         placings=placings,
+        sudden_death_won=sudden_death_won,
     )

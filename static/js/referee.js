@@ -1131,6 +1131,12 @@
         previewScored = step.scored;
         if (e.status !== "confirmed") previewRecorded = false;
         folded++;
+        // T3: at a table kept for a sudden-death hand the first hand won ends the match, its
+        // winner wins it, as scoring.services records it (the engine alone would play on).
+        if (snap.sudden_death && !state.over && step.scored.winner !== null && step.scored.winner !== undefined) {
+          state = Object.assign({}, state, { over: true, winner: step.scored.winner, suddenDeath: true });
+          break;
+        }
       }
       return folded ? state : null;
     } catch (err) {
@@ -1288,6 +1294,11 @@
     // The scoreboard: scores, "poses", "leader" and love as the server draws them (SeatView).
     // At a partnership table the tie run is led by a partnership (R42): both partners.
     var sideTable = $all(".partnerships [data-side]", p).length > 0;
+    // The seats that won the match over: both partners at a partnership table (R42, T4).
+    var won = function (seat) {
+      if (!over || state.winner === null || state.winner === undefined) return false;
+      return sideTable ? seat % 2 === state.winner % 2 : seat === state.winner;
+    };
     $all("li[data-seat-name]", board).forEach(function (li) {
       var seat = Number(li.dataset.seatName);
       var score = state.scores[seat];
@@ -1296,14 +1307,17 @@
         out.textContent = score;
         out.setAttribute("aria-label", (out.getAttribute("aria-label") || "").replace(/-?\d+/, score));
       }
-      $all(".badge.poser, .badge.leader, .love-tag", li).forEach(function (el) { el.remove(); });
-      var love = score === 0 && !pips;
+      $all(".badge.poser, .badge.leader, .badge.winner, .love-tag", li).forEach(function (el) { el.remove(); });
+      // Section 0: a score of 0; the winner of a match over is never on love (a sudden-death
+      // hand, T3, may end it on 0-0-0-0 after a reset, R31a), as SeatView.on_love.
+      var love = score === 0 && !pips && !won(seat);
       li.classList.toggle("is-love", love);
-      li.classList.toggle("is-winner", over && state.winner === seat);
+      li.classList.toggle("is-winner", won(seat));
       if (leader !== null && leader !== undefined && leader === (sideTable ? seat % 2 : seat)) {
         li.insertBefore(badge("badge leader", board.dataset.badgeLeader, board.dataset.titleLeader), out);
       }
       if (!over && nh.poser === seat) li.insertBefore(badge("badge poser", board.dataset.badgePoses), out);
+      if (won(seat) && board.dataset.badgeWinner) li.insertBefore(badge("badge winner", board.dataset.badgeWinner), out);
       if (love) li.insertBefore(badge("love-tag", board.dataset.badgeLove, board.dataset.titleLove), out);
     });
     $all(".partnerships [data-side]", p).forEach(function (li) {
@@ -1314,7 +1328,8 @@
     section.className = "next-hand " + nh.kind;
     // The server's last event is not the last hand now: the reset of the queued hands, if any.
     var lastEvent = $("#last-event", section);
-    var event = over ? "" : explainReset(previewScored, section.dataset);
+    // A match over resets only by a sudden-death hand (T3, R31a): said too, as the result card.
+    var event = explainReset(previewScored, section.dataset);
     if (!lastEvent && event) {
       lastEvent = document.createElement("p");
       lastEvent.className = "last-event";
@@ -1340,7 +1355,9 @@
       h2.textContent = side
         ? fill(section.dataset.overSide, { side: side })
         : fill(section.dataset.over, { name: seatName(state.winner) });
-      desc.textContent = "";
+      // T3: MatchView.sudden_death_won, the words of the result card.
+      desc.textContent = state.suddenDeath && section.dataset.overSudden
+        ? fill(section.dataset.overSudden, { name: side || seatName(state.winner) }) : "";
     } else {
       h2.textContent = nh.title;
       desc.textContent = nh.description + " ";

@@ -133,6 +133,56 @@ def test_the_referee_page_of_a_decided_sudden_death_table_gives_no_six_love() ->
     assert "Six-love" not in card
 
 
+def _seat_rows(page: str) -> dict[int, str]:
+    """The referee panel's scoreboard: each seat's row (``li``), by seat number."""
+    board = page.split('class="scoreboard"', 1)[1].split("</ol>", 1)[0]
+    rows = board.split("<li ")[1:]
+    return {int(row.split('data-seat-name="', 1)[1].split('"', 1)[0]): row for row in rows}
+
+
+def test_a_sudden_death_replay_lost_by_the_leader_leaves_no_love_badge_on_the_winner() -> None:
+    """T3 with R28 and R31a: seat 1 leads 1-0-0-0 when time is called; the sudden-death
+    hand is tied (leader B, R28), and seat 2 wins the replay. The replay resets every score
+    (R31a: the leader lost it, C scores nothing), and the hand won ends the match (T3): C
+    wins on 0-0-0-0. Bug: the panel showed C "winner LOVE 0". After the hand the others are
+    on love, the winner is not, nobody leads (the match is over), and the result card says
+    why the winner stands on 0."""
+    d, _, r1, _a, b = _round()
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    hand_record(match_id=b.pk, actor=d, expected_number=2, payload=TIED_BLOCK)
+    b.refresh_from_db()
+    assert (b.next_hand["is_replay"], b.next_hand["leader"]) == (True, 1)
+    replay = {"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 2}
+    hand_record(match_id=b.pk, actor=d, expected_number=3, payload=replay)
+    b.refresh_from_db()
+    assert (b.status, b.end_reason, b.winner_seat, b.scores) == (
+        "finished",
+        "time",
+        2,
+        [0, 0, 0, 0],
+    )
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/matches/{b.pk}/panel/").content.decode()
+    rows = _seat_rows(page)
+    assert "love-tag" not in rows[2]
+    assert "is-love" not in rows[2].split(">", 1)[0]
+    assert 'class="badge winner"' in rows[2]
+    assert all("love-tag" in rows[seat] for seat in (0, 1, 3))
+    assert "badge leader" not in page
+    card = page.split('class="result-card"', 1)[1].split("</section>", 1)[0]
+    assert "won the sudden-death hand and with it the match" in card
+    assert "led the tie run and lost the replay" in card
+    assert "Six-love" not in card
+    # The spectators' card of the match says the same: "winner", not "0 love".
+    spectators = Client().get(f"/live/{b.tournament.slug}/matches/{b.pk}/").content.decode()
+    seats = spectators.split('class="seats"', 1)[1].split("</tbody>", 1)[0].split("<tr ")[1:]
+    by_seat = {int(r.split('data-seat="', 1)[1].split('"', 1)[0]): r for r in seats}
+    assert "win-mark" in by_seat[2]
+    assert 'class="love"' not in by_seat[2]
+    assert all('class="love"' in by_seat[seat] for seat in (0, 1, 3))
+
+
 def test_a_tied_sudden_death_hand_decides_nothing_and_the_table_plays_on() -> None:
     d, _, r1, _a, b = _round()
     services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])

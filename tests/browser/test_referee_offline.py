@@ -445,3 +445,112 @@ def _record_offline_hand(page: Page, record: HandRecord, number: int) -> None:
     expect(page.locator(f"#queue-list li[data-number='{number}']")).to_have_attribute(
         "data-status", "queued"
     )
+
+
+# -- a sudden-death table (T3) offline: the deciding hand ends the match on the phone too -----
+
+
+def _sudden_death_table_after_a_tie() -> dict[str, Any]:
+    """Round 1 of an 8-player event; at table 2 seat 1 (B) won hand 1, time was called with
+    the table kept for a sudden-death hand (T3), and that hand was tied (A and B share the
+    lowest count): hand 3 is a replay worth 2 led by B (R10, R28)."""
+    from brackets import services as brackets_services
+    from scoring.services import hand_record, match_start
+    from tests.brackets.conftest import make_tournament
+
+    tournament, director = make_tournament(8, referees=2)
+    stage = brackets_services.stage_create(
+        tournament=tournament,
+        actor=director,
+        name="Qualifying",
+        kind="qualifying",
+        swiss_rounds=2,
+        rng_seed=7,
+        auto_advance=True,
+    )
+    brackets_services.stage_seed(stage=stage, actor=director)
+    r1 = brackets_services.round_publish(stage=stage, actor=director)
+    _a, match = Match.objects.filter(round_link__round=r1).order_by("pk")
+    match_start(match_id=match.pk, actor=director, lot_winner=0)
+    first = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1}
+    hand_record(match_id=match.pk, actor=director, expected_number=1, payload=first)
+    brackets_services.round_call_time(round=r1, actor=director, sudden_death=[match.pk])
+    tie = {"poser": 1, "pose_tile": "5-4", "end": "block", "counts": [3, 3, 12, 9]}
+    hand_record(match_id=match.pk, actor=director, expected_number=2, payload=tie)
+    match.refresh_from_db()
+    assert (match.next_hand["is_replay"], match.next_hand["leader"]) == (True, 1)
+    assert match.referee is not None
+    token = referee_token_issue(tournament=tournament, actor=director, user=match.referee)
+    return {"match": match, "token": token}
+
+
+def _scoreboard(page: Page) -> dict[str, list[int]]:
+    """Which seats carry the "love" tag and the "winner" badge on the referee's scoreboard."""
+    seats = "ls => ls.map(l => Number(l.dataset.seatName))"
+    return {
+        "love": page.locator(".scoreboard li:has(.love-tag)").evaluate_all(seats),
+        "is_love": page.locator(".scoreboard li.is-love").evaluate_all(seats),
+        "winner": page.locator(".scoreboard li:has(.badge.winner)").evaluate_all(seats),
+        "is_winner": page.locator(".scoreboard li.is-winner").evaluate_all(seats),
+        "leader": page.locator(".scoreboard li:has(.badge.leader)").evaluate_all(seats),
+    }
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_offline_a_sudden_death_replay_lost_by_the_leader_ends_the_match_as_the_server_does(
+    browser_context: Any, transactional_db: Any, artifacts_dir: Path
+) -> None:
+    """T3 with R31a: C wins the sudden-death replay B led. The replay resets every score
+    (C scores nothing) and the hand won ends the match: C wins on 0-0-0-0. Drawn on the phone
+    from the queue, the panel said "Hand 4" with everyone on love (the JS knew nothing of
+    sudden death), and the server's panel showed C "winner LOVE 0". Now both show C as the
+    winner without the love tag, A, B and D on love, no leader, and the same words."""
+    made = _sudden_death_table_after_a_tie()
+    match: Match = made["match"]
+    context: BrowserContext = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{made['token'].key}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    expect(page.locator(".scoreboard li")).to_have_count(4)
+    _wait_for_worker(page)
+    page.reload()
+    _wait_for_worker(page)
+    expect(page.locator("#sudden-death")).to_be_visible()
+    assert _scoreboard(page)["leader"] == [1]  # B leads the tie run (R28)
+
+    set_offline(context, True)
+    replay = HandRecord.from_dict({"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 2})
+    _record_offline_hand(page, replay, 3)
+    expect(page.locator("#match-panel")).to_have_class("is-unsent")
+    drawn = _scoreboard(page)
+    assert drawn == {
+        "love": [0, 1, 3],
+        "is_love": [0, 1, 3],
+        "winner": [2],
+        "is_winner": [2],
+        "leader": [],
+    }
+    title = page.locator("#next-hand h2").inner_text()
+    assert title.startswith("Match over")
+    assert title.endswith("wins")
+    sudden = page.locator("#next-hand h2 + p").inner_text()
+    assert "won the sudden-death hand and with it the match (T3)." in sudden
+    event = page.locator("#last-event").inner_text()
+    assert "led the tie run and lost the replay" in event
+    expect(page.locator("#hand-form")).to_be_hidden()
+    assert [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()] == [0, 0, 0, 0]
+    page.screenshot(path=artifacts_dir / "referee-offline-sudden-death.png", full_page=True)
+
+    # Online: the server records it and its panel says what the phone said.
+    set_offline(context, False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 3 recorded", timeout=20_000)
+    expect(page.locator(".result-card")).to_be_visible()
+    match.refresh_from_db()
+    assert (match.status, match.end_reason, match.winner_seat) == ("finished", "time", 2)
+    assert _scoreboard(page) == drawn
+    expect(page.locator(".result-card h2")).to_have_text(title)
+    expect(page.locator("#sudden-death-won")).to_have_text(sudden)
+    expect(page.locator("#last-event")).to_have_text(event)
+    page.screenshot(path=artifacts_dir / "referee-sudden-death-result.png", full_page=True)
