@@ -60,14 +60,17 @@ def _knockout_plan(stage: Stage, field: int | None, *, pairs: bool = False) -> s
     return _("%(sizes)s (final table)") % {"sizes": " → ".join(sizes)}
 
 
-def _next_step_hint(stage: Stage, rounds: list[RoundLine], planned: str | None = None) -> str:
+def _next_step_hint(
+    stage: Stage, rounds: list[RoundLine], planned: str | None = None, *, final_only: bool = False
+) -> str:
     """What the director does next.
 
     From stored state only, except ``planned``: the next step's own words
     (:func:`round_preview`), computed by the caller only for a stage whose last round is
     closed and waits for the director (:func:`_awaits_director`), so the list says what the
     round page says after that round. The plan (Swiss reseating over hundreds of players) is
-    not computed for every stage on every load of this list.
+    not computed for every stage on every load of this list. ``final_only``: the stage is
+    the final table alone (T6), which has no round 1 to publish.
     """
     if stage.status == Stage.Status.FINISHED:
         return _("Finished.")
@@ -76,6 +79,8 @@ def _next_step_hint(stage: Stage, rounds: list[RoundLine], planned: str | None =
             return _("Seeded by the previous stage's advancement when it ends (T6).")
         return _("No entrants yet: seed it first (T8).")
     if not rounds:
+        if final_only:
+            return _("Seeded: preview and publish the final table.")
         return _("Seeded: preview and publish round 1.")
     last = rounds[-1]
     names = {"kind": last.kind_label, "n": last.number, "next": planned or ""}
@@ -188,8 +193,15 @@ class StageListView(DirectorTournamentMixin):
                     planned = error_text(exc)
                 else:
                     planned, action = step.message, step.action
-            next_step = _next_step_hint(stage, stage_rounds, planned)
             field = _knockout_field(stage, previous, pairs=pairs)
+            # A pairs knockout always plays down to a final of two (T10).
+            final_only = (
+                not pairs
+                and stage.kind == Stage.Kind.KNOCKOUT
+                and previous is not None
+                and field == stage.final_table_size
+            )
+            next_step = _next_step_hint(stage, stage_rounds, planned, final_only=final_only)
             rows.append(
                 {
                     "stage": stage,
@@ -203,11 +215,7 @@ class StageListView(DirectorTournamentMixin):
                     "bye_policy": choice_phrase(Stage.ByePolicy, stage.bye_policy),
                     # T10: a pairs knockout is partnerships to the final between two.
                     "pairs_kind": pairs_stage_kind_label(stage, field) if stage.pairs else "",
-                    # A pairs knockout always plays down to a final of two (T10).
-                    "is_final_only": not pairs
-                    and stage.kind == Stage.Kind.KNOCKOUT
-                    and previous is not None
-                    and field == stage.final_table_size,
+                    "is_final_only": final_only,
                 }
             )
             previous = stage

@@ -258,7 +258,10 @@ def test_a_playoff_table_is_published_and_named_as_a_table_not_a_round_t6() -> N
 def test_the_final_table_alone_is_published_as_the_final_table_t6() -> None:
     t, d, q, final = event()
     qualifying_played(t, d, q)
-    preview = words(director_client(d).get(url("preview", t.slug, final.pk)))
+    client = director_client(d)
+    card = words_of(section(client.get(url("stages", t.slug)), final))
+    assert "Next: Seeded: preview and publish the final table." in card
+    preview = words(client.get(url("preview", t.slug, final.pk)))
     assert "Publish the final table" in preview
     assert "3 players at 1 table of 3." in preview
     assert "of them has 3 players" not in preview
