@@ -215,6 +215,12 @@ class StageForm(forms.Form):
             ) % {"max": CUT_SIZE_MAX}
         if previous is not None or (stage is not None and stage.number > 1):
             del self.fields["seeding"]  # later stages are seeded by advancement (T6)
+        field = self.final_field()
+        if stage is None and field in (3, 4) and "final_table_size" in self.fields:
+            # T6: the final is a table of 4 or 3. A cut of 3 (or 4) is that final table, so
+            # the seats follow it: a "Final table only" stage after it was refused with the
+            # default of 4 (user test).
+            self.fields["final_table_size"].initial = field
         if stage is not None:  # editing: kind and seed are fixed once created
             for name in ("kind", "rng_seed", "seeding"):
                 self.fields.pop(name, None)
@@ -223,6 +229,15 @@ class StageForm(forms.Form):
                     if name in self.fields:  # a pairs stage has no individual table settings
                         self.fields[name].disabled = True
                         self.fields[name].help_text = _("Fixed: the stage has started.")
+
+    def final_field(self) -> int | None:
+        """The players the previous stage sends on, when known: the ones a finished stage
+        sent (``advanced``), else its cut; ``None`` without either (everyone goes on)."""
+        if self.previous is None:
+            return None
+        if self.advanced is not None:
+            return self.advanced
+        return self.previous.cut_size
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -251,6 +266,13 @@ class StageForm(forms.Form):
                         "stage instead."
                     )
                 )
+                if not self.pairs and self.advanced != size and self.advanced in (3, 4):
+                    # T6: a final table seats 4 or 3, so the seats can match the field: say
+                    # that first (user test: the message sent the director to a knockout).
+                    message = _(
+                        "Set Final table seats to %(n)s, or choose a knockout stage: %(prev)s "
+                        "sent %(n)s players on, the final seats %(size)s (T6)."
+                    )
                 if self.advanced != size:
                     self.add_error(
                         "kind", message % {"prev": prev.name, "n": self.advanced, "size": size}
@@ -265,14 +287,22 @@ class StageForm(forms.Form):
                     % {"prev": prev.name, "cut": prev.cut_size or _("everyone")},
                 )
             elif prev is not None and prev.cut_size is not None and prev.cut_size != size:
-                self.add_error(
-                    "kind",
+                message = (
+                    # T6: the final is a table of 4 or 3, so a cut of 3 or 4 is one: the fix
+                    # is the seats (user test: the message sent the director to a knockout).
                     _(
+                        "Set Final table seats to %(cut)s, or choose a knockout stage: the cut "
+                        "of %(prev)s lets %(cut)s through, the final seats %(size)s (T6)."
+                    )
+                    if prev.cut_size in (3, 4)
+                    else _(
                         "A final-table stage takes exactly the final table: the cut of "
                         "%(prev)s lets %(cut)s through, the final seats %(size)s (T6). "
                         "Choose a knockout stage instead."
                     )
-                    % {"prev": prev.name, "cut": prev.cut_size, "size": size},
+                )
+                self.add_error(
+                    "kind", message % {"prev": prev.name, "cut": prev.cut_size, "size": size}
                 )
         if data.get("final_table_size") == 3 and not data.get("allow_three", True):
             self.add_error(

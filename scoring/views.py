@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import F, Max, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
@@ -139,6 +139,9 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     finished_normally = (
         match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.NORMAL
     )
+    # A director's way back from the match to its round, where what follows is decided
+    # (user test: after the last hand the page led only to "My matches" and the dashboard).
+    round_url = _round_page_url(match) if is_director else ""
     return {
         # Confirmation at the table (issue 15): the players' block of the panel.
         "table_confirm": confirmation_panel(match, view, hands, may_write=may_write),
@@ -177,7 +180,23 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
             "",
         ),
         "continuation_url": _continuation_url(match, ctx, is_director),
+        "round_url": round_url,
+        # A referee's way on to their next table; a director's is the round page (above),
+        # unless they referee this match themselves.
+        "my_matches_link": not round_url or match.referee_id == ctx.actor.pk,
     }
+
+
+def _round_page_url(match: Match) -> str:
+    """The director's round page of ``match`` (where the round's next step is), at its
+    table's row; "" for a match outside any round. The round is the brackets app's, read
+    through the ``round_link`` relation loaded with the match (no query, no import)."""
+    try:
+        link = match.round_link  # brackets.RoundMatch (its reverse one-to-one)
+    except ObjectDoesNotExist:
+        return ""
+    url = reverse("brackets:round", args=[match.tournament.slug, link.round_id])
+    return f"{url}#match-{match.pk}"
 
 
 def _continuation_url(match: Match, ctx: TournamentContext, is_director: bool) -> str:

@@ -18,13 +18,13 @@ from typing import Any
 from django.db.models import Count
 from django.urls import reverse
 from django.utils.functional import Promise
-from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from brackets.models import Round, RoundMatch, Stage
 from brackets.presenters.director import user_label
 from brackets.presenters.log_details import detail_lines
-from brackets.presenters.pairs import pairs_stage_kind_label
-from core.choice_labels import choice_label, choice_phrase
+from brackets.presenters.pairs import stage_kind_label
+from core.choice_labels import choice_phrase
 from core.reasons import reason_text as stored_reason_text
 from dominoes.digits import parse_int
 from scoring.models import Hand, Match, ResultDispute, Seat
@@ -463,12 +463,7 @@ def stage_kinds(stages: Sequence[Stage]) -> dict[int, str]:
         if previous is not None and cut is None and seeded:
             # Added after its previous stage ended (T6): its field is who it was seeded with.
             cut = seeded // 2 if stage.pairs else seeded
-        if stage.pairs:
-            kinds[stage.pk] = pairs_stage_kind_label(stage, cut)
-        elif stage.kind == Stage.Kind.KNOCKOUT and cut and cut == stage.final_table_size:
-            kinds[stage.pk] = gettext("Final table only")
-        else:
-            kinds[stage.pk] = choice_label(Stage.Kind, stage.kind)
+        kinds[stage.pk] = stage_kind_label(stage, cut)
         previous = stage
     return kinds
 

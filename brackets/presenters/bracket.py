@@ -9,8 +9,8 @@ from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.pairs import (
     SideLine,
     pair_sides,
-    pairs_stage_kind_label,
     round_kind_label,
+    stage_kind_label,
 )
 from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import StageData, stage_data_for, tournament_placings, went_on
@@ -169,9 +169,8 @@ def _bracket_stage(
         number=stage.number,
         name=stage.name,
         kind=stage.kind,
-        kind_label=pairs_stage_kind_label(stage, previous_cut)
-        if pairs
-        else choice_label(Stage.Kind, stage.kind),
+        # A knockout whose field is the final table is that table alone (T6, T10).
+        kind_label=stage_kind_label(stage, previous_cut),
         status=stage.status,
         status_label=choice_label(Stage.Status, stage.status),
         entrants=len(data.ranked()),

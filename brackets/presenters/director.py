@@ -353,6 +353,13 @@ class Preview:
     def three_tables(self) -> int:
         return sum(1 for t in self.tables if len(t.seats) == 3)
 
+    @property
+    def table_size(self) -> int | None:
+        """The seats of every table when they all seat the same number ("3 players at 1
+        table of 3"), else ``None`` (the page then counts the tables of 3)."""
+        sizes = {len(t.seats) for t in self.tables}
+        return sizes.pop() if len(sizes) == 1 else None
+
 
 def _earlier_meetings(data: StageData) -> dict[frozenset[int], list[int]]:
     """Pairs that sat at one table in an earlier round of the stage, with those rounds."""

@@ -54,6 +54,8 @@ KEY_LABELS: dict[str, Promise] = {
     "partnerships": pgettext_lazy("action log", "Seed order"),
     "method": pgettext_lazy("action log", "Method"),
     "rng_seed": pgettext_lazy("action log", "Random seed"),
+    # The recorded seed where no random seeding used it: it draws the seats (T8).
+    "seat_draw_seed": pgettext_lazy("action log", "Seat-draw seed"),
     "seed": pgettext_lazy("action log", "Seed"),
     "joined_round": pgettext_lazy("action log", "Joins in round"),
     "forfeited_matches": pgettext_lazy("action log", "Matches forfeited"),
@@ -456,6 +458,12 @@ class _Details:
                 and (stage_kind := self._stage_kind(log))
             ):
                 shown = stage_kind
+            elif key == "rng_seed" and data.get("method") != Stage.Seeding.RANDOM:
+                # A stage's or round's seed draws the seats (T8); it seeds the stage only in
+                # a random seeding. "Random seed" next to "Method: By rating" read as a
+                # random seeding (user test).
+                out.append(f"{_label('seat_draw_seed')}: {self.text(value)}")
+                continue
             elif key == "seat":
                 shown = self.seat(match_id, value)
             elif key == "ended" and isinstance(value, dict):

@@ -109,6 +109,18 @@ def round_kind_label(kind: str, *, pairs: bool) -> str:
     return choice_label(Round.Kind, kind)
 
 
+def stage_kind_label(stage: Stage, field: int | None) -> str:
+    """A stage's kind as the director's pages name it. ``field``: the players (partnerships)
+    it starts from, when known (the previous stage's cut, or who it was seeded with). A
+    knockout whose field is its final table is "Final table only" (T6), not a "table
+    knockout to a final table" (user test); a pairs stage as :func:`pairs_stage_kind_label`."""
+    if stage.pairs:
+        return pairs_stage_kind_label(stage, field)
+    if stage.kind == Stage.Kind.KNOCKOUT and field and field == stage.final_table_size:
+        return _("Final table only")
+    return choice_label(Stage.Kind, stage.kind)
+
+
 def pairs_stage_kind_label(stage: Stage, previous_cut: int | None) -> str:
     """A pairs stage's kind (T10): its knockout plays partnerships two to a table down to the
     final between two; with a previous cut of two the stage is that final alone."""

@@ -155,7 +155,9 @@ def players_import_csv(
         tournament=tournament,
         actor=actor,
         verb="players.add" if by_hand else "players.import",
-        target=tournament,
+        # One player typed in: the entry, so the log names who was added (user test: "Player
+        # added" named only the tournament); an import's many players, the tournament.
+        target=entry if by_hand and len(entry_ids) == 1 else tournament,
         reason="Added by hand" if by_hand else f"CSV import {source}".strip(),
         data={
             "created_players": created,

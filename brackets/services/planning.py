@@ -97,12 +97,17 @@ def next_step_plan(data: StageData) -> NextStep:
         )
     last = data.last_round
     if last is not None and last.status == Round.Status.PUBLISHED:
-        return NextStep(
-            WAIT,
-            _("Round %(number)s is in play: it closes when its last match ends.")
-            % {"number": last.number},
-            follows_round_id=None,
-        )
+        # A play-off table or the final is no round of the stage's plan (user test: "Round 3
+        # is in play" in a stage of one round): named by what it is (T6).
+        if last.kind == Round.Kind.PLAYOFF:
+            waiting = _("The play-off table is in play: it closes when its last match ends.")
+        elif last.kind == Round.Kind.FINAL:
+            waiting = _("The final is in play: it closes when its last match ends.")
+        else:
+            waiting = _("Round %(number)s is in play: it closes when its last match ends.") % {
+                "number": last.number
+            }
+        return NextStep(WAIT, waiting, follows_round_id=None)
     if data.pairs is not None:  # T9: a pairs stage seats partnerships
         from brackets.services.pairs_planning import plan_pairs_next
 

@@ -141,6 +141,22 @@ def _validate_config(stage: Stage, previous: Stage | None) -> None:
         stage.kind == Stage.Kind.KNOCKOUT
         and previous is not None
         and previous.cut_size is not None
+        and previous.cut_size < stage.final_table_size
+    ):
+        # A cut of 3 is a final table of 3 (T6): name the setting that fixes it, not only
+        # that 3 players cannot fill a table of 4 (user test).
+        raise bad(
+            "final_table_size",
+            _(
+                "Set the final table seats to %(cut)s: the cut of %(prev)s lets %(cut)s "
+                "through, fewer than the final's %(size)s seats (T6)."
+            )
+            % {"cut": previous.cut_size, "prev": previous.name, "size": stage.final_table_size},
+        )
+    if (
+        stage.kind == Stage.Kind.KNOCKOUT
+        and previous is not None
+        and previous.cut_size is not None
         and previous.cut_size != stage.final_table_size
     ):
         _check_knockout(stage, previous.cut_size)

@@ -65,6 +65,17 @@ def round_title(rnd: Round) -> str:
     return f"{_(rnd.get_kind_display())} {rnd.number}"
 
 
+def _published_text(rnd: Round, stage: Stage) -> str:
+    """What publishing stored: a round of the stage's plan by its number; a play-off table
+    or the final by what it is (no "Round 3 of Qualifying" in a stage of one round, T6)."""
+    words = {"number": rnd.number, "stage": stage.name}
+    if rnd.kind == Round.Kind.PLAYOFF:
+        return _("The play-off table of %(stage)s is published.") % words
+    if rnd.kind == Round.Kind.FINAL:
+        return _("The final of %(stage)s is published.") % words
+    return _("Round %(number)s of %(stage)s is published.") % words
+
+
 SHEET_TOKEN_LABEL = "table sheets"
 
 
@@ -128,10 +139,7 @@ class RoundPublishView(RoundPreviewView):
         expected = form.cleaned_data["expected_number"]
         rnd = self.run(
             lambda: round_publish(stage=stage, actor=request.user, expected_number=expected),
-            success=lambda r: (
-                _("Round %(number)s of %(stage)s is published.")
-                % {"number": r.number, "stage": stage.name}
-            ),
+            success=lambda r: _published_text(r, stage),
         )
         if rnd is None:
             return HttpResponseRedirect(preview_url(slug, stage.pk))

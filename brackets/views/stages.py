@@ -14,8 +14,9 @@ from brackets.engine import BracketError, plan_knockout
 from brackets.forms import StageForm
 from brackets.models import Round, Stage, StageEntry
 from brackets.presenters.director import RoundLine, rounds_by_stage
-from brackets.presenters.pairs import pairs_stage_kind_label
-from brackets.services import stage_create, stage_update
+from brackets.presenters.pairs import pairs_stage_kind_label, stage_kind_label
+from brackets.services import round_preview, stage_create, stage_update
+from brackets.services.planning import FINISH_STAGE
 from brackets.views.base import DirectorTournamentMixin, error_text
 from core.choice_labels import choice_phrase
 from core.exceptions import ApplicationError
@@ -59,11 +60,17 @@ def _knockout_plan(stage: Stage, field: int | None, *, pairs: bool = False) -> s
     return _("%(sizes)s (final table)") % {"sizes": " → ".join(sizes)}
 
 
-def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
-    """What the director does next, from stored state only.
+def _next_step_hint(
+    stage: Stage, rounds: list[RoundLine], planned: str | None = None, *, final_only: bool = False
+) -> str:
+    """What the director does next.
 
-    The real plan (Swiss reseating over hundreds of players) is computed on the preview page,
-    not for every stage on every load of this list.
+    From stored state only, except ``planned``: the next step's own words
+    (:func:`round_preview`), computed by the caller only for a stage whose last round is
+    closed and waits for the director (:func:`_awaits_director`), so the list says what the
+    round page says after that round. The plan (Swiss reseating over hundreds of players) is
+    not computed for every stage on every load of this list. ``final_only``: the stage is
+    the final table alone (T6), which has no round 1 to publish.
     """
     if stage.status == Stage.Status.FINISHED:
         return _("Finished.")
@@ -72,29 +79,58 @@ def _next_step_hint(stage: Stage, rounds: list[RoundLine]) -> str:
             return _("Seeded by the previous stage's advancement when it ends (T6).")
         return _("No entrants yet: seed it first (T8).")
     if not rounds:
+        if final_only:
+            return _("Seeded: preview and publish the final table.")
         return _("Seeded: preview and publish round 1.")
     last = rounds[-1]
-    names = {"kind": last.kind_label, "n": last.number}
+    names = {"kind": last.kind_label, "n": last.number, "next": planned or ""}
+    # A play-off table is no round of the stage's plan ("1 round" and then "Play-off table 3"
+    # read as a third round, user test): it is named by its kind alone (T6).
+    playoff = last.kind == Round.Kind.PLAYOFF
     if last.advance_error:
-        return _("Round %(n)s could not advance: %(error)s") % {
-            "n": last.number,
-            "error": last.advance_error,
-        }
+        return (
+            _("%(kind)s could not advance: %(error)s")
+            if playoff
+            else _("Round %(n)s could not advance: %(error)s")
+        ) % {**names, "error": last.advance_error}
     if last.kind == Round.Kind.FINAL:  # one table, no round number to show (T6, T10)
         if last.status == "published":
             return _("The final is in play.")
+        if planned is not None:
+            return _("The final is closed. %(next)s") % names
         if stage.auto_advance and not last.advanced:
             return _("The final is closed: advancing.")
         return _("The final is closed: preview what follows.")
     if last.status == "published":
-        return _("%(kind)s %(n)s in play: %(done)s of %(tables)s done.") % {
-            **names,
-            "done": last.done,
-            "tables": last.tables,
-        }
+        return (
+            _("%(kind)s in play: %(done)s of %(tables)s done.")
+            if playoff
+            else _("%(kind)s %(n)s in play: %(done)s of %(tables)s done.")
+        ) % {**names, "done": last.done, "tables": last.tables}
+    if planned is not None:
+        return (
+            _("%(kind)s closed. %(next)s") if playoff else _("%(kind)s %(n)s closed. %(next)s")
+        ) % names
     if stage.auto_advance and not last.advanced:
-        return _("%(kind)s %(n)s closed: advancing.") % names
-    return _("%(kind)s %(n)s closed: preview what follows.") % names
+        return (
+            _("%(kind)s closed: advancing.") if playoff else _("%(kind)s %(n)s closed: advancing.")
+        ) % names
+    return (
+        _("%(kind)s closed: preview what follows.")
+        if playoff
+        else _("%(kind)s %(n)s closed: preview what follows.")
+    ) % names
+
+
+def _awaits_director(stage: Stage, rounds: list[RoundLine]) -> bool:
+    """The stage's last round is closed and what follows it waits for the director: the
+    stage does not advance by itself (or did not, with an error shown instead)."""
+    if stage.status != Stage.Status.RUNNING or not rounds:
+        return False
+    last = rounds[-1]
+    if last.status != Round.Status.CLOSED or last.advance_error:
+        return False
+    return not (stage.auto_advance and not last.advanced)
 
 
 def _knockout_field(stage: Stage, previous: Stage | None, *, pairs: bool) -> int | None:
@@ -142,25 +178,44 @@ class StageListView(DirectorTournamentMixin):
         pairs = self.tournament.entry_format == "pairs"
         previous: Stage | None = None
         for stage in stages:
-            next_step = _next_step_hint(stage, rounds.get(stage.pk, []))
+            stage_rounds = rounds.get(stage.pk, [])
+            planned: str | None = None
+            action = ""
+            if _awaits_director(stage, stage_rounds):
+                # What the round page says after the same round, from the same plan
+                # (round_preview): the next round, a (further) play-off, or the end of the
+                # stage with its button (T6; user test: the list said "preview what
+                # follows" with no End-the-stage button). Only for a stage waiting on the
+                # director, so a load of this list plans only the stages whose round closed.
+                try:
+                    step = round_preview(stage=stage, actor=self.request.user)
+                except ApplicationError as exc:
+                    planned = error_text(exc)
+                else:
+                    planned, action = step.message, step.action
             field = _knockout_field(stage, previous, pairs=pairs)
+            # A pairs knockout always plays down to a final of two (T10).
+            final_only = (
+                not pairs
+                and stage.kind == Stage.Kind.KNOCKOUT
+                and previous is not None
+                and field == stage.final_table_size
+            )
+            next_step = _next_step_hint(stage, stage_rounds, planned, final_only=final_only)
             rows.append(
                 {
                     "stage": stage,
-                    "rounds": rounds.get(stage.pk, []),
+                    "rounds": stage_rounds,
                     "plan": _knockout_plan(stage, field, pairs=pairs),
                     "next_step": next_step,
+                    "can_finish_stage": action == FINISH_STAGE,
                     # Mid-sentence in the summary line: "balanced (T8) seat order",
                     # "orden de asientos equilibrado (T8)".
                     "seat_order": choice_phrase(Stage.SeatOrder, stage.seat_order),
                     "bye_policy": choice_phrase(Stage.ByePolicy, stage.bye_policy),
                     # T10: a pairs knockout is partnerships to the final between two.
                     "pairs_kind": pairs_stage_kind_label(stage, field) if stage.pairs else "",
-                    # A pairs knockout always plays down to a final of two (T10).
-                    "is_final_only": not pairs
-                    and stage.kind == Stage.Kind.KNOCKOUT
-                    and previous is not None
-                    and field == stage.final_table_size,
+                    "is_final_only": final_only,
                 }
             )
             previous = stage
@@ -179,6 +234,9 @@ class StageListView(DirectorTournamentMixin):
             ),
             can_add=can_add,
             previous=last,
+            # A knockout whose field is the final table is that table alone, not a knockout
+            # to it (T6): the page says so where it names the last stage.
+            last_is_final_only=bool(rows) and rows[-1]["is_final_only"],
             # The finished qualifying stage's advanced entrants seed the new stage at once.
             seeds_from_finished=advanced,
             final_needed=last is not None and last.kind == Stage.Kind.QUALIFYING,
@@ -209,10 +267,15 @@ class StageListView(DirectorTournamentMixin):
             except BracketError as exc:
                 form.add_error(None, error_text(exc))
             else:
+                words = {"stage": stage.name, "number": stage.number, "seed": stage.rng_seed}
                 messages.success(
                     request,
-                    _("%(stage)s created as stage %(number)s (random seed %(seed)s).")
-                    % {"stage": stage.name, "number": stage.number, "seed": stage.rng_seed},
+                    # The seed draws the seats of every round; the seeding only when that is
+                    # random (T8): "random seed" read as a random seeding (user test).
+                    _("%(stage)s created as stage %(number)s (random seed %(seed)s).") % words
+                    if stage.seeding == Stage.Seeding.RANDOM
+                    else _("%(stage)s created as stage %(number)s (seat-draw seed %(seed)s).")
+                    % words,
                 )
                 return HttpResponseRedirect(stages_url(slug))
         return render(request, "brackets/stages.html", self.context(form), status=400)
@@ -233,13 +296,22 @@ class StageEditView(DirectorTournamentMixin):
             initial=StageForm.initial_for(stage),
         )
 
+    def _page(self, stage: Stage, form: StageForm, *, status: int = 200) -> HttpResponse:
+        previous = Stage.objects.filter(
+            tournament_id=stage.tournament_id, number=stage.number - 1
+        ).first()
+        field = _knockout_field(stage, previous, pairs=stage.pairs)
+        return render(
+            self.request,
+            "brackets/stage_edit.html",
+            # Named as the stages page names it: a final table alone is no knockout (T6).
+            self.base_context(stage=stage, form=form, kind_label=stage_kind_label(stage, field)),
+            status=status,
+        )
+
     def get(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)
-        return render(
-            request,
-            "brackets/stage_edit.html",
-            self.base_context(stage=stage, form=self._form(stage)),
-        )
+        return self._page(stage, self._form(stage))
 
     def post(self, request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)
@@ -259,9 +331,4 @@ class StageEditView(DirectorTournamentMixin):
                     % {"stage": stage.name, "settings": ", ".join(changes)},
                 )
                 return HttpResponseRedirect(stages_url(slug))
-        return render(
-            request,
-            "brackets/stage_edit.html",
-            self.base_context(stage=stage, form=form),
-            status=400,
-        )
+        return self._page(stage, form, status=400)

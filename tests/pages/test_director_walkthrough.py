@@ -131,7 +131,8 @@ def test_without_auto_advance_the_last_result_leaves_the_next_round_to_the_direc
     assert list(stage.rounds.values_list("number", "status")) == [(1, "closed")]
     client = director_client(director)
     page = text_of(client.get(url("stages", tournament.slug)))
-    assert "Qualifying round 1 closed: preview what follows." in page
+    # What the round page says next, after the round that closed (the planned step).
+    assert "Qualifying round 1 closed. Round 2 of 2: 2 tables, 0 byes." in page
 
 
 # -- 2. seeding with nobody checked in ----------------------------------------------------------

@@ -39,7 +39,11 @@ def test_the_pairs_final_hint_has_no_round_number_t10(client: Client) -> None:
     decide_round(final, d)
     services.round_close(round=final, actor=d)
     page = stages_page(client, t.slug)
-    assert "The final is closed: preview what follows." in page
+    # Closed, the stage waits for the director: the page says what the round page says
+    # after the same round (the planned step) and offers its button (user test).
+    step = services.round_preview(stage=k, actor=d)
+    assert step.message in page
+    assert "End the final (T6)" in page
     assert "The final (two partnerships) 1 closed" not in page
 
 
