@@ -8,12 +8,14 @@ match played and lost, with no hands.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 
+from ratings.merge import name_key
 from scoring.models import Hand, Match, Seat
 
 # The R35 statistics kept on each seat, in the order pages show them.
@@ -96,22 +98,97 @@ def player_stats(*, player_id: int, tournament_id: int | None = None) -> PlayerS
 
 @dataclass(frozen=True, slots=True)
 class Leader:
+    """One player's line on a leaderboard. ``rank`` is a competition rank on ``value`` alone
+    (1, 2, 2, 4); ``level``: another listed or counted player has the same value."""
+
     player_id: int
     name: str
     value: int
     matches: int
+    rank: int = 1
+    level: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRest:
+    """The players level at the cut who are counted, not named: ``count`` players on
+    ``value``, all at ``rank``."""
+
+    rank: int
+    value: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderBoard:
+    rows: list[Leader]
+    rest: LevelRest | None = None
 
 
 LEADERBOARDS = ("match_wins", *SEAT_STATS)
 
+# A tie at the cut is listed whole while the board stays this long; a larger tie is counted
+# on one line ("12 players level") so that nobody is named while an equal is left out.
+BOARD_MAX_ROWS = 20
 
-def _board_order(stat: str, row: dict[str, Any]) -> tuple[int, int, str]:
-    """Most first; fewer matches breaks a tie (the better rate), then the name."""
-    return (-int(row[stat] or 0), int(row["matches"]), str(row["entry__player__name"]))
+
+def _board_order(stat: str, row: dict[str, Any]) -> tuple[int, str, str, int]:
+    """Most first; players level on the statistic share a rank and are listed by name (the
+    order a reader looks a name up in: "Álvaro" with the A's), then by player id for
+    namesakes. The order among level players ranks nobody above anybody."""
+    name = str(row["entry__player__name"])
+    return (-int(row[stat] or 0), name_key(name), name.casefold(), int(row["entry__player_id"]))
 
 
-def tournament_leaders(*, tournament_id: int, limit: int = 10) -> dict[str, list[Leader]]:
-    """The top ``limit`` players of a tournament for each statistic (one aggregate query)."""
+def competition_ranks(values: Sequence[int]) -> list[int]:
+    """Competition ranks of ``values`` sorted best (largest) first: level values share the
+    rank of the first of them, and the next value's rank counts everyone above it.
+
+    >>> competition_ranks([5, 3, 3, 1])
+    [1, 2, 2, 4]
+    >>> competition_ranks([])
+    []
+    """
+    ranks: list[int] = []
+    for i, value in enumerate(values):
+        ranks.append(ranks[-1] if i and values[i - 1] == value else i + 1)
+    return ranks
+
+
+def board_cut(
+    values: Sequence[int], *, limit: int, max_rows: int = BOARD_MAX_ROWS
+) -> tuple[int, int]:
+    """Where a leaderboard of ``values`` (sorted best first) stops: ``(named, counted)``, the
+    number of rows named, then the number of further players level at the cut who are only
+    counted. The cut falls between two values, never inside a tie: every player ranked in the
+    top ``limit`` is on the board, a tie straddling the ``limit``-th place whole; when that
+    tie would take the board past ``max_rows`` rows its players are counted instead.
+
+    >>> board_cut([9, 8, 7], limit=2)
+    (2, 0)
+    >>> board_cut([9, 8, 8, 8, 5], limit=2)
+    (4, 0)
+    >>> board_cut([9, 8, 8, 8, 5], limit=2, max_rows=3)
+    (1, 3)
+    >>> board_cut([1, 1, 1], limit=2, max_rows=2)
+    (0, 3)
+    """
+    if len(values) <= limit:
+        return (len(values), 0)
+    ranks = competition_ranks(values)
+    named = sum(1 for r in ranks if r <= limit)
+    if named <= max_rows:
+        return (named, 0)
+    tie_start = ranks[named - 1] - 1  # the first row of the tie that crosses the limit
+    return (tie_start, named - tie_start)
+
+
+def tournament_leaders(
+    *, tournament_id: int, limit: int = 10, max_rows: int = BOARD_MAX_ROWS
+) -> dict[str, LeaderBoard]:
+    """Each statistic's leaders in a tournament (one aggregate query): the players ranked in
+    the top ``limit`` (competition ranks on the statistic; a tie at the cut listed whole, or
+    counted when long, :func:`board_cut`); nobody on 0."""
     rows: list[dict[str, Any]] = [
         dict(row)
         for row in Seat.objects.filter(
@@ -124,14 +201,30 @@ def tournament_leaders(*, tournament_id: int, limit: int = 10) -> dict[str, list
             **{name: Sum(name) for name in SEAT_STATS},
         )
     ]
-    boards: dict[str, list[Leader]] = {}
+    boards: dict[str, LeaderBoard] = {}
     for stat in LEADERBOARDS:
         ranked = sorted(
             (r for r in rows if (r[stat] or 0) > 0),
             key=partial(_board_order, stat),
-        )[:limit]
-        boards[stat] = [
-            Leader(r["entry__player_id"], r["entry__player__name"], int(r[stat]), r["matches"])
-            for r in ranked
-        ]
+        )
+        values = [int(r[stat]) for r in ranked]
+        ranks = competition_ranks(values)
+        named, counted = board_cut(values, limit=limit, max_rows=max_rows)
+        level = {v for i, v in enumerate(values) if i and values[i - 1] == v}
+        boards[stat] = LeaderBoard(
+            rows=[
+                Leader(
+                    r["entry__player_id"],
+                    r["entry__player__name"],
+                    values[i],
+                    r["matches"],
+                    rank=ranks[i],
+                    level=values[i] in level,
+                )
+                for i, r in enumerate(ranked[:named])
+            ],
+            rest=LevelRest(rank=ranks[named], value=values[named], count=counted)
+            if counted
+            else None,
+        )
     return boards

@@ -102,7 +102,8 @@ def player_profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @require_GET
 def tournament_leaders_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """``/stats/<slug>/``: each statistic's top ten in a tournament (public, never a draft)."""
+    """``/stats/<slug>/``: each statistic's leaders in a tournament, the players ranked in its
+    top ten (level players share a rank; public, never a draft)."""
     tournament = public_tournament(slug=slug)
     if tournament is None:
         raise Http404("No such tournament.")
@@ -112,7 +113,7 @@ def tournament_leaders_page(request: HttpRequest, slug: str) -> HttpResponse:
         "ratings/leaders.html",
         {
             "tournament": tournament,
-            "boards": [(stat, STAT_LABELS[stat], rows) for stat, rows in boards.items()],
+            "boards": [(stat, STAT_LABELS[stat], board) for stat, board in boards.items()],
         },
     )
 

@@ -606,9 +606,21 @@ class PlayerMatchSerializer(serializers.Serializer[Any]):
     hands = HandSerializer(many=True)
 
 
+class PlayerPartnershipSerializer(NamedPairSerializer):
+    left = serializers.BooleanField(
+        help_text="This player was replaced by a substitute (T11): ``players`` are the "
+        "partnership's current players."
+    )
+
+
 class PlayerResultsSerializer(serializers.Serializer[Any]):
     tournament_version = serializers.IntegerField()
     entry = PlayerEntrySerializer()
+    partnership = PlayerPartnershipSerializer(
+        allow_null=True,
+        help_text="In a pairs event (T9) the partnership the player entered with, named once, "
+        "with its current players; null otherwise.",
+    )
     stages = PlayerStageSerializer(many=True)
     matches = PlayerMatchSerializer(many=True)
 

@@ -33,7 +33,7 @@ from brackets.selectors import (
     tournament_placings,
     went_on,
 )
-from brackets.selectors.pair_roster import NamedPair
+from brackets.selectors.pair_roster import NamedPair, roster_for
 from brackets.selectors.pairs import (
     PairPlacing,
     pairs_of_entries,
@@ -695,8 +695,31 @@ def _champion(tournament: Tournament, placings: list[Placing]) -> JSON | None:
 # --- one player ----------------------------------------------------------------------------
 
 
+def _player_partnership(tournament: Tournament, entry_id: int) -> JSON | None:
+    """The partnership a player entered a pairs event with (T9), named as the standings name
+    it, with its current players (a substitute in, T11), and ``left``: this player was
+    replaced. ``None`` outside a pairs event (no query then) or for a player in none."""
+    if not is_pairs_event(tournament):
+        return None
+    roster = roster_for(entry_ids=[entry_id])
+    pid = roster.pair_of(entry_id)
+    if pid is None:
+        return None
+    members = roster.members_at(pid, None)
+    return {
+        **pair_json(
+            pid,
+            roster.registered.get(pid, ""),
+            [m.entry_id for m in members],
+            [m.player for m in members],
+        ),
+        "left": roster.by_entry[entry_id].left_at is not None,
+    }
+
+
 def player_results(*, tournament: Tournament, entry_id: int) -> JSON | None:
-    """A player's matches and hands in this tournament (five queries), or ``None``."""
+    """A player's matches and hands in this tournament (five queries; six in a pairs event,
+    for the partnership), or ``None``."""
     entry = (
         Entry.objects.filter(pk=entry_id, tournament_id=tournament.pk)
         .select_related("player")
@@ -748,6 +771,7 @@ def player_results(*, tournament: Tournament, entry_id: int) -> JSON | None:
             "seed": entry.seed,
             "status": entry.status,
         },
+        "partnership": _player_partnership(tournament, entry.pk),
         "stages": [
             {"stage_id": s.stage_id, "status": s.status, "placing": s.placing}
             for s in stage_rows.order_by("stage__number")

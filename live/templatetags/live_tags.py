@@ -12,6 +12,7 @@ from django.utils.dateparse import parse_datetime
 
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
+from scoring.engine.placing import seat_side_places
 from scoring.presenters.match import scores_after_line, tie_line
 from scoring.presenters.partnership import SideView
 
@@ -77,6 +78,30 @@ def table_placing(placing: int | None) -> str:
         return ""
     found = TABLE_PLACINGS.get(int(placing))
     return str(found) if found is not None else str(placing)
+
+
+@register.simple_tag
+def match_placing(match: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """``{% match_placing m.match m.seat as pl %}``: where the player in ``seat`` placed at a
+    finished table (T4): ``place`` 1..4 and ``shared`` when another seat holds the same
+    placing (players still level share it, T3). At a partnership table (R42) the place of
+    the player's partnership among the two, 1 or 2 (both 1 when level, T3; a forfeit loses
+    for the partnership, T7), as the bracket reads it, with ``pair`` true. ``None`` before the
+    match is finished or without a placing."""
+    if match.get("status") != "finished" or seat is None:
+        return None
+    seats = sorted(match.get("seats") or [], key=lambda s: int(s["seat"]))
+    placings = [s.get("placing") for s in seats]
+    if match.get("partners") and len(seats) == 4:
+        places = seat_side_places(placings, [bool(s.get("forfeited")) for s in seats])
+        place = places[int(seat)] if 0 <= int(seat) < 4 else None
+        if place is None:
+            return None
+        return {"place": place, "shared": places[0] == places[1], "pair": True}
+    mine = next((s.get("placing") for s in seats if int(s["seat"]) == int(seat)), None)
+    if mine is None:
+        return None
+    return {"place": mine, "shared": placings.count(mine) > 1, "pair": False}
 
 
 @register.filter

@@ -132,6 +132,38 @@
     if (found && found.focus) found.focus({ preventScroll: true });
   }
 
+  // -- folded sections across swaps --------------------------------------------------------------
+
+  // A player's page folds each match's hands (<details data-keep-open id="...">), open for the
+  // match in play. A swap rebuilds them as the server renders them (every hand at the player's
+  // table re-renders the page): one the reader opened or closed keeps the reader's choice, and
+  // one open before stays open (the match a reader watched just finished: its hands stay).
+  var chosenOpen = {};
+
+  document.addEventListener("click", function (ev) {
+    var summary = ev.target && ev.target.closest ? ev.target.closest("summary") : null;
+    var details = summary ? summary.parentElement : null;
+    if (!details || details.tagName !== "DETAILS" || !details.id) return;
+    if (!details.hasAttribute("data-keep-open") || !root.contains(details)) return;
+    // The click toggles the details after this listener: record the state it is going to.
+    chosenOpen[details.id] = !details.open;
+  });
+
+  function openKept(scope) {
+    var open = {};
+    Array.prototype.forEach.call(scope.querySelectorAll("details[data-keep-open][id]"),
+      function (el) { if (el.open) open[el.id] = true; });
+    return open;
+  }
+
+  function restoreOpen(scope, wasOpen) {
+    Array.prototype.forEach.call(scope.querySelectorAll("details[data-keep-open][id]"),
+      function (el) {
+        if (Object.prototype.hasOwnProperty.call(chosenOpen, el.id)) el.open = chosenOpen[el.id];
+        else if (wasOpen[el.id]) el.open = true;
+      });
+  }
+
   // -- re-fetch with a conditional GET ----------------------------------------------------------
 
   function applyPage(html) {
@@ -143,7 +175,9 @@
       var here = root.querySelector('[data-live-region="' + name + '"]');
       if (!here) return;
       var key = focusKey(here);
+      var wasOpen = openKept(here);
       here.innerHTML = region.innerHTML;
+      restoreOpen(here, wasOpen);
       refocus(key, here);
     });
     root.dataset.matches = fresh.dataset.matches || "";

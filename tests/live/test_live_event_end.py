@@ -212,7 +212,7 @@ def test_the_champions_page_sums_up_the_event_not_qualifying(client: Any) -> Non
     assert "<dt>Place</dt>" in summary
     assert "1 of 8 · Final" in summary
     assert "Champion" in summary
-    assert "1 match win in 1 played" in summary
+    assert "1 of 1 match won" in summary
     assert "Earlier stages" in summary
     assert "of 8 · Qualifying" in summary.split("Earlier stages", 1)[1]
 

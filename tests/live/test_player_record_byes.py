@@ -39,9 +39,9 @@ def test_a_pairs_players_bye_is_not_a_match_played_or_won_t1_t9() -> None:
     r2 = services.round_publish(stage=q, actor=d)
     _forfeit_in(r2, bye_entry, d)
     summary = _summary(t.slug, bye_entry)
-    assert "0 match wins in 1 played" in summary
+    assert "0 of 1 match won" in summary
     assert "1 bye, counted as a match win (T1)" in summary
-    assert "1 match win in 1 played" not in summary
+    assert "1 of 1 match won" not in summary
 
 
 def test_an_individual_players_bye_is_not_a_match_played_or_won_t1() -> None:
@@ -53,7 +53,7 @@ def test_an_individual_players_bye_is_not_a_match_played_or_won_t1() -> None:
     r2 = services.round_publish(stage=q, actor=d)
     _forfeit_in(r2, bye_entry, d)
     summary = _summary(t.slug, bye_entry)
-    assert "0 match wins in 1 played" in summary
+    assert "0 of 1 match won" in summary
     assert "1 bye, counted as a match win (T1)" in summary
 
 
@@ -64,5 +64,5 @@ def test_a_bye_worth_nothing_is_named_without_a_win_t1() -> None:
     decide_round(r1, d)
     services.round_close(round=r1, actor=d)
     summary = _summary(t.slug, bye_entry)
-    assert "0 match wins in 0 played" in summary
+    assert "0 of 0 matches won" in summary
     assert ">1 bye<" in summary

@@ -107,12 +107,12 @@ def test_leaderboards_rank_by_each_statistic(client: Any) -> None:
     for stat in SEAT_STATS:
         best = max(getattr(s, stat) for s in seats)
         if best:
-            assert boards[stat][0].value == best
-            values = [row.value for row in boards[stat]]
+            assert boards[stat].rows[0].value == best
+            values = [row.value for row in boards[stat].rows]
             assert values == sorted(values, reverse=True)
         else:
-            assert boards[stat] == []
-    assert sum(r.value for r in boards["match_wins"]) == 4
+            assert boards[stat].rows == []
+    assert sum(r.value for r in boards["match_wins"].rows) == 4
 
     page = client.get(f"/stats/{tournament.slug}/")
     assert page.status_code == 200
