@@ -76,6 +76,8 @@ def test_a_cut_playoff_ended_by_time_before_a_hand_is_played_again() -> None:
     assert [rows[p]["playoff_on_line"] for p in level] == [True, True]
     assert [rows[p]["playoff_played"] for p in level] == [False, False]
     assert [rows[p]["rank"] for p in level] == [3, 3]
+    bracket = Client().get(f"/live/{t.slug}/bracket/").content.decode()
+    assert bracket.count("level: a further play-off table decides") == 2
     assert rows[level[0]]["tie_group"] is not None
     # The director's preview names the further table before anything is stored.
     page = director_client(d).get(reverse("brackets:preview", args=[t.slug, q.pk]))
