@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from brackets.engine import Advancement, ByePolicy, Playoff, advance_cut, resolve_playoff_groups
+from brackets.engine import Advancement, ByePolicy, advance_cut, resolve_playoff_groups
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
 from brackets.models import Round, StageEntry
 from brackets.selectors.pair_roster import NamedPair, roster_for, round_moment
@@ -17,6 +17,9 @@ from brackets.selectors.stage_data import (
     RoundData,
     StageData,
     TableData,
+    level_verdict,
+    plan_end,
+    played_playoffs,
     stage_data,
 )
 from scoring.engine.placing import side_places as engine_side_places
@@ -210,15 +213,6 @@ def pair_playoff_groups(data: StageData, rnd: RoundData, level: Sequence[int]) -
     return [g for g in groups if g]
 
 
-def _played_playoffs(data: StageData) -> list[RoundData]:
-    after = max((r.number for r in data.rounds if r.kind != Round.Kind.PLAYOFF), default=0)
-    return [
-        r
-        for r in data.rounds
-        if r.number > after and r.kind == Round.Kind.PLAYOFF and r.tables and r.complete
-    ]
-
-
 def pair_cut_advancement(data: StageData, pairs: Sequence[int]) -> Advancement:
     """The cut of a pairs qualifying stage (T6 over partnerships, T10) over the active
     partnerships ``pairs``: the top ``cut_size`` by T10, the partnerships level on the line
@@ -227,7 +221,7 @@ def pair_cut_advancement(data: StageData, pairs: Sequence[int]) -> Advancement:
     stage with it and the live standings draw their line from it."""
     standings = pair_standings_from_data(data, pairs=pairs)
     adv = advance_cut(standings.as_standings(), min(data.cut_size or len(pairs), len(pairs)))
-    for rnd in _played_playoffs(data):
+    for rnd in played_playoffs(data, after=plan_end(data)):
         if adv.playoff is None:
             break
         adv = resolve_playoff_groups(adv, pair_playoff_groups(data, rnd, adv.playoff.players))
@@ -253,13 +247,8 @@ def pair_playoff_results(data: StageData) -> tuple[dict[int, list[int]], set[int
         for i, group in enumerate(groups):
             for pair in group:
                 key.setdefault(pair, []).append(i)
-        still: tuple[int, ...] = ()
-        if rnd.advancing is not None and level:
-            spots = min(rnd.advancing, len(level))
-            adv = Advancement(advanced=(), playoff=Playoff(tuple(level), spots), eliminated=())
-            left = resolve_playoff_groups(adv, groups).playoff
-            still = left.players if left is not None else ()
-        settled.update({p: p not in still for p in level})
+        verdict = level_verdict(groups, level, rnd.advancing) if rnd.advancing else {}
+        settled.update({p: verdict.get(p) is not None or not verdict for p in level})
     return key, {p for p, done in settled.items() if done}
 
 

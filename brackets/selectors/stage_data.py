@@ -247,7 +247,8 @@ def playoff_groups(rnd: RoundData, players: Iterable[int]) -> list[tuple[int, ..
     return [tuple(groups[k]) for k in sorted(groups)]
 
 
-def _played_playoffs(data: StageData, after: int = 0) -> list[RoundData]:
+def played_playoffs(data: StageData, *, after: int = 0) -> list[RoundData]:
+    """The stage's played-out play-off rounds (T6) after round ``after``, in order."""
     return [
         r
         for r in data.rounds
@@ -255,28 +256,40 @@ def _played_playoffs(data: StageData, after: int = 0) -> list[RoundData]:
     ]
 
 
+def plan_end(data: StageData) -> int:
+    """The number of the stage's last round of its plan: its play-offs come after it."""
+    return max((r.number for r in data.plan_rounds()), default=0)
+
+
 def fold_playoffs(adv: Advancement, data: StageData, *, after: int) -> Advancement:
     """``adv`` with the stage's played-out play-off rounds after round ``after`` folded in,
     in order (T6): each decides who of the players still level on the line goes on; a group
     still level after the last one stays ``adv.playoff``, for a further play-off table."""
-    for rnd in _played_playoffs(data, after):
+    for rnd in played_playoffs(data, after=after):
         if adv.playoff is None:
             break
         adv = resolve_playoff_groups(adv, playoff_groups(rnd, adv.playoff.players))
     return adv
 
 
-def playoff_verdict(rnd: RoundData, players: Sequence[int], spots: int) -> dict[int, bool | None]:
-    """One played-out play-off round on its own: entry id -> goes on (True), out (False) or
-    still level on the line (None: a further play-off table decides, T6)."""
+def level_verdict(
+    groups: Sequence[Sequence[int]], players: Sequence[int], spots: int
+) -> dict[int, bool | None]:
+    """A play-off result in ``groups`` of level players (best first) for ``spots`` places:
+    player -> goes on (True), out (False) or still level on the line (None: a further
+    play-off table decides, T6). Individual and pairs play-offs alike."""
     adv = resolve_playoff_groups(
-        Advancement(advanced=(), playoff=Playoff(tuple(players), spots), eliminated=()),
-        playoff_groups(rnd, players),
+        Advancement(advanced=(), playoff=Playoff(tuple(players), spots), eliminated=()), groups
     )
     verdict: dict[int, bool | None] = dict.fromkeys(adv.advanced, True)
     verdict.update({p.player_id: False for p in adv.eliminated})
     verdict.update(dict.fromkeys(adv.playoff.players if adv.playoff else ()))
     return verdict
+
+
+def playoff_verdict(rnd: RoundData, players: Sequence[int], spots: int) -> dict[int, bool | None]:
+    """One played-out play-off round on its own (:func:`level_verdict` of its placings)."""
+    return level_verdict(playoff_groups(rnd, players), players, spots)
 
 
 def playoff_decided(data: StageData) -> set[int]:
@@ -318,8 +331,7 @@ def cut_advancement(data: StageData, standings: Standings | None = None) -> Adva
     adv = advance_cut(rows, min(data.cut_size or len(rows.rows), len(rows.rows)))
     last = data.last_round
     if adv.playoff is not None and last is not None and last.kind == Round.Kind.PLAYOFF:
-        swiss = [r.number for r in data.rounds if r.kind != Round.Kind.PLAYOFF]
-        adv = fold_playoffs(adv, data, after=max(swiss, default=0))
+        adv = fold_playoffs(adv, data, after=plan_end(data))
     return adv
 
 
@@ -341,7 +353,7 @@ def playoff_ordered(
     # Each played-off player's play-off results in order (T6): their group at every played
     # play-off table they sat at, so a further table orders the players its first left level.
     key: dict[int, tuple[int, ...]] = {}
-    for rnd in _played_playoffs(data):
+    for rnd in played_playoffs(data):
         players = [s.entry_id for t in rnd.tables for s in t.seats]
         for i, group in enumerate(playoff_groups(rnd, players)):
             for player in group:
