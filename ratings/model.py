@@ -6,7 +6,7 @@ place, of each remaining player's share of the remaining strength. openskill's
 ``PlackettLuce`` implements it (Weng & Lin 2011) and takes shared ranks for players level on
 placing (T3: players still level share a placing).
 
-What is rated, and how (README, "Ratings"; ``ratings.services.rated_matches`` selects):
+What is rated, and how (README, "Ratings"; ``ratings.selectors.rated_matches`` selects):
 - only games played at an event's tables: a match at a table of a round (T2), with at least
   one hand completed, in a tournament that is not a draft, that ended normally (R33), by time
   (T3) or by a director's override (T4): by its placings, shared placings as a draw between

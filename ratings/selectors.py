@@ -8,14 +8,104 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 
 from ratings.model import DISPLAY_BASE, DISPLAY_SCALE, display_rating
 from ratings.models import PlayerRating, RatingChange
 from scoring.engine.placing import side_places
-from scoring.models import Seat
+from scoring.models import Match, Seat
 from tournament.models import Entry, Player, Tournament
 from tournament.selectors import UserLike, player_public, player_visible
+
+# -- what counts for ratings, and the statistics that go with them --------------------------------
+#
+# One definition of a rated match (:func:`rated_matches`): the ratings services rate exactly
+# these matches, and every count shown next to a rating (the profile's and the directory's
+# rated matches and rated match wins, the rating API) counts exactly these, never a
+# stand-alone match, a forfeit or a draft's match (README, "Ratings").
+
+
+def rated_matches() -> QuerySet[Match]:
+    """Matches that count for ratings (README, "Ratings"): games played at an event's tables.
+
+    A match counts when it is finished, at a table of a round of a stage (T2), with at least
+    one hand completed, and its tournament is not a draft: ended normally (R33), by time (T3)
+    or by the director's override of a match whose hands were played (T4: by the director's
+    placings). Never a forfeit (T7: an absence, not a game), nor an override of a match in
+    which no hand was completed (a decision, not a game, like a forfeit), nor a stand-alone
+    match (created without a round: nothing at the event's tables stands behind it, and a
+    director of one event could otherwise rewrite any player's rating, and so the seeding of
+    every other event the player entered, with matches made up for the purpose)."""
+    return (
+        Match.objects.filter(
+            status=Match.Status.FINISHED,
+            finished_at__isnull=False,
+            end_reason__in=[
+                Match.EndReason.NORMAL,
+                Match.EndReason.TIME,
+                Match.EndReason.OVERRIDE,
+            ],
+            hands_count__gt=0,
+        )
+        # At a round's table: brackets' one-to-one RoundMatch.match (related name
+        # "round_link"), read by relation name because ratings sits below brackets in the
+        # import layers and may not import it. The link is the one record of a match's round;
+        # a copy of it on Match would need a backfill and could drift from it. A forfeit's
+        # continuation (T7) plays on at the same table: brackets links it to the round when
+        # it next checks the round, so until then it counts through the match it continues.
+        .filter(Q(round_link__isnull=False) | Q(continues__round_link__isnull=False))
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .exclude(seats__placing__isnull=True)
+    )
+
+
+def match_win() -> Q:
+    """A seat's match win (T4), for filtering :class:`scoring.models.Seat` rows: placed first,
+    not forfeited (T7), and no player of another side shares the first place (T3: a shared
+    first place is not a match win). At a partnership table (R42) both partners hold their
+    partnership's placing (``1, 3, 1, 3``), so a partner's first place is no rival: both
+    partners of the first partnership win; level partnerships (``1, 1, 1, 1``) win nothing."""
+    partner = Q(match__ruleset__teams="partners") & (
+        Q(seat=OuterRef("seat") + 2) | Q(seat=OuterRef("seat") - 2)
+    )
+    rival_first = (
+        Seat.objects.filter(match_id=OuterRef("match_id"), placing=1)
+        .exclude(pk=OuterRef("pk"))
+        .exclude(partner)
+    )
+    return Q(placing=1, forfeited=False) & ~Q(Exists(rival_first))
+
+
+@dataclass(frozen=True, slots=True)
+class RatedRecord:
+    """A player's matches that count for ratings (:func:`rated_matches`) and their match wins
+    there (:func:`match_win`)."""
+
+    matches: int = 0
+    wins: int = 0
+
+
+def rated_records(*, player_ids: Iterable[int]) -> dict[int, RatedRecord]:
+    """Each player's :class:`RatedRecord` (one query); players with no rated match are left
+    out. The count is the number of matches their rating is built from."""
+    rows = (
+        Seat.objects.filter(entry__player_id__in=list(player_ids), match__in=rated_matches())
+        .values("entry__player_id")
+        .annotate(n=Count("id"), won=Count("id", filter=match_win()))
+        .values_list("entry__player_id", "n", "won")
+    )
+    return {player: RatedRecord(n, won) for player, n, won in rows}
 
 
 def seeding_ratings(*, player_ids: Iterable[int], unrated: float | None = 0.0) -> dict[int, float]:
@@ -24,7 +114,7 @@ def seeding_ratings(*, player_ids: Iterable[int], unrated: float | None = 0.0) -
     player out, for a caller that treats an unknown rating otherwise).
 
     The system's rating is ``PlayerRating``, which the ratings services derive from the matches
-    :func:`ratings.services.rated_matches` counts (games at a round's table) and nothing else:
+    :func:`rated_matches` counts (games at a round's table) and nothing else:
     a stand-alone match or an override with no hand played never reaches a player's seeding,
     and ``ratings_reconcile`` removes what an earlier rule stored."""
     ids = list(player_ids)
@@ -95,8 +185,11 @@ class PlayerProfile:
     player: Player
     rating: int | None
     rated_matches: int
+    """The matches the rating is built from (:func:`rated_matches`), stand-alone ones never."""
     history: list[HistoryLine]
     tournaments: list[TournamentLine]
+    rated_wins: int = 0
+    """Match wins among ``rated_matches`` (:func:`match_win`)."""
 
 
 PROFILE_HISTORY = 500
@@ -104,9 +197,10 @@ PROFILE_HISTORY = 500
 
 def player_profile(*, player_id: int, user: UserLike | None = None) -> PlayerProfile | None:
     """A player's rating, rating history (latest ``PROFILE_HISTORY`` matches, oldest first) and
-    the public tournaments they entered; ``None`` for a player ``user`` may not see
-    (``tournament.selectors.player_visible``: a player entered only in drafts is not public).
-    Three queries whatever the history's length."""
+    the public tournaments they entered, and their rated matches and wins (:class:`RatedRecord`);
+    ``None`` for a player ``user`` may not see (``tournament.selectors.player_visible``: a
+    player entered only in drafts is not public). Four queries whatever the history's length
+    (five with a partnership match in the history)."""
     player = (
         Player.objects.filter(player_visible(user=user), pk=player_id)
         .select_related("skill")
@@ -149,12 +243,14 @@ def player_profile(*, player_id: int, user: UserLike | None = None) -> PlayerPro
         .select_related("tournament")
         .order_by("-tournament__starts_on", "-tournament_id")
     ]
+    record = rated_records(player_ids=[player_id]).get(player_id, RatedRecord())
     return PlayerProfile(
         player=player,
         rating=skill.display if skill is not None and skill.matches else None,
-        rated_matches=skill.matches if skill is not None else 0,
+        rated_matches=record.matches,
         history=history,
         tournaments=tournaments,
+        rated_wins=record.wins,
     )
 
 
@@ -218,8 +314,8 @@ def accent_insensitive_pattern(words: str) -> str:
 
 def player_directory(*, query: str = "", order: str = "rating") -> QuerySet[Player]:
     """The public players: everyone who entered a tournament that is not a draft (a draft's
-    entries are the director's business), with ``shown_rating`` (the system rating once rated,
-    else None) and ``rated_matches``.
+    entries are the director's business), with the skill joined; :func:`directory_lines`
+    gives each row its shown rating and rated matches.
 
     ``query`` matches the name, nickname or club (case-insensitive); ``order`` is ``rating``
     (rated players best first, the unrated after them by name) or ``name``.
@@ -258,13 +354,17 @@ class DirectoryLine:
 
 
 def directory_lines(players: Iterable[Player]) -> list[DirectoryLine]:
-    """The rows of a page of :func:`player_directory` (no query: the skill is joined)."""
+    """The rows of a page of :func:`player_directory` (the skill is joined; one query counts
+    the page's rated matches, :func:`rated_records`)."""
+    page = list(players)
+    records = rated_records(player_ids=[p.pk for p in page])
     out = []
-    for p in players:
+    for p in page:
         skill = getattr(p, "skill", None)  # a player never rated has no PlayerRating row
+        matches = records.get(p.pk, RatedRecord()).matches
         if skill is None or not skill.matches:
-            out.append(DirectoryLine(player=p, rating=None, rated_matches=0))
+            out.append(DirectoryLine(player=p, rating=None, rated_matches=matches))
         else:
             rating = display_rating(skill.mu, skill.sigma)
-            out.append(DirectoryLine(player=p, rating=rating, rated_matches=skill.matches))
+            out.append(DirectoryLine(player=p, rating=rating, rated_matches=matches))
     return out

@@ -16,12 +16,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from ratings.model import Skill, rate_table, starting_skill
 from ratings.models import PlayerRating, RatingChange
-from scoring.models import Match, Seat
-from tournament.models import Player, Tournament
+from ratings.selectors import rated_matches
+from scoring.models import Seat
+from tournament.models import Player
 
 # An arbitrary constant naming the ratings writer's advisory lock.
 _LOCK_KEY = 0x52415445  # "RATE"
@@ -40,40 +41,6 @@ def _lock() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
-
-
-def rated_matches() -> QuerySet[Match]:
-    """Matches that count for ratings (README, "Ratings"): games played at an event's tables.
-
-    A match counts when it is finished, at a table of a round of a stage (T2), with at least
-    one hand completed, and its tournament is not a draft: ended normally (R33), by time (T3)
-    or by the director's override of a match whose hands were played (T4: by the director's
-    placings). Never a forfeit (T7: an absence, not a game), nor an override of a match in
-    which no hand was completed (a decision, not a game, like a forfeit), nor a stand-alone
-    match (created without a round: nothing at the event's tables stands behind it, and a
-    director of one event could otherwise rewrite any player's rating, and so the seeding of
-    every other event the player entered, with matches made up for the purpose)."""
-    return (
-        Match.objects.filter(
-            status=Match.Status.FINISHED,
-            finished_at__isnull=False,
-            end_reason__in=[
-                Match.EndReason.NORMAL,
-                Match.EndReason.TIME,
-                Match.EndReason.OVERRIDE,
-            ],
-            hands_count__gt=0,
-        )
-        # At a round's table: brackets' one-to-one RoundMatch.match (related name
-        # "round_link"), read by relation name because ratings sits below brackets in the
-        # import layers and may not import it. The link is the one record of a match's round;
-        # a copy of it on Match would need a backfill and could drift from it. A forfeit's
-        # continuation (T7) plays on at the same table: brackets links it to the round when
-        # it next checks the round, so until then it counts through the match it continues.
-        .filter(Q(round_link__isnull=False) | Q(continues__round_link__isnull=False))
-        .exclude(tournament__status=Tournament.Status.DRAFT)
-        .exclude(seats__placing__isnull=True)
-    )
 
 
 def _after(key: Key) -> Q:

@@ -3,7 +3,10 @@ per player (across events or in one tournament) and leaderboards per tournament.
 
 Everything is counted from finished matches' seat lines (the R35 columns the services keep) and
 from the stored, non-void hands; draft tournaments never count. A forfeit (T7) counts as a
-match played and lost, with no hands.
+match played and lost, with no hands. These are statistics of every finished match, stand-alone
+ones included, not of the rated ones: what counts for a rating, and the counts shown next to it,
+are :func:`ratings.selectors.rated_matches` and :func:`ratings.selectors.rated_records`. A match
+win is :func:`ratings.selectors.match_win` (a shared first place is none, T3).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ratings.merge import name_key
+from ratings.selectors import match_win
 from scoring.models import Hand, Match, Seat
 
 # The R35 statistics kept on each seat, in the order pages show them.
@@ -68,7 +72,7 @@ def player_stats(*, player_id: int, tournament_id: int | None = None) -> PlayerS
     """One player's statistics, across events or in one tournament (three queries)."""
     totals = _seats(player_id, tournament_id).aggregate(
         matches=Count("id"),
-        match_wins=Count("id", filter=Q(placing=1)),
+        match_wins=Count("id", filter=match_win()),
         **{name: Sum(name) for name in SEAT_STATS},
     )
     # The hands this player posed: the seat that posed is theirs. Both conditions sit in one
@@ -197,7 +201,7 @@ def tournament_leaders(
         .values("entry__player_id", "entry__player__name")
         .annotate(
             matches=Count("id"),
-            match_wins=Count("id", filter=Q(placing=1)),
+            match_wins=Count("id", filter=match_win()),
             **{name: Sum(name) for name in SEAT_STATS},
         )
     ]

@@ -37,7 +37,7 @@ def test_both_partners_win_the_match_in_their_record_and_rating_r42_t4() -> None
     page = Client().get(f"/players/{player[2]}/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "1 match win in 1 finished match." in text  # proper plurals (walkthrough)
+    assert "1 match win in 1 finished match (rated or not)." in text  # proper plurals (walkthrough)
 
     # As newcomers with no typed rating (they start level, model.starting_skill): rebuilt.
     Player.objects.filter(pk__in=player.values()).update(rating=None)

@@ -1,4 +1,4 @@
-"""What counts for ratings (ratings.services.rated_matches, README "Ratings"): only games played
+"""What counts for ratings (ratings.selectors.rated_matches, README "Ratings"): only games played
 at an event's tables. A match is rated when it is at a table of a round of a stage (T2), at
 least one hand was completed, and the tournament is not a draft; a director's override of
 such a match is rated by the director's placings (T4). A stand-alone match, an override of a
