@@ -69,6 +69,10 @@ LABELS: dict[str, dict[str, Promise]] = {
         # A pairs event's champion is a partnership (T9, T10): worded as the home page words it.
         "champion_pair": _("Champion partnership"),
         "final_table": _("Final table"),
+        # A withdrawn or disqualified player or partnership (T7): out, but not by the results,
+        # so the row does not read "Eliminated" (ranked after everyone still in).
+        "withdrawn": pgettext_lazy("outlook", "Withdrawn"),
+        "disqualified": pgettext_lazy("outlook", "Disqualified"),
     },
     "entrant": {
         "active": pgettext_lazy("entrant", "Playing"),

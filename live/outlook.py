@@ -12,7 +12,8 @@ Glossary:
     clinched  -- fewer than ``cut`` other players can still reach the player's min wins: the
                  player finishes in the top ``cut`` whatever happens (T6 cut).
     eliminated -- at least ``cut`` players already have more wins than the player can reach;
-                 or the player has withdrawn (T7).
+                 or the player has withdrawn (T7): out of the cut either way (the live
+                 standings mark a withdrawn row ``withdrawn`` before asking, T7).
 """
 
 from __future__ import annotations

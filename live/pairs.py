@@ -22,6 +22,7 @@ from brackets.selectors.pairs import (
     pair_seed,
     pair_standings_from_data,
     pairs_of,
+    pairs_withdrawn,
     side_places,
     stage_pairs,
     table_sides,
@@ -110,6 +111,10 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     all_played = bool(data.swiss_rounds) and len(planned) >= (data.swiss_rounds or 0)
     all_played = all_played and all(r.complete for r in planned)
     ordered = sorted(standings.rows, key=lambda r: (r.rank, played_key.get(r.pair_id, [])))
+    # Withdrawn partnerships (T7) rank after every partnership still in and take no place in
+    # the cut: the line falls under the cut-th partnership still in, if one is below it.
+    gone = pairs_withdrawn(data)
+    still_in = sum(1 for r in ordered if r.pair_id not in gone)
     for i, row in enumerate(ordered):
         info = pairs[row.pair_id].info
         tie_group = None
@@ -133,7 +138,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "seed": pair_seed(pairs[row.pair_id].seed),
                 **_pair_outcome(
                     [by_entry[p] for p in info.players if p in by_entry],
-                    withdrawn=info.status == "withdrawn",
+                    withdrawn=row.pair_id in gone,
                     champion=row.pair_id == champion,
                     finalist=stage_over and row.pair_id in finalists,
                 ),
@@ -153,8 +158,8 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "tie_group": tie_group,
                 "active": pairs[row.pair_id].active,
                 "champion": row.pair_id == champion,
-                "above_cut": None if cut is None else i < cut,
-                "cut_after": cut is not None and i == cut - 1 and i < len(standings.rows) - 1,
+                "above_cut": None if cut is None else i < cut and row.pair_id not in gone,
+                "cut_after": cut is not None and i == cut - 1 and i < still_in - 1,
                 "playoff_on_line": all_played
                 and row.pair_id in contested
                 and row.pair_id not in played_off,
@@ -185,7 +190,10 @@ def _pair_outcome(
     placed it (the partners' placing here: out in this stage, or its final played), as the
     bracket lists it; ``status`` the partners' stage status (``finished`` for the finished
     final's two partnerships, ``withdrawn`` for a withdrawn partnership, T7); ``outlook``
-    ``champion``, ``final_table``, ``advanced`` or ``eliminated`` once certain, else null."""
+    ``champion``, ``final_table``, ``advanced`` or ``eliminated`` once certain, and for a
+    ``withdrawn`` partnership (:func:`brackets.selectors.pairs.pairs_withdrawn`)
+    ``disqualified`` if a player of it was disqualified, else ``withdrawn`` (T7: out by a
+    withdrawal, not by its results, as a withdrawn player's row reads); else null."""
     statuses = {e.status for e in members}
     placings = [e.placing for e in members if e.placing is not None]
     if champion:
@@ -194,7 +202,10 @@ def _pair_outcome(
         outlook = "final_table"
     elif StageEntry.Status.ADVANCED in statuses:
         outlook = "advanced"
-    elif statuses and statuses <= {StageEntry.Status.ELIMINATED, StageEntry.Status.WITHDRAWN}:
+    elif withdrawn:
+        gone = {e.withdrawal for e in members}
+        outlook = "disqualified" if "disqualified" in gone else "withdrawn"
+    elif statuses and statuses <= {StageEntry.Status.ELIMINATED}:
         outlook = "eliminated"
     else:
         outlook = None

@@ -7,7 +7,7 @@ Split from :mod:`brackets.engine.pairs` (seating), which re-exports these names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from brackets.engine.errors import BracketError
@@ -121,11 +121,19 @@ def pairs_standings(
     byes: Iterable[PairId] = (),
     bye_policy: ByePolicy = ByePolicy.WIN,
     pip_scoring: bool = False,
+    withdrawn: Mapping[PairId, int] | None = None,
 ) -> PairStandings:
     """Rank partnerships (T10): match wins, then hands won, then points for minus points
     against (``pip_scoring``) or six-loves given (win-count scoring), then head-to-head among
     those still level (applied again inside a smaller group still level). Partnerships level
     after every key share a rank and list each other in ``tied_with`` (a play-off, T6).
+
+    ``withdrawn`` maps partnerships withdrawn or disqualified (T7 over partnerships) to the
+    round they went out in: they rank after every partnership still in, who went further
+    first, then by T10, exactly as :func:`brackets.engine.standings.compute_standings` ranks
+    withdrawn players. A withdrawn partnership is never level with one still in: head-to-head
+    (among the tied, T10/T5) never counts a match against it there, and seed never decides
+    a place (T3).
 
     A bye is one match win or nothing per ``bye_policy`` (T1). Ranks are competition ranks
     (1, 2, 2, 4); level partnerships are listed by id.
@@ -172,13 +180,22 @@ def pairs_standings(
         t = totals[p]
         return (t[0], t[1], third(p))
 
-    ordered = sorted(ids, key=lambda p: (tuple(-k for k in key(p)), p))
+    out_round = withdrawn or {}
+
+    def group_key(p: PairId) -> tuple[int, int, int, int, int]:
+        """Still in first, then the withdrawn by their round out, a later one first (T7);
+        then the T10 keys. Only partnerships with one group key are level."""
+        if p in out_round:
+            return (-1, out_round[p], *key(p))
+        return (0, 0, *key(p))
+
+    ordered = sorted(ids, key=lambda p: (tuple(-k for k in group_key(p)), p))
     # Resolve groups level on the first three keys by head-to-head, recursively.
     h2h: dict[PairId, int | None] = dict.fromkeys(ids, None)
     tied: dict[PairId, tuple[PairId, ...]] = dict.fromkeys(ids, ())
     blocks: list[list[PairId]] = []
     for p in ordered:
-        if blocks and key(blocks[-1][0]) == key(p):
+        if blocks and group_key(blocks[-1][0]) == group_key(p):
             blocks[-1].append(p)
         else:
             blocks.append([p])
@@ -231,17 +248,20 @@ def pairs_standings(
                 )
             )
         position += len(group)
-    return PairStandings(rows=tuple(_decided(rows, key)), pip_scoring=pip_scoring)
+    return PairStandings(
+        rows=tuple(_decided(rows, lambda p: group_key(p)[:2])), pip_scoring=pip_scoring
+    )
 
 
-def _decided(rows: list[PairRow], key: object) -> list[PairRow]:
-    """Fill ``decided_by``: the deepest T10 level separating a row from its neighbours."""
+def _decided(rows: list[PairRow], band: Callable[[PairId], tuple[int, int]]) -> list[PairRow]:
+    """Fill ``decided_by``: the deepest T10 level separating a row from its neighbours; a
+    withdrawal (T7), not a T10 key, separates partnerships of two ``band`` values."""
     from dataclasses import replace
 
     def level(a: PairRow, b: PairRow) -> Tiebreak:
         if a.rank == b.rank:
             return Tiebreak.PLAYOFF
-        if a.match_wins != b.match_wins:
+        if band(a.pair_id) != band(b.pair_id) or a.match_wins != b.match_wins:
             return Tiebreak.MATCH_WINS
         if a.hands_won != b.hands_won:
             return Tiebreak.HANDS_WON

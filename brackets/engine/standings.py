@@ -13,7 +13,9 @@ Glossary:
     head-to-head   -- among players level on the first three keys, a mini-table over the matches
                       two or more of them played together: one point for every tied opponent a
                       player finished ahead of (a lower placing). Applied again inside any
-                      smaller group still level, the way group tables usually are.
+                      smaller group still level, the way group tables usually are. A withdrawn
+                      player is never level with a player still in (below), so finishing ahead
+                      of one earns no head-to-head point against the players still in.
     play-off       -- players still level after head-to-head share a rank and carry
                       ``tied_with``; the director decides with a play-off match (T5).
     withdrawn      -- a player withdrawn or disqualified (T7) is ranked after every player
@@ -35,6 +37,8 @@ from brackets.engine.errors import BracketError
 from brackets.engine.model import ByePolicy, PlayerId, Record
 
 MatchId = int
+_GroupKey = tuple[int, int, int, int, int]
+"""A level group: (0 still in / -1 withdrawn, round out, match wins, hands won, six-loves)."""
 
 
 class Tiebreak(StrEnum):
@@ -262,27 +266,6 @@ def _split(
     return tiers
 
 
-def _withdrawn_last(
-    tiers: list[list[PlayerId]], withdrawn: Mapping[PlayerId, int]
-) -> tuple[list[list[PlayerId]], dict[PlayerId, int]]:
-    """``tiers`` (T5 order) with the ``withdrawn`` players (T7; player -> round out) after
-    everyone else: who went out in a later round first, then T5 order, the withdrawn players
-    of one tier and one round staying level. Also each player's band (0: still in, else 1 +
-    their round out): players of different bands are never level."""
-    still_in: list[list[PlayerId]] = []
-    gone: dict[tuple[int, int], list[PlayerId]] = defaultdict(list)
-    band: dict[PlayerId, int] = {}
-    for i, tier in enumerate(tiers):
-        kept = [p for p in tier if p not in withdrawn]
-        if kept:
-            still_in.append(kept)
-        for p in tier:
-            band[p] = 0 if p not in withdrawn else 1 + withdrawn[p]
-            if p in withdrawn:
-                gone[(-withdrawn[p], i)].append(p)
-    return still_in + [gone[k] for k in sorted(gone)], band
-
-
 def compute_standings(
     records: Iterable[MatchRecord],
     *,
@@ -301,8 +284,11 @@ def compute_standings(
     ``withdrawn`` maps players withdrawn or disqualified (T7) to the round they went out in:
     they rank after every other player, who went further first, then by T5, and share a rank
     only with withdrawn players level on both (never by seed, T3). The others keep their T5
-    order and ties (head-to-head still counts the matches a withdrawn player played), ranked
-    among themselves: a withdrawn player never takes or shares the place of one still in.
+    order and ties, ranked among themselves: a withdrawn player never takes or shares the
+    place of one still in. The matches a withdrawn player played still count for everyone's
+    keys (T7: a forfeit is a 0-6 loss, the table plays on), but head-to-head is "among the
+    tied players" (T5) and a withdrawn player is never tied with one still in: a place ahead
+    of them earns no head-to-head point there (README, "Rule decisions").
 
     Players level at a table after every T3 key share its placing (1, 1, 3, 4); a shared
     first is no match win (T3).
@@ -359,16 +345,26 @@ def compute_standings(
         if bye_policy is ByePolicy.WIN:
             t.match_wins += 1
 
-    # Level groups on the first three T5 keys, best first; head-to-head splits each group.
-    by_key: dict[tuple[int, int, int], list[PlayerId]] = defaultdict(list)
+    # Level groups, best first: the players still in on the first three T5 keys, then the
+    # withdrawn (T7) by the round they went out in (a later round first) and the same keys.
+    # A withdrawn player is in no group of players still in, so head-to-head (T5: among the
+    # tied players) never counts a match against them there; head-to-head splits each group.
+    out_round = withdrawn or {}
+    # still in: 0; withdrawn: 1 + the round they went out in (players of two bands are never
+    # level: a withdrawal, not a T5 key, placed them apart)
+    band = {p: 0 if p not in out_round else 1 + out_round[p] for p in totals}
+    key_of: dict[PlayerId, _GroupKey] = {}
     for p, t in totals.items():
-        by_key[t.key()].append(p)
+        mine = t.key()
+        key_of[p] = (0, 0, *mine) if p not in out_round else (-1, out_round[p], *mine)
+    by_key: dict[_GroupKey, list[PlayerId]] = defaultdict(list)
+    for p, group_key in key_of.items():
+        by_key[group_key].append(p)
     # Head-to-head inside every level group at once (T5): one pass over the tables lists who
     # finished ahead of whom among players of the same group, and every smaller group still
     # level reads only its own group's list (a scan of each group's matches was most of a
     # 5,000-player build's engine time).
-    key_of = {p: t.key() for p, t in totals.items()}
-    ahead_of: dict[tuple[int, int, int], list[tuple[PlayerId, PlayerId]]] = defaultdict(list)
+    ahead_of: dict[_GroupKey, list[tuple[PlayerId, PlayerId]]] = defaultdict(list)
     for at_table in placings.values():
         if len(at_table) < 2:
             continue
@@ -390,9 +386,6 @@ def compute_standings(
             score[a] += 1
         h2h.update(score)
         tiers.extend(_split(group, pairs, score))
-    band = dict.fromkeys(totals, 0)  # still in: 0; withdrawn: 1 + the round they went out in
-    if withdrawn:
-        tiers, band = _withdrawn_last(tiers, withdrawn)
 
     ordered: list[tuple[PlayerId, int, tuple[PlayerId, ...]]] = []  # (player, rank, tied_with)
     rank = 1

@@ -79,6 +79,35 @@ def stage_pairs(data: StageData) -> list[StagePair]:
     return out
 
 
+def pairs_withdrawn(data: StageData) -> dict[int, int]:
+    """Partnerships of a loaded pairs stage withdrawn or disqualified (T7 over partnerships)
+    -> the round they went out in (0 before round 1), the pairs twin of
+    :meth:`StageData.withdrawn`: the standings rank them after every partnership still in
+    (:func:`brackets.engine.pairs.pairs_standings`) and the stage places them so
+    (:func:`brackets.services.pairs_planning.pairs_withdrawn_places`).
+
+    A partnership is two players (T9): one of its players withdrawn from the stage or the
+    event without a substitute (T11) takes it out, in the round the first of them went out
+    (a player withdrawn from the event while active here, in the stage's latest round, as
+    the stage's end records it); so does the partnership's own withdrawal."""
+    last = data.last_round.number if data.last_round else 0
+    by_entry = {e.entry_id: e for e in data.entrants}
+    out: dict[int, int] = {}
+    for sp in stage_pairs(data):
+        rounds = [last] if sp.info.status == "withdrawn" else []
+        for player in sp.info.players:
+            e = by_entry.get(player)
+            if e is None:
+                continue
+            if e.status == StageEntry.Status.WITHDRAWN:
+                rounds.append(e.out_round or 0)
+            elif e.status == StageEntry.Status.ACTIVE and not e.active:
+                rounds.append(last)
+        if rounds:
+            out[sp.info.pair_id] = min(rounds)
+    return out
+
+
 def table_sides(pd: PairsData, table: TableData) -> tuple[int, int] | None:
     """(AC, BD) partnerships of a four-seat table (R42), ``None`` if it is not one."""
     if len(table.seats) != 4:
@@ -179,7 +208,8 @@ def pair_standings_from_data(
 ) -> PairStandings:
     """T10 standings of a loaded pairs stage over its qualifying and knockout rounds; with
     ``with_final`` (the pages and exports) the final's match too, so its winner ranks first
-    rather than level with the runner-up (T10)."""
+    rather than level with the runner-up (T10). Withdrawn partnerships (T7,
+    :func:`pairs_withdrawn`) rank after every partnership still in, as withdrawn players do."""
     kinds = (*STANDINGS_KINDS, Round.Kind.FINAL) if with_final else STANDINGS_KINDS
     pd = pairs_of(data)
     ids = [p.info.pair_id for p in stage_pairs(data)] if pairs is None else list(pairs)
@@ -194,8 +224,14 @@ def pair_standings_from_data(
     if pip_scoring is None:
         # Points (pip scoring) are above the win-count scale: any line above 6 means pips.
         pip_scoring = any(x.points_for > 6 or x.points_against > 6 for x in lines)
+    keep = set(ids)
     return pairs_standings(
-        lines, pairs=ids, byes=byes, bye_policy=ByePolicy(data.bye_policy), pip_scoring=pip_scoring
+        lines,
+        pairs=ids,
+        byes=byes,
+        bye_policy=ByePolicy(data.bye_policy),
+        pip_scoring=pip_scoring,
+        withdrawn={p: r for p, r in pairs_withdrawn(data).items() if p in keep},  # T7
     )
 
 

@@ -134,6 +134,20 @@ class EntrantData:
         """Still in the stage: active here and not withdrawn from the tournament (T7)."""
         return self.status == StageEntry.Status.ACTIVE and self.entry_status == Entry.Status.ACTIVE
 
+    @property
+    def withdrawal(self) -> str | None:
+        """``"withdrawn"`` or ``"disqualified"`` for an entrant out of the stage by a
+        withdrawal or disqualification (T7): withdrawn from the stage, or from the event while
+        still active here; ``None`` otherwise. The live standings' outlook of the row (not
+        "eliminated", which the results decide, T6)."""
+        if self.status == StageEntry.Status.WITHDRAWN or (
+            self.status == StageEntry.Status.ACTIVE and self.entry_status != Entry.Status.ACTIVE
+        ):
+            if self.entry_status == Entry.Status.DISQUALIFIED:
+                return "disqualified"
+            return "withdrawn"
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class StageData:

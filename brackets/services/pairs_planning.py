@@ -28,6 +28,7 @@ from brackets.engine import (
     Advancement,
     BracketError,
     Placement,
+    standings_places,
 )
 from brackets.engine.pairs import (
     PairHistory,
@@ -41,6 +42,7 @@ from brackets.selectors.pairs import (
     pair_cut_advancement,
     pair_standings_from_data,
     pairs_of,
+    pairs_withdrawn,
     round_pairs,
     stage_pairs,
     table_sides,
@@ -316,22 +318,26 @@ def _no_winner(rnd: RoundData, table: int | None = None) -> BracketError:
 
 
 def pairs_withdrawn_places(data: StageData) -> list[Placement]:
-    """Places for partnerships whose players are all withdrawn, after every other partnership
-    of the stage (T10 over T6/T7): who went further first, then seed; partners share it."""
+    """Places for withdrawn partnerships (T7 over partnerships, :func:`pairs_withdrawn`) not
+    placed yet, after every other partnership of the stage: who went further first, then
+    T10; partnerships level on both share a place and seed never decides one (T3), as for
+    withdrawn players (:func:`brackets.services.planning.withdrawn_places`). These are the
+    ranks the standings give them, so every page shows the same place; partners share it."""
     pd = pairs_of(data)
     by_entry = {e.entry_id: e for e in data.entrants}
-    gone: list[tuple[int, int, int]] = []  # (-out_round, seed, pair)
-    placed = 0
-    for p in stage_pairs(data):
-        mine = [by_entry[x] for x in p.info.players if x in by_entry]
-        if mine and all(e.status == "withdrawn" and e.placing is None for e in mine):
-            gone.append((-(mine[0].out_round or 0), p.seed, p.info.pair_id))
-        else:
-            placed += 1
-    gone.sort()
+    pairs = stage_pairs(data)
+    todo = {
+        p
+        for p in pairs_withdrawn(data)
+        if all(by_entry[x].placing is None for x in pd.pair(p).players if x in by_entry)
+    }
+    if not todo:
+        return []
+    placed = len(pairs) - len(todo)
+    rows = [r for r in pair_standings_from_data(data).as_standings().rows if r.player_id in todo]
     return [
-        Placement(x, placed + i + 1)
-        for i, (_, _, pid) in enumerate(gone)
-        for x in pd.pair(pid).players
+        Placement(x, place.place)
+        for place in standings_places(rows, placed + 1)
+        for x in pd.pair(place.player_id).players
         if x in by_entry
     ]

@@ -248,7 +248,9 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     outlook = serializers.CharField(
         allow_null=True,
         help_text="clinched / eliminated / advanced when already certain (T6); in the finished "
-        "last stage, champion (the single first place) and final_table (its other players).",
+        "last stage, champion (the single first place) and final_table (its other players); "
+        "withdrawn or disqualified for a player out by a withdrawal or disqualification (T7), "
+        "ranked after everyone still in.",
     )
     above_cut = serializers.BooleanField(allow_null=True)
     cut_after = serializers.BooleanField(help_text="The cut line (T6) falls after this row.")
@@ -348,7 +350,9 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
     )
     outlook = serializers.CharField(
         allow_null=True,
-        help_text="champion, final_table, advanced or eliminated once certain, else null.",
+        help_text="champion, final_table, advanced or eliminated once certain; withdrawn or "
+        "disqualified for a partnership out by a withdrawal or disqualification (T7), ranked "
+        "after every partnership still in; else null.",
     )
     head_to_head = serializers.IntegerField(allow_null=True, help_text="T10, among the level.")
     decided_by = serializers.CharField(help_text="Deepest T10 key that placed this row.")

@@ -260,8 +260,10 @@ def _outlooks(
     for e in data.entrants:
         if e.status == StageEntry.Status.ADVANCED:
             out[e.entry_id] = "advanced"
-        elif e.status in (StageEntry.Status.ELIMINATED, StageEntry.Status.WITHDRAWN):
+        elif e.status == StageEntry.Status.ELIMINATED:
             out[e.entry_id] = "eliminated"
+        elif e.withdrawal is not None:  # T7: out by a withdrawal, not by the results
+            out[e.entry_id] = e.withdrawal
     if places:
         finalists = {line["entry_id"] for line in final_table or ()}
         firsts = [entry for entry, place in places.items() if place == 1]
@@ -282,9 +284,6 @@ def _outlooks(
             out.setdefault(player_id, "clinched")
         for placement in line.eliminated:
             out.setdefault(placement.player_id, "eliminated")
-        for e in data.entrants:
-            if not e.active:  # withdrawn from the event (T7): out of the cut
-                out.setdefault(e.entry_id, "eliminated")
         return out
     for player_id, outlook in cut_outlook(_win_bounds(data, rows), data.cut_size).items():
         out.setdefault(player_id, outlook.value)

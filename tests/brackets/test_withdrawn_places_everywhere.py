@@ -118,9 +118,13 @@ def test_a_withdrawn_player_has_one_place_on_every_page(client: Client) -> None:
     rows = _qualifying_rows(ev)
     assert ev.absent not in rows
     assert (rows[gone]["rank"], rows[gone]["tie_group"]) == (20, None)
-    level = [e for e, r in rows.items() if e != gone and r["rank"] == 17]
-    assert len(level) == 3  # the three it was level with still share 17th (T5)
-    assert all(places[e] == 17 for e in level)
+    # The players still in that it was level with share 16th (T5): four, not three sharing
+    # 17th as before, because the one who finished ahead of the withdrawn player no longer
+    # earns a head-to-head point for it (T5: "among the tied players"; a withdrawn player is
+    # never tied with one still in, README "Rule decisions").
+    level = [e for e, r in rows.items() if e != gone and r["rank"] == 16]
+    assert len(level) == 4
+    assert all(places[e] == 16 for e in level)
     assert all(rows[e]["tie_group"] is not None for e in level)
     # Below the cut (no play-off there) every rank is the place the stage gave the player.
     for e, r in rows.items():
