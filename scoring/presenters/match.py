@@ -26,6 +26,7 @@ from core.reasons import reason_text
 from scoring.engine import ALL_TILES, Llave, Ruleset, RuleViolation, Scoring, Tile
 from scoring.engine.match import match_start as engine_match_start
 from scoring.engine.match_state import match_context
+from scoring.engine.placing import seat_side_places
 from scoring.engine.rules import Opening
 from scoring.presenters.bodies import next_hand_json
 from scoring.presenters.partnership import SideView, partnership_sides
@@ -523,8 +524,14 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
 
     by_place: dict[int, list[str]] = {}
     if over:
-        for seat_row, label in zip(seats, labels, strict=False):
-            place = getattr(seat_row, "placing", None)
+        places: list[int | None] = [getattr(seat_row, "placing", None) for seat_row in seats]
+        if sides and len(places) == 4:
+            # R42/T4: a partnership's place among the two (1st, 2nd), as the spectators'
+            # pages, the exports and the players' confirmation read it, not the seat
+            # placings (1, 3) the match stores.
+            forfeited = [bool(getattr(seat_row, "forfeited", False)) for seat_row in seats]
+            places = seat_side_places(places, forfeited)
+        for place, label in zip(places, labels, strict=False):
             if place is not None:
                 by_place.setdefault(place, []).append(label)
     placings = tuple((place, ", ".join(names)) for place, names in sorted(by_place.items()))

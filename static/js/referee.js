@@ -54,6 +54,10 @@
   var settleUntil = 0; // ... and until then, after the form was reset for the next hand
   var settleTimer = null;
   var ended = false; // the referee link no longer opens this match: nothing more to send
+  // The block the referee was asked about (counts no real block gives, R1): the hand as it
+  // stood at the first tap. A second tap on the same hand records it (section 9 accepts it);
+  // any change to the form asks again.
+  var countsAsked = null;
 
   // -- small helpers ---------------------------------------------------------------------------
 
@@ -410,14 +414,49 @@
   // board (the posed tile is on it). A typo the referee is asked to check, never refused:
   // the rules (§9) accept every count from 0 to the heaviest hand, and so does the server.
   function countsCheck(counts) {
+    var odd = countsOddity(counts);
+    return odd ? odd.check : "";
+  }
+
+  // The same, with the question the first tap on "Record" asks before the hand is sent
+  // ("All counts are 0 at a block — is that right?"): {check, ask}, or null.
+  function countsOddity(counts) {
     var p = panel();
     var zeros = counts.filter(function (c) { return c === 0; }).length;
-    if (zeros > 1) return p.dataset.msgCountsZeros;
+    if (zeros > 1) {
+      return { check: p.dataset.msgCountsZeros, ask: zeros === counts.length
+        ? p.dataset.msgAskAllZero : fill(p.dataset.msgAskZeros, { n: zeros }) };
+    }
     var tile = ($("#pose-tile", p) || {}).value || "";
     var posed = tile.split("-").reduce(function (sum, v) { return sum + (Number(v) || 0); }, 0);
     var total = counts.reduce(function (sum, c) { return sum + c; }, 0);
     var left = 168 - posed;
-    return total > left ? fill(p.dataset.msgCountsTotal, { total: total, left: left }) : "";
+    if (total <= left) return null;
+    return { check: fill(p.dataset.msgCountsTotal, { total: total, left: left }),
+      ask: fill(p.dataset.msgAskTotal, { total: total, left: left }) };
+  }
+
+  // The question to ask before recording this hand: a block whose counts are each possible
+  // (R20) but that no real block gives together (R1); "" when none.
+  function countsQuestion(payload) {
+    if (payload.end !== "block" || !payload.counts || !payload.counts.every(possibleCount)) return "";
+    var odd = countsOddity(payload.counts);
+    return odd ? odd.ask : "";
+  }
+
+  // Whether the referee was asked about exactly this hand (poser, tile, counts as typed).
+  function askedAbout(payload) {
+    return countsAsked !== null && countsAsked === JSON.stringify(payload);
+  }
+
+  // The Record button says what a tap does: "Yes, record hand 4" once the counts were asked about.
+  function recordLabel() {
+    var p = panel();
+    var button = p && $("#confirm-hand", p);
+    if (!button || !button.dataset.label) return;
+    var sure = countsAsked !== null && button.dataset.labelSure;
+    button.textContent = fill(sure ? button.dataset.labelSure : button.dataset.label,
+      { n: p.dataset.number });
   }
 
   // What a block with these counts gives (R20; R43 with partners): {text, cls} in the page's
@@ -495,13 +534,24 @@
       msg = block.text;
       cls = block.cls;
     }
+    // Asked about these counts at the first tap: the question stays until the second tap;
+    // a change to the hand drops it (the next tap asks again if it still needs to).
+    var asked = askedAbout(payload) && !poserProblem();
+    if (!asked && countsAsked !== null) {
+      countsAsked = null;
+      recordLabel();
+    }
+    if (asked) {
+      msg = countsQuestion(payload);
+      cls = "warn ask";
+    }
     out.textContent = msg;
     out.className = cls;
     // A block's result is said once: in the summary when it shows it, else (the poser still
     // to tap, or refused) under the counts, so typing the counts always shows the result.
     var under = $("#block-result", p);
     if (under && currentEnd() === "block") {
-      var result = blockSummary();
+      var result = asked ? blockWords(payload.counts) : blockSummary();
       if (result.text) {
         var shown = msg === result.text;
         under.textContent = shown ? "" : result.text;
@@ -945,7 +995,15 @@
   function hideWriting() {
     var p = panel();
     if (!ended || !p) return;
-    ["#hand-form", "#undo"].forEach(function (sel) {
+    hideEntry(p);
+    var undo = $("#undo", p);
+    if (undo) undo.hidden = true;
+  }
+
+  // No further hand can be entered here (R33: the match is over as drawn on this phone, or
+  // the link ended): the form and the way to the move-by-move entry go, as a reload shows.
+  function hideEntry(p) {
+    ["#hand-form", "#moves-link"].forEach(function (sel) {
       var el = $(sel, p);
       if (el) el.hidden = true;
     });
@@ -1017,6 +1075,11 @@
       return;
     }
     clearErrors();
+    if (countsQuestion(payload) && !askedAbout(payload)) {
+      askAboutCounts(payload);
+      return;
+    }
+    countsAsked = null;
     handLock = true;
     formTouched = false; // the hand is taken: what the form shows now is the page's
     touched = {};
@@ -1029,6 +1092,21 @@
     setStatus("working", root.dataset.msgSending);
     queue.add(entry).then(function () { return showQueue(false); }).then(drain)
       .then(settle, settle);
+  }
+
+  // Counts no real block gives (R1) are recorded as the table reports them (section 9), after
+  // a second tap: the first one asks, by the button, and the button says "Yes, record hand N".
+  // The taps are held for a moment (SETTLE_MS), so a double tap never answers its own question.
+  function askAboutCounts(payload) {
+    countsAsked = JSON.stringify(payload);
+    recordLabel();
+    updateSummary();
+    settleUntil = Date.now() + SETTLE_MS;
+    syncRecordButton();
+    if (settleTimer) window.clearTimeout(settleTimer);
+    settleTimer = window.setTimeout(function () { settleTimer = null; syncRecordButton(); }, SETTLE_MS + 20);
+    var out = $("#confirm-summary", panel());
+    if (out) out.scrollIntoView({ block: "nearest" });
   }
 
   function submitVoid() {
@@ -1382,9 +1460,8 @@
     // What error messages and the form name: the poser, the forced tile, the hand number.
     p.dataset.poserLabel = nh.poser === null ? "" : seatName(nh.poser);
     p.dataset.forcedTile = nh.forcedTile || "6-6";
-    var form = $("#hand-form", p);
-    if (!form) return;
-    if (over) { form.hidden = true; return; } // no further hands (R33): the server decides
+    if (over) { hideEntry(p); return; } // no further hands (R33): the server decides
+    if (!$("#hand-form", p)) return;
     var button = $("#confirm-hand", p);
     if (button && button.dataset.label) button.textContent = fill(button.dataset.label, { n: state.next.number });
     var mark = $("#forced-mark", p);
@@ -2161,6 +2238,7 @@
     if (p.dataset.unsent !== "1") pristine = p.cloneNode(true); // the server's panel as rendered
     formTouched = false;
     touched = {};
+    countsAsked = null;
     root.dataset.number = p.dataset.number;
     if ($("#hand-form", p)) updateEnd();
     hideWriting();

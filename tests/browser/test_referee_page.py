@@ -372,7 +372,8 @@ def test_counts_no_real_block_gives_ask_to_be_checked_and_are_never_refused(
     cannot both hold 0) or counts adding up to more pips than are off the board went in with
     no word. Each count is possible alone (R20's bound), so the summary asks the referee to
     check them, in the warning colour, with the R20 result still said; the hand is recorded
-    if tapped (the rules accept every count from 0 to the heaviest hand, RULES.md section 9)."""
+    if tapped twice (the rules accept every count from 0 to the heaviest hand, RULES.md
+    section 9): the first tap asks whether the counts are right."""
     match, names = _open_new_match(page)
     _tap(page, "poser", 0)
     page.select_option("#pose-tile", "6-6")
@@ -390,6 +391,10 @@ def test_counts_no_real_block_gives_ask_to_be_checked_and_are_never_refused(
         page.fill(f"#count-{seat}", str(count))
     expect(summary).to_contain_text("Check the counts: two zeros cannot be (only 0-0 is worth")
     expect(summary).to_contain_text("Tie")
+    # The first tap asks (tests/browser/test_referee_counts_question.py), the second records.
+    page.locator("#confirm-hand").tap()
+    expect(summary).to_contain_text("2 counts are 0 at a block, but only 0-0 is worth 0")
+    expect(page.locator("#confirm-hand")).to_have_text("Yes, record hand 1")
     page.locator("#confirm-hand").tap()
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded.")
     assert list(Hand.objects.filter(match=match).values_list("counts", flat=True)) == [[0, 0, 5, 5]]

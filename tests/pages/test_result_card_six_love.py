@@ -83,3 +83,31 @@ def test_a_match_in_progress_shows_no_placings() -> None:
     client.force_login(director)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="result-placings"' not in page
+
+
+def test_a_partnership_card_places_the_partnerships_first_and_second_r42() -> None:
+    """Demo walkthrough (referee phone, pairs table): the card of a partnership match read
+    "1. A, C" and "3. B, D", the seat placings the match stores, where the players'
+    confirmation, the spectators' pages and the exports say 1st and 2nd (R42, T4)."""
+    tournament = TournamentFactory(ruleset_preset="wsod_partners")
+    director = director_of(tournament)
+    match = match_in_progress(tournament)
+    for number in range(1, 7):  # A dominoes every hand (and poses the next, R44): AC 6-0
+        tile = "6-6" if number == 1 else "5-4"
+        services.hand_record(
+            match_id=match.pk,
+            actor=director,
+            expected_number=number,
+            payload={"poser": 0, "pose_tile": tile, "end": "domino", "winner": 0},
+        )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert list(match.seats.order_by("seat").values_list("placing", flat=True)) == [1, 3, 1, 3]
+    card = _card(match, director)
+    placings = card.split('id="result-placings"', 1)[1].split("</ul>", 1)[0]
+    items = [li.split("</li>", 1)[0] for li in placings.split("<li>")[1:]]
+    assert len(items) == 2
+    assert items[0].startswith("<strong>1.</strong> A · ")
+    assert ", C · " in items[0]
+    assert items[1].startswith("<strong>2.</strong> B · ")
+    assert ", D · " in items[1]
