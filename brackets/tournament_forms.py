@@ -25,7 +25,11 @@ from dominoes.ruleset import MAX_POINTS
 from scoring.engine import InvalidRuleset
 from scoring.engine import rules as engine_rules
 from tournament.partnerships import INDIVIDUAL, PAIRS, is_partnership_ruleset
-from tournament.rulesets import NOT_IN_TOURNAMENT_PLAY, tournament_ruleset
+from tournament.rulesets import (
+    NOT_IN_TOURNAMENT_PLAY,
+    tournament_ruleset,
+    tournament_ruleset_refusals,
+)
 from tournament.selectors import tournament_slug_free, tournament_slug_taken
 from tournament.slugs import tournament_slug_check, tournament_slug_taken_error
 
@@ -525,30 +529,12 @@ class TournamentForm(forms.Form):
     def _check_ruleset(
         self, preset: str, overrides: Mapping[str, object]
     ) -> dict[str, object] | None:
-        """The engine's effective ruleset (§1), or None with EVERY refusal on its field.
-
-        The engine names its first refusal only, so after one that names an override the
-        director set, that override is dropped (the preset's value stands in) and the rest
-        is checked again: a target of -3 and a boneyard the deal cannot have (R2) are both
-        shown at once. It stops when the rest is valid, when a refusal names no override
-        left to drop (that refusal is still shown: a preset's value the director kept, such
-        as block's sleeping boneyard under a standard deal, R2), or after as many rounds as
-        overrides (each round drops one). A field is refused once: dropping a key can bring
-        its refusal back from the preset's value (block's sleeping boneyard again)."""
-        ruleset, error = ruleset_form_errors(preset, overrides)
-        remaining = dict(overrides)
-        shown: set[str | None] = set()
-        for _round in range(len(overrides) + 1):
-            if error is None:
-                break
-            if error.field not in shown:
-                shown.add(error.field)
-                deal = remaining.get("deal", preset_values().get(preset, {}).get("deal"))
-                self.add_engine_error(error, deal)
-            if error.field is None or error.field not in remaining:
-                break
-            del remaining[error.field]
-            _valid, error = ruleset_form_errors(preset, remaining)
+        """The engine's effective ruleset (§1), or None with EVERY refusal on its field (the
+        one walk of :func:`tournament.rulesets.tournament_ruleset_refusals`, the API's too)."""
+        ruleset, _error = ruleset_form_errors(preset, overrides)
+        for error, remaining in tournament_ruleset_refusals(preset, overrides):
+            deal = remaining.get("deal", preset_values().get(preset, {}).get("deal"))
+            self.add_engine_error(error, deal)
         return ruleset
 
     def add_engine_error(self, error: InvalidRuleset, deal: object = None) -> None:

@@ -6,6 +6,7 @@ with its status (400 unless said otherwise); pages show ``message``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -53,3 +54,27 @@ class PermissionDeniedError(ApplicationError):
 
 class NotFoundError(ApplicationError):
     status_code = 404
+
+
+def application_error_merged(refusals: Sequence[ApplicationError]) -> ApplicationError:
+    """ONE refusal naming every refused field of a submission, so that a director or an API
+    client fixes them in one go (the director's forms show every mistake at once). A single
+    refusal is itself (its code, rule and status); several answer ``invalid`` (400) with every
+    message and every field, and the rule when they all name the same one."""
+    if not refusals:
+        raise ValueError("no refusal to merge")
+    if len(refusals) == 1:
+        return refusals[0]
+    fields: dict[str, list[str]] = {}
+    for refusal in refusals:
+        for field, texts in refusal.fields.items():
+            shown = fields.setdefault(field, [])
+            shown.extend(text for text in texts if text not in shown)
+    rules = {refusal.rule for refusal in refusals}
+    return ApplicationError(
+        " ".join(refusal.message for refusal in refusals),
+        code="invalid",
+        rule=rules.pop() if len(rules) == 1 else None,
+        fields=fields,
+        status=400,
+    )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin
 
+from core.exceptions import ApplicationError
 from dominoes import PRESETS, InvalidRuleset
 from tournament.models import (
     ActionLog,
@@ -19,6 +20,7 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.rulesets import tournament_ruleset
+from tournament.slugs import tournament_slug_check, tournament_slug_taken_error
 
 if TYPE_CHECKING:  # the admin classes are generic only for the type checker
     _Admin = admin.ModelAdmin[Any]
@@ -54,6 +56,12 @@ class TournamentAdminForm(_ModelForm):
     refused on the field the engine names (RULES.md §1), never stored and silently ignored."""
 
     ruleset_preset = forms.ChoiceField(choices=[(name, name) for name in PRESETS])
+    # A CharField, not the model's SlugField: the one slug rule words every refusal
+    # (clean_slug); Django's said underscores were allowed.
+    slug = forms.CharField(
+        max_length=80,
+        help_text="Letters, digits and hyphens; used in every link (/live/<slug>/).",
+    )
 
     class Meta:
         model = Tournament
@@ -67,6 +75,25 @@ class TournamentAdminForm(_ModelForm):
             "ruleset_preset",
             "ruleset_overrides",
         ]
+
+    def clean_slug(self) -> str:
+        """A new or changed slug by the one rule of the pages, the API and the service
+        (:mod:`tournament.slugs`), in its words; a slug stored before the rule, left as it
+        is, stays valid (links already printed keep working)."""
+        typed = str(self.cleaned_data.get("slug") or "")
+        if self.instance.pk is not None and typed == self.instance.slug:
+            return typed
+        try:
+            slug = tournament_slug_check(typed)
+        except ApplicationError as exc:
+            raise forms.ValidationError(exc.fields["slug"], code=exc.code) from None
+        taken = Tournament.objects.filter(slug__iexact=slug)
+        if self.instance.pk is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            refusal = tournament_slug_taken_error(slug)
+            raise forms.ValidationError(refusal.message, code=refusal.code)
+        return slug
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -17,20 +17,20 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.exceptions import ApplicationError
 
 
-def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+def flatten_detail(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     """DRF error detail (nested dicts/lists) → ``{"field.sub": ["message", ...]}``."""
     out: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            for k, v in _flatten(value, name).items():
+            for k, v in flatten_detail(value, name).items():
                 out.setdefault(k, []).extend(v)
     elif isinstance(detail, list):
         if all(not isinstance(d, (dict, list)) for d in detail):
             out.setdefault(prefix or "non_field_errors", []).extend(str(d) for d in detail)
         else:
             for i, item in enumerate(detail):
-                for k, v in _flatten(item, f"{prefix}[{i}]").items():
+                for k, v in flatten_detail(item, f"{prefix}[{i}]").items():
                     out.setdefault(k, []).extend(v)
     else:
         out.setdefault(prefix or "non_field_errors", []).append(str(detail))
@@ -53,7 +53,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if response is None:
         return None  # a bug: Django logs it and answers 500
     if isinstance(exc, exceptions.ValidationError):
-        fields = _flatten(exc.detail)
+        fields = flatten_detail(exc.detail)
         first = next(iter(fields.items()), ("", ["Invalid input."]))
         message = f"{first[0]}: {first[1][0]}" if first[0] != "non_field_errors" else first[1][0]
         body = {"code": "invalid", "message": message, "fields": fields}

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
+from core.exceptions import ApplicationError
 from tournament.api.rulesets import PresetField, RulesetField
 from tournament.api.rulesets import RulesetOverridesField as DocumentedOverridesField
 from tournament.models import ActionLog, Entry, Player, RefereeToken, Table, Tournament
@@ -17,6 +18,7 @@ from tournament.referee_names import (
     REFEREE_NAME_PATTERN,
     referee_name_of,
 )
+from tournament.slugs import tournament_slug_check
 
 RULESET_OVERRIDES_MAX = 64  # far more than the ruleset has options (scoring.engine.Ruleset)
 
@@ -186,9 +188,36 @@ class ActionLogOutput(serializers.ModelSerializer[ActionLog]):
 # -- inputs ---------------------------------------------------------------------------------------
 
 
+class TournamentSlugField(serializers.CharField):
+    """A new tournament's slug by the one rule of the page, the admin and the service
+    (:func:`tournament.slugs.tournament_slug_check`), in its words and with its code
+    (``invalid_slug``, ``reserved_slug``); lowercased. DRF's ``SlugField`` took underscores
+    the rule refuses, and refused accents in words of its own."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 80)
+        kwargs.setdefault("help_text", SLUG_HELP)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        try:
+            return tournament_slug_check(value)
+        except ApplicationError as exc:
+            raise serializers.ValidationError(exc.fields["slug"], code=exc.code) from None
+
+
+SLUG_HELP = (
+    "The short name in links (/live/<slug>/): ASCII letters, digits and single hyphens between "
+    "them, stored lowercase (`UPPER-Case` becomes `upper-case`); no underscores, spaces or "
+    "accents (400 `invalid_slug`), not a word the site's own links use (400 `reserved_slug`), "
+    "and free whatever its case (400 `slug_taken`)."
+)
+
+
 class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=160)
-    slug = serializers.SlugField(max_length=80)
+    slug = TournamentSlugField()
     venue = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)

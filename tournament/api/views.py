@@ -7,7 +7,9 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.refusals import input_split
 from core.api.schema import error_response
+from core.exceptions import application_error_merged
 from tournament import selectors, services
 from tournament.api import serializers as s
 from tournament.api.base import ApiPagination, ApiView, TournamentScopedMixin
@@ -50,7 +52,13 @@ class TournamentListApi(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = s.TournamentCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        if not data.is_valid():
+            # Every refused field in one answer: the service's checks of the fields the
+            # input accepted join the input's refusals (as the create form shows them).
+            accepted, refusals = input_split(data)
+            if services.tournament_create_allowed(actor=request.user):  # else: no slug probe
+                refusals += services.tournament_create_refusals(data=accepted)
+            raise application_error_merged(refusals)
         tournament = services.tournament_create(actor=request.user, **data.validated_data)
         return Response(s.TournamentOutput(tournament).data, status=status.HTTP_201_CREATED)
 
@@ -65,7 +73,16 @@ class TournamentDetailApi(TournamentScopedMixin):
     )
     def patch(self, request: Request, slug: str) -> Response:
         data = s.TournamentUpdateInput(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
+        if not data.is_valid():
+            # Every refused field in one answer, as the director's settings form: the
+            # service's checks of the fields the input accepted join the input's refusals.
+            accepted, refusals = input_split(data)
+            raise application_error_merged(
+                [
+                    *refusals,
+                    *services.tournament_update_refusals(tournament=self.tournament, data=accepted),
+                ]
+            )
         tournament = services.tournament_update(
             tournament=self.tournament, actor=request.user, data=data.validated_data
         )

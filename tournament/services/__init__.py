@@ -62,11 +62,13 @@ from tournament.services.roles import (
 from tournament.services.tournaments import (
     tournament_create,
     tournament_create_allowed,
+    tournament_create_refusals,
     tournament_mark_finished,
     tournament_mark_running,
     tournament_reopen,
     tournament_status_change,
     tournament_update,
+    tournament_update_refusals,
     tournament_version_bump,
     tournament_version_bump_sql,
 )
@@ -113,11 +115,13 @@ __all__ = [
     "table_create",
     "tournament_create",
     "tournament_create_allowed",
+    "tournament_create_refusals",
     "tournament_mark_finished",
     "tournament_mark_running",
     "tournament_reopen",
     "tournament_status_change",
     "tournament_update",
+    "tournament_update_refusals",
     "tournament_version_bump",
     "tournament_version_bump_sql",
 ]

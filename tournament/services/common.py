@@ -10,13 +10,12 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext as _
 
-from core.exceptions import ApplicationError, PermissionDeniedError
-from dominoes import InvalidRuleset
+from core.exceptions import ApplicationError, PermissionDeniedError, application_error_merged
 from tournament.models import (
     ActionLog,
     Tournament,
 )
-from tournament.rulesets import tournament_ruleset
+from tournament.rulesets import tournament_ruleset, tournament_ruleset_refusals
 
 User = Any  # the project's user model instance (AbstractBaseUser); kept loose for mypy plugins
 
@@ -39,21 +38,35 @@ def require_director(*, actor: User, tournament: Tournament, action: Any = None)
 
 def _ruleset_effective(preset: str, overrides: Mapping[str, object] | None) -> dict[str, object]:
     """The effective ruleset as JSON (the engine's, less what tournament play forbids,
-    :mod:`tournament.rulesets`); InvalidRuleset -> 400 naming the key and rule (§1, R11)."""
+    :mod:`tournament.rulesets`); InvalidRuleset -> 400 naming the key and rule (§1, R11),
+    every refused key at once (:func:`ruleset_refusals`)."""
+    refusals = ruleset_refusals(preset, overrides)
+    if refusals:
+        raise application_error_merged(refusals)
+    return tournament_ruleset(preset, overrides).to_json()
+
+
+def ruleset_refusals(preset: str, overrides: Mapping[str, object] | None) -> list[ApplicationError]:
+    """Every refusal of ``preset`` with ``overrides`` (none: valid), each naming its field
+    (``ruleset_preset`` or ``ruleset_overrides.<key>``) and rule (§1, R11)."""
     if overrides is not None and not isinstance(overrides, Mapping):
-        raise ApplicationError(
-            _("ruleset_overrides must be an object of ruleset keys (§1)."),
-            code="bad_type",
-            rule="§1",
-            fields={"ruleset_overrides": [_("Must be an object.")]},
-        )
-    try:
-        return tournament_ruleset(preset, overrides).to_json()
-    except InvalidRuleset as exc:
+        return [
+            ApplicationError(
+                _("ruleset_overrides must be an object of ruleset keys (§1)."),
+                code="bad_type",
+                rule="§1",
+                fields={"ruleset_overrides": [_("Must be an object.")]},
+            )
+        ]
+    refusals = []
+    for exc, _overrides in tournament_ruleset_refusals(preset, overrides):
         field = "ruleset_preset" if exc.field == "preset" else f"ruleset_overrides.{exc.field}"
-        raise ApplicationError(
-            exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
-        ) from exc
+        refusals.append(
+            ApplicationError(
+                exc.message, code=exc.code, rule=exc.rule, fields={field: [exc.message]}
+            )
+        )
+    return refusals
 
 
 def action_log_record(

@@ -10,7 +10,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.exceptions import (
+    ApplicationError,
+    NotFoundError,
+    PermissionDeniedError,
+    application_error_merged,
+)
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from core.visible_text import names_check
@@ -29,12 +34,17 @@ from tournament.services.common import (
     _ruleset_effective,
     action_log_record,
     require_director,
+    ruleset_refusals,
 )
 from tournament.services.credentials import (
     director_invitations_revoke_at_finish,
     referee_tokens_revoke_at_finish,
 )
-from tournament.slugs import tournament_slug_check, tournament_slug_taken_error
+from tournament.slugs import (
+    tournament_slug_check,
+    tournament_slug_normalized,
+    tournament_slug_taken_error,
+)
 
 # -- tournaments --------------------------------------------------------------------------------
 
@@ -80,7 +90,14 @@ def tournament_create(
         raise PermissionDeniedError(
             _("Only staff or tournament directors may create tournaments."), code="not_director"
         )
-    slug = tournament_create_check(name=name, slug=slug, starts_on=starts_on, ends_on=ends_on)
+    slug = tournament_create_check(
+        name=name,
+        slug=slug,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        ruleset_preset=ruleset_preset,
+        ruleset_overrides=ruleset_overrides,
+    )
     try:
         with transaction.atomic():  # a double submission raced this one to the slug
             tournament = Tournament.objects.create(
@@ -104,42 +121,65 @@ def tournament_create(
 
 
 def tournament_create_check(
-    *, name: str, slug: str, starts_on: date | None = None, ends_on: date | None = None
+    *,
+    name: str,
+    slug: str,
+    starts_on: date | None = None,
+    ends_on: date | None = None,
+    ruleset_preset: str = "wsod",
+    ruleset_overrides: Mapping[str, object] | None = None,
 ) -> str:
     """The slug as it is stored, or ONE :class:`ApplicationError` naming every refused field
-    at once (the slug's rule or that it is taken, the dates, the name): a director or an API
-    client fixes them in one go instead of one per submission (user test). A single refusal
-    keeps its own code (``slug_taken``, ``bad_dates`` ...); several answer ``invalid``."""
-    refusals: list[ApplicationError] = []
-    try:
-        # One rule for the page and the API (tournament.slugs): lowercase, letters, digits
-        # and hyphens, no word of the site's links; taken whatever its case ("UPPER-Case"
-        # and "upper-case" were two tournaments, and links in lowercase found neither).
-        slug = tournament_slug_check(slug)
-    except ApplicationError as exc:
-        refusals.append(exc)
-    else:
-        if tournament_slug_taken(slug=slug):
-            refusals.append(tournament_slug_taken_error(slug))
-    try:
-        _check_dates(starts_on, ends_on)
-    except ApplicationError as exc:
-        refusals.append(exc)
-    try:
-        names_check({"name": name}, labels={"name": _("Name")}, required=["name"])
-    except ApplicationError as exc:
-        refusals.append(exc)
-    if len(refusals) == 1:
-        raise refusals[0]
+    at once (the slug's rule or that it is taken, the dates, the name, the ruleset): a
+    director or an API client fixes them in one go instead of one per submission (user
+    test). A single refusal keeps its own code (``slug_taken``, ``bad_dates`` ...); several
+    answer ``invalid``."""
+    refusals = tournament_create_refusals(
+        data={
+            "name": name,
+            "slug": slug,
+            "starts_on": starts_on,
+            "ends_on": ends_on,
+            "ruleset_preset": ruleset_preset,
+            "ruleset_overrides": ruleset_overrides,
+        }
+    )
     if refusals:
-        fields: dict[str, list[str]] = {}
-        for refusal in refusals:
-            for field, texts in refusal.fields.items():
-                fields.setdefault(field, []).extend(texts)
-        raise ApplicationError(
-            " ".join(refusal.message for refusal in refusals), code="invalid", fields=fields
+        raise application_error_merged(refusals)
+    return tournament_slug_normalized(slug)
+
+
+def tournament_create_refusals(*, data: Mapping[str, Any]) -> list[ApplicationError]:
+    """Every refusal of the fields of a new tournament that ``data`` holds (``name``,
+    ``slug``, ``starts_on``, ``ends_on``, ``ruleset_preset``, ``ruleset_overrides``); a field
+    it lacks is not checked (an API input refused it already). None: valid."""
+    refusals: list[ApplicationError] = []
+    if "slug" in data:
+        try:
+            # One rule for the page, the API and the admin (tournament.slugs): lowercase,
+            # letters, digits and hyphens, no word of the site's links; taken whatever its
+            # case ("UPPER-Case" and "upper-case" were two tournaments, and links in
+            # lowercase found neither).
+            slug = tournament_slug_check(data["slug"])
+        except ApplicationError as exc:
+            refusals.append(exc)
+        else:
+            if tournament_slug_taken(slug=slug):
+                refusals.append(tournament_slug_taken_error(slug))
+    try:
+        _check_dates(data.get("starts_on"), data.get("ends_on"))
+    except ApplicationError as exc:
+        refusals.append(exc)
+    if "name" in data:
+        try:
+            names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
+        except ApplicationError as exc:
+            refusals.append(exc)
+    if "ruleset_preset" in data or "ruleset_overrides" in data:
+        refusals += ruleset_refusals(
+            data.get("ruleset_preset", "wsod"), data.get("ruleset_overrides")
         )
-    return slug
+    return refusals
 
 
 def _check_dates(starts_on: date | None, ends_on: date | None) -> None:
@@ -166,37 +206,15 @@ def tournament_update(
     """Change a tournament's fields. Status only moves forward (draft → … → finished).
 
     A ruleset change applies to matches started afterwards: started matches keep the ruleset
-    they froze (RULES.md §1). A finished tournament is read-only.
+    they froze (RULES.md §1). A finished tournament is read-only. Refused: ONE error naming
+    every refused field (:func:`tournament_update_refusals`), as the director's form does.
     """
     require_director(actor=actor, tournament=tournament)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    unknown = set(data) - _UPDATABLE
-    if unknown:
-        field = sorted(unknown)[0]
-        raise ApplicationError(
-            _("%(field)s cannot be changed.") % {"field": field},
-            code="read_only",
-            fields={field: [_("Read-only.")]},
-        )
-    if tournament.status == Tournament.Status.FINISHED:
-        raise ApplicationError(
-            _("A finished tournament cannot be changed."), code="tournament_finished"
-        )
-    if "status" in data and data["status"] != tournament.status:
-        new = data["status"]
-        if new not in _STATUS_ORDER or _STATUS_ORDER.index(new) < _STATUS_ORDER.index(
-            tournament.status
-        ):
-            raise ApplicationError(
-                _("Status cannot go from %(before)s to %(after)s.")
-                % {"before": tournament.status, "after": new},
-                code="bad_status_transition",
-                fields={
-                    "status": [_("Only forward from %(before)s.") % {"before": tournament.status}]
-                },
-            )
+    refusals = tournament_update_refusals(tournament=tournament, data=data)
+    if refusals:
+        raise application_error_merged(refusals)
     if "name" in data:
-        names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
         data = {**data, "name": str(data["name"]).strip()}
     preset = data.get("ruleset_preset", tournament.ruleset_preset)
     overrides = data.get("ruleset_overrides", tournament.ruleset_overrides)
@@ -207,7 +225,6 @@ def tournament_update(
     for key, value in data.items():
         setattr(tournament, key, value)
         changed.append(key)
-    _check_dates(tournament.starts_on, tournament.ends_on)
     tournament.save(update_fields=[*changed, "updated_at"])
     if "status" in data or "ruleset" in changed or "confirmation" in data:
         action_log_record(
@@ -221,6 +238,64 @@ def tournament_update(
         _credentials_revoke_at_finish(tournament=tournament, actor=actor)
     tournament_version_bump(tournament_id=tournament.pk)
     return tournament
+
+
+def tournament_update_refusals(
+    *, tournament: Tournament, data: Mapping[str, Any]
+) -> list[ApplicationError]:
+    """Every refusal of ``data`` as a change of ``tournament`` (none: it may be saved): the
+    fields that cannot change, a backward status, the name, each refused ruleset key (§1) and
+    the dates as they would be after the change. A finished tournament refuses everything,
+    alone. :func:`tournament_update` raises them as one; the API adds them to the fields its
+    input refused, so that one answer names every mistake (issue: the first one only)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return [
+            ApplicationError(
+                _("A finished tournament cannot be changed."), code="tournament_finished"
+            )
+        ]
+    refusals = [
+        ApplicationError(
+            _("%(field)s cannot be changed.") % {"field": field},
+            code="read_only",
+            fields={field: [_("Read-only.")]},
+        )
+        for field in sorted(set(data) - _UPDATABLE)
+    ]
+    if "status" in data and data["status"] != tournament.status:
+        new = data["status"]
+        if new not in _STATUS_ORDER or _STATUS_ORDER.index(new) < _STATUS_ORDER.index(
+            tournament.status
+        ):
+            refusals.append(
+                ApplicationError(
+                    _("Status cannot go from %(before)s to %(after)s.")
+                    % {"before": tournament.status, "after": new},
+                    code="bad_status_transition",
+                    fields={
+                        "status": [
+                            _("Only forward from %(before)s.") % {"before": tournament.status}
+                        ]
+                    },
+                )
+            )
+    if "name" in data:
+        try:
+            names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
+        except ApplicationError as exc:
+            refusals.append(exc)
+    if "ruleset_preset" in data or "ruleset_overrides" in data:
+        refusals += ruleset_refusals(
+            data.get("ruleset_preset", tournament.ruleset_preset),
+            data.get("ruleset_overrides", tournament.ruleset_overrides),
+        )
+    try:
+        _check_dates(
+            data.get("starts_on", tournament.starts_on), data.get("ends_on", tournament.ends_on)
+        )
+    except ApplicationError as exc:
+        refusals.append(exc)
+    return refusals
 
 
 # -- lifecycle ------------------------------------------------------------------------------------
