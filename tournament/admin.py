@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db import transaction
+from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 
 from core.exceptions import ApplicationError
 from dominoes import PRESETS, InvalidRuleset
@@ -20,13 +30,21 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.rulesets import tournament_ruleset
+from tournament.services import (
+    director_removals_refusals,
+    roles_remove_by_staff,
+    users_delete_by_staff,
+)
+from tournament.services.roles import last_director_refusal
 from tournament.slugs import tournament_slug_check, tournament_slug_taken_error
 
 if TYPE_CHECKING:  # the admin classes are generic only for the type checker
     _Admin = admin.ModelAdmin[Any]
     _Inline = admin.TabularInline[Any, Any]
     _ModelForm = forms.ModelForm[Any]
+    _UserAdmin = DjangoUserAdmin[Any]
 else:
+    _UserAdmin = DjangoUserAdmin
     _ModelForm = forms.ModelForm
     _Admin = admin.ModelAdmin
     _Inline = admin.TabularInline
@@ -44,8 +62,103 @@ class TableInline(_Inline):
     extra = 0
 
 
+class LastDirectorAdminMixin(_Admin):
+    """Deletes that go through the rule a tournament keeps at least one director
+    (:mod:`tournament.services.staff_removals`): the delete page, the bulk delete action and
+    the delete itself. A refused delete shows the rule as an admin error message, before any
+    confirmation page, and deletes nothing."""
+
+    def roles_removed(self, objs: Iterable[Any]) -> list[TournamentRole]:
+        raise NotImplementedError
+
+    def remove(self, request: HttpRequest, pks: list[Any]) -> None:
+        raise NotImplementedError
+
+    def _refused(self, request: HttpRequest, objs: Iterable[Any]) -> bool:
+        refusals = director_removals_refusals(roles=self.roles_removed(objs))
+        for refusal in refusals:
+            self.message_user(request, _refusal_text(refusal), messages.ERROR)
+        return bool(refusals)
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        obj = self.get_object(request, unquote(object_id))
+        back = (
+            reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+            if obj is not None
+            else None
+        )
+        if obj is not None and back is not None and self._refused(request, [obj]):
+            return HttpResponseRedirect(back)
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except ApplicationError as exc:  # raced another removal: nothing was deleted
+            self.message_user(request, _refusal_text(exc), messages.ERROR)
+            return HttpResponseRedirect(back or request.path)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        found = actions.get("delete_selected")
+        if found is not None:
+            _func, name, description = found
+            actions["delete_selected"] = (cast(Any, _delete_selected_by_rule), name, description)
+        return actions
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        self.remove(request, [obj.pk])
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        self.remove(request, list(queryset.values_list("pk", flat=True)))
+
+
+def _refusal_text(refusal: ApplicationError) -> str:
+    rule = f" ({refusal.rule})" if refusal.rule and refusal.rule not in refusal.message else ""
+    return f"{refusal.message}{rule}"
+
+
+def _delete_selected_by_rule(
+    modeladmin: LastDirectorAdminMixin, request: HttpRequest, queryset: QuerySet[Any]
+) -> HttpResponse | None:
+    """Django's bulk delete, refused (back to the list, with the rule) when it would leave a
+    tournament without a director; one transaction, so a refusal raced in at the confirmation
+    leaves no "deleted" entry in the admin's history either."""
+    if modeladmin._refused(request, queryset):
+        return None
+    try:
+        with transaction.atomic():
+            return delete_selected(modeladmin, request, queryset)
+    except ApplicationError as exc:
+        modeladmin.message_user(request, _refusal_text(exc), messages.ERROR)
+        return None
+
+
+class RoleInlineFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """The roles of a tournament's change page: removing (or changing to referee) its last
+    director is refused on the page, by the rule of the directors page."""
+
+    def clean(self) -> None:
+        super().clean()
+        if self.instance.pk is None:
+            return
+        had = TournamentRole.objects.filter(
+            tournament=self.instance, role=TournamentRole.Role.DIRECTOR
+        ).exists()
+        keeps = any(
+            form.cleaned_data.get("role") == TournamentRole.Role.DIRECTOR
+            and not form.cleaned_data.get("DELETE")
+            for form in self.forms
+            if getattr(form, "cleaned_data", None)
+        )
+        if had and not keeps:
+            raise forms.ValidationError(
+                _refusal_text(last_director_refusal()), code="last_director"
+            )
+
+
 class RoleInline(_Inline):
     model = TournamentRole
+    formset = RoleInlineFormSet
     extra = 0
     autocomplete_fields = ["user"]
 
@@ -148,12 +261,62 @@ class TableAdmin(_Admin):
     search_fields = ["label", "tournament__name"]
 
 
+class TournamentRoleAdminForm(_ModelForm):
+    """A director role changed to referee, or moved to another tournament, leaves its
+    tournament: refused when it is that tournament's last director."""
+
+    class Meta:
+        model = TournamentRole
+        fields = ["tournament", "user", "role"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.instance.pk is None:
+            return data
+        before = TournamentRole.objects.filter(pk=self.instance.pk).first()
+        leaves = before is not None and before.role == TournamentRole.Role.DIRECTOR
+        if leaves and before is not None:
+            stays = (
+                data.get("role") == TournamentRole.Role.DIRECTOR
+                and data.get("tournament") == before.tournament
+            )
+            if not stays and director_removals_refusals(roles=[before]):
+                raise forms.ValidationError(
+                    _refusal_text(director_removals_refusals(roles=[before])[0]),
+                    code="last_director",
+                )
+        return data
+
+
 @admin.register(TournamentRole)
-class TournamentRoleAdmin(_Admin):
+class TournamentRoleAdmin(LastDirectorAdminMixin):
+    form = TournamentRoleAdminForm
     list_display = ["user", "role", "tournament"]
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
     autocomplete_fields = ["user", "tournament"]
+
+    def roles_removed(self, objs: Iterable[Any]) -> list[TournamentRole]:
+        return list(objs)
+
+    def remove(self, request: HttpRequest, pks: list[Any]) -> None:
+        roles_remove_by_staff(role_ids=pks, actor=request.user)
+
+
+class UserAdmin(LastDirectorAdminMixin, _UserAdmin):
+    """Django's account admin; deleting an account that is a tournament's last director is
+    refused (its roles would go with it), and the roles of a deleted account are logged as
+    removed in their tournaments."""
+
+    def roles_removed(self, objs: Iterable[Any]) -> list[TournamentRole]:
+        return list(TournamentRole.objects.filter(user_id__in=[obj.pk for obj in objs]))
+
+    def remove(self, request: HttpRequest, pks: list[Any]) -> None:
+        users_delete_by_staff(user_ids=pks, actor=request.user)
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), UserAdmin)
 
 
 @admin.register(RefereeToken)

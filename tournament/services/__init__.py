@@ -6,7 +6,8 @@ that change results or seating are written to :class:`ActionLog` in the same tra
 
 The modules, by topic: ``tournaments`` (create, update, lifecycle, version bump), ``people``
 (players and entries), ``roles`` (tables, roles, referees), ``credentials`` (referee keys),
-``invitations`` (co-director invitations), ``common`` (permission helpers, effective ruleset,
+``invitations`` (co-director invitations), ``staff_removals`` (the admin's deletes of roles and
+accounts, by the last-director rule), ``common`` (permission helpers, effective ruleset,
 action log). Import from ``tournament.services``: this package re-exports them.
 """
 
@@ -59,6 +60,11 @@ from tournament.services.roles import (
     role_revoke,
     table_create,
 )
+from tournament.services.staff_removals import (
+    director_removals_refusals,
+    roles_remove_by_staff,
+    users_delete_by_staff,
+)
 from tournament.services.tournaments import (
     tournament_create,
     tournament_create_allowed,
@@ -94,6 +100,7 @@ __all__ = [
     "director_invitation_link",
     "director_invitation_revoke",
     "director_removal_refusal",
+    "director_removals_refusals",
     "director_roles_removable",
     "entries_check_in",
     "entry_create",
@@ -112,6 +119,7 @@ __all__ = [
     "role_grant",
     "role_grant_by_invitation",
     "role_revoke",
+    "roles_remove_by_staff",
     "table_create",
     "tournament_create",
     "tournament_create_allowed",
@@ -124,4 +132,5 @@ __all__ = [
     "tournament_update_refusals",
     "tournament_version_bump",
     "tournament_version_bump_sql",
+    "users_delete_by_staff",
 ]

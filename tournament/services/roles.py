@@ -186,13 +186,19 @@ def director_removal_refusal(
                 rule=REMOVAL_RULE,
             )
     if directors <= 1:
-        return ApplicationError(
-            _("A tournament keeps at least one director."),
-            code="last_director",
-            rule=REMOVAL_RULE,
-            status=409,
-        )
+        return last_director_refusal()
     return None
+
+
+def last_director_refusal() -> ApplicationError:
+    """The refusal of a removal that would leave a tournament without a director (409): the
+    directors page's, the API's and the admin's (:mod:`tournament.services.staff_removals`)."""
+    return ApplicationError(
+        _("A tournament keeps at least one director."),
+        code="last_director",
+        rule=REMOVAL_RULE,
+        status=409,
+    )
 
 
 def director_roles_removable(
@@ -259,6 +265,14 @@ def role_revoke(*, role: TournamentRole, actor: User) -> None:
     )
     if refusal is not None:
         raise refusal
+    role_remove_locked(role=role, tournament=tournament, actor=actor)
+
+
+def role_remove_locked(*, role: TournamentRole, tournament: Tournament, actor: User) -> None:
+    """Delete ``role`` (logged), its referee credentials with it, and revoke the pending
+    co-director invitations of a removed director (an invitation issued before the removal
+    must not bring its issuer's power back through a new account). The caller holds the
+    tournament's row lock and has applied the removal rule."""
     action_log_record(
         tournament=tournament,
         actor=actor,
