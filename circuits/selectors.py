@@ -119,9 +119,37 @@ def circuit_results(*, tournament_ids: list[int]) -> list[Result]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerFacts:
+    club: str
+    country: str
+
+
+def player_facts(*, player_ids: list[int]) -> dict[int, PlayerFacts]:
+    """Club and country of each player (one query): the standings tell namesakes apart by
+    them, as a tournament's standings and the players directory do."""
+    return {
+        pid: PlayerFacts(club, country)
+        for pid, club, country in Player.objects.filter(pk__in=player_ids).values_list(
+            "pk", "club", "country"
+        )
+    }
+
+
+#: The standings document's shape, in its cache key: a document cached before a change of
+#: shape (2: each row's ``club`` and ``country``) is never served for the new one.
+STANDINGS_FORMAT = 2
+
+
 def standings_document(circuit: Circuit, members: list[MemberLine]) -> dict[str, Any]:
+    """The circuit's standings as the API serves them (and the page reads them). Each row
+    holds the player's club and country, which tell namesakes apart: an edit of a player
+    (``player_update``) bumps the version of every tournament they entered, so of the
+    circuit too, and the document is built again."""
     results = circuit_results(tournament_ids=[m.tournament_id for m in members])
     rows = circuit_standings(results, circuit.points_table, circuit.stage_bonus)
+    facts = player_facts(player_ids=[r.player_id for r in rows])
+    unknown = PlayerFacts(club="", country="")
     return {
         "circuit": {
             "name": circuit.name,
@@ -136,6 +164,8 @@ def standings_document(circuit: Circuit, members: list[MemberLine]) -> dict[str,
                 "rank": r.rank,
                 "player_id": r.player_id,
                 "name": r.name,
+                "club": facts.get(r.player_id, unknown).club,
+                "country": facts.get(r.player_id, unknown).country,
                 "points": r.points,
                 "events": r.events,
                 "best_place": r.best_place,
@@ -158,28 +188,11 @@ def standings_document(circuit: Circuit, members: list[MemberLine]) -> dict[str,
 def standings_bytes(circuit: Circuit, members: list[MemberLine], etag: str) -> bytes:
     """The standings document as JSON bytes, built once per circuit version."""
     return cached_bytes(
-        f"circuit:standings:{circuit.pk}:{etag}",
+        f"circuit:standings:{STANDINGS_FORMAT}:{circuit.pk}:{etag}",
         lambda: json.dumps(
             standings_document(circuit, members), separators=(",", ":"), ensure_ascii=False
         ).encode(),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerFacts:
-    club: str
-    country: str
-
-
-def player_facts(*, player_ids: list[int]) -> dict[int, PlayerFacts]:
-    """Club and country of each player (one query): the standings tell namesakes apart by
-    them, as a tournament's standings and the players directory do."""
-    return {
-        pid: PlayerFacts(club, country)
-        for pid, club, country in Player.objects.filter(pk__in=player_ids).values_list(
-            "pk", "club", "country"
-        )
-    }
 
 
 def _circuit_title(circuit: Circuit) -> str:

@@ -16,9 +16,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from circuits.selectors import (
+    PlayerFacts,
     circuit_etag,
     circuit_members,
-    player_facts,
     public_circuit,
     public_circuits,
     standings_bytes,
@@ -44,12 +44,12 @@ def circuit_page(request: HttpRequest, slug: str) -> HttpResponse:
         doc = json.loads(standings_bytes(circuit, members, etag))
         names = {m.tournament_id: m.name for m in members}
         slugs = {m.tournament_id: m.slug for m in members}
-        # Club and country tell namesakes apart, as a tournament's standings do (one query).
-        facts = player_facts(player_ids=[row["player_id"] for row in doc["standings"]])
+        # Club and country tell namesakes apart, as a tournament's standings do: the
+        # document holds them (the API's rows too).
         rows = [
             {
                 **row,
-                "facts": facts.get(row["player_id"]),
+                "facts": PlayerFacts(club=row["club"], country=row["country"]),
                 "results": [
                     {
                         **r,

@@ -41,6 +41,12 @@ class CircuitRowOut(serializers.Serializer[Any]):
     rank = serializers.IntegerField(help_text="Equal ranks share a number (README Circuits).")
     player_id = serializers.IntegerField()
     name = serializers.CharField()
+    club = serializers.CharField(
+        allow_blank=True, help_text="The player's club; blank for none (tells namesakes apart)."
+    )
+    country = serializers.CharField(
+        allow_blank=True, help_text="The player's country, ISO 3166-1 alpha-2; blank for none."
+    )
     points = serializers.IntegerField()
     events = serializers.IntegerField()
     best_place = serializers.IntegerField(allow_null=True)

@@ -115,3 +115,38 @@ def test_joining_or_leaving_a_circuit_renews_the_tournaments_pages(
     left = client.get("/live/joins-later/", HTTP_IF_NONE_MATCH=again["ETag"], **fresh)
     assert left.status_code == 200
     assert "late-tour" not in left.content.decode()
+
+
+def test_the_standings_api_names_each_players_club_and_country(
+    client: Client, namesakes: dict[str, Any]
+) -> None:
+    """The API's rows hold what the page shows (the page reads them from the same cached
+    document); an edit of a player through the service gives the circuit a new version, so
+    a new ETag and the new club, never the cached document of the old one."""
+    from tests.factories import staff_with
+    from tournament.services import player_update
+
+    url = "/api/circuits/caribbean-tour/standings/"
+    first = client.get(url)
+    rows = {row["player_id"]: row for row in first.json()["standings"]}
+    assert (rows[namesakes["do"].pk]["club"], rows[namesakes["do"].pk]["country"]) == (
+        "Club Los Mina",
+        "DO",
+    )
+    assert (rows[namesakes["pr"].pk]["club"], rows[namesakes["pr"].pk]["country"]) == (
+        "Doble Seis",
+        "PR",
+    )
+    assert (rows[namesakes["ana"].pk]["club"], rows[namesakes["ana"].pk]["country"]) == ("", "")
+    player_update(
+        player=namesakes["ana"],
+        actor=staff_with("tournament.change_player"),
+        data={"club": "Capicúa", "country": "do"},
+    )
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200
+    assert again["ETag"] != first["ETag"]
+    ana = next(r for r in again.json()["standings"] if r["player_id"] == namesakes["ana"].pk)
+    assert (ana["club"], ana["country"]) == ("Capicúa", "DO")
+    html = client.get("/circuits/caribbean-tour/").content.decode()
+    assert "Capicúa" in _row(html, namesakes["ana"].pk)

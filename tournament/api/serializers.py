@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.exceptions import ApplicationError
@@ -185,9 +186,15 @@ class ActionLogOutput(serializers.ModelSerializer[ActionLog]):
         read_only_fields = fields
 
 
+#: What the one slug rule accepts as typed (any case: it is stored lowercase), for the schema.
+SLUG_SCHEMA_PATTERN = "^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"
+
 # -- inputs ---------------------------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": 80, "pattern": SLUG_SCHEMA_PATTERN}
+)
 class TournamentSlugField(serializers.CharField):
     """A new tournament's slug by the one rule of the page, the admin and the service
     (:func:`tournament.slugs.tournament_slug_check`), in its words and with its code

@@ -68,7 +68,8 @@ def _locked(tournament_ids: Iterable[int]) -> dict[int, Tournament]:
 def _require_permission(actor: User, permission: str) -> None:
     if not holds_permission(actor, permission):
         raise PermissionDeniedError(
-            _("Only staff allowed to delete these rows in the admin may."), code="not_allowed"
+            _("Only staff allowed to delete roles and accounts in the admin may."),
+            code="not_allowed",
         )
 
 
