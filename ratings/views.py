@@ -114,6 +114,8 @@ def tournament_leaders_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "boards": [(stat, STAT_LABELS[stat], board) for stat, board in boards.items()],
+            # Every board empty: say why (hands in play count once their match ends).
+            "any_leader": any(board.rows or board.rest for board in boards.values()),
         },
     )
 

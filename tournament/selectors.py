@@ -224,6 +224,20 @@ def referee_token_list(*, tournament: Tournament) -> QuerySet[RefereeToken]:
     )
 
 
+def referees_without_link(*, tournament: Tournament, user_ids: set[int]) -> set[int]:
+    """Those of ``user_ids`` (the referees of a round's tables) who hold no working referee
+    link for ``tournament``: none issued yet, or every one revoked. They cannot record a hand
+    until the director hands them one (docs/director-guide.md, section 5). A director of the
+    tournament records on their own session and needs none. One query."""
+    if not user_ids:
+        return set()
+    working = RefereeToken.objects.filter(role=OuterRef("pk"), revoked_at__isnull=True)
+    covered = TournamentRole.objects.filter(tournament=tournament, user_id__in=user_ids).filter(
+        Q(role=TournamentRole.Role.DIRECTOR) | Q(role=TournamentRole.Role.REFEREE) & Exists(working)
+    )
+    return user_ids - set(covered.values_list("user_id", flat=True))
+
+
 def action_log_list(*, tournament: Tournament) -> QuerySet[ActionLog]:
     return (
         ActionLog.objects.filter(tournament=tournament)

@@ -108,6 +108,8 @@ class SeedRow:
     unit_label: str = ""
     unit_first: bool = False  # the first row of its partnership in the seed order
     unit_seed: int | None = None  # the partnership's one seed (1, 2, ...), T8 over partnerships
+    # The tables a withdrawal now would forfeit (T7): its confirmation step follows.
+    open_tables: tuple[int, ...] = ()
 
     @property
     def seed_shown(self) -> int | None:
@@ -377,7 +379,12 @@ def seating_warnings(
     data: StageData, tables: Sequence[tuple[int, Sequence[int]]], byes: Sequence[int]
 ) -> list[SeatingWarning]:
     """What T8 asks to avoid "where possible", as found in a proposed seating: opponents who
-    met before in this stage, players of one club at a table, and a second bye (T1)."""
+    met before in this stage, players of one club at a table, and a second bye (T1).
+
+    A seating of one table (a final table, a lone play-off table, a field of four) cannot
+    seat anyone apart, so it has no repeat or same-club warning: T8 avoids them "where
+    possible", and warning of what no seating can avoid (with "avoided from round 2 on")
+    only alarmed the director."""
     names = {e.entry_id: e.name for e in data.entrants}
     clubs = {e.entry_id: e.club.strip() for e in data.entrants}
     met = _earlier_meetings(data)
@@ -389,7 +396,7 @@ def seating_warnings(
         return a in pair_of and pair_of.get(a) == pair_of.get(b)
 
     out: list[SeatingWarning] = []
-    for number, seats in tables:
+    for number, seats in tables if len(tables) > 1 else ():
         for i, a in enumerate(seats):
             for b in seats[i + 1 :]:
                 if partners(a, b):

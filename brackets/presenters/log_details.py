@@ -50,6 +50,8 @@ KEY_LABELS: dict[str, Promise] = {
     "byes": pgettext_lazy("action log", "Byes"),
     "eliminated": pgettext_lazy("action log", "Out of the stage"),
     "advanced": pgettext_lazy("action log", "Going on"),
+    # the end of the final (T6): the final table's players in place order
+    "final_places": pgettext_lazy("action log", "Final placings"),
     "order": pgettext_lazy("action log", "Seed order"),
     "partnerships": pgettext_lazy("action log", "Seed order"),
     "method": pgettext_lazy("action log", "Method"),
@@ -242,6 +244,21 @@ def choice_shown(verb: str, key: str, value: Any) -> str | None:
     return choice_label(choices, value) if choices is not None else None
 
 
+def _final_places(data: dict[str, Any]) -> list[tuple[int, int]]:
+    """A finished final's ``final_places`` (``stage.finish``): ``(place, entry id)`` pairs in
+    place order; anything of another shape is left out."""
+    value = data.get("final_places")
+    if not isinstance(value, list):
+        return []
+    return [
+        (p[0], p[1])
+        for p in value
+        if isinstance(p, list)
+        and len(p) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in p)
+    ]
+
+
 def _label(key: str) -> str:
     label = KEY_LABELS.get(key)
     return str(label) if label is not None else key.replace("_", " ").capitalize()
@@ -323,6 +340,7 @@ class _Details:
                         for part in ("poser", "winner"):
                             if isinstance(s := hand.get(part), int):
                                 self.seats.add((match_id, s))
+            self._want(ENTRY, [entry_id for _place, entry_id in _final_places(data)])
             seeded_from = data.get("seeded_from")
             if isinstance(seeded_from, dict) and isinstance(seeded_from.get("order"), list):
                 self._want(self._entrant_kind(log, data), seeded_from["order"])
@@ -440,6 +458,14 @@ class _Details:
                 shown = self._result(match_id, value)
             elif key in HAND_RECORDS and isinstance(value, dict):
                 shown = self._hand(match_id, value)
+            elif key == "final_places" and isinstance(value, list):
+                shown = (
+                    "; ".join(
+                        f"{place}. {self.name(ENTRY, entry_id)}"
+                        for place, entry_id in _final_places(data)
+                    )
+                    or "—"
+                )
             elif key == "seeded_from":
                 out.extend(self._seeded_from(log, data, value))
                 continue

@@ -19,7 +19,13 @@ the system runs. Director actions that change results or seating are written to 
 log (``tournament.services.action_log_record``) in the same transaction.
 """
 
-from brackets.services.entrants import stage_entry_add, stage_entry_withdraw
+from brackets.services.entrants import (
+    WithdrawalForfeit,
+    stage_entry_add,
+    stage_entry_withdraw,
+    stage_entry_withdraw_forfeits,
+    withdrawal_tables,
+)
 from brackets.services.interventions import (
     round_call_time,
     round_clock_start,
@@ -48,6 +54,7 @@ __all__ = [
     "AdvanceResult",
     "NextStep",
     "RoundAlreadyPublishedError",
+    "WithdrawalForfeit",
     "round_advance",
     "round_call_time",
     "round_clock_start",
@@ -61,7 +68,9 @@ __all__ = [
     "stage_create",
     "stage_entry_add",
     "stage_entry_withdraw",
+    "stage_entry_withdraw_forfeits",
     "stage_seed",
     "stage_seed_reorder",
     "stage_update",
+    "withdrawal_tables",
 ]

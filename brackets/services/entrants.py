@@ -3,6 +3,8 @@ with a forfeit at the table in play (T7)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -17,10 +19,114 @@ from brackets.services._common import (
 )
 from core.choice_labels import choice_phrase
 from core.exceptions import ApplicationError
+from scoring.engine import Teams
 from scoring.models import Match, Seat
-from scoring.services import match_forfeit
+from scoring.services import forfeit_plays_on, match_forfeit, override_ruleset
 from tournament.models import Entry
 from tournament.services import entry_disqualify, entry_update, entry_withdraw
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalForfeit:
+    """A match a withdrawal forfeits (T7), as :func:`stage_entry_withdraw` will record it.
+
+    ``others``: the other players at the table in seat order (at a partnership table, the
+    other partnership); ``plays_on``: they play on at the same table in a continuation match
+    (``scoring.services.forfeit_plays_on``);
+    ``partners``: a partnership table (R42), lost 0-6 by the player's partnership, whose
+    partner is ``partner`` (seat opposite)."""
+
+    match_id: int
+    seat: int
+    table_number: int
+    status: str
+    player: str
+    others: tuple[str, ...]
+    plays_on: bool
+    partners: bool
+    partner: str = ""
+
+
+def _current_round(stage: Stage) -> Round | None:
+    return stage.rounds.order_by("-number").first()
+
+
+def _open_seats(current: Round | None, entry_ids: list[int] | None) -> list[Seat]:
+    """The seats of ``entry_ids`` (every entrant when None) at the matches of ``current`` still
+    scheduled or in play: what a withdrawal forfeits (T7). Nothing outside a published round."""
+    if current is None or current.status != Round.Status.PUBLISHED:
+        return []
+    seats = Seat.objects.filter(
+        match__round_link__round=current,
+        match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
+    )
+    if entry_ids is not None:
+        seats = seats.filter(entry_id__in=entry_ids)
+    return list(seats.order_by("match_id", "seat"))
+
+
+def withdrawal_tables(*, stage: Stage) -> dict[int, list[int]]:
+    """Entry id -> the table numbers a withdrawal now would forfeit (T7), for every entrant
+    seated at an open match of the stage's round in play; the seeding page says it beside
+    each "Withdraw…". Two queries."""
+    seats = _open_seats(_current_round(stage), None)
+    tables = dict(
+        RoundMatch.objects.filter(match_id__in={s.match_id for s in seats}).values_list(
+            "match_id", "table_number"
+        )
+    )
+    out: dict[int, list[int]] = {}
+    for s in seats:
+        out.setdefault(s.entry_id, []).append(tables[s.match_id])
+    return out
+
+
+def stage_entry_withdraw_forfeits(*, stage: Stage, entry: Entry) -> list[WithdrawalForfeit]:
+    """What :func:`stage_entry_withdraw` would forfeit if called now (T7): each open match of
+    the round in play where ``entry`` sits, with whether the others play on. Empty when no
+    match of theirs is open. The confirmation step of the director's withdrawal shows it."""
+    seats = _open_seats(_current_round(stage), [entry.pk])
+    if not seats:
+        return []
+    match_ids = [s.match_id for s in seats]
+    matches = {m.pk: m for m in Match.objects.filter(pk__in=match_ids).select_related("tournament")}
+    tables = dict(
+        RoundMatch.objects.filter(match_id__in=match_ids).values_list("match_id", "table_number")
+    )
+    names: dict[int, list[tuple[int, str]]] = {}
+    for match_id, seat, name in (
+        Seat.objects.filter(match_id__in=match_ids)
+        .order_by("seat")
+        .values_list("match_id", "seat", "entry__player__name")
+    ):
+        names.setdefault(match_id, []).append((seat, name))
+    out: list[WithdrawalForfeit] = []
+    for s in seats:
+        match = matches[s.match_id]
+        ruleset = override_ruleset(match)
+        at_table = names.get(s.match_id, [])
+        player = next((n for i, n in at_table if i == s.seat), "")
+        partners = ruleset is not None and ruleset.teams is Teams.PARTNERS
+        out.append(
+            WithdrawalForfeit(
+                match_id=s.match_id,
+                seat=s.seat,
+                table_number=tables.get(s.match_id, 0),
+                status=match.status,
+                player=player,
+                # At a partnership table the other partnership (R42: seats of the other
+                # parity), who win the match; elsewhere everyone else at the table.
+                others=tuple(
+                    n for i, n in at_table if i != s.seat and (not partners or i % 2 != s.seat % 2)
+                ),
+                plays_on=ruleset is not None and forfeit_plays_on(ruleset, match.n_players),
+                partners=partners,
+                partner=next((n for i, n in at_table if i == (s.seat + 2) % 4), "")
+                if partners
+                else "",
+            )
+        )
+    return out
 
 
 def _next_round_number(stage: Stage) -> int:
@@ -109,18 +215,10 @@ def stage_entry_withdraw(
             % {"status": choice_phrase(StageEntry.Status, se.status)},
             code="entry_not_active",
         )
-    current = stage.rounds.order_by("-number").first()
-    open_seats: list[tuple[int, int]] = []
-    if current is not None and current.status == Round.Status.PUBLISHED:
-        open_seats = list(
-            Seat.objects.filter(
-                match__round_link__round=current,
-                entry=entry,
-                match__status__in=[Match.Status.SCHEDULED, Match.Status.IN_PROGRESS],
-            )
-            .order_by("match_id")
-            .values_list("match_id", "seat")
-        )
+    current = _current_round(stage)
+    # The same open matches the confirmation step showed (stage_entry_withdraw_forfeits).
+    open_seats = [(s.match_id, s.seat) for s in _open_seats(current, [entry.pk])]
+    if open_seats:
         # Lock the player's open match before anything bumps the tournament version: a
         # referee's recording transaction locks the match first and the tournament last.
         list(

@@ -10,6 +10,7 @@ a task may run twice, or be lost): :func:`round_advance` checks the done-marker
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -296,12 +297,22 @@ def _advance_closed(stage: Stage, rnd: Round, actor: Actor) -> AdvanceResult:
     if step.action != FINISH_STAGE:
         raise _refuse(step, stage)
     next_stage = stage_finish(stage, data, step)
+    logged: dict[str, Any] = {"advanced": list(step.advanced), "eliminated": len(step.eliminated)}
+    if next_stage is None and stage.kind == Stage.Kind.KNOCKOUT and not step.advanced:
+        # The end of the final (T6: a knockout is the last stage): its placings, [place,
+        # entry id] in place order. "Going on: — / Out of the stage: 4" counted the champion
+        # as out.
+        logged = {
+            "final_places": [
+                [p.place, p.player_id] for p in sorted(step.eliminated, key=lambda p: p.place)
+            ]
+        }
     action_log_record_by_id(
         tournament_id=stage.tournament_id,
         actor=actor,
         verb="stage.finish",
         target=stage,
-        data={"advanced": list(step.advanced), "eliminated": len(step.eliminated)},
+        data=logged,
     )
     if next_stage is None or not next_stage.auto_advance:
         return AdvanceResult(

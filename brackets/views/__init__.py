@@ -32,10 +32,10 @@ from brackets.views.seeding import (
     ReorderView,
     SeedingView,
     SeedView,
-    WithdrawView,
 )
 from brackets.views.stages import StageEditView, StageListView
 from brackets.views.tournaments import TournamentCreateView, TournamentEditView
+from brackets.views.withdraw import WithdrawView
 
 __all__ = [
     "ActionLogView",

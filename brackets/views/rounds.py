@@ -48,6 +48,7 @@ from tournament.api.serializers import referee_link
 from tournament.context import Action, require
 from tournament.models import RefereeToken, Tournament
 from tournament.qr import qr_svg
+from tournament.selectors import referees_without_link
 from tournament.services import referee_token_issue
 from tournament.table_qr import table_url
 
@@ -206,9 +207,23 @@ def render_round(
         if stage.pairs
         else RoundSubstitutes(byes=[], forfeits={})
     )
+    # The referees of the tables still to play who hold no link yet: they cannot record a
+    # hand, and links are issued on the table sheets or the Referees page, not here.
+    no_link = (
+        len(
+            referees_without_link(
+                tournament=view.tournament,
+                user_ids={m.referee_id for m in open_matches if m.referee_id is not None},
+            )
+        )
+        if rnd.status == Round.Status.PUBLISHED
+        and view.tournament_context.can(Action.MANAGE_REFEREES)
+        else 0
+    )
     context = view.base_context(
         round=rnd,
         stage=stage,
+        no_link=no_link,
         kind_label=round_kind_label(rnd.kind, pairs=stage.pairs),
         round_title=round_title(rnd),
         # T9: a pairs round's byes are partnerships, each named once.

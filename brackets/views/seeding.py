@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -22,15 +23,14 @@ from brackets.forms import (
     ReasonForm,
     ReorderForm,
     SeedForm,
-    WithdrawForm,
 )
-from brackets.models import Stage, StageEntry
+from brackets.models import Stage
 from brackets.presenters.director import pairs_not_ready, roster_lines, seeding_rows
 from brackets.services import (
     stage_entry_add,
-    stage_entry_withdraw,
     stage_seed,
     stage_seed_reorder,
+    withdrawal_tables,
 )
 from brackets.services.imports import players_import_csv
 from brackets.services.registration import SameNameUnconfirmedError, TypedPlayer, player_add
@@ -42,9 +42,7 @@ from tournament.partnerships import is_pairs_event, partnership_of_entries
 from tournament.pins import entry_check_in
 from tournament.services import (
     entries_check_in,
-    entry_disqualify,
     entry_update,
-    entry_withdraw,
     player_editable,
     player_update,
 )
@@ -102,6 +100,10 @@ class SeedingView(DirectorTournamentMixin):
         request = self.request
         seeded, others = seeding_rows(stage)
         started = stage.rounds.exists()
+        if started:
+            # Beside each "Withdraw…": the table it would forfeit (T7), the service's reading.
+            tables = withdrawal_tables(stage=stage)
+            seeded = [replace(r, open_tables=tuple(tables.get(r.entry_id, ()))) for r in seeded]
         active = [r for r in seeded if r.active]
         # Seeding takes the checked-in entries only where the stage is seeded from them (the
         # first stage, before its first round; stage_seed): there, checked-in players outside
@@ -300,55 +302,6 @@ class PinIssueView(DirectorTournamentMixin):
         )
         response["Cache-Control"] = "no-store"
         return response
-
-
-class WithdrawView(DirectorTournamentMixin):
-    """POST ``stages/<id>/entries/<entry>/withdraw/``: withdraw or disqualify (T7)."""
-
-    def post(self, request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
-        stage = self.get_stage(stage_id)
-        entry = self.get_entry(entry_id)
-        form = WithdrawForm(request.POST)
-        if not form.is_valid():
-            if (request.POST.get("reason") or "").strip():  # given, but too long
-                messages.error(request, " ".join(str(m) for m in form.errors.get("reason", [])))
-            else:
-                messages.error(
-                    request,
-                    _("Give a reason to withdraw %(player)s.") % {"player": entry.player.name},
-                )
-            return HttpResponseRedirect(seeding_url(slug, stage.pk))
-        reason = form.cleaned_data["reason"]
-        disqualify = form.cleaned_data["disqualify"]
-        done = (_("%(player)s disqualified.") if disqualify else _("%(player)s withdrawn.")) % {
-            "player": entry.player.name
-        }
-        in_stage = StageEntry.objects.filter(
-            stage=stage, entry=entry, status=StageEntry.Status.ACTIVE
-        ).exists()
-        if in_stage:
-            self.run(
-                lambda: stage_entry_withdraw(
-                    stage=stage,
-                    actor=request.user,
-                    entry=entry,
-                    reason=reason,
-                    disqualify=disqualify,
-                ),
-                success=(
-                    _("%(player)s disqualified (T7).")
-                    if disqualify
-                    else _("%(player)s withdrawn (T7).")
-                )
-                % {"player": entry.player.name},
-            )
-        else:
-            service = entry_disqualify if disqualify else entry_withdraw
-            self.run(
-                lambda: service(entry=entry, actor=request.user, reason=reason),
-                success=done,
-            )
-        return HttpResponseRedirect(seeding_url(slug, stage.pk))
 
 
 class LateEntryView(DirectorTournamentMixin):

@@ -116,6 +116,15 @@ class TournamentCreateView(LoginRequiredMixin, View):
                     return again
                 _service_error_to_form(form, exc)
             else:
+                messages.success(
+                    request,
+                    _(
+                        "%(name)s created, in draft: only its directors see it until you open "
+                        "registration on the Lifecycle page. Next: create its first stage "
+                        "below, then add the players on the Players page."
+                    )
+                    % {"name": tournament.name},
+                )
                 return HttpResponseRedirect(reverse("brackets:stages", args=[tournament.slug]))
         return render(
             request, "brackets/tournament_form.html", _context(form, creating=True), status=400

@@ -31,6 +31,7 @@ from scoring.services.common import ClientInfo, ForfeitResult, HandRecordResult
 from scoring.services.corrections import (
     HandVoidResult,
     OverrideResult,
+    forfeit_plays_on,
     hand_void_last,
     match_forfeit,
     match_result_override,
@@ -57,6 +58,7 @@ __all__ = [
     "_fingerprint",
     "_lock_for_recording_sql",
     "_start_with_first_hand",
+    "forfeit_plays_on",
     "hand_record",
     "hand_void_last",
     "match_assign_referee",

@@ -439,6 +439,22 @@ def match_result_override(
     return OverrideResult(match=match, changed=True, built_on=built_on)
 
 
+def forfeit_plays_on(ruleset: Ruleset, n_players: int) -> bool:
+    """T7 "the table plays on without them where the rules allow": whether the others at a
+    table of ``n_players`` start a continuation match after a forfeit. Never at a partnership
+    table (R42: the partnership loses 0-6 and nobody plays on one short) nor at two players
+    (the opponent wins); at 3 or 4 players when ``ruleset`` allows one player fewer (R2).
+    :func:`match_forfeit` decides by it, and so does every page that says beforehand what a
+    forfeit will do (a withdrawal's confirmation step)."""
+    if ruleset.teams is Teams.PARTNERS or n_players <= 2:
+        return False
+    try:
+        ruleset.validate_for_players(n_players - 1)
+    except InvalidRuleset:
+        return False
+    return True
+
+
 @transaction.atomic
 def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> ForfeitResult:
     """T7: record a no-show or disqualification at this table as a 0-6 loss.
@@ -506,12 +522,7 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
         match.winner_seat = None
         for s in others:
             s.placing = None
-        try:
-            ruleset.validate_for_players(n - 1)
-            allowed = True
-        except InvalidRuleset:
-            allowed = False
-        if allowed:
+        if forfeit_plays_on(ruleset, n):
             continuation = Match.objects.create(
                 continues=match,
                 tournament_id=match.tournament_id,
