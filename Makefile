@@ -78,7 +78,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_match_action_read_only.py tests/browser/test_director_forms_say_it_all.py \
 	tests/brackets/test_withdrawn_places_everywhere.py tests/brackets/test_players_page_rating.py \
 	tests/browser/test_call_time_once.py tests/core/test_client_error_logs.py \
-	tests/browser/test_profile_rated_counts.py
+	tests/browser/test_profile_rated_counts.py tests/browser/test_forfeit_pages.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
