@@ -2,10 +2,12 @@
 
 One page per round for the notice board or the records: every table with its players in seat
 order, their placing (T4), points and hands won, how the match ended (T3 time, T7 forfeit, a
-director's result) and who had a bye. A print stylesheet (``static/css/results.css``) drops the
-site's header and fits a round of 250 tables on numbered A4 pages; on a phone the table scrolls
-inside its own box. Public, like the standings: a draft tournament answers 404
-(``live.http.live_conditional``).
+director's result) and who had a bye. A finished match's points and hands are its standings
+lines (``brackets.selectors.stage_data.standings_line``, T5): a forfeit is a 0-6 loss with no
+points and no hands, and the players who played on count at the continuation, not here (T7).
+A print stylesheet (``static/css/results.css``) drops the site's header and fits a round of 250
+tables on numbered A4 pages; on a phone the table scrolls inside its own box. Public, like the
+standings: a draft tournament answers 404 (``live.http.live_conditional``).
 
 Everything the page says is in the visitor's language, statuses and end reasons included
 (:func:`core.choice_labels.choice_label`). The page is rendered per request, never stored: its
@@ -23,11 +25,13 @@ from django.utils.translation import gettext as _
 
 from brackets.models import Round, RoundMatch
 from brackets.selectors.pairs import round_byes_named
+from brackets.selectors.stage_data import SeatData, standings_line
 from core.choice_labels import choice_label
 from dominoes.digits import parse_int
 from live.http import live_conditional, request_tournament
 from scoring.engine.placing import seat_side_places
 from scoring.models import Match, Seat
+from scoring.presenters.match import forfeit_words
 from tournament.models import Entry
 
 SEAT_LETTERS = "ABCD"
@@ -62,6 +66,11 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
             "placing",
             "points",
             "hands_won",
+            "six_love_given",
+            "six_love_received",
+            "llaves",
+            "ties",
+            "replays_won",
             "forfeited",
             "entry_id",
             "entry__player__name",
@@ -79,6 +88,10 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
                 )
                 for r, place in zip(rows, places, strict=True):
                     r["place"] = place
+    forfeits: dict[int, str] = {}
+    for mid, rows in seats.items():
+        if matches[mid]["status"] == Match.Status.FINISHED:
+            forfeits[mid] = _count_as_standings(mid, rows, pairs=rnd.stage.pairs)
     tables = [
         {
             "table": table,
@@ -86,9 +99,13 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
             "continuation": matches[mid]["continues_id"] is not None,
             "status": choice_label(Match.Status, matches[mid]["status"]),
             "finished": matches[mid]["status"] == Match.Status.FINISHED,
-            "end": choice_label(Match.EndReason, matches[mid]["end_reason"])
-            if matches[mid]["end_reason"] != Match.EndReason.NORMAL
-            else "",
+            "end": forfeits.get(mid)
+            or (
+                choice_label(Match.EndReason, matches[mid]["end_reason"])
+                if matches[mid]["end_reason"] != Match.EndReason.NORMAL
+                else ""
+            ),
+            "forfeit": bool(forfeits.get(mid)),
             "hands": matches[mid]["hands_count"],
             "seats": seats[mid],
         }
@@ -106,6 +123,7 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
             .values_list("player__name", flat=True)
         )
     return {
+        "forfeits": any(t["forfeit"] for t in tables),
         "round": rnd,
         "round_name": _round_name(rnd),
         "tables": tables,
@@ -118,6 +136,41 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
             {t["table"] for t in tables} - {t["table"] for t in tables if not t["finished"]}
         ),
     }
+
+
+def _count_as_standings(match_id: int, rows: list[dict[str, Any]], *, pairs: bool) -> str:
+    """Set a finished match's seats' ``counted_points`` and ``counted_hands`` as the standings
+    count them (:func:`standings_line`, T5, T7; None for a seat with no line here: played on at
+    the continuation, ``played_on``). Returns the forfeit's words (T7) when the match was
+    forfeited, else ""."""
+    forfeited = [r for r in rows if r["forfeited"]]
+    # R42, T7: a forfeit at a partnership table is the partnership's 0-6 loss.
+    lost_sides = {r["seat"] % 2 for r in forfeited} if pairs and len(rows) == 4 else set()
+    for r in rows:
+        line = standings_line(
+            match_id,
+            SeatData(
+                entry_id=r["entry_id"],
+                seat=r["seat"],
+                placing=r["placing"],
+                points=r["points"],
+                hands_won=r["hands_won"],
+                six_love_given=r["six_love_given"],
+                six_love_received=r["six_love_received"],
+                llaves=r["llaves"],
+                ties=r["ties"],
+                replays_won=r["replays_won"],
+                forfeited=r["forfeited"] or r["seat"] % 2 in lost_sides,
+            ),
+        )
+        r["counted_points"] = None if line is None else line.points
+        r["counted_hands"] = None if line is None else line.hands_won
+        r["played_on"] = line is None and bool(forfeited)
+    if not forfeited:
+        return ""
+    name = ", ".join(str(r["entry__player__name"]) for r in forfeited)
+    side = " & ".join(str(r["entry__player__name"]) for r in rows if r["seat"] % 2 in lost_sides)
+    return forfeit_words(name, side=side)
 
 
 def _round_name(rnd: Round) -> str:

@@ -3,10 +3,15 @@ per player (across events or in one tournament) and leaderboards per tournament.
 
 Everything is counted from finished matches' seat lines (the R35 columns the services keep) and
 from the stored, non-void hands; draft tournaments never count. A forfeit (T7) counts as a
-match played and lost, with no hands. These are statistics of every finished match, stand-alone
-ones included, not of the rated ones: what counts for a rating, and the counts shown next to it,
-are :func:`ratings.selectors.rated_matches` and :func:`ratings.selectors.rated_records`. A match
-win is :func:`ratings.selectors.match_win` (a shared first place is none, T3).
+match played and lost, and every hand recorded in a forfeited match counts like any other (the
+forfeiting player's before they left, and those of the players who played on at the
+continuation, which counts as a match of its own). The standings count none of those hands
+(:func:`brackets.selectors.stage_data.standings_line`), so a page of these statistics says so
+when a forfeited match had hands (:func:`forfeited_hands_counted`). These are statistics of
+every finished match, stand-alone ones included, not of the rated ones: what counts for a
+rating, and the counts shown next to it, are :func:`ratings.selectors.rated_matches` and
+:func:`ratings.selectors.rated_records`. A match win is :func:`ratings.selectors.match_win` (a
+shared first place is none, T3).
 """
 
 from __future__ import annotations
@@ -98,6 +103,17 @@ def player_stats(*, player_id: int, tournament_id: int | None = None) -> PlayerS
         posing=Rate(posed["won"], posed["posed"]),
         double_six=Rate(posed["six_won"], posed["six"]),
     )
+
+
+def forfeited_hands_counted(*, tournament_id: int) -> bool:
+    """Whether these statistics count a hand the standings do not: a finished, forfeited
+    match of the tournament with a hand recorded (T7). One query."""
+    return Match.objects.filter(
+        tournament_id=tournament_id,
+        status=Match.Status.FINISHED,
+        end_reason=Match.EndReason.FORFEIT,
+        hands_count__gt=0,
+    ).exists()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,12 @@ from ratings.selectors import (
     player_profile,
     public_tournament,
 )
-from ratings.stats import SEAT_STATS, player_stats, tournament_leaders
+from ratings.stats import (
+    SEAT_STATS,
+    forfeited_hands_counted,
+    player_stats,
+    tournament_leaders,
+)
 
 STAT_LABELS = {
     "match_wins": _("Match wins"),
@@ -116,6 +121,8 @@ def tournament_leaders_page(request: HttpRequest, slug: str) -> HttpResponse:
             "boards": [(stat, STAT_LABELS[stat], board) for stat, board in boards.items()],
             # Every board empty: say why (hands in play count once their match ends).
             "any_leader": any(board.rows or board.rest for board in boards.values()),
+            # T7: these boards count the hands of forfeited matches; the standings do not.
+            "forfeited_hands": forfeited_hands_counted(tournament_id=tournament.pk),
         },
     )
 

@@ -394,33 +394,47 @@ def playoff_ordered(
     ]
 
 
+def standings_line(match_id: int, s: SeatData) -> MatchRecord | None:
+    """What one seat of a finished match counts for the standings (T4, T5, T7): the one
+    selector of it, read by the standings and by every page that shows figures as they count
+    (the round's results sheet, a player's record). None for a seat with no line here: the
+    players who played on after a forfeit are unplaced in the forfeited match, their line is
+    the continuation's (its hands and points alone; the forfeited match's end with it). A
+    forfeited seat is a 0-6 loss: no points, no hands, one six-love received, whatever hands
+    it won before it left. Statistics pages count every recorded hand instead and say so
+    (``ratings.stats``)."""
+    if s.placing is None:
+        return None
+    if s.forfeited:
+        return MatchRecord.forfeit_loss(match_id, s.entry_id, s.placing)
+    record = _new_record(
+        match_id,
+        s.entry_id,
+        s.placing,
+        max(s.points, 0),
+        s.hands_won,
+        s.six_love_given,
+        s.six_love_received,
+        s.llaves,
+        s.ties,
+        s.replays_won,
+        False,
+    )
+    record.__post_init__()  # the T4 checks MatchRecord(...) makes
+    return record
+
+
 def round_records(round_data: RoundData) -> list[MatchRecord]:
-    """The T4 lines of a round's finished matches; a forfeited seat is a 0-6 loss (T7)."""
+    """The T4 lines of a round's finished matches (:func:`standings_line`, forfeits per
+    T7)."""
     out: list[MatchRecord] = []
     for t in round_data.tables:
         if t.status != FINISHED:
             continue
         for s in t.seats:
-            if s.placing is None:
-                continue
-            if s.forfeited:
-                out.append(MatchRecord.forfeit_loss(t.match_id, s.entry_id, s.placing))
-                continue
-            record = _new_record(
-                t.match_id,
-                s.entry_id,
-                s.placing,
-                max(s.points, 0),
-                s.hands_won,
-                s.six_love_given,
-                s.six_love_received,
-                s.llaves,
-                s.ties,
-                s.replays_won,
-                False,
-            )
-            record.__post_init__()  # the T4 checks MatchRecord(...) makes
-            out.append(record)
+            record = standings_line(t.match_id, s)
+            if record is not None:
+                out.append(record)
     return out
 
 

@@ -13,7 +13,12 @@ from django.utils.dateparse import parse_datetime
 from live.labels import TABLE_PLACINGS
 from live.labels import label as _label
 from scoring.engine.placing import seat_side_places
-from scoring.presenters.match import scores_after_line, tie_line
+from scoring.presenters.match import (
+    forfeit_hands_line,
+    forfeit_words,
+    scores_after_line,
+    tie_line,
+)
 from scoring.presenters.partnership import SideView
 
 SEAT_LETTERS = "ABCD"
@@ -139,6 +144,45 @@ def forfeited_names(seats: Sequence[dict[str, Any]], partners: bool = False) -> 
     )
 
 
+def _forfeit_parts(seats: Sequence[dict[str, Any]], partners: bool) -> tuple[str, str]:
+    """Who forfeited (their names) and, at a partnership table, the partnership that loses
+    with them (both partners' names, R42, T7)."""
+    name = ", ".join(str(s["name"]) for s in seats if s.get("forfeited"))
+    return name, (forfeited_names(seats, True) if partners and name else "")
+
+
+@register.filter
+def forfeit_note(seats: Sequence[dict[str, Any]], partners: bool = False) -> str:
+    """``{{ m.seats|forfeit_note:m.partners }}``: a forfeited match's result as every page
+    says it, "Forfeit by Ana: a 0-6 loss (T7)" (:func:`scoring.presenters.match.forfeit_words`,
+    the referee's page's words); "" when no seat forfeited."""
+    name, side = _forfeit_parts(seats, partners)
+    return forfeit_words(name, side=side) if name else ""
+
+
+@register.simple_tag
+def forfeit_row(
+    seats: Sequence[dict[str, Any]], status: str, end_reason: str, partners: bool = False
+) -> dict[str, str] | None:
+    """The last line of a forfeited match's hands list (T7) and the scores it leaves: why the
+    forfeiting player is on 0 when the last hand left them more. None for another match."""
+    if status != "finished" or end_reason != "forfeit":
+        return None
+    name, side = _forfeit_parts(seats, partners)
+    if not name:
+        return None
+    # At a table that plays on the others are unplaced here: their line is the next match's.
+    played_on = not partners and any(
+        s.get("placing") is None for s in seats if not s.get("forfeited")
+    )
+    ordered = sorted(seats, key=lambda s: int(s["seat"]))
+    scores = [int(s.get("score") or 0) for s in ordered]
+    return {
+        "line": forfeit_hands_line(name, side=side, played_on=played_on),
+        "scores": scores_after_line(scores, partners=partners),
+    }
+
+
 @register.filter
 def side_label(sides: Sequence[dict[str, Any]] | None, seat: int | None) -> str:
     """``{{ m.sides|side_label:m.winner_seats.0 }}``: the partnership of ``seat`` as the match
@@ -216,8 +260,9 @@ def seat_label(seat: int | None, names: Sequence[str]) -> str:
 def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> dict[str, Any]:
     """What a player's page opens with: their line in the latest stage they played that has a
     result (the standings list the latest stage first): the event place once the last stage is
-    finished (T6), else the rank (T5; in a pairs stage their partnership's, T10); the earlier
-    stages' lines after it; and the table they are playing at now, if any."""
+    finished (T6), else the rank (T5; in a pairs stage their partnership's, T10), and the
+    record of that stage, named; the earlier stages' lines and records after it; and the table
+    they are playing at now, if any."""
     entry_id = player["entry"]["id"]
     lines: list[dict[str, Any]] = []
     stages = (standings or {}).get("stages") or []
@@ -235,7 +280,16 @@ def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> 
             None,
         )
         if row is not None:
-            lines.append({"row": row, "stage": st["stage"], "field": len(st.get("rows") or [])})
+            lines.append(
+                {
+                    "row": row,
+                    "stage": st["stage"],
+                    "field": len(st.get("rows") or []),
+                    # A bye is not a match played (T1): the record counts the matches won at
+                    # a table and names the byes apart (and whether they count as wins).
+                    "table_wins": row["match_wins"] - row.get("bye_wins", 0),
+                }
+            )
     # An event place is out of the whole field: the largest stage's (the first one's) rows.
     entrants = max((len(st.get("rows") or []) for st in stages), default=0)
     current = None
@@ -246,9 +300,13 @@ def player_summary(player: dict[str, Any], standings: dict[str, Any] | None) -> 
     mine = latest["row"] if latest else None
     return {
         "row": mine,
-        # A bye is not a match played (T1): the record counts the matches won at a table and
-        # names the byes apart (and whether the stage's policy counts them as match wins).
-        "table_wins": 0 if mine is None else mine["match_wins"] - mine.get("bye_wins", 0),
+        "table_wins": latest["table_wins"] if latest else 0,
+        # The record counts as the standings do (T5): a forfeited match's hands are not in it
+        # (T7), though its hands list shows them; the page says so.
+        "forfeit_hands": any(
+            m["match"].get("end_reason") == "forfeit" and m["match"].get("hands_count")
+            for m in player.get("matches") or []
+        ),
         "stage": latest["stage"] if latest else None,
         "field": latest["field"] if latest else 0,
         "entrants": entrants,

@@ -120,6 +120,9 @@ class MatchView:
     placings: tuple[tuple[int, str], ...] = ()
     # A match a sudden-death hand decided (T3): who won it, in words, on the result card.
     sudden_death_won: str = ""
+    # A forfeited match (T7): the hands list's last line, why the score line differs from the
+    # last hand's scores ("Forfeit (T7): C · Luis 0, loses 0-6"); "" for any other match.
+    forfeit_line: str = ""
 
     @property
     def pose_forced(self) -> bool:
@@ -343,6 +346,31 @@ def scores_after_line(scores: Sequence[int], *, partners: bool) -> str:
     return DASH.join(str(s) for s in scores)
 
 
+def forfeit_words(name: str, *, side: str = "") -> str:
+    """The one sentence a forfeited match's result reads on every page (T7): "Forfeit by C ·
+    Luis: a 0-6 loss (T7)"; at a partnership table (R42) the partnership loses, ``side`` (its
+    label or its players' names). A forfeit is no six-love won at the table (R31c): nobody
+    reached the target, the 0-6 is the rule's."""
+    if side:
+        return str(
+            _("Forfeit by %(name)s: %(side)s lose 0\u20136 (T7)") % {"name": name, "side": side}
+        )
+    return str(_("Forfeit by %(name)s: a 0\u20136 loss (T7)") % {"name": name})
+
+
+def forfeit_hands_line(name: str, *, side: str = "", played_on: bool = False) -> str:
+    """The last line of a forfeited match's hands (T7): why the score line shows the
+    forfeiting player on 0 when the last hand left them more, and, at a table that plays on,
+    that the others' scores end with this match (their standings line is the next match's)."""
+    if side:
+        line = _("Forfeit (T7): %(name)s, %(side)s lose 0\u20136") % {"name": name, "side": side}
+    else:
+        line = _("Forfeit (T7): %(name)s 0, loses 0\u20136") % {"name": name}
+    if played_on:
+        line += " · " + _("the others' scores end with this match; they play on from love (T7)")
+    return str(line)
+
+
 def _six_love(seat: Any, *, over: bool, score: int) -> bool:
     """Whether a seat of a match that is over was given a six-love (R31c): what the engine
     counted on the seat (``six_love_received``, written with every hand). A match ended by
@@ -498,7 +526,7 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             )
         )
 
-    result_title = result_detail = sudden_death_won = ""
+    result_title = result_detail = sudden_death_won = forfeit_line = ""
     if over:
         w = match.winner_seat
         won = [side for side in sides if side.is_winner]
@@ -508,11 +536,24 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
             result_title = _("Match over — %(name)s wins") % {"name": labels[w]}
         else:
             result_title = _("Match over")
-        loves = [sv.label for sv in seat_views if sv.six_love and sv.seat not in winners]
-        if loves:
-            result_detail = _("Six-love to %(names)s (R31c)") % {"names": ", ".join(loves)}
         reason = getattr(match, "end_reason", "")
-        if reason and reason != "normal":
+        forfeiting = [s for s in seats if getattr(s, "forfeited", False)]
+        if reason == "forfeit" and forfeiting:
+            # T7: the forfeit is the 0-6 loss, not a six-love given at the table (R31c);
+            # nobody reached the target. The hands list's last line says why the scores
+            # differ from the last hand's.
+            f_names = ", ".join(seat_label(s.seat, names[s.seat]) for s in forfeiting)
+            lost = [side for side in sides if not side.is_winner]
+            f_side = lost[0].label if sides and won and lost else ""
+            result_detail = forfeit_words(f_names, side=f_side)
+            forfeit_line = forfeit_hands_line(
+                f_names, side=f_side, played_on=not sides and w is None
+            )
+        else:
+            loves = [sv.label for sv in seat_views if sv.six_love and sv.seat not in winners]
+            if loves:
+                result_detail = _("Six-love to %(names)s (R31c)") % {"names": ", ".join(loves)}
+        if reason and reason != "normal" and not forfeit_line:
             result_detail = (result_detail + " · " if result_detail else "") + _(
                 match.get_end_reason_display()  # marked in core/choice_labels.py
             )
@@ -573,4 +614,5 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
         forced_tiles=forced_tiles,
         placings=placings,
         sudden_death_won=sudden_death_won,
+        forfeit_line=forfeit_line,
     )

@@ -260,10 +260,10 @@ def test_the_live_card_of_a_forfeited_match_names_who_forfeited(client: Any) -> 
     tables = client.get("/live/forfeit-card/tables/").content.decode()
     card = tables.split(f'data-match="{first.pk}"', 1)[1].split("</article>", 1)[0]
     line = card.split('class="table-next"', 1)[1].split("</p>", 1)[0]
-    assert f"{gone} forfeited (T7)" in line
+    assert f"Forfeit by {gone}: a 0\u20136 loss (T7)" in line
     assert line.lstrip(">").startswith("Match over")  # 3 played on: nobody won this match
     page = client.get(f"/live/forfeit-card/matches/{first.pk}/").content.decode()
-    assert f"{gone} forfeited (T7)" in page
+    assert f"Forfeit by {gone}: a 0\u20136 loss (T7)" in page
     es = client.get(f"/live/forfeit-card/matches/{first.pk}/", HTTP_ACCEPT_LANGUAGE="es")
     assert str(gone) in es.content.decode().split('class="forfeit-note"', 1)[1]
 

@@ -138,7 +138,7 @@ def _record(row: dict[str, Any]) -> str:
     html = render_to_string(
         "live/regions/player.html", {"player": player, "standings": standings, "slug": "x"}
     )
-    found = re.search(r"<dt>Record</dt><dd>(.*?)</dd>", html, re.S)
+    found = re.search(r"<dt>Record in Qualifying</dt><dd>(.*?)</dd>", html, re.S)
     assert found is not None
     return found.group(1)
 

@@ -261,7 +261,10 @@ def test_a_forfeit_at_a_pairs_table_names_the_partnerships_t7_t10(client: Client
     assert card["winner_seat"] == 0  # the winning partnership's first seat (A)
     page = text_of(client.get(f"/live/{t.slug}/tables/").content.decode())
     # The winning partnership named as the card's partnerships list names it (R42, T9).
-    assert f"AC · Los Primos ({ac}) win the match (R42) · {bd} forfeited (T7)" in page
+    assert (
+        f"AC · Los Primos ({ac}) win the match (R42) · Forfeit by {seats[1]}: {bd} "
+        "lose 0\u20136 (T7)" in page
+    )
 
 
 def test_an_individual_forfeit_keeps_naming_the_player(client: Client) -> None:

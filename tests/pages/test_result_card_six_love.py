@@ -2,7 +2,9 @@
 
 Walkthrough: after a forfeit at a table of four (T7: the others play on in a new match) the
 card of the forfeited match said "Six-love to A, B, C, D (R31c)": every seat left on 0 was
-read as a six-love. Only the forfeiting player's 0-6 loss is one (T7)."""
+read as a six-love. Only the forfeiting player's 0-6 loss is one (T7), and it is the rule's, not
+a six-love won at the table (R31c: nobody reached the target): the card says "Forfeit by C ·
+Ana: a 0-6 loss (T7)"."""
 
 from __future__ import annotations
 
@@ -34,20 +36,24 @@ def test_a_forfeit_at_a_table_that_plays_on_names_only_the_absent_player_t7() ->
     result = services.match_forfeit(match_id=match.pk, actor=director, seat=2, reason="left")
     assert result.continuation is not None
     card = _card(match, director)
-    assert "Forfeit" in card
-    assert card.count("Six-love to C ·") == 1
+    assert card.count("Forfeit by C · ") == 1
+    assert "a 0\u20136 loss (T7)" in card
+    assert "Six-love" not in card
+    assert "R31c" not in card  # nobody reached the target
     for seat in "ABD":
-        assert f"{seat} · " not in card.split("Six-love to", 1)[1].split("(R31c)", 1)[0]
+        assert f"{seat} · " not in card.split("Forfeit by", 1)[1].split("(T7)", 1)[0]
 
 
-def test_a_two_player_forfeit_is_a_six_love_to_the_absent_player_r31c() -> None:
+def test_a_two_player_forfeit_is_the_absent_players_0_6_loss_t7() -> None:
     tournament = TournamentFactory()
     director = director_of(tournament)
     match = scheduled_match(tournament, n_players=2)
     services.match_forfeit(match_id=match.pk, actor=director, seat=1, reason="no-show")
     card = _card(match, director)
-    assert "Six-love to B" in card
-    assert "Six-love to A" not in card
+    assert "Match over — A · " in card
+    assert "Forfeit by B · " in card
+    assert "a 0\u20136 loss (T7)" in card
+    assert "Six-love" not in card  # the 0-6 is the forfeit's (T7), not R31c
 
 
 def test_the_card_of_a_finished_match_lists_the_placings_and_leads_to_my_matches() -> None:
