@@ -352,10 +352,8 @@ def forfeit_words(name: str, *, side: str = "") -> str:
     label or its players' names). A forfeit is no six-love won at the table (R31c): nobody
     reached the target, the 0-6 is the rule's."""
     if side:
-        return str(
-            _("Forfeit by %(name)s: %(side)s lose 0\u20136 (T7)") % {"name": name, "side": side}
-        )
-    return str(_("Forfeit by %(name)s: a 0\u20136 loss (T7)") % {"name": name})
+        return str(_("Forfeit by %(name)s: %(side)s lose 0–6 (T7)") % {"name": name, "side": side})
+    return str(_("Forfeit by %(name)s: a 0–6 loss (T7)") % {"name": name})
 
 
 def forfeit_hands_line(name: str, *, side: str = "", played_on: bool = False) -> str:
@@ -363,9 +361,9 @@ def forfeit_hands_line(name: str, *, side: str = "", played_on: bool = False) ->
     forfeiting player on 0 when the last hand left them more, and, at a table that plays on,
     that the others' scores end with this match (their standings line is the next match's)."""
     if side:
-        line = _("Forfeit (T7): %(name)s, %(side)s lose 0\u20136") % {"name": name, "side": side}
+        line = _("Forfeit (T7): %(name)s, %(side)s lose 0–6") % {"name": name, "side": side}
     else:
-        line = _("Forfeit (T7): %(name)s 0, loses 0\u20136") % {"name": name}
+        line = _("Forfeit (T7): %(name)s 0, loses 0–6") % {"name": name}
     if played_on:
         line += " · " + _("the others' scores end with this match; they play on from love (T7)")
     return str(line)

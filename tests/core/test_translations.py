@@ -179,6 +179,15 @@ def test_every_spanish_entry_is_translated_not_fuzzy_and_keeps_its_placeholders(
     assert problems == [], "\n".join(problems)
 
 
+def test_no_msgid_keeps_an_undecoded_unicode_escape() -> None:
+    """xgettext does not decode ``\\u2013`` in Python source: the msgid keeps the six
+    characters while the running code asks gettext for the dash itself, so the translation
+    is never found. Translatable strings write such characters as themselves."""
+    escaped = re.compile(r"\\u[0-9a-fA-F]{4}")
+    found = [e.where for e in CATALOGUE if escaped.search(e.msgid + (e.msgid_plural or ""))]
+    assert found == [], "write the character itself in these msgids: " + ", ".join(found)
+
+
 def test_the_committed_mo_is_the_compiled_po() -> None:
     with MO.open("rb") as fh:
         mo = gettext.GNUTranslations(fh)
