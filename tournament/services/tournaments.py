@@ -170,6 +170,15 @@ def tournament_create_refusals(*, data: Mapping[str, Any]) -> list[ApplicationEr
         _check_dates(data.get("starts_on"), data.get("ends_on"))
     except ApplicationError as exc:
         refusals.append(exc)
+    return refusals + _name_and_ruleset_refusals(data, preset="wsod", overrides=None)
+
+
+def _name_and_ruleset_refusals(
+    data: Mapping[str, Any], *, preset: str, overrides: Any
+) -> list[ApplicationError]:
+    """The refusals of ``data``'s name and ruleset (a new tournament's or an edit's: the
+    ruleset is checked whole, ``preset`` and ``overrides`` standing for a part ``data`` lacks)."""
+    refusals: list[ApplicationError] = []
     if "name" in data:
         try:
             names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
@@ -177,7 +186,7 @@ def tournament_create_refusals(*, data: Mapping[str, Any]) -> list[ApplicationEr
             refusals.append(exc)
     if "ruleset_preset" in data or "ruleset_overrides" in data:
         refusals += ruleset_refusals(
-            data.get("ruleset_preset", "wsod"), data.get("ruleset_overrides")
+            data.get("ruleset_preset", preset), data.get("ruleset_overrides", overrides)
         )
     return refusals
 
@@ -279,16 +288,9 @@ def tournament_update_refusals(
                     },
                 )
             )
-    if "name" in data:
-        try:
-            names_check({"name": data["name"]}, labels={"name": _("Name")}, required=["name"])
-        except ApplicationError as exc:
-            refusals.append(exc)
-    if "ruleset_preset" in data or "ruleset_overrides" in data:
-        refusals += ruleset_refusals(
-            data.get("ruleset_preset", tournament.ruleset_preset),
-            data.get("ruleset_overrides", tournament.ruleset_overrides),
-        )
+    refusals += _name_and_ruleset_refusals(
+        data, preset=tournament.ruleset_preset, overrides=tournament.ruleset_overrides
+    )
     try:
         _check_dates(
             data.get("starts_on", tournament.starts_on), data.get("ends_on", tournament.ends_on)
