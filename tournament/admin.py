@@ -29,9 +29,11 @@ from tournament.models import (
     Tournament,
     TournamentRole,
 )
+from tournament.player_fields import player_field_problems, player_fields_clean
 from tournament.rulesets import tournament_ruleset
 from tournament.services import (
     director_removals_refusals,
+    player_changed,
     roles_remove_by_staff,
     users_delete_by_staff,
 )
@@ -237,12 +239,46 @@ class TournamentAdmin(_Admin):
     inlines = [RoleInline, TableInline, EntryInline]
 
 
+class PlayerAdminForm(_ModelForm):
+    """A player's fields by their one rule (:mod:`tournament.player_fields`), as the Players
+    page, the CSV import and the API check them: a refused value is named on its field."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "nickname", "country", "club", "rating", "user"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        typed = {
+            key: data[key]
+            for key in ("name", "nickname", "country", "club", "rating")
+            if data.get(key) is not None
+        }
+        problems = player_field_problems(typed)
+        for key, reason in problems.items():
+            self.add_error(key, reason)
+        if not problems:
+            data.update(player_fields_clean(typed))
+        return data
+
+
 @admin.register(Player)
 class PlayerAdmin(_Admin):
+    form = PlayerAdminForm
     list_display = ["name", "nickname", "country", "club", "rating", "user"]
     list_filter = ["country"]
     search_fields = ["name", "nickname", "club"]
     autocomplete_fields = ["user"]
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        """Saved as :func:`tournament.services.player_update` saves: the tournaments the
+        player entered get a new version (their cached live pages, player pages and circuit
+        standings show the new name or club at once) and a changed typed rating restarts
+        the player's ratings (T8). A player entered anywhere cannot be deleted (their entries
+        protect them), so a delete changes no tournament's pages."""
+        super().save_model(request, obj, form, change)
+        if change and form.changed_data:
+            player_changed(player=obj, fields=form.changed_data)
 
 
 @admin.register(Entry)

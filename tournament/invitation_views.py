@@ -54,6 +54,7 @@ from tournament.services import (
     role_revoke,
 )
 from tournament.services.invitations import LABEL_MAX_LENGTH, invitation_lifetime
+from tournament.shown_once import shown_once_keep, shown_once_take
 from tournament.views import _run, _service_text, director_context, unknown_op_refuse
 
 # -- the directors page ----------------------------------------------------------------------
@@ -86,26 +87,30 @@ class DirectorRemoveForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def directors(request: HttpRequest, slug: str) -> HttpResponse:
     """``/director/tournaments/<slug>/directors/``: the directors, and invitations for someone
-    with no account to become one (issue: the link is shown once; revoke)."""
+    with no account to become one (issue: the link is shown once, by the GET the POST
+    redirects to: ``tournament.shown_once``; revoke)."""
     ctx = director_context(request, slug, Action.VIEW_PRIVATE)
     tournament, actor = ctx.tournament, ctx.actor
-    issued: DirectorInvitation | None = None
     form = InvitationForm()
     if request.method == "POST":
         op = request.POST.get("op", "")
         if op == "issue":
             form = InvitationForm(request.POST)
-            if form.is_valid():
-                issued = _run(
-                    request,
-                    lambda: director_invitation_issue(
-                        tournament=tournament, actor=actor, label=form.cleaned_data["label"]
-                    ),
-                    gettext("Invitation created: send the link now, it is not shown again."),
-                )
-            if issued is None and form.errors:
+            if not form.is_valid():
                 return _directors_page(request, ctx, None, form=form, status=400)
-            form = InvitationForm()  # the next invitation starts empty
+            issued = _run(
+                request,
+                lambda: director_invitation_issue(
+                    tournament=tournament, actor=actor, label=form.cleaned_data["label"]
+                ),
+                gettext("Invitation created: send the link now, it is not shown again."),
+            )
+            if issued is not None:  # shown by the GET this POST redirects to
+                shown_once_keep(
+                    request,
+                    _issued_slot(tournament),
+                    {"invitation": issued.pk, "link": issued.link},
+                )
         elif op == "revoke":
             revoke_form = InvitationRevokeForm(request.POST)
             invitation = (
@@ -128,9 +133,29 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             unknown_op_refuse(request, op)
             return _directors_page(request, ctx, None, form=form, status=400)
-        if issued is None:
-            return HttpResponseRedirect(reverse("tournament:directors", args=[slug]))
-    return _directors_page(request, ctx, issued, form=form)
+        # POST-redirect-GET: a reload of the answer is a GET, which creates nothing.
+        return HttpResponseRedirect(reverse("tournament:directors", args=[slug]))
+    return _directors_page(request, ctx, _issued_take(request, tournament), form=form)
+
+
+def _issued_slot(tournament: Tournament) -> str:
+    return f"directors:{tournament.pk}"
+
+
+def _issued_take(request: HttpRequest, tournament: Tournament) -> DirectorInvitation | None:
+    """The invitation just created on this page, with its link, for its one page view
+    (``tournament.shown_once``); ``None`` after."""
+    kept = shown_once_take(request, _issued_slot(tournament))
+    if kept is None or not isinstance(kept.get("link"), str):
+        return None
+    if not isinstance(kept.get("invitation"), int):
+        return None
+    invitation = DirectorInvitation.objects.filter(
+        pk=kept["invitation"], tournament=tournament
+    ).first()
+    if invitation is not None:
+        invitation.link = kept["link"]  # type: ignore[attr-defined]  # shown once
+    return invitation
 
 
 def _director_remove(

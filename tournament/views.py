@@ -66,6 +66,7 @@ from tournament.services import (
     tournament_reopen,
     tournament_status_change,
 )
+from tournament.shown_once import shown_once_keep, shown_once_take
 
 
 @never_cache
@@ -353,10 +354,10 @@ def _lifecycle_page(
 @require_http_methods(["GET", "POST"])
 def referees(request: HttpRequest, slug: str) -> HttpResponse:
     """``/director/tournaments/<slug>/referees/``: create referees (new tournament-scoped
-    identities), issue a credential (shown ONCE, with its link and QR code), revoke."""
+    identities), issue a credential (shown ONCE, with its link and QR code, by the GET the
+    POST redirects to: ``tournament.shown_once``), revoke."""
     ctx = director_context(request, slug, Action.VIEW_PRIVATE)
     tournament, actor = ctx.tournament, ctx.actor
-    issued: dict[str, Any] | None = None
     if request.method == "POST":
         op = request.POST.get("op", "")
         if op == "create":
@@ -391,15 +392,12 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
                     ),
                     gettext("Credential issued: print or show it now, it is not shown again."),
                 )
-                if token is not None:
-                    link = referee_link_url(token.key)
-                    issued = {
-                        "token": token,
-                        "username": person_name(role.user),
-                        "key": token.key,
-                        "link": link,
-                        "qr": qr_svg(link),
-                    }
+                if token is not None:  # shown by the GET this POST redirects to
+                    shown_once_keep(
+                        request,
+                        _issued_slot(tournament),
+                        {"token": token.pk, "key": token.key},
+                    )
         elif op == "revoke":
             form = RevokeForm(request.POST)
             token_obj = (
@@ -420,9 +418,37 @@ def referees(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             unknown_op_refuse(request, op)
             return _referees_page(request, ctx, None, status=400)
-        if issued is None:
-            return HttpResponseRedirect(reverse("tournament:referees", args=[slug]))
-    return _referees_page(request, ctx, issued)
+        # POST-redirect-GET: a reload of the answer is a GET, which issues nothing.
+        return HttpResponseRedirect(reverse("tournament:referees", args=[slug]))
+    return _referees_page(request, ctx, _issued_take(request, tournament))
+
+
+def _issued_slot(tournament: Tournament) -> str:
+    return f"referees:{tournament.pk}"
+
+
+def _issued_take(request: HttpRequest, tournament: Tournament) -> dict[str, Any] | None:
+    """The credential just issued on this page, for its one page view (``tournament.
+    shown_once``): the referee's name, the key, its link and QR code; ``None`` after."""
+    kept = shown_once_take(request, _issued_slot(tournament))
+    if kept is None or not isinstance(kept.get("token"), int):
+        return None
+    token = (
+        RefereeToken.objects.filter(pk=kept["token"], role__tournament=tournament)
+        .select_related("role__user")
+        .first()
+    )
+    key = kept.get("key")
+    if token is None or not isinstance(key, str):
+        return None
+    link = referee_link_url(key)
+    return {
+        "token": token,
+        "username": person_name(token.role.user),
+        "key": key,
+        "link": link,
+        "qr": qr_svg(link),
+    }
 
 
 def unknown_op_refuse(request: HttpRequest, op: str) -> None:

@@ -50,6 +50,7 @@ from tournament.models import RefereeToken, Tournament
 from tournament.qr import qr_svg
 from tournament.selectors import referees_without_link
 from tournament.services import referee_token_issue
+from tournament.shown_once import shown_once_keep, shown_once_take
 from tournament.table_qr import table_url
 
 
@@ -438,13 +439,30 @@ class RoundSheetsView(DirectorTournamentMixin):
     table's current match to its referee page and everyone else to the public live view. The
     sheet never carries a credential. Referees sign in once with their own link: the button
     POSTs to ``sheets/links/``, which issues a fresh credential to every referee of the round
-    and lists the links once, on screen only (never printed, never cached).
+    and redirects here, where the links are listed once, on screen only (never printed, never
+    cached; a reload shows the sheets without them).
     """
 
     nav = "stages"
 
     def get(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
-        return render_sheets(self, self.get_round(round_id), keys={})
+        rnd = self.get_round(round_id)
+        return render_sheets(self, rnd, keys=sheet_keys_take(request, rnd))
+
+
+def _sheet_keys_slot(rnd: Round) -> str:
+    return f"sheets:{rnd.pk}"
+
+
+def sheet_keys_take(request: HttpRequest, rnd: Round) -> dict[int, str]:
+    """The links ``sheets/links/`` just issued for ``rnd`` (referee user id -> key), for the
+    one view of the sheets its POST redirects to (``tournament.shown_once``); empty after."""
+    kept = shown_once_take(request, _sheet_keys_slot(rnd)) or {}
+    return {
+        int(user_id): key
+        for user_id, key in kept.items()
+        if str(user_id).isdigit() and isinstance(key, str)
+    }
 
 
 def render_sheets(
@@ -499,7 +517,8 @@ def render_sheets(
 
 class RoundSheetLinksView(DirectorTournamentMixin):
     """POST ``rounds/<id>/sheets/links/``: issue a fresh credential to every referee of the
-    round (``referee_token_issue``, logged) and answer with the sheets showing them once.
+    round (``referee_token_issue``, logged) and redirect to the sheets, which show them once
+    (``tournament.shown_once``: a reload of the sheets issues nothing).
     With ``retire_earlier`` each referee's earlier credentials are revoked as its new one is
     issued (the same revoke as the Referees page's, logged): a lost phone's link dies."""
 
@@ -516,11 +535,13 @@ class RoundSheetLinksView(DirectorTournamentMixin):
 
     def post(self, request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
         rnd = self.get_round(round_id)
+        # POST-redirect-GET: a reload of the sheets is a GET, which issues (or retires) nothing.
+        sheets = HttpResponseRedirect(reverse("brackets:sheets", args=[slug, rnd.pk]))
         try:  # once for the round, not once per referee
             require(self.tournament_context, Action.MANAGE_REFEREES)
         except ApplicationError as exc:
             messages.error(request, error_text(exc))
-            return render_sheets(self, rnd, keys={})
+            return sheets
         referee_ids = {m.referee_id for m in round_matches(rnd) if m.referee_id is not None}
         users = get_user_model().objects.filter(pk__in=referee_ids).order_by("pk")
         retire = request.POST.get("retire_earlier") == "1"
@@ -550,4 +571,8 @@ class RoundSheetLinksView(DirectorTournamentMixin):
                         "open its referee's new link."
                     ),
                 )
-        return render_sheets(self, rnd, keys=keys)
+            # Shown by the GET of the sheets this POST redirects to (JSON keys are text).
+            shown_once_keep(
+                request, _sheet_keys_slot(rnd), {str(uid): key for uid, key in keys.items()}
+            )
+        return sheets

@@ -46,6 +46,7 @@ from tournament.services import (
     player_editable,
     player_update,
 )
+from tournament.shown_once import shown_once_keep, shown_once_take
 
 
 def seeding_url(slug: str, stage_id: int) -> str:
@@ -283,10 +284,16 @@ class CheckInManyView(DirectorTournamentMixin):
 
 class PinIssueView(DirectorTournamentMixin):
     """POST ``entries/<id>/pin/``: give a player a new confirmation PIN (issue 15), which also
-    checks them in. The PIN is shown once, on this answer (never in a message, which travels
-    in a cookie), not stored readable; it replaces their previous PIN and lifts a lockout."""
+    checks them in. The PIN is shown once, by the GET of the same address the POST redirects
+    to (POST-redirect-GET: a reload shows no PIN and issues none, where a re-sent POST
+    replaced the PIN just told to the player). It waits in the director's server-side session
+    for that one view (``tournament.shown_once``; never in a message, which travels in a
+    cookie), is not stored readable, replaces their previous PIN and lifts a lockout."""
 
     nav = "stages"
+
+    def _slot(self, entry: Entry) -> str:
+        return f"pin:{entry.pk}"
 
     def post(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         entry = self.get_entry(entry_id)
@@ -295,10 +302,22 @@ class PinIssueView(DirectorTournamentMixin):
         if result is None:
             return back
         _, pin = result
+        shown_once_keep(request, self._slot(entry), {"pin": pin, "back": back.url})
+        return HttpResponseRedirect(reverse("brackets:entry-pin", args=[slug, entry.pk]))
+
+    def get(self, request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+        entry = self.get_entry(entry_id)
+        kept = shown_once_take(request, self._slot(entry))
+        if kept is None or not isinstance(kept.get("pin"), str):  # shown already: the list
+            return HttpResponseRedirect(reverse("brackets:stages", args=[slug]))
         response = render(
             request,
             "brackets/pin_issued.html",
-            self.base_context(player=entry.player.name, pin=pin, back_url=back.url),
+            self.base_context(
+                player=entry.player.name,
+                pin=kept["pin"],
+                back_url=str(kept.get("back") or reverse("brackets:stages", args=[slug])),
+            ),
         )
         response["Cache-Control"] = "no-store"
         return response

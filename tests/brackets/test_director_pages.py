@@ -759,8 +759,8 @@ def test_sheets_carry_table_qr_codes_and_issued_links_only_on_screen(
         sheet = text.split(f'data-table="{n}"')[1].split("</article>")[0]
         assert f"/t/{slug}/table/{n}/" in sheet
     assert "/ref/#" not in text
-    response = client.post(url("sheet-links", slug, rnd.pk))
-    assert response.status_code == 200
+    response = client.post(url("sheet-links", slug, rnd.pk), follow=True)
+    assert response.redirect_chain == [(url("sheets", slug, rnd.pk), 302)]
     assert "no-store" in response["Cache-Control"]
     text = response.content.decode()
     assert "Issued 2 referee links: hand each to its referee now" in text
@@ -798,8 +798,8 @@ def test_sheets_of_a_finished_tournament_offer_no_links_and_refuse_once_in_words
     assert text.count('<svg class="qr"') == 3  # the sheets themselves still print
     assert 'id="issue-links"' not in text
     assert "have no link on these sheets" not in text
-    response = client.post(url("sheet-links", slug, rnd.pk))  # a stale tab
-    assert response.status_code == 200
+    response = client.post(url("sheet-links", slug, rnd.pk), follow=True)  # a stale tab
+    assert response.redirect_chain == [(url("sheets", slug, rnd.pk), 302)]
     assert messages_of(response) == [
         f"{setup['t'].name} is finished: managing referees and issuing their links is no "
         "longer possible. To correct it, reopen the tournament first (Lifecycle page; the "

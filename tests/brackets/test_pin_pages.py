@@ -1,6 +1,7 @@
 """Players' confirmation PINs from the director's pages (issue 15; tournament.pins): issued
-from the roster (the stage's seeding list), shown once on the answer, never in a message;
-a new PIN replaces the old one and lifts a lockout. Only offered when players confirm."""
+from the roster (the stage's seeding list), shown once by the page the POST redirects to
+(never in a message; a reload issues none); a new PIN replaces the old one and lifts a
+lockout. Only offered when players confirm."""
 
 from __future__ import annotations
 
@@ -42,6 +43,10 @@ def test_a_pin_is_shown_once_replaces_the_old_one_and_lifts_a_lockout() -> None:
     assert entry is not None
     pin_url = reverse("brackets:entry-pin", args=[tournament.slug, entry.pk])
     answer = client.post(pin_url, {"next": url})
+    # POST-redirect-GET: the PIN is shown by the GET of the same address (no PIN in it).
+    assert answer.status_code == 302
+    assert answer["Location"] == pin_url
+    answer = client.get(pin_url)
     assert answer.status_code == 200
     assert answer["Cache-Control"] == "no-store"
     html = answer.content.decode()
@@ -53,6 +58,14 @@ def test_a_pin_is_shown_once_replaces_the_old_one_and_lifts_a_lockout() -> None:
     assert check_password(first.group(1), entry.pin_hash)
     assert first.group(1) not in entry.pin_hash
     assert ActionLog.objects.filter(verb="entry.pin_issue").count() == 1
+    # Bug: a reload re-sent the POST: a new PIN replaced the one just told to the player.
+    # Now a reload is a GET: no PIN shown, none issued, the PIN told still works.
+    reload = client.get(pin_url)
+    assert reload.status_code == 302
+    assert first.group(1) not in client.get(reload["Location"]).content.decode()
+    assert ActionLog.objects.filter(verb="entry.pin_issue").count() == 1
+    entry.refresh_from_db()
+    assert check_password(first.group(1), entry.pin_hash)
     # The roster says the player has one, and asks before replacing it.
     roster = client.get(url).content.decode()
     assert ">new PIN</button>" in roster
@@ -64,7 +77,7 @@ def test_a_pin_is_shown_once_replaces_the_old_one_and_lifts_a_lockout() -> None:
     with pytest.raises(ApplicationError) as locked:
         pin_check(entry, first.group(1), 0)
     assert locked.value.code == "pin_locked"
-    again = client.post(pin_url, {"next": url}).content.decode()
+    again = client.post(pin_url, {"next": url}, follow=True).content.decode()
     second = re.search(r'id="issued-pin">(\d{4})<', again)
     assert second is not None
     entry.refresh_from_db()

@@ -94,9 +94,13 @@ def test_chain_a_lost_phone_s_link_dies_when_the_director_reissues_with_the_opti
     assert open_link(lost_phone, old_key).status_code == 200
     assert lost_phone.get("/referee/").status_code == 200
 
-    response = setup["client"].post(url("sheet-links", slug, rnd.pk), {"retire_earlier": "1"})
+    response = setup["client"].post(
+        url("sheet-links", slug, rnd.pk), {"retire_earlier": "1"}, follow=True
+    )
+    # POST-redirect-GET: the links are shown by the sheets' GET (a reload resubmits nothing).
+    assert response.redirect_chain == [(url("sheets", slug, rnd.pk), 302)]
     assert response.status_code == 200
-    assert response["Cache-Control"] == "no-store"
+    assert "no-store" in response["Cache-Control"]
     messages = [str(m) for m in response.context["messages"]]
     assert "Issued 2 referee links: hand each to its referee now" in messages[0]
     assert messages[1] == (
@@ -126,6 +130,19 @@ def test_chain_a_lost_phone_s_link_dies_when_the_director_reissues_with_the_opti
     new_key = text.split('class="referee-link">')[1].split("#", 1)[1].split("<", 1)[0]
     assert open_link(Client(REMOTE_ADDR=fresh_ip()), new_key).status_code == 200
 
+    # Bug: the links were the POST's answer, so a reload re-posted it: new links for every
+    # referee, retiring the ones just handed out. A reload is now a GET of the sheets: no
+    # link on it, nothing issued, nothing retired, and the link handed out keeps working.
+    still_active = _active(t)
+    revokes = ActionLog.objects.filter(verb="referee_token.revoke").count()
+    reload = setup["client"].get(url("sheets", slug, rnd.pk))
+    assert reload.status_code == 200
+    assert "/ref/#" not in reload.content.decode()
+    assert 'id="issued-links"' not in reload.content.decode()
+    assert _active(t) == still_active
+    assert ActionLog.objects.filter(verb="referee_token.revoke").count() == revokes
+    assert open_link(Client(REMOTE_ADDR=fresh_ip()), new_key).status_code == 200
+
     # The action log page says what replaced each revoked link.
     log_page = setup["client"].get(url("log", slug)).content.decode()
     assert "Replaced by" in log_page
@@ -136,7 +153,7 @@ def test_a_finished_tournament_retires_nothing(setup: dict[str, Any]) -> None:
     before = _active(t)
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     response = setup["client"].post(url("sheet-links", slug, rnd.pk), {"retire_earlier": "1"})
-    assert response.status_code == 200
+    assert response.status_code == 302
     assert _active(t) == before
     assert not ActionLog.objects.filter(verb="referee_token.revoke").exists()
 

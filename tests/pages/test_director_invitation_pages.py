@@ -79,8 +79,13 @@ def test_a_director_creates_an_invitation_and_sees_its_link_once(tournament: Tou
     assert "no-store" in page["Cache-Control"]
 
     response = client.post(directors_url(tournament), {"op": "issue", "label": "Ana Ruiz"})
-
+    # POST-redirect-GET (bug: the link was the POST's answer, so a reload offered to send the
+    # form again and created another invitation); the key is in no URL.
+    assert response.status_code == 302
+    assert response["Location"] == directors_url(tournament)
+    response = client.get(response["Location"])
     assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
     html = response.content.decode()
     link = re.search(r'id="issued-link" href="([^"]+)"', html)
     assert link, html
@@ -97,6 +102,8 @@ def test_a_director_creates_an_invitation_and_sees_its_link_once(tournament: Tou
     assert "Ana Ruiz" in pending
     assert "dir" in pending
     assert invitation.expires_at.strftime("%Y-%m-%d") in pending
+    assert 'id="issued-link"' not in again
+    assert DirectorInvitation.objects.count() == 1  # the reload created nothing
 
 
 def test_a_director_revokes_an_invitation_and_its_link_stops_working(

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from tests.factories import TournamentFactory, director_of
+from tests.factories import RoleFactory, TournamentFactory, director_of
 from tournament.models import Tournament, TournamentRole
 from tournament.referee_names import REFEREE_NAME_MAX_LENGTH, referee_username
 
@@ -202,10 +202,11 @@ def test_issuing_names_the_referee_and_the_list_counts_active_credentials() -> N
     before = client.get(url).content.decode()
     assert "Issue another credential" not in before
     assert ">Issue credential</button>" in before
-    issued = client.post(url, {"op": "issue", "user": str(role.user_id)}).content.decode()
-    assert "Credential for Nilda Paz: shown once" in issued
+    issued = client.post(url, {"op": "issue", "user": str(role.user_id)}, follow=True)
+    assert "Credential for Nilda Paz: shown once" in issued.content.decode()
     after = client.get(url).content.decode()
     assert "1 active credential" in after
+    assert "Credential for Nilda Paz" not in after  # shown once
     assert "Issue another credential" in after
     assert ">Issue credential</button>" not in after
 
@@ -239,8 +240,8 @@ def test_after_the_event_no_credential_reads_as_active_and_last_used_follows_the
     tournament, client, url = _page()
     client.post(url, {"op": "create", "username": "ref-eva", "display_name": "Eva"})
     role = _role(tournament, "ref-eva")
-    issued = client.post(url, {"op": "issue", "user": str(role.user_id)}).content.decode()
-    key = re.search(r'id="issued-key">([^<]+)<', issued)
+    issued = client.post(url, {"op": "issue", "user": str(role.user_id)}, follow=True)
+    key = re.search(r'id="issued-key">([^<]+)<', issued.content.decode())
     assert key
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
     phone = Client()
@@ -284,3 +285,55 @@ def test_a_credentials_state_reads_active_and_revoking_asks_first() -> None:
     revoked = client.get(url).content.decode().split('class="credential-state">', 1)[1]
     assert revoked.startswith("revoked ")
     assert "state-active" not in revoked.split("</td>", 1)[0]
+
+
+def test_chain_issue_then_reload_shows_the_key_once_and_issues_nothing() -> None:
+    """Bug: "Issue credential" answered its POST with the page showing the key, so the address
+    stayed the POST's and a reload offered to send the form again, issuing ANOTHER credential
+    (the first one kept working, unseen). Now the POST redirects to the page (POST-redirect-
+    GET); the key waits in the director's session for that one view (never in the URL). A
+    reload is a GET: no key, no new credential; the key shown still opens the referee page."""
+    from tournament.models import RefereeToken
+
+    tournament, client, url = _page()
+    client.post(url, {"op": "create", "username": "ref-rosa", "display_name": "Rosa Vega"})
+    role = _role(tournament, "ref-rosa")
+    posted = client.post(url, {"op": "issue", "user": str(role.user_id)})
+    assert posted.status_code == 302
+    assert posted["Location"] == url  # the key is in no URL
+    shown = client.get(url)
+    assert "no-store" in shown["Cache-Control"]
+    html = shown.content.decode()
+    assert "Credential for Rosa Vega: shown once" in html
+    key = re.search(r'id="issued-key">([^<]+)<', html)
+    assert key
+    token = RefereeToken.objects.get(role=role)
+    assert key.group(1).startswith(f"{token.prefix}.")
+    assert f"/ref/#{key.group(1)}" in html
+    assert key.group(1) not in str(dict(client.session))  # taken out when shown
+
+    for _reload in range(2):
+        again = client.get(url).content.decode()
+        assert key.group(1) not in again
+        assert 'id="issued-key"' not in again
+        assert "1 active credential" in again
+    assert RefereeToken.objects.filter(role=role).count() == 1
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    phone = Client()
+    phone.get("/ref/")
+    assert phone.post("/ref/", {"key": key.group(1)}, REMOTE_ADDR="10.1.2.4").status_code == 200
+
+
+def test_a_key_kept_for_one_tournament_is_not_shown_on_another() -> None:
+    """The key waits for its own page: a director of two tournaments who issues on one and
+    opens the other's referees page sees no key there, and still sees it on the first."""
+    tournament, client, url = _page()
+    client.post(url, {"op": "create", "username": "ref-ivo", "display_name": "Ivo"})
+    role = _role(tournament, "ref-ivo")
+    other = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    director = User.objects.get(pk=client.session["_auth_user_id"])
+    RoleFactory(tournament=other, user=director, role=TournamentRole.Role.DIRECTOR)
+    client.post(url, {"op": "issue", "user": str(role.user_id)})
+    elsewhere = client.get(reverse("tournament:referees", args=[other.slug])).content.decode()
+    assert 'id="issued-key"' not in elsewhere
+    assert 'id="issued-key"' in client.get(url).content.decode()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -153,12 +153,20 @@ def player_update(
                 target=player,
                 data=changes,
             )
-        # Live pages of every tournament the player entered show the name: their cached
-        # documents are keyed by the tournament version, so bump it.
-        Tournament.objects.filter(entries__player=player).update(version=F("version") + 1)
-        if "rating" in changes:  # where the player's ratings start (T8; core.events)
-            emit_on_commit(player_rating_typed, player_id=player.pk)
+        player_changed(player=player, fields=changes)
     return player
+
+
+def player_changed(*, player: Player, fields: Iterable[str]) -> None:
+    """What every saved edit of ``player`` owes, whichever path saved it (:func:`player_update`,
+    the Django admin): the live pages, player pages and circuit standings of every tournament
+    the player entered show their name, nickname, country and club, and their cached
+    documents and ETags are keyed by the tournament version, so each version is bumped; a
+    changed typed rating (``fields`` names it) is where the player's ratings start (T8), so
+    ``player_rating_typed`` is sent when the transaction commits (``core.events``)."""
+    Tournament.objects.filter(entries__player=player).update(version=F("version") + 1)
+    if "rating" in fields:
+        emit_on_commit(player_rating_typed, player_id=player.pk)
 
 
 # -- entries ------------------------------------------------------------------------------------

@@ -245,7 +245,8 @@ def tournament_update(
         )
     if tournament.status == Tournament.Status.FINISHED:
         _credentials_revoke_at_finish(tournament=tournament, actor=actor)
-    tournament_version_bump(tournament_id=tournament.pk)
+    # The answer carries the version AFTER this edit (the ETag a client compares next).
+    tournament.version = tournament_version_bump(tournament_id=tournament.pk)
     return tournament
 
 
@@ -347,7 +348,7 @@ def tournament_status_change(
     )
     if status == Tournament.Status.FINISHED:
         _credentials_revoke_at_finish(tournament=locked, actor=actor)
-    tournament_version_bump(tournament_id=locked.pk)
+    locked.version = tournament_version_bump(tournament_id=locked.pk)
     return locked
 
 
@@ -375,7 +376,7 @@ def tournament_reopen(*, tournament: Tournament, actor: User, reason: str) -> To
         reason=reason.strip(),
         data={"before": Tournament.Status.FINISHED, "after": Tournament.Status.RUNNING},
     )
-    tournament_version_bump(tournament_id=locked.pk)
+    locked.version = tournament_version_bump(tournament_id=locked.pk)
     return locked
 
 
