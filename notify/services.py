@@ -88,13 +88,29 @@ def endpoint_create(
             code="invalid_webhook",
             fields=errors,
         )
-    if WebhookEndpoint.objects.filter(tournament=tournament, active=True).count() >= MAX_ENDPOINTS:
-        raise ApplicationError(
-            _("A tournament has at most %(max)s active webhooks.") % {"max": MAX_ENDPOINTS},
-            code="too_many_webhooks",
-        )
     secret = signing.new_secret()
     with transaction.atomic():
+        # The tournament's row serialises additions: two submissions at once (a double tap,
+        # a reloaded page re-posting its form) cannot both pass the checks below.
+        list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
+        active = WebhookEndpoint.objects.filter(tournament=tournament, active=True)
+        if active.filter(url=url).exists():
+            # One active endpoint a URL: a second would sign every event twice, with its own
+            # secret, and the first secret (shown once) is the one the receiver keeps.
+            raise ApplicationError(
+                _(
+                    "The webhook was not added: %(url)s already receives this tournament's "
+                    "events. Disable that one first to add it again with a new secret."
+                )
+                % {"url": url},
+                code="duplicate_webhook",
+                fields={"url": [_("Already an active webhook of this tournament.")]},
+            )
+        if active.count() >= MAX_ENDPOINTS:
+            raise ApplicationError(
+                _("A tournament has at most %(max)s active webhooks.") % {"max": MAX_ENDPOINTS},
+                code="too_many_webhooks",
+            )
         endpoint = WebhookEndpoint.objects.create(
             tournament=tournament,
             url=url,

@@ -411,6 +411,13 @@ def test_director_page_adds_an_endpoint_shows_the_secret_once_and_lists_deliveri
     assert str(delivery.pk) in page
     assert "Delivered" in page
     assert receiver.requests[0].verified
+    # The form posted again (a reload of the answer) adds no second receiver for the URL.
+    resent = client.post(
+        url, {"url": receiver.url(), "events": ["round_published"], "description": "scoreboard"}
+    )
+    assert resent.status_code == 400
+    assert "already receives" in resent.content.decode()
+    assert WebhookEndpoint.objects.count() == 1
     # A bad URL is refused with the reason; nothing is added.
     bad = client.post(url, {"url": "gopher://x", "events": ["round_published"]})
     assert bad.status_code == 400

@@ -202,3 +202,31 @@ def test_a_fresh_web_process_enqueues_a_delivery_without_a_worker_having_run() -
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "queued" in result.stdout
+
+
+def test_a_url_that_already_receives_the_events_is_refused_until_disabled(
+    receiver: WebhookReceiver,
+) -> None:
+    """One active receiver a URL: a second would sign every event twice (a resent request, a
+    page re-posted by a reload). Disabling the first lets the director add it again, with a
+    new secret; another tournament may use the same URL."""
+    tournament, director, _ = seeded_stage(4)
+    client = _director(director)
+    body = {"url": receiver.url("/api"), "events": ["match_finished"]}
+    first = client.post(_base(tournament.slug), body, content_type="application/json")
+    assert first.status_code == 201, first.content
+    again = client.post(_base(tournament.slug), body, content_type="application/json")
+    assert again.status_code == 400, again.content
+    error = again.json()["error"]
+    assert error["code"] == "duplicate_webhook"
+    assert "url" in error["fields"]
+    assert WebhookEndpoint.objects.filter(tournament=tournament).count() == 1
+    other, other_director, _ = seeded_stage(4)
+    theirs = _director(other_director).post(
+        _base(other.slug), body, content_type="application/json"
+    )
+    assert theirs.status_code == 201, theirs.content
+    client.post(f"{_base(tournament.slug)}{first.json()['id']}/disable/")
+    readded = client.post(_base(tournament.slug), body, content_type="application/json")
+    assert readded.status_code == 201, readded.content
+    assert readded.json()["secret"] != first.json()["secret"]
