@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from brackets.models import Round, RoundMatch
 from brackets.selectors.pairs import round_byes_named
-from brackets.selectors.stage_data import SeatData, standings_line
+from brackets.selectors.stage_data import counted_lines, seat_data
 from core.choice_labels import choice_label
 from dominoes.digits import parse_int
 from live.http import live_conditional, request_tournament
@@ -140,29 +140,14 @@ def round_results(round_id: int, tournament_id: int) -> dict[str, Any] | None:
 
 def _count_as_standings(match_id: int, rows: list[dict[str, Any]], *, pairs: bool) -> str:
     """Set a finished match's seats' ``counted_points`` and ``counted_hands`` as the standings
-    count them (:func:`standings_line`, T5, T7; None for a seat with no line here: played on at
-    the continuation, ``played_on``). Returns the forfeit's words (T7) when the match was
-    forfeited, else ""."""
+    count them (:func:`brackets.selectors.stage_data.counted_lines`, T5, T7; None for a seat
+    with no line here: played on at the continuation, ``played_on``). Returns the forfeit's
+    words (T7) when the match was forfeited, else ""."""
     forfeited = [r for r in rows if r["forfeited"]]
     # R42, T7: a forfeit at a partnership table is the partnership's 0-6 loss.
     lost_sides = {r["seat"] % 2 for r in forfeited} if pairs and len(rows) == 4 else set()
-    for r in rows:
-        line = standings_line(
-            match_id,
-            SeatData(
-                entry_id=r["entry_id"],
-                seat=r["seat"],
-                placing=r["placing"],
-                points=r["points"],
-                hands_won=r["hands_won"],
-                six_love_given=r["six_love_given"],
-                six_love_received=r["six_love_received"],
-                llaves=r["llaves"],
-                ties=r["ties"],
-                replays_won=r["replays_won"],
-                forfeited=r["forfeited"] or r["seat"] % 2 in lost_sides,
-            ),
-        )
+    lines = counted_lines(match_id, [seat_data(r) for r in rows], partners=pairs)
+    for r, line in zip(rows, lines, strict=True):
         r["counted_points"] = None if line is None else line.points
         r["counted_hands"] = None if line is None else line.hands_won
         r["played_on"] = line is None and bool(forfeited)

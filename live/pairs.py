@@ -29,6 +29,7 @@ from brackets.selectors.pairs import (
     table_winner,
 )
 from brackets.selectors.stage_data import EntrantData, StageData, TableData
+from live.cut_line import above_cut, cut_line_at
 from scoring.models import Match
 from scoring.presenters.partnership import SIDES
 from tournament.partnerships import partnership_label
@@ -112,9 +113,17 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     all_played = all_played and all(r.complete for r in planned)
     ordered = sorted(standings.rows, key=lambda r: (r.rank, played_key.get(r.pair_id, [])))
     # Withdrawn partnerships (T7) rank after every partnership still in and take no place in
-    # the cut: the line falls under the cut-th partnership still in, if one is below it.
+    # the cut. The line is drawn as an individual stage's (T6): under the cut-th partnership
+    # still in, if one is below it, and never through a tie while rounds remain.
     gone = pairs_withdrawn(data)
-    still_in = sum(1 for r in ordered if r.pair_id not in gone)
+    ranked = any(row.played for row in standings.rows)
+    line_at = cut_line_at(
+        [(row.pair_id, row.rank) for row in ordered],
+        cut,
+        counted={row.pair_id for row in ordered if row.pair_id not in gone},
+        ranked=ranked,
+        settled=all_played or stage_over,
+    )
     for i, row in enumerate(ordered):
         info = pairs[row.pair_id].info
         tie_group = None
@@ -158,8 +167,8 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "tie_group": tie_group,
                 "active": pairs[row.pair_id].active,
                 "champion": row.pair_id == champion,
-                "above_cut": None if cut is None else i < cut and row.pair_id not in gone,
-                "cut_after": cut is not None and i == cut - 1 and i < still_in - 1,
+                "above_cut": above_cut(i, row.rank, cut, line_at),
+                "cut_after": line_at is not None and i == line_at,
                 "playoff_on_line": all_played
                 and row.pair_id in contested
                 and row.pair_id not in played_off,
@@ -178,7 +187,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
         "final_table": final,
         "placed": False,  # partnerships rank by T10 keys; the final's result is shown on its own
         "rows_counted": any(r.kind in (Round.Kind.SWISS, Round.Kind.KNOCKOUT) for r in data.rounds),
-        "ranked": any(row.played for row in standings.rows),  # as an individual stage
+        "ranked": ranked,  # as an individual stage
     }
 
 

@@ -17,12 +17,14 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from brackets.engine import MatchRecord
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.presenters.pairs import SideLine, pair_sides, round_kind_label
 from brackets.presenters.seat_line import SeatLine
 from brackets.selectors import DONE_STATUSES, StageData, stage_data_for
 from brackets.selectors.pair_roster import roster_for
 from brackets.selectors.pairs import pair_seed, pairs_of_entries, stage_pairs
+from brackets.selectors.stage_data import counted_lines, seat_data
 from brackets.services.store import referee_for_tables
 from core.choice_labels import choice_label
 from ratings.selectors import seeding_ratings
@@ -570,17 +572,28 @@ def round_matches(rnd: Round) -> list[MatchLine]:
     out: list[MatchLine] = []
     for link in links:
         m = link.match
+        partners = m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners"
+        stored = list(m.seats.all())
+        # A finished match's points as the standings count them (T5, T7; the public pages'
+        # rule): a forfeit is a 0-6 loss, and the players who played on have no line here.
+        lines = (
+            counted_lines(m.pk, [seat_data(s) for s in stored], partners=partners)
+            if m.status == Match.Status.FINISHED
+            else None
+        )
+        forfeit = any(s.forfeited for s in stored)
         seats = tuple(
             SeatLine(
                 letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else str(s.seat + 1),
                 entry_id=s.entry_id,
                 name=s.entry.player.name,
                 club=s.entry.player.club,
-                points=s.points,
+                points=s.points if lines is None else _counted_points(lines[i]),
                 placing=s.placing,
                 forfeited=s.forfeited,
+                played_on=lines is not None and lines[i] is None and forfeit,
             )
-            for s in m.seats.all()
+            for i, s in enumerate(stored)
         )
         out.append(
             MatchLine(
@@ -599,7 +612,7 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 last_change=m.updated_at,
                 # Frozen on the match when it starts (an override freezes it too), so every
                 # match with a result knows it.
-                partners=m.n_players == 4 and (m.ruleset or {}).get("teams") == "partners",
+                partners=partners,
                 sides=pair_sides(
                     seats,
                     roster.table_pairs([s.entry_id for s in seats]),
@@ -611,6 +624,11 @@ def round_matches(rnd: Round) -> list[MatchLine]:
         )
         seen_tables.add(link.table_number)
     return out
+
+
+def _counted_points(line: MatchRecord | None) -> int | None:
+    """A seat's points as its standings line counts them; None without a line here."""
+    return None if line is None else line.points
 
 
 def referee_choices(tournament: Tournament) -> list[tuple[int, str]]:

@@ -18,6 +18,8 @@ class SeatLine:
     points: int | None = None
     placing: int | None = None
     forfeited: bool = False
+    played_on: bool = False
+    """Played on at the forfeited match's continuation (T7): no line here, ``points`` None."""
     goes_on: bool = False
     won: bool = False
     """Placed first alone at the table: the match win (T4); a shared first is none (T3)."""

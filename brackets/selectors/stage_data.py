@@ -424,6 +424,28 @@ def standings_line(match_id: int, s: SeatData) -> MatchRecord | None:
     return record
 
 
+def counted_lines(
+    match_id: int, seats: Sequence[SeatData], *, partners: bool
+) -> list[MatchRecord | None]:
+    """Each seat's :func:`standings_line` of a finished match, in ``seats`` order, for the
+    pages that show a match's figures as they count (the director's round page, the round's
+    results sheet). At a partnership table (R42) a forfeit is the partnership's 0-6 loss
+    (T7): both partners read the forfeit's line. ``None``: played on at the continuation."""
+    lost = {s.seat % 2 for s in seats if s.forfeited} if partners and len(seats) == 4 else set()
+    return [
+        standings_line(match_id, replace(s, forfeited=True) if s.seat % 2 in lost else s)
+        for s in seats
+    ]
+
+
+def seat_data(seat: Seat | dict[str, Any]) -> SeatData:
+    """A stored seat (:class:`scoring.models.Seat`, or a ``values()`` row of its fields) as
+    :class:`SeatData`."""
+    if isinstance(seat, dict):
+        return SeatData(**{f.name: seat[f.name] for f in fields(SeatData)})
+    return SeatData(**{f.name: getattr(seat, f.name) for f in fields(SeatData)})
+
+
 def round_records(round_data: RoundData) -> list[MatchRecord]:
     """The T4 lines of a round's finished matches (:func:`standings_line`, forfeits per
     T7)."""

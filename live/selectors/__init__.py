@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from brackets.engine import Advancement, StandingRow
+from brackets.engine import Advancement
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
     FINISHED,
@@ -41,6 +41,7 @@ from brackets.selectors.pairs import (
     round_bye_pairs,
     stage_pairs,
 )
+from live.cut_line import above_cut, cut_line_at
 from live.outlook import WinBounds, cut_outlook
 from live.pairs import pair_json, pairs_stage_standings, table_pairs_json
 from live.selectors.matches import MatchJSON, hand_json, matches_json, round_link
@@ -334,8 +335,8 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         # The finished last stage lists its rows in event places (the final table's result,
         # then by the round each player went out in, T6), not by the T5 keys of its rounds.
         ordered.sort(key=lambda r: places.get(r.player_id, count + 1))
-    line_at = _cut_line_at(
-        ordered,
+    line_at = cut_line_at(
+        [(row.player_id, row.rank) for row in ordered],
         cut,
         counted={e.entry_id for e in data.entrants if _in_the_cut(e)},
         ranked=ranked,
@@ -377,7 +378,7 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "forfeits": row.forfeits,
                 "status": _row_status(entrant, outlook.get(row.player_id)),
                 "outlook": outlook.get(row.player_id),
-                "above_cut": _above_cut(i, row, cut, line_at),
+                "above_cut": above_cut(i, row.rank, cut, line_at),
                 "cut_after": line_at is not None and i == line_at,
                 "playoff_on_line": bool(
                     rounds_played and row.player_id in contested and row.player_id not in played_off
@@ -412,48 +413,6 @@ def _in_the_cut(entrant: Any) -> bool:
         entrant.status != StageEntry.Status.WITHDRAWN
         and entrant.entry_status == Entry.Status.ACTIVE
     )
-
-
-def _cut_line_at(
-    ordered: list[StandingRow], cut: int | None, *, counted: set[int], ranked: bool, settled: bool
-) -> int | None:
-    """Index of the row the cut line (T6) is drawn under, or ``None`` for no line.
-
-    The line falls under the ``cut``-th player still in the stage (a withdrawn player, T7,
-    takes no place). No line before the first result (every row is level on nothing), none
-    when the whole field goes through, and none through a tie (players level on every T5
-    key on both sides of it) while rounds are still to be played: the next rounds will
-    separate them, and a line drawn through a 14-way tie would split it by seed. Once every
-    round is played a tie across the line stays drawn through, marked "play-off needed".
-    """
-    if not cut or not ranked:
-        return None
-    seen = 0
-    line_at = None
-    for i, row in enumerate(ordered):
-        if row.player_id in counted:
-            seen += 1
-            if seen == cut:
-                line_at = i
-                break
-    if line_at is None:
-        return None
-    below = next((r for r in ordered[line_at + 1 :] if r.player_id in counted), None)
-    if below is None:
-        return None  # nobody still in is below it: everyone goes through
-    if not settled and below.rank == ordered[line_at].rank:
-        return None
-    return line_at
-
-
-def _above_cut(i: int, row: StandingRow, cut: int | None, line_at: int | None) -> bool | None:
-    """``None`` without a cut; above the drawn line; without a line (no result yet, or a tie
-    across it before the last round) by rank: within the top ``cut`` or level with the line."""
-    if cut is None:
-        return None
-    if line_at is not None:
-        return i <= line_at
-    return row.rank <= cut
 
 
 def _row_status(entrant: Any, outlook: str | None) -> str:

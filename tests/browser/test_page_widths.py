@@ -23,7 +23,7 @@ from playwright.sync_api import Page
 
 from brackets.models import RoundMatch
 from scoring.models import Match
-from tests.browser.conftest import DESKTOP, ContextFactory
+from tests.browser.conftest import DESKTOP, PHONE, ContextFactory
 from tests.factories import referee_of
 from tests.live.conftest import make_live_tournament
 from tournament.models import Player
@@ -346,3 +346,45 @@ def test_the_phone_standings_legend_explains_only_the_columns_it_shows(
     desk.goto(url)
     assert {"H2H", "P"} <= headed(desk)
     assert {"H2H", "P"} <= set(explained(desk))
+
+
+@pytest.fixture
+def forfeited(transactional_db: Any, settings: Any) -> Any:
+    """A table of four forfeited mid-match (T7), its continuation played out."""
+    from tests.live.forfeit_event import forfeit_event
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return forfeit_event()
+
+
+def test_a_finished_matchs_referee_page_and_its_round_fit_a_360_px_phone(
+    browser_context: ContextFactory, forfeited: Any, artifacts_dir: Path
+) -> None:
+    """The referee match page of a finished match, signed in as a director: its "Back to the
+    round: what comes next" link is drawn as a button, an inline box that broke on a 360 px
+    phone into two boxes over each other ("next" on a box of its own). It is one box now,
+    inside the result card and a thumb's height. The round page it leads to, with the
+    forfeited match's "played on at the continuation" seats (T7), fits the phone too."""
+    phone = browser_context(viewport=PHONE, user=forfeited.director).new_page()
+    phone.goto(f"/matches/{forfeited.forfeited.pk}/")
+    button = phone.locator("#result-round")
+    button.scroll_into_view_if_needed()
+    phone.screenshot(path=artifacts_dir / "referee-finished-360.png", full_page=True)
+    assert page_width(phone) <= PHONE["width"]
+    shape = button.evaluate(
+        """(a) => { const card = a.closest('.result-card').getBoundingClientRect();
+                    const box = a.getBoundingClientRect();
+                    return { boxes: a.getClientRects().length, height: box.height,
+                             inside: box.left >= card.left && box.right <= card.right,
+                             fits: a.scrollWidth <= a.clientWidth }; }"""
+    )
+    assert shape["boxes"] == 1, shape  # one box, not a line box per wrapped line
+    assert shape["inside"], shape
+    assert shape["fits"], shape
+    assert shape["height"] >= 48, shape
+    button.click()
+    phone.wait_for_url(f"**/rounds/{forfeited.round.pk}/#match-{forfeited.forfeited.pk}")
+    phone.screenshot(path=artifacts_dir / "round-forfeit-360.png", full_page=True)
+    assert page_width(phone) <= PHONE["width"]
+    played_on = phone.locator(f"#match-{forfeited.forfeited.pk} .played-on")
+    assert played_on.count() == 3

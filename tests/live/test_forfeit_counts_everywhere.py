@@ -183,6 +183,42 @@ def test_results_sheet_and_player_record_count_hands_as_the_standings_do(
     )
 
 
+def _round_page_seats(html: str, match_id: int) -> list[tuple[str, str]]:
+    """(the seat's words, the points shown) of each seat of one match of the director's round
+    page, in seat order."""
+    row = _between(html, f'<tr id="match-{match_id}"', "</tr>")
+    seats = _between(row, '<ol class="seats compact">', "</ol>")
+    return [
+        (
+            _text(_between(li, '<span class="seat-who">', "</span>")),
+            _text(_between(li, '<strong class="num">', "</strong>")),
+        )
+        for li in re.findall(r"<li[^>]*>(.*?)</li>", seats, re.S)
+    ]
+
+
+def test_the_directors_round_page_shows_points_as_the_public_pages_do(
+    ev: ForfeitEvent, client: Client
+) -> None:
+    """README rule decision 6, "Forfeit (T7)": the players who played on have no line in the
+    forfeited match (theirs is the continuation's), so the director's round page shows no
+    points for them there, as the results sheet and the bracket card do; it showed the stored
+    points (1) the forfeited match's hands had left B and D."""
+    a, b, c, d = (_name(e) for e in ev.entries)
+    client.force_login(ev.director)
+    page = _get(client, f"/director/tournaments/{ev.tournament.slug}/rounds/{ev.round.pk}/")
+    on = "played on at the continuation"
+    assert _round_page_seats(page, ev.forfeited.pk) == [
+        (f"{a} {on}", "—"),
+        (f"{b} {on}", "—"),
+        (f"{c} forfeit: a 0\u20136 loss (T7) (4)", "0"),
+        (f"{d} {on}", "—"),
+    ]
+    # The continuation's seats (A, B, D) are placed there with their points: B won it 6-0-0.
+    assert [p for _, p in _round_page_seats(page, ev.continuation.pk)] == ["0", "6", "0"]
+    assert on not in _between(page, f'<tr id="match-{ev.continuation.pk}"', "</tr>")
+
+
 def test_leaders_count_every_recorded_hand_and_say_so(ev: ForfeitEvent, client: Client) -> None:
     """Statistics count every hand (B: 1 in the forfeited match and 6 at the continuation, C: the
     hand won before leaving) and say the standings count otherwise."""

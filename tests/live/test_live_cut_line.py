@@ -146,3 +146,62 @@ def test_before_any_result_rows_are_in_seed_order_without_a_line(client: Any) ->
     assert not any(r["cut_after"] for r in rows)
     html = client.get("/live/seed-open/standings/").content.decode()
     assert "cut-line" not in html
+
+
+# Pairs (T10): the partnerships' table draws its line by the same rule (live.cut_line).
+
+
+def _pairs_stage(swiss_rounds: int, cut_size: int) -> tuple[Any, Stage]:
+    """Six partnerships, round 1 decided by the director: each table's AC wins 6-0, so the
+    three winners are level on every T10 key (they never met), and so are the three losers."""
+    from brackets import services
+    from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
+
+    t, d, _ = make_pairs_tournament(6)
+    q, _k = pairs_stages(t, d, swiss_rounds=swiss_rounds, cut_size=cut_size, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    r1 = services.round_publish(stage=q, actor=d)
+    decide_round(r1, d)
+    services.round_close(round=r1, actor=d)
+    return t, q
+
+
+def _pairs_rows(t: Any, q: Stage) -> list[dict[str, Any]]:
+    stages = selectors.standings(tournament=t)["stages"]
+    return next(s["rows"] for s in stages if s["stage"]["id"] == q.pk)
+
+
+def test_pairs_no_cut_line_through_a_tie_before_the_last_round(client: Any) -> None:
+    # Cut 2 through the three level winners, a round to go: no line (was "1= | cut | 1=").
+    t, q = _pairs_stage(swiss_rounds=2, cut_size=2)
+    rows = _pairs_rows(t, q)
+    assert [r["rank"] for r in rows] == [1, 1, 1, 4, 4, 4]
+    assert not any(r["cut_after"] for r in rows)
+    assert not any(r["playoff_on_line"] for r in rows)
+    assert [r["above_cut"] for r in rows] == [True] * 3 + [False] * 3  # by rank, as individual
+    html = client.get(f"/live/{t.slug}/standings/").content.decode()
+    assert "cut-line" not in html
+    assert "play-off needed" not in html
+
+
+def test_pairs_a_cut_line_clear_of_ties_is_drawn_mid_stage(client: Any) -> None:
+    t, q = _pairs_stage(swiss_rounds=2, cut_size=3)
+    rows = _pairs_rows(t, q)
+    assert [i for i, r in enumerate(rows) if r["cut_after"]] == [2]
+    assert [r["above_cut"] for r in rows] == [True] * 3 + [False] * 3
+    html = client.get(f"/live/{t.slug}/standings/").content.decode()
+    assert html.count('class="cut-line"') == 1
+
+
+def test_pairs_after_the_last_round_the_line_runs_through_the_tie_marked_playoff(
+    client: Any,
+) -> None:
+    # No round left: the line is drawn through the tie and its rows need the play-off (T6),
+    # as an individual stage's.
+    t, q = _pairs_stage(swiss_rounds=1, cut_size=2)
+    rows = _pairs_rows(t, q)
+    assert [i for i, r in enumerate(rows) if r["cut_after"]] == [1]
+    assert [r["playoff_on_line"] for r in rows] == [True] * 3 + [False] * 3
+    html = client.get(f"/live/{t.slug}/standings/").content.decode()
+    assert html.count('class="cut-line"') == 1
+    assert html.count("play-off needed") == 3
