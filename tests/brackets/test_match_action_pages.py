@@ -349,7 +349,7 @@ def test_referee_list_tells_the_forfeited_table_from_its_continuation(
     assert list(rows).index(continuation.pk) < list(rows).index(match.pk)
     es = phone.get("/referee/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "continuación (T7)" in es
-    assert "Incomparecencia (T7)" in es
+    assert "Partida perdida (T7)" in es
 
 
 def test_replace_lists_who_missed_the_cut_first_with_seed_or_place(
