@@ -215,7 +215,7 @@ def test_tables_page_shows_the_partnerships_their_score_and_who_won_the_hand_r42
     assert sides_in(live) == sides_in(card)
     assert f"Last hand (1): AC · {ac} won by domino, +1" in text_of(live)
     es = text_of(table_card_html(pushed, slug=t.slug, language="es"))
-    assert f"Última mano (1): AC · {ac} ganó por dominó, +1" in es
+    assert f"Última mano (1): para AC · {ac}, por dominó, +1" in es
     # The match page shows them once, in its card, with the rule's explanation.
     page = client.get(f"/live/{t.slug}/matches/{match.pk}/").content.decode()
     assert page.count('class="partnerships"') == 1
