@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 
 from core.exceptions import ApplicationError
-from dominoes import PRESETS, InvalidRuleset
+from dominoes import PRESETS
 from tournament.models import (
     ActionLog,
     DirectorInvitation,
@@ -30,7 +30,7 @@ from tournament.models import (
     TournamentRole,
 )
 from tournament.player_fields import player_field_problems, player_fields_clean
-from tournament.rulesets import tournament_ruleset
+from tournament.rulesets import tournament_ruleset, tournament_ruleset_refusals
 from tournament.services import (
     director_removals_refusals,
     player_changed,
@@ -218,13 +218,17 @@ class TournamentAdminForm(_ModelForm):
         if not isinstance(overrides, dict):
             self.add_error("ruleset_overrides", "An object of ruleset keys (§1).")
             return data
-        try:
-            ruleset = tournament_ruleset(data.get("ruleset_preset", ""), overrides)
-        except InvalidRuleset as exc:
+        preset = data.get("ruleset_preset", "")
+        # Every refused key at once, as the director's form and the API name them (§1): the
+        # one walk of tournament_ruleset_refusals.
+        refused = False
+        for exc, _remaining in tournament_ruleset_refusals(preset, overrides):
+            refused = True
             field = "ruleset_preset" if exc.field == "preset" else "ruleset_overrides"
             self.add_error(field, f"{exc.field}: {exc.message} ({exc.rule})")
+        if refused:
             return data
-        self.instance.ruleset = ruleset.to_json()
+        self.instance.ruleset = tournament_ruleset(preset, overrides).to_json()
         return data
 
 

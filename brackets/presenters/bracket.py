@@ -20,6 +20,7 @@ from brackets.selectors.pairs import (
     round_bye_pairs,
     stage_pairs,
 )
+from brackets.selectors.stage_data import counted_lines
 from core.choice_labels import choice_label
 from scoring.engine.placing import sole_first
 from scoring.models import Match
@@ -104,6 +105,20 @@ def _bracket_stage(
         tables = []
         for t in rnd.tables:
             first = sole_first([s.placing or 0 for s in t.seats])
+            # A finished match's points as the standings count them (T5, T7; README rule
+            # decision 6): a forfeit is a 0-6 loss, and the players who played on at the
+            # continuation have no line here (the round page's and results sheet's selector).
+            lines = (
+                counted_lines(t.match_id, t.seats, partners=pairs)
+                if t.status == Match.Status.FINISHED
+                else None
+            )
+            points = (
+                [s.points for s in t.seats]
+                if lines is None
+                else [None if line is None else line.points for line in lines]
+            )
+            forfeit = any(s.forfeited for s in t.seats)
             seats = tuple(
                 SeatLine(
                     letter=SEAT_LETTERS[s.seat] if s.seat < len(SEAT_LETTERS) else "?",
@@ -112,9 +127,10 @@ def _bracket_stage(
                     if s.entry_id in by_entry
                     else played(s.entry_id) or f"#{s.entry_id}",
                     seed=by_entry[s.entry_id].seed if s.entry_id in by_entry else None,
-                    points=s.points,
+                    points=points[k],
                     placing=s.placing,
                     forfeited=s.forfeited,
+                    played_on=lines is not None and lines[k] is None and forfeit,
                     goes_on=mark(s.entry_id) is True,
                     won=first is not None and k == first,
                 )

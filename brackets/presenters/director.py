@@ -456,6 +456,39 @@ def seating_warnings(
     return out
 
 
+def seating_note(stage: Stage, round_kind: str | None, round_number: int | None) -> str:
+    """What the preview's warnings (T8) can expect of the seating, as the planners seat each
+    kind of round (:mod:`brackets.services.planning`, :mod:`brackets.services.pairs_planning`):
+    only a qualifying round after the first is seated Swiss-style, away from repeat meetings
+    and same-club tables where possible (``reseat_swiss``, ``reseat_pairs``). Round 1 deals
+    the seeds in snake order; a knockout round deals the current seeds in snake order, and a
+    play-off table seats those level on the line in standings order (T6): neither moves anyone
+    apart, so neither may say "avoided" or "avoids these where it can"."""
+    if round_kind == Round.Kind.SWISS:
+        if round_number == 1:
+            if (stage.swiss_rounds or 1) > 1:
+                return _(
+                    "Round 1 deals the seeds over the tables in snake order (T8), so top seeds "
+                    "meet late; same-club tables and repeat meetings are avoided from round 2 "
+                    "on. Publishing is still allowed."
+                )
+            return _(
+                "Round 1 deals the seeds over the tables in snake order (T8), so top seeds "
+                "meet late. Publishing is still allowed."
+            )
+        return _("The seating avoids these where it can; publishing is still allowed.")
+    if round_kind == Round.Kind.PLAYOFF:
+        return _(
+            "A play-off seats the players level on the line by their standing (T6); it does "
+            "not seat them apart by club or earlier meetings. Publishing is still allowed."
+        )
+    return _(
+        "A knockout round deals the players over the tables by seed in snake order (T8), so "
+        "top seeds meet late; it does not seat them apart by club or earlier meetings. "
+        "Publishing is still allowed."
+    )
+
+
 def build_preview(stage: Stage, seating: Any) -> Preview:
     """A proposed seating (the engine's, from ``round_preview``) with names, referees (as
     publishing will assign them) and warnings. Five queries (and the partnerships of a pairs

@@ -23,6 +23,7 @@ from brackets.presenters.director import (
     build_preview,
     referee_choices,
     round_matches,
+    seating_note,
     user_label,
 )
 from brackets.presenters.pair_substitutes import RoundSubstitutes, round_substitutes
@@ -118,6 +119,8 @@ class RoundPreviewView(DirectorTournamentMixin):
             # T9: a pairs round's tables and byes are partnerships, each named once with its
             # seed (as on the round page).
             context["preview"] = build_preview(stage, step.seating)
+            # What the warnings can expect of this kind of round's seating (T8, T6).
+            context["seating_note"] = seating_note(stage, step.round_kind, step.round_number)
             context["publish_form"] = PublishForm(initial={"expected_number": step.round_number})
         context["can_finish_stage"] = step.action == FINISH_STAGE
         return render(request, "brackets/preview.html", context, status=status)

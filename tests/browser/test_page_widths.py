@@ -88,6 +88,38 @@ def width_and_box(page: Page, selector: str) -> list[int]:
     )
 
 
+HEADER_ITEMS = """() => {
+    const items = [...document.querySelectorAll(
+        '.site-header nav a, .site-header .sign-out button, .site-header .lang select')]
+        .filter(e => e.getClientRects().length);
+    const width = document.documentElement.clientWidth;
+    const box = e => e.getBoundingClientRect();
+    const name = e => (e.textContent || e.id || e.tagName).trim().slice(0, 20);
+    const out = [];
+    for (const e of items) {
+        const b = box(e);
+        if (b.left < 0 || b.right > width) out.push(`${name(e)} outside the page`);
+        if (e.scrollWidth > e.clientWidth + 1) out.push(`${name(e)} clipped`);
+    }
+    items.forEach((a, i) => items.slice(i + 1).forEach(b => {
+        const p = box(a), q = box(b);
+        if (p.left < q.right - 0.5 && q.left < p.right - 0.5
+            && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5)
+            out.push(`${name(a)} over ${name(b)}`);
+    }));
+    return {count: items.length, problems: out};
+}"""
+
+
+def header_problems(page: Page) -> list[str]:
+    """The site header's items (nav links, Sign out, the language selector) that run over
+    one another or out of the page, by their bounding boxes; [] when every item has its own
+    place (the header may wrap to a second row)."""
+    found = page.evaluate(HEADER_ITEMS)
+    assert found["count"] >= 2, found
+    return list(found["problems"])
+
+
 @pytest.mark.parametrize("language", sorted(LOCALES))
 def test_the_results_sheet_fits_a_390_px_phone_and_stays_a_plain_table_on_desktop(
     browser_context: ContextFactory, event: dict[str, Any], artifacts_dir: Path, language: str
@@ -367,6 +399,9 @@ def test_a_finished_matchs_referee_page_and_its_round_fit_a_360_px_phone(
     forfeited match's "played on at the continuation" seats (T7), fits the phone too."""
     phone = browser_context(viewport=PHONE, user=forfeited.director).new_page()
     phone.goto(f"/matches/{forfeited.forfeited.pk}/")
+    # The header of a director's referee page ("My matches", "Round", "Dashboard", Sign out,
+    # the language): "Dashboard" ran under Sign out and the language selector.
+    assert header_problems(phone) == []
     button = phone.locator("#result-round")
     button.scroll_into_view_if_needed()
     phone.screenshot(path=artifacts_dir / "referee-finished-360.png", full_page=True)
@@ -388,3 +423,37 @@ def test_a_finished_matchs_referee_page_and_its_round_fit_a_360_px_phone(
     assert page_width(phone) <= PHONE["width"]
     played_on = phone.locator(f"#match-{forfeited.forfeited.pk} .played-on")
     assert played_on.count() == 3
+    assert header_problems(phone) == []
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("language", sorted(LOCALES))
+def test_the_site_header_has_a_place_for_every_item_on_a_narrow_phone(
+    browser_context: ContextFactory, forfeited: Any, width: int, language: str
+) -> None:
+    """Every page of the base header, signed in as a director (the most links and Sign out):
+    at 360 px and 320 px no link, button or selector runs under another or off the page (the
+    header wraps to a second row)."""
+    from django.urls import reverse
+
+    slug = forfeited.tournament.slug
+    urls = [
+        f"/matches/{forfeited.forfeited.pk}/",  # the referee page: a director's three links
+        reverse("scoring:referee-home"),
+        reverse("scoring:director-dashboard", args=[slug]),
+        reverse("tournament:director-home"),
+        reverse("brackets:round", args=[slug, forfeited.round.pk]),
+        reverse("brackets:bracket", args=[slug]),
+        f"/live/{slug}/",
+        f"/live/{slug}/rounds/{forfeited.round.pk}/results/",
+        f"/stats/{slug}/",
+        "/rules/",
+    ]
+    phone = browser_context(
+        viewport={"width": width, "height": 740},
+        user=forfeited.director,
+        locale=LOCALES[language],
+    ).new_page()
+    for url in urls:
+        phone.goto(url)
+        assert header_problems(phone) == [], url

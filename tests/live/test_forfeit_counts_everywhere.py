@@ -308,3 +308,41 @@ def test_the_player_record_names_its_stage_and_the_earlier_stages_records(
     assert "Qualifying" in earlier
     assert f"{q['match_wins']} of 1 match won · {q['hands_won']} hand" in earlier
     assert "<dt>Record</dt>" not in page
+
+
+def _bracket_seats(html: str, table_number: int, nth: int) -> list[tuple[str, str]]:
+    """(the seat's words, the points shown) of each seat of the ``nth`` card of a table on the
+    director's bracket page (a forfeited match and its continuation are two cards of one
+    table, T7), in seat order."""
+    cards = html.split('<div class="table-card')[1:]
+    card = [c for c in cards if f"Table {table_number}</h3>" in c or f"Table {table_number} " in c]
+    seats = _between(card[nth], '<ol class="seats compact">', "</ol>")
+    return [
+        (
+            _text(_between(li, '<span class="seat-who">', "</span>")),
+            _text(_between(li, '<strong class="num">', "</strong>")),
+        )
+        for li in re.findall(r"<li[^>]*>(.*?)</li>", seats, re.S)
+    ]
+
+
+def test_the_directors_bracket_page_shows_points_as_the_round_page_does(
+    ev: ForfeitEvent, client: Client
+) -> None:
+    """README rule decision 6, "Forfeit (T7)": the director's bracket page read the stored
+    points of the players who played on (B and D had 1 from the forfeited match's hands);
+    it counts them as the round page and the results sheet do
+    (``brackets.selectors.stage_data.counted_lines``)."""
+    a, b, c, d = (_name(e) for e in ev.entries)
+    client.force_login(ev.director)
+    page = _get(client, f"/director/tournaments/{ev.tournament.slug}/bracket/")
+    on = "played on at the continuation"
+    assert _bracket_seats(page, 1, 0) == [
+        (f"{a} {on}", "—"),
+        (f"{b} {on}", "—"),
+        (f"{c} forfeit: a 0\u20136 loss (T7) (4)", "0"),
+        (f"{d} {on}", "—"),
+    ]
+    continued = _bracket_seats(page, 1, 1)
+    assert [p for _, p in continued] == ["0", "6", "0"]
+    assert all(on not in who for who, _ in continued)
