@@ -72,6 +72,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_pairs_place_everywhere.py \
 	tests/brackets/test_final_ends_event.py tests/brackets/test_pairs_seeding_page.py \
 	tests/brackets/test_pairs_registered_order.py tests/brackets/test_sheet_links_retire.py \
+	tests/brackets/test_continuation_sheets_links.py \
 	tests/security/test_hidden_players.py tests/brackets/test_namesake_notices.py \
 	tests/brackets/test_action_log_keys.py tests/tournament/test_director_removal.py \
 	tests/security/test_staff_flag.py tests/brackets/test_tournament_form_all_errors.py \

@@ -659,6 +659,16 @@ def round_matches(rnd: Round) -> list[MatchLine]:
     return out
 
 
+def table_current_matches(lines: list[MatchLine]) -> list[MatchLine]:
+    """Each table's current match, in table order: the last of :func:`round_matches`' lines
+    at the table, so after a forfeit (T7) the continuation the others play on in (its
+    seating and referee), never the forfeited match it replaces."""
+    current: dict[int, MatchLine] = {}
+    for line in lines:  # table, then match id order: a continuation comes after
+        current[line.table_number] = line
+    return [current[t] for t in sorted(current)]
+
+
 def _counted_points(line: MatchRecord | None) -> int | None:
     """A seat's points as its standings line counts them; None without a line here."""
     return None if line is None else line.points

@@ -135,7 +135,7 @@ class ForfeitForm(forms.Form):
                 for s in seats
             ]
             field.help_text = _(
-                "The player's partnership loses the match 0-6 and the other partnership wins "
+                "The player's partnership loses the match 0–6 and the other partnership wins "
                 "it (T7, T10)."
             )
         name_the_rules(self, {"seat": "T7", "reason": "T7"})
@@ -147,14 +147,14 @@ class ForfeitForm(forms.Form):
             # R42: the seat plays for its partnership, AC (seats A, C) or BD (B, D).
             return _(
                 "%(name)s (seat %(letter)s) forfeits for %(side)s: the partnership loses "
-                "the match 0-6 (T7) and %(winner)s win it (T10)."
+                "the match 0–6 (T7) and %(winner)s win it (T10)."
             ) % {
                 "name": name,
                 "letter": SEAT_LETTERS[seat],
                 "side": self.sides[seat % 2].label,
                 "winner": self.sides[1 - seat % 2].label,
             }
-        return _("%(name)s (seat %(letter)s) forfeits: a 0-6 loss (T7).") % {
+        return _("%(name)s (seat %(letter)s) forfeits: a 0–6 loss (T7).") % {
             "name": name,
             "letter": SEAT_LETTERS[seat],
         }
@@ -388,7 +388,7 @@ class ReplaceForm(forms.Form):
                 _("%(in)s takes seat %(letter)s instead of %(out)s.") % words,
                 _(
                     "%(out)s is withdrawn from this stage: no further rounds of it, and no "
-                    "0-6 loss (the match has not started, so nothing is forfeited; T7)."
+                    "0–6 loss (the match has not started, so nothing is forfeited; T7)."
                 )
                 % words,
             ]

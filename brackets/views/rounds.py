@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -24,6 +25,7 @@ from brackets.presenters.director import (
     referee_choices,
     round_matches,
     seating_note,
+    table_current_matches,
     user_label,
 )
 from brackets.presenters.pair_substitutes import RoundSubstitutes, round_substitutes
@@ -256,13 +258,22 @@ def render_round(
         ),
         referees=referee_choices(view.tournament),
         sudden_death=sudden_death,
-        sudden_death_tables=sorted(
-            {m.table_number for m in open_matches if m.match_id in sudden_death}
+        sudden_death_tables=_tables_words(
+            sorted({m.table_number for m in open_matches if m.match_id in sudden_death})
         ),
         scheduled=Match.Status.SCHEDULED,
         in_progress=Match.Status.IN_PROGRESS,
     )
     return render(request, "brackets/round.html", context, status=status)
+
+
+def _tables_words(numbers: list[int]) -> str:
+    """ "table 5", "tables 5 and 7", "tables 3, 5 and 7": the round page's clock section (T3)."""
+    if not numbers:
+        return ""
+    return ngettext("table %(tables)s", "tables %(tables)s", len(numbers)) % {
+        "tables": get_text_list([str(n) for n in numbers], _("and"))
+    }
 
 
 class RoundClockView(DirectorTournamentMixin):
@@ -473,8 +484,10 @@ def render_sheets(
 ) -> HttpResponse:
     """The sheets of ``rnd``. Each carries its TABLE's QR code (issue 15: a stable, non-secret
     address, ``live.table_join``), never a credential; ``keys`` (referee user id -> key just
-    issued) are listed once on the screen for the director, outside the printed sheets."""
-    matches = [m for m in round_matches(rnd) if not m.continuation]
+    issued) are listed once on the screen for the director, outside the printed sheets.
+    A table's sheet is its CURRENT match: after a forfeit (T7) the continuation the others
+    play on in (its seating and referee), not the forfeited match."""
+    matches = table_current_matches(round_matches(rnd))
     referee_ids = {m.referee_id for m in matches if m.referee_id is not None}
     sheets: list[dict[str, Any]] = []
     issued: list[dict[str, Any]] = []
@@ -520,8 +533,11 @@ def render_sheets(
 
 class RoundSheetLinksView(DirectorTournamentMixin):
     """POST ``rounds/<id>/sheets/links/``: issue a fresh credential to every referee of the
-    round (``referee_token_issue``, logged) and redirect to the sheets, which show them once
-    (``tournament.shown_once``: a reload of the sheets issues nothing).
+    round's tables (each table's current match: a forfeit's continuation, T7;
+    ``referee_token_issue``, logged) and redirect to the sheets, which show them once
+    (``tournament.shown_once``: a reload of the sheets issues nothing). With ``only_missing``
+    (the round page's guidance) only to the referees of the tables still to play who hold no
+    working link.
     With ``retire_earlier`` each referee's earlier credentials are revoked as its new one is
     issued (the same revoke as the Referees page's, logged): a lost phone's link dies."""
 
@@ -545,9 +561,18 @@ class RoundSheetLinksView(DirectorTournamentMixin):
         except ApplicationError as exc:
             messages.error(request, error_text(exc))
             return sheets
-        referee_ids = {m.referee_id for m in round_matches(rnd) if m.referee_id is not None}
+        current = table_current_matches(round_matches(rnd))
+        referee_ids = {m.referee_id for m in current if m.referee_id is not None}
+        # The round page's guidance: only the referees of the tables still to play who hold
+        # no working link (its count), never a second link for those who have one.
+        only_missing = request.POST.get("only_missing") == "1"
+        if only_missing:
+            referee_ids = referees_without_link(
+                tournament=self.tournament,
+                user_ids={m.referee_id for m in current if m.referee_id and not m.done},
+            )
         users = get_user_model().objects.filter(pk__in=referee_ids).order_by("pk")
-        retire = request.POST.get("retire_earlier") == "1"
+        retire = request.POST.get("retire_earlier") == "1" and not only_missing
         keys: dict[int, str] = {}
         for user in users:
             label = f"{SHEET_TOKEN_LABEL} {rnd.number}"[:60]

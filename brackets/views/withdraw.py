@@ -50,13 +50,13 @@ def forfeit_line(forfeit: WithdrawalForfeit) -> str:
         return (
             _(
                 "Table %(table)s (%(state)s): the match is forfeited: %(player)s and "
-                "%(partner)s lose it 0-6 and %(others)s win it (T7, T10)."
+                "%(partner)s lose it 0–6 and %(others)s win it (T7, T10)."
             )
             % words
         )
     if len(forfeit.others) == 1:
         return (
-            _("Table %(table)s (%(state)s): the match is forfeited: %(others)s wins it 6-0 (T7).")
+            _("Table %(table)s (%(state)s): the match is forfeited: %(others)s wins it 6–0 (T7).")
             % words
         )
     if forfeit.plays_on:
@@ -81,7 +81,7 @@ def player_lines(name: str, *, pairs: bool) -> list[str]:
     """The withdrawn player's line for the forfeited match (T7, T4) and what follows."""
     lines = [
         _(
-            "%(player)s's line for that match: a 0-6 loss, placed last with 0 points and a "
+            "%(player)s's line for that match: a 0–6 loss, placed last with 0 points and a "
             "six-love received, no match win (T7)."
         )
         % {"player": name},

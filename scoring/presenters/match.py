@@ -361,7 +361,8 @@ def forfeit_hands_line(name: str, *, side: str = "", played_on: bool = False) ->
     forfeiting player on 0 when the last hand left them more, and, at a table that plays on,
     that the others' scores end with this match (their standings line is the next match's)."""
     if side:
-        line = _("Forfeit (T7): %(name)s, %(side)s lose 0–6") % {"name": name, "side": side}
+        # Named once (a partner of the side is its forfeiting player), as forfeit_words.
+        line = _("Forfeit (T7) by %(name)s: %(side)s lose 0–6") % {"name": name, "side": side}
     else:
         line = _("Forfeit (T7): %(name)s 0, loses 0–6") % {"name": name}
     if played_on:

@@ -455,6 +455,25 @@ def forfeit_plays_on(ruleset: Ruleset, n_players: int) -> bool:
     return True
 
 
+def _plays_after_time(match: Match) -> bool:
+    """Whether a continuation of ``match`` (T7) is kept for a sudden-death hand (T3): when
+    ``match`` was, or the time of its round was already called (the only tables still
+    playing then are those kept for a sudden-death hand, or a result waiting for the players'
+    confirmation: none plays a full match again). The round is read through the brackets
+    app's ``round_link`` relation (no import); a continuation not linked to its round yet is
+    followed up to the match it continues."""
+    if match.sudden_death:
+        return True
+    ids: list[int] = []
+    current: int | None = match.pk
+    while current is not None and current not in ids and len(ids) < 8:
+        ids.append(current)
+        current = Match.objects.filter(pk=current).values_list("continues_id", flat=True).first()
+    return Match.objects.filter(
+        pk__in=ids, round_link__round__time_called_at__isnull=False
+    ).exists()
+
+
 @transaction.atomic
 def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> ForfeitResult:
     """T7: record a no-show or disqualification at this table as a 0-6 loss.
@@ -528,6 +547,9 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
                 tournament_id=match.tournament_id,
                 table_id=match.table_id,
                 referee_id=match.referee_id,
+                # T3: after time is called a table plays on only for a sudden-death hand; so
+                # does the continuation of a table still playing then (README, rule decisions).
+                sudden_death=_plays_after_time(match),
                 label=f"{match.label or f'Match {match.pk}'} (continued, T7)"[:80],
                 n_players=n - 1,
                 scores=[0] * (n - 1),

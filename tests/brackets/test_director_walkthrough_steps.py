@@ -126,7 +126,7 @@ def test_withdrawing_a_seated_player_asks_to_confirm_and_changes_nothing_before(
     assert f"Table {first.table_number} (in play): the match is forfeited (T7)." in page
     assert "play on at this table in a continuation match, from love" in page
     assert (
-        f"{entry.player.name}'s line for that match: a 0-6 loss, placed last with 0 points "
+        f"{entry.player.name}'s line for that match: a 0\u20136 loss, placed last with 0 points "
         "and a six-love received, no match win (T7)." in page
     )
     assert "Reason: flight home" in page
@@ -239,7 +239,7 @@ def test_in_a_pairs_event_the_confirmation_names_both_partnerships() -> None:
     response = director_client(d).post(url("withdraw", t.slug, q.pk, entry.pk), {"reason": "x"})
     page = text(response)
     assert (
-        f"the match is forfeited: {names[0]} and {names[2]} lose it 0-6 and {names[1]} and "
+        f"the match is forfeited: {names[0]} and {names[2]} lose it 0\u20136 and {names[1]} and "
         f"{names[3]} win it (T7, T10)." in page
     )
     assert "keeps the partnership in the stage (T11)" in page
@@ -275,11 +275,11 @@ def _forfeit(**kwargs: Any) -> WithdrawalForfeit:
         ),
         (
             {"others": ("Luis",), "plays_on": False},
-            "Table 7 (in play): the match is forfeited: Luis wins it 6-0 (T7).",
+            "Table 7 (in play): the match is forfeited: Luis wins it 6\u20130 (T7).",
         ),
         (
             {"others": ("Luis", "Sol"), "plays_on": False, "partners": True, "partner": "Eva"},
-            "Table 7 (in play): the match is forfeited: Ana and Eva lose it 0-6 and Luis and "
+            "Table 7 (in play): the match is forfeited: Ana and Eva lose it 0\u20136 and Luis and "
             "Sol win it (T7, T10).",
         ),
     ],

@@ -56,7 +56,7 @@ def test_forfeit_asks_for_confirmation_then_records_it(world: dict[str, Any]) ->
     assert r.status_code == 200
     html = r.content.decode()
     assert 'id="confirm-box"' in html
-    assert "0-6 loss (T7)" in html
+    assert "0\u20136 loss (T7)" in html
     # T7 "plays on" is a new match from love: the director reads that before confirming.
     assert "the hands played so far are not carried over" in html
     world["match"].refresh_from_db()
@@ -66,7 +66,7 @@ def test_forfeit_asks_for_confirmation_then_records_it(world: dict[str, Any]) ->
     assert r.status_code == 302
     # The message says what happened, not the "where the ruleset allows" of the question.
     (done,) = [str(m) for m in r.wsgi_request._messages]
-    assert "forfeits: a 0-6 loss (T7)" in done
+    assert "forfeits: a 0\u20136 loss (T7)" in done
     assert "The others play on at this table in a new match, from love (T7)." in done
     assert "Where the ruleset allows" not in done
     world["match"].refresh_from_db()
@@ -178,7 +178,7 @@ def test_replace_a_no_show_with_an_unseated_player(world: dict[str, Any]) -> Non
     assert "Late Comer takes seat C" in confirm
     # What happens to the no-show is said before the director confirms (T7).
     assert f"{out.entry.player.name} is withdrawn from this stage" in confirm
-    assert "no 0-6 loss" in confirm
+    assert "no 0\u20136 loss" in confirm
     r = c.post(url, {**data, "confirmed": "yes"})
     assert r.status_code == 302
     seat = Seat.objects.get(match=world["match"], seat=2)

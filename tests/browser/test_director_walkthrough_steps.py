@@ -70,7 +70,7 @@ def test_withdrawing_a_player_in_play_is_confirmed_first(
         f"Table {first.table_number} (in play): the match is forfeited (T7)."
     )
     expect(box).to_contain_text("play on at this table in a continuation match, from love")
-    expect(box).to_contain_text(f"{name}'s line for that match: a 0-6 loss")
+    expect(box).to_contain_text(f"{name}'s line for that match: a 0\u20136 loss")
     expect(box).to_contain_text("Reason: Flight home")
     page.screenshot(path=artifacts_dir / "director-withdraw-confirm.png", full_page=True)
     assert StageEntry.objects.get(stage=stage, entry_id=seat.entry_id).status == "active"

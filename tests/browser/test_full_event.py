@@ -319,7 +319,7 @@ def test_a_13_player_event_from_start_to_champion(
     desk.select_option("#id_seat", "3")
     desk.fill("#id_reason", "Did not arrive by the start of the round")
     desk.locator("#action-next").click()
-    expect(desk.locator("#confirm-box")).to_contain_text("0-6 loss (T7)")
+    expect(desk.locator("#confirm-box")).to_contain_text("0\u20136 loss (T7)")
     shot(desk, "06-forfeit-confirm")
     desk.locator("#action-confirm").click()
     expect(desk.locator(".messages")).to_contain_text("forfeits")

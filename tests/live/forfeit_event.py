@@ -48,7 +48,10 @@ def _win(match: Match, actor: Any, winner: int) -> None:
     )
 
 
-def forfeit_event(*, finish: bool = True) -> ForfeitEvent:
+def forfeit_event(*, finish: bool = True, sudden_death: bool = False) -> ForfeitEvent:
+    """``sudden_death``: time is called (T3) before the withdrawal, the table kept for a
+    sudden-death hand; its continuation inherits it (README rule decisions, T7), so ``finish``
+    ends it with its first hand won."""
     t, d = make_tournament(4)
     stage = services.stage_create(
         tournament=t,
@@ -71,6 +74,8 @@ def forfeit_event(*, finish: bool = True) -> ForfeitEvent:
     match.refresh_from_db()
     assert match.scores == [0, 1, 1, 1], match.scores
     leaver = entries[2]
+    if sudden_death:
+        services.round_call_time(round=rnd, actor=d, reason="hour up", sudden_death=[match.pk])
     services.stage_entry_withdraw(
         stage=stage, actor=d, entry=Entry.objects.get(pk=leaver), reason="left the hall"
     )

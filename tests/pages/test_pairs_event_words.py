@@ -244,8 +244,8 @@ def test_a_forfeit_at_a_pairs_table_names_the_partnerships_t7_t10(client: Client
     assert confirm.status_code == 200
     said = text_of(confirm.content.decode())
     expected = (
-        f"{seats[1]} (seat B) forfeits for BD · {bd}: the partnership loses the match 0-6 (T7) "
-        f"and AC · Los Primos ({ac}) win it (T10)."
+        f"{seats[1]} (seat B) forfeits for BD · {bd}: the partnership loses the match "
+        f"0\u20136 (T7) and AC · Los Primos ({ac}) win it (T10)."
     )
     assert expected in said
     assert "reseat" not in said  # nobody is reseated: the other partnership has won
@@ -284,7 +284,7 @@ def test_an_individual_forfeit_keeps_naming_the_player(client: Client) -> None:
     assert f"B · {seats[1]}" in form
     assert ", of " not in form
     said = text_of(client.post(url, {"seat": "1", "reason": "no-show"}).content.decode())
-    assert f"{seats[1]} (seat B) forfeits: a 0-6 loss (T7)." in said
+    assert f"{seats[1]} (seat B) forfeits: a 0\u20136 loss (T7)." in said
     assert "partnership" not in said.lower()
 
 
