@@ -7,7 +7,8 @@ its players), ``registered_name`` (the name alone, "" if none), ``players`` (ent
 club), and T10's third key as ``third`` with ``third_key`` saying which it is
 (``points_difference`` under pip scoring, ``six_loves_given`` otherwise); beside the keys,
 ``six_loves_received`` and ``forfeits`` (once per partnership, R46, T7), and ``place``,
-``status`` and ``outlook`` as an individual row has them (:func:`_pair_outcome`).
+``status`` and ``outlook`` as an individual row has them
+(:func:`brackets.selectors.pairs.pair_outcomes`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from brackets.models import Round, Stage, StageEntry
+from brackets.models import Round, Stage
 from brackets.selectors.pairs import (
     pair_cut_advancement,
+    pair_final,
+    pair_outcomes,
     pair_playoff_results,
     pair_seed,
     pair_standings_from_data,
@@ -25,10 +28,8 @@ from brackets.selectors.pairs import (
     pairs_withdrawn,
     side_places,
     stage_pairs,
-    table_sides,
-    table_winner,
 )
-from brackets.selectors.stage_data import EntrantData, StageData, TableData
+from brackets.selectors.stage_data import StageData, TableData
 from live.cut_line import above_cut, cut_line_at
 from scoring.models import Match
 from scoring.presenters.partnership import SIDES
@@ -92,10 +93,9 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     pairs = {p.info.pair_id: p for p in stage_pairs(data)}
     final = _final(data)
     champion = next((line["pair_id"] for line in final or () if line["champion"]), None)
+    outcomes = pair_outcomes(data)
     standings = pair_standings_from_data(data, pairs=list(pairs), with_final=True)
     names = {e.entry_id: (e.name, e.club) for e in data.entrants}
-    by_entry = {e.entry_id: e for e in data.entrants}
-    finalists = {line["pair_id"] for line in final or ()}
     stage_over = data.status == Stage.Status.FINISHED
     cut = data.cut_size if data.kind == Stage.Kind.QUALIFYING else None
     rows: list[JSON] = []
@@ -145,12 +145,7 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                     for p, n, c in zip(info.players, info.names, info.clubs, strict=False)
                 ],
                 "seed": pair_seed(pairs[row.pair_id].seed),
-                **_pair_outcome(
-                    [by_entry[p] for p in info.players if p in by_entry],
-                    withdrawn=row.pair_id in gone,
-                    champion=row.pair_id == champion,
-                    finalist=stage_over and row.pair_id in finalists,
-                ),
+                **outcomes[row.pair_id],
                 "played": row.played,
                 "byes": row.byes,
                 "bye_wins": data.bye_wins(row.byes),
@@ -191,79 +186,34 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
     }
 
 
-def _pair_outcome(
-    members: Sequence[EntrantData], *, withdrawn: bool, champion: bool, finalist: bool
-) -> JSON:
-    """A partnership's ``place``, ``status`` and ``outlook`` in a stage, as an individual row's
-    (T10: both partners share them). ``place`` is its place in the event once this stage
-    placed it (the partners' placing here: out in this stage, or its final played), as the
-    bracket lists it; ``status`` the partners' stage status (``finished`` for the finished
-    final's two partnerships, ``withdrawn`` for a withdrawn partnership, T7); ``outlook``
-    ``champion``, ``final_table``, ``advanced`` or ``eliminated`` once certain, and for a
-    ``withdrawn`` partnership (:func:`brackets.selectors.pairs.pairs_withdrawn`)
-    ``disqualified`` if a player of it was disqualified, else ``withdrawn`` (T7: out by a
-    withdrawal, not by its results, as a withdrawn player's row reads); else null."""
-    statuses = {e.status for e in members}
-    placings = [e.placing for e in members if e.placing is not None]
-    if champion:
-        outlook: str | None = "champion"
-    elif finalist:
-        outlook = "final_table"
-    elif StageEntry.Status.ADVANCED in statuses:
-        outlook = "advanced"
-    elif withdrawn:
-        gone = {e.withdrawal for e in members}
-        outlook = "disqualified" if "disqualified" in gone else "withdrawn"
-    elif statuses and statuses <= {StageEntry.Status.ELIMINATED}:
-        outlook = "eliminated"
-    else:
-        outlook = None
-    if outlook in ("champion", "final_table"):
-        status = "finished"
-    elif withdrawn or StageEntry.Status.WITHDRAWN in statuses:
-        status = str(StageEntry.Status.WITHDRAWN)
-    elif StageEntry.Status.ADVANCED in statuses:
-        status = str(StageEntry.Status.ADVANCED)
-    else:
-        status = str(members[0].status) if members else ""
-    return {"place": min(placings) if placings else None, "status": status, "outlook": outlook}
-
-
 def _final(data: StageData) -> list[JSON] | None:
     """The final's result, champion partnership first (T10), once it is finished; the winner
     is the champion once the stage is finished (the final is the event's last match)."""
     pd = pairs_of(data)
     stage_over = data.status == Stage.Status.FINISHED
-    for r in reversed(data.rounds):
-        if r.kind != Round.Kind.FINAL:
-            continue
-        for t in r.tables:
-            sides = table_sides(pd, t)
-            if sides is None or t.status != Match.Status.FINISHED:
-                continue
-            winner = table_winner(pd, t)
-            order = sorted(sides, key=lambda p: p != winner)
-            points = {
-                sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)
-            }
-            # Both partners who played the final, named with their partnership (T9), even one
-            # replaced since (T11: no longer an entrant), in registered order (not the seats').
-            players = {
-                sides[k]: sorted(
-                    (s.entry_id for i, s in enumerate(t.seats) if i % 2 == k), key=pd.roster.slot
-                )
-                for k in (0, 1)
-            }
-            return [
-                {
-                    "place": (1 if p == winner else 2) if winner is not None else None,
-                    "pair_id": p,
-                    "name": pd.pair(p).label,
-                    "registered_name": pd.pair(p).name,
-                    "players": [{"entry_id": e, "name": pd.roster.player(e)} for e in players[p]],
-                    "points": points[p],
-                    "champion": stage_over and winner is not None and p == winner,
-                }
-                for p in order
-            ]
-    return None
+    played = pair_final(data)
+    if played is None:
+        return None
+    t, sides, winner = played
+    order = sorted(sides, key=lambda p: p != winner)
+    points = {sides[k]: max(s.points for i, s in enumerate(t.seats) if i % 2 == k) for k in (0, 1)}
+    # Both partners who played the final, named with their partnership (T9), even one
+    # replaced since (T11: no longer an entrant), in registered order (not the seats').
+    players = {
+        sides[k]: sorted(
+            (s.entry_id for i, s in enumerate(t.seats) if i % 2 == k), key=pd.roster.slot
+        )
+        for k in (0, 1)
+    }
+    return [
+        {
+            "place": (1 if p == winner else 2) if winner is not None else None,
+            "pair_id": p,
+            "name": pd.pair(p).label,
+            "registered_name": pd.pair(p).name,
+            "players": [{"entry_id": e, "name": pd.roster.player(e)} for e in players[p]],
+            "points": points[p],
+            "champion": stage_over and winner is not None and p == winner,
+        }
+        for p in order
+    ]

@@ -160,6 +160,12 @@ class PairStandingOutput(serializers.Serializer[Any]):
     decided_by = serializers.CharField(source="row.decided_by")
     played = serializers.IntegerField(source="row.played")
     byes = serializers.IntegerField(source="row.byes")
+    outlook = serializers.CharField(
+        allow_null=True,
+        help_text="As the live pairs standings rows (T7, T10): champion, final_table, advanced "
+        "or eliminated once certain; withdrawn or disqualified for a partnership out by a "
+        "withdrawal or disqualification; else null.",
+    )
 
     def get_players(self, obj: Any) -> list[dict[str, Any]]:
         p = obj.pair

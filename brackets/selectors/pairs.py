@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from brackets.engine import Advancement, ByePolicy, advance_cut, resolve_playoff_groups
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
-from brackets.models import Round, StageEntry
+from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pair_roster import NamedPair, roster_for, round_moment
 from brackets.selectors.pairs_data import PairInfo, PairsData
 from brackets.selectors.stage_data import (
     STANDINGS_KINDS,
+    EntrantData,
     RoundData,
     StageData,
     TableData,
@@ -296,6 +297,9 @@ class PairStandingLine:
     pair: PairInfo
     seed: int
     active: bool
+    outlook: str | None = None
+    """:func:`pair_outcomes`' outlook: champion, final_table, advanced, eliminated,
+    withdrawn or disqualified; None while uncertain."""
 
     @property
     def seed_number(self) -> int:
@@ -310,15 +314,99 @@ def pairs_standings_table(*, stage_id: int) -> list[PairStandingLine] | None:
         return None
     pairs = {p.info.pair_id: p for p in stage_pairs(data)}
     standings = pair_standings_from_data(data, pairs=list(pairs), with_final=True)
+    outcomes = pair_outcomes(data)
     return [
         PairStandingLine(
             row=r,
             pair=pairs[r.pair_id].info,
             seed=pairs[r.pair_id].seed,
             active=pairs[r.pair_id].active,
+            outlook=outcomes[r.pair_id]["outlook"] if r.pair_id in outcomes else None,
         )
         for r in standings.rows
     ]
+
+
+def pair_final(data: StageData) -> tuple[TableData, tuple[int, int], int | None] | None:
+    """The pairs stage's final (T10) once a table of it is finished: the table, its (AC, BD)
+    partnerships and the winner (:func:`table_winner`; None when level, T3); else None."""
+    pd = pairs_of(data)
+    for r in reversed(data.rounds):
+        if r.kind != Round.Kind.FINAL:
+            continue
+        for t in r.tables:
+            sides = table_sides(pd, t)
+            if sides is None or t.status != Match.Status.FINISHED:
+                continue
+            return t, sides, table_winner(pd, t)
+    return None
+
+
+class PairOutcome(TypedDict):
+    """A partnership's ``place``, ``status`` and ``outlook`` in a stage (:func:`pair_outcomes`)."""
+
+    place: int | None
+    status: str
+    outlook: str | None
+
+
+def pair_outcomes(data: StageData) -> dict[int, PairOutcome]:
+    """Each partnership's ``place``, ``status`` and ``outlook`` in a loaded pairs stage (T7,
+    T10), the one rule the live standings and the director's standings API read: the final's
+    winner is the champion and both its partnerships the final table once the stage is
+    finished (:func:`pair_final`); withdrawn partnerships by :func:`pairs_withdrawn`."""
+    by_entry = {e.entry_id: e for e in data.entrants}
+    played = pair_final(data) if data.status == Stage.Status.FINISHED else None
+    finalists = set(played[1]) if played is not None else set()
+    champion = played[2] if played is not None else None
+    gone = pairs_withdrawn(data)
+    return {
+        sp.info.pair_id: _pair_outcome(
+            [by_entry[p] for p in sp.info.players if p in by_entry],
+            withdrawn=sp.info.pair_id in gone,
+            champion=champion is not None and sp.info.pair_id == champion,
+            finalist=sp.info.pair_id in finalists,
+        )
+        for sp in stage_pairs(data)
+    }
+
+
+def _pair_outcome(
+    members: Sequence[EntrantData], *, withdrawn: bool, champion: bool, finalist: bool
+) -> PairOutcome:
+    """A partnership's ``place``, ``status`` and ``outlook`` in a stage, as an individual row's
+    (T10: both partners share them). ``place`` is its place in the event once this stage
+    placed it (the partners' placing here: out in this stage, or its final played), as the
+    bracket lists it; ``status`` the partners' stage status (``finished`` for the finished
+    final's two partnerships, ``withdrawn`` for a withdrawn partnership, T7); ``outlook``
+    ``champion``, ``final_table``, ``advanced`` or ``eliminated`` once certain, and for a
+    ``withdrawn`` partnership (:func:`pairs_withdrawn`)
+    ``disqualified`` if a player of it was disqualified, else ``withdrawn`` (T7: out by a
+    withdrawal, not by its results, as a withdrawn player's row reads); else null."""
+    statuses = {e.status for e in members}
+    placings = [e.placing for e in members if e.placing is not None]
+    if champion:
+        outlook: str | None = "champion"
+    elif finalist:
+        outlook = "final_table"
+    elif StageEntry.Status.ADVANCED in statuses:
+        outlook = "advanced"
+    elif withdrawn:
+        gone = {e.withdrawal for e in members}
+        outlook = "disqualified" if "disqualified" in gone else "withdrawn"
+    elif statuses and statuses <= {StageEntry.Status.ELIMINATED}:
+        outlook = "eliminated"
+    else:
+        outlook = None
+    if outlook in ("champion", "final_table"):
+        status = "finished"
+    elif withdrawn or StageEntry.Status.WITHDRAWN in statuses:
+        status = str(StageEntry.Status.WITHDRAWN)
+    elif StageEntry.Status.ADVANCED in statuses:
+        status = str(StageEntry.Status.ADVANCED)
+    else:
+        status = str(members[0].status) if members else ""
+    return PairOutcome(place=min(placings) if placings else None, status=status, outlook=outlook)
 
 
 @dataclass(frozen=True, slots=True)

@@ -454,7 +454,17 @@ class BracketSeatSerializer(serializers.Serializer[Any]):
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
     placing = serializers.IntegerField(allow_null=True)
-    points = serializers.IntegerField()
+    points = serializers.IntegerField(
+        help_text="The points stored on the seat; see ``counted_points`` for the standings'."
+    )
+    counted_points = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="The points as the standings count them and every page shows them (T5, "
+        "T7): a forfeit is a 0-6 loss with 0; null for a player who played on at the "
+        "continuation (``played_on``: no line in this forfeited match). Before the match is "
+        "finished, the points on the table.",
+    )
     forfeited = serializers.BooleanField()
     played_on = serializers.BooleanField(
         help_text="Not placed in this forfeited match: played on at its continuation (T7)."

@@ -41,6 +41,7 @@ from brackets.selectors.pairs import (
     round_bye_pairs,
     stage_pairs,
 )
+from brackets.selectors.stage_data import counted_lines
 from live.cut_line import above_cut, cut_line_at
 from live.outlook import WinBounds, cut_outlook
 from live.pairs import pair_json, pairs_stage_standings, table_pairs_json
@@ -553,6 +554,7 @@ def bracket(*, tournament: Tournament) -> JSON:
                                     "name": names.get(s.entry_id, ""),
                                     "placing": s.placing,
                                     "points": s.points,
+                                    "counted_points": counted[k],
                                     "forfeited": s.forfeited,
                                     "played_on": s.entry_id in played_on.get(t.match_id, ()),
                                     "advanced": mark(s.entry_id),
@@ -563,10 +565,11 @@ def bracket(*, tournament: Tournament) -> JSON:
                                         and s.entry_id == champion["entry_id"]
                                     ),
                                 }
-                                for s in t.seats
+                                for k, s in enumerate(t.seats)
                             ],
                         }
                         for t in rnd.tables
+                        for counted in (_counted_points(t, pairs=data.pairs is not None),)
                     ],
                 }
             )
@@ -620,6 +623,17 @@ def _champion_pair(tournament: Tournament, places: list[PairPlacing]) -> JSON | 
         return None
     first = firsts[0]
     return pair_json(first.partnership_id, first.name, first.entry_ids, first.players)
+
+
+def _counted_points(table: TableData, *, pairs: bool) -> list[int | None]:
+    """Each seat's points as the standings count them (T5, T7; README rule decision 6), as
+    every page shows them (:func:`brackets.selectors.stage_data.counted_lines`): a forfeit is a
+    0-6 loss with no points, and a player who played on at the continuation has no line in the
+    forfeited match (None). Until the match is finished, the points on the table."""
+    if table.status != Match.Status.FINISHED:
+        return [s.points for s in table.seats]
+    lines = counted_lines(table.match_id, table.seats, partners=pairs)
+    return [None if line is None else line.points for line in lines]
 
 
 def _continuations(rnd: RoundData) -> tuple[dict[int, int], dict[int, set[int]]]:

@@ -346,3 +346,28 @@ def test_the_directors_bracket_page_shows_points_as_the_round_page_does(
     continued = _bracket_seats(page, 1, 1)
     assert [p for _, p in continued] == ["0", "6", "0"]
     assert all(on not in who for who, _ in continued)
+
+
+@pytest.mark.parametrize("prefix", ["/api/live", "/api/v1/live", "/api/v2/live"])
+def test_the_bracket_json_counts_points_as_the_pages_do(
+    ev: ForfeitEvent, client: Client, prefix: str
+) -> None:
+    """README rule decision 6, "Forfeit (T7)": the bracket JSON sent only the stored points
+    (1 for B and D, the forfeited match's hands) where every page shows "—" for the players who
+    played on at the continuation. ``counted_points`` is the pages' selector
+    (``brackets.selectors.stage_data.counted_lines``): null for them, 0 for the forfeit's 0-6
+    loss; ``points`` keeps the stored value (v1: a non-nullable field stays as it was)."""
+    response = client.get(f"{prefix}/{ev.tournament.slug}/bracket/")
+    assert response.status_code == 200, (prefix, response.status_code)
+    (table_round,) = [
+        r for s in response.json()["stages"] for r in s["rounds"] if r["id"] == ev.round.pk
+    ]
+    tables = {t["match_id"]: t for t in table_round["tables"]}
+    forfeited = {s["entry_id"]: s for s in tables[ev.forfeited.pk]["seats"]}
+    a, b, c, d = ev.entries
+    assert [forfeited[e]["counted_points"] for e in (a, b, c, d)] == [None, None, 0, None]
+    assert [forfeited[e]["played_on"] for e in (a, b, c, d)] == [True, True, False, True]
+    assert [forfeited[e]["points"] for e in (a, b, c, d)] == [0, 1, 0, 1]
+    continued = {s["entry_id"]: s for s in tables[ev.continuation.pk]["seats"]}
+    assert [continued[e]["counted_points"] for e in (a, b, d)] == [0, 6, 0]
+    assert not any(s["played_on"] for s in continued.values())

@@ -24,7 +24,12 @@ from brackets.selectors.pairs import pairs_standings_table
 from live import selectors as live
 from scoring.models import Seat
 from tests.brackets.conftest import make_tournament
-from tests.brackets.pairs_helpers import decide_round, make_pairs_tournament, pairs_stages
+from tests.brackets.pairs_helpers import (
+    decide_round,
+    finished_pairs_event,
+    make_pairs_tournament,
+    pairs_stages,
+)
 from tests.brackets.test_brackets_services import finish_round, qualifying
 from tournament.models import Partnership, PartnershipMember, Tournament
 
@@ -142,6 +147,45 @@ def test_the_directors_pairs_standings_list_the_withdrawn_partnership_last() -> 
     assert [line.row.pair_id for line in lines][-1] == w.gone
     assert lines[-1].row.rank == 4
     assert lines[-1].active is False
+
+
+@pytest.mark.parametrize("disqualify", [False, True], ids=["withdrawn", "disqualified"])
+@pytest.mark.parametrize("version", ["", "v1/", "v2/"])
+def test_the_directors_pairs_standings_api_reads_the_live_rows_outlook_t7(
+    disqualify: bool, version: str, client: Client
+) -> None:
+    """The director's pair standings (``GET …/stages/{id}/pair-standings/``) had no
+    ``outlook``; each row now reads the live pairs standings row's, from the same rule
+    (``brackets.selectors.pairs.pair_outcomes``): withdrawn or disqualified for the partnership
+    out (T7), null for those still in while rounds remain."""
+    w = pairs_withdrawal(disqualify=disqualify)
+    url = f"/api/{version}tournaments/{w.tournament.slug}/stages/{w.stage.pk}/pair-standings/"
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    api = {r["partnership_id"]: r["outlook"] for r in response.json()}
+    live_rows = {r["pair_id"]: r["outlook"] for r in stage_rows(w)}
+    assert api == live_rows
+    assert api[w.gone] == ("disqualified" if disqualify else "withdrawn")
+    assert [o for p, o in api.items() if p != w.gone] == [None, None, None]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pairs_outlook_of_a_finished_final_reads_champion_in_both() -> None:
+    """The finished event's champion partnership and the final's other partnership read
+    ``champion`` and ``final_table`` on the live rows and on the director's standings alike
+    (T10)."""
+    t, _d = finished_pairs_event(8)
+    k = Stage.objects.filter(tournament=t).order_by("number").last()
+    assert k is not None
+    lines = pairs_standings_table(stage_id=k.pk) or []
+    rows = live.standings(tournament=Tournament.objects.get(pk=t.pk))["stages"]
+    live_rows = next(st["rows"] for st in rows if st["stage"]["id"] == k.pk)
+    assert {line.row.pair_id: line.outlook for line in lines} == {
+        r["pair_id"]: r["outlook"] for r in live_rows
+    }
+    # The knockout's four partnerships: the semi-finals' losers are out, the final's two placed.
+    outlooks = sorted(line.outlook or "" for line in lines)
+    assert outlooks == ["champion", "eliminated", "eliminated", "final_table"]
 
 
 def test_withdrawn_partnerships_are_placed_by_the_standings_not_by_seed_t3() -> None:
