@@ -457,3 +457,33 @@ def test_the_site_header_has_a_place_for_every_item_on_a_narrow_phone(
     for url in urls:
         phone.goto(url)
         assert header_problems(phone) == [], url
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("language", sorted(LOCALES))
+def test_the_leaders_page_fits_a_narrow_phone(
+    browser_context: ContextFactory,
+    forfeited: Any,
+    artifacts_dir: Path,
+    width: int,
+    language: str,
+) -> None:
+    """The Leaders page (``/stats/<slug>/``) laid out at 333 px on a 320 px phone: its boards'
+    grid asked for columns of at least 18rem beside the page's margins. Every board now fits the
+    page's width at 320 and 360 px, in both languages (a board wider than the phone would
+    scroll inside its own box); the page itself never scrolls sideways."""
+    phone = browser_context(
+        viewport={"width": width, "height": 740}, locale=LOCALES[language]
+    ).new_page()
+    phone.goto(f"/stats/{forfeited.tournament.slug}/")
+    phone.screenshot(path=artifacts_dir / f"leaders-{width}-{language}.png", full_page=True)
+    assert page_width(phone) <= width
+    boards = phone.evaluate(
+        """(width) => [...document.querySelectorAll('.leaderboards section')].map(s => {
+                const b = s.getBoundingClientRect();
+                return {left: b.left, right: b.right, id: s.getAttribute('aria-labelledby')};
+            }).filter(b => b.left < 0 || b.right > width)""",
+        width,
+    )
+    assert boards == []
+    assert phone.locator(".leaderboard").count() >= 3
