@@ -19,7 +19,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from brackets.forms import WithdrawForm
-from brackets.models import Stage, StageEntry
+from brackets.models import Round, Stage, StageEntry
 from brackets.services import (
     WithdrawalForfeit,
     stage_entry_withdraw,
@@ -77,8 +77,9 @@ def forfeit_line(forfeit: WithdrawalForfeit) -> str:
     )
 
 
-def player_lines(name: str, *, pairs: bool) -> list[str]:
-    """The withdrawn player's line for the forfeited match (T7, T4) and what follows."""
+def player_lines(name: str, *, pairs: bool, in_final: bool = False) -> list[str]:
+    """The withdrawn player's line for the forfeited match (T7, T4) and what follows; in a
+    partnership final (``in_final``) the forfeit decides it, so no substitute can follow."""
     lines = [
         _(
             "%(player)s's line for that match: a 0–6 loss, placed last with 0 points and a "
@@ -91,7 +92,14 @@ def player_lines(name: str, *, pairs: bool) -> list[str]:
         )
         % {"player": name},
     ]
-    if pairs:
+    if pairs and in_final:
+        lines.append(
+            _(
+                "The forfeit decides the final: there is no next round in which a substitute "
+                "could take their place (T7, T11)."
+            )
+        )
+    elif pairs:
         lines.append(
             _(
                 "A substitute named for them on Partnerships before the next round keeps "
@@ -99,6 +107,13 @@ def player_lines(name: str, *, pairs: bool) -> list[str]:
             )
         )
     return lines
+
+
+def forfeits_in_final(forfeits: list[WithdrawalForfeit]) -> bool:
+    """Whether one of the forfeited matches is at a final table (T6, T10)."""
+    return Round.objects.filter(
+        kind=Round.Kind.FINAL, round_matches__match_id__in=[f.match_id for f in forfeits]
+    ).exists()
 
 
 class WithdrawView(DirectorTournamentMixin):
@@ -154,6 +169,15 @@ class WithdrawView(DirectorTournamentMixin):
                     "rounds and are placed after everyone still in the stage."
                 )
             ]
+            if stage.pairs:
+                # T11: the partnership leaves the stage with them unless a substitute is named.
+                what.append(
+                    _(
+                        "Their partnership leaves the stage with them unless you name a "
+                        "substitute for them on Partnerships before the next round is "
+                        "published (T11)."
+                    )
+                )
         else:
             what = [
                 _("The stage has not started: nothing is forfeited and they play no round of it.")
@@ -192,7 +216,9 @@ class WithdrawView(DirectorTournamentMixin):
                 entry=entry,
                 title=title,
                 forfeits=[forfeit_line(f) for f in forfeits],
-                player_lines=player_lines(name, pairs=stage.pairs),
+                player_lines=player_lines(
+                    name, pairs=stage.pairs, in_final=forfeits_in_final(forfeits)
+                ),
                 reason=data["reason"],
                 disqualify=disqualify,
                 matches=",".join(str(f.match_id) for f in forfeits),

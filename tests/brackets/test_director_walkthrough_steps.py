@@ -30,7 +30,7 @@ from brackets.services import (
     stage_entry_withdraw_forfeits,
     stage_seed,
 )
-from brackets.views.withdraw import forfeit_line
+from brackets.views.withdraw import forfeit_line, player_lines
 from scoring.models import Match, Seat
 from scoring.services import hand_record, match_start
 from tests.brackets.conftest import make_tournament
@@ -409,3 +409,35 @@ def test_the_end_of_the_final_logs_the_final_placings(
     finish = page.split('data-verb="stage.finish"', 1)[1].split("</tr>", 1)[0]
     assert "Out of the stage" not in finish
     assert "Going on" not in finish
+
+
+def test_in_a_pairs_event_a_withdrawal_with_no_open_match_says_the_partnership_goes_too() -> None:
+    """T11: a partnership player withdrawn between matches (here: the bye's) takes the
+    partnership out of the stage unless a substitute is named before the next round; the
+    message says so, not only what happens to the player."""
+    t, d, q = seeded_pairs(3)
+    rnd = round_publish(stage=q, actor=d)
+    seated = set(
+        Seat.objects.filter(match__round_link__round=rnd).values_list("entry_id", flat=True)
+    )
+    bye = StageEntry.objects.filter(stage=q).exclude(entry_id__in=seated).first()
+    assert bye is not None  # three partnerships: one table and a bye (T1)
+    assert stage_entry_withdraw_forfeits(stage=q, entry=bye.entry) == []
+    response = director_client(d).post(url("withdraw", t.slug, q.pk, bye.entry_id), {"reason": "x"})
+    assert response.status_code == 302
+    (message,) = said(response)
+    assert "No match of theirs is open" in message
+    assert (
+        "Their partnership leaves the stage with them unless you name a substitute for them on "
+        "Partnerships before the next round is published (T11)." in message
+    )
+
+
+def test_a_forfeit_in_a_partnership_final_promises_no_substitute() -> None:
+    """A withdrawal during a partnership final forfeits it (T7, T10): there is no next round,
+    so the confirmation does not offer a substitute 'before the next round' (T11)."""
+    final = player_lines("Ana", pairs=True, in_final=True)
+    assert any("decides the final" in line for line in final)
+    assert not any("before the next round" in line for line in final)
+    assert any("before the next round" in line for line in player_lines("Ana", pairs=True))
+    assert not any("substitute" in line for line in player_lines("Ana", pairs=False))
