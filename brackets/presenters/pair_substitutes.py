@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from brackets.presenters.director import MatchLine
 from brackets.selectors.pair_roster import NamedPair
-from brackets.selectors.pairs import pairs_named
+from brackets.selectors.pairs import pairs_named, players_gone
 from brackets.services.pairs import partnership_substitute_refusals
 from scoring.models import Match
 from tournament.models import Tournament
@@ -30,15 +30,19 @@ class PartnershipRow:
     """The service would take a substitute: the page shows the form."""
     no_substitute: str
     """Otherwise the service's short reason ("" for a partnership without current players)."""
+    gone: frozenset[int] = frozenset()
+    """Its players withdrawn or disqualified, from the event or from a stage (T7): marked on
+    the row and the player the substitute form offers as leaving (T11)."""
 
 
 def partnership_rows(*, tournament: Tournament) -> list[PartnershipRow]:
     """Every partnership of the tournament with the service's answer to "may it take a
-    substitute now?" (T11). Four queries."""
+    substitute now?" (T11) and its players who went out (T7). Six queries."""
     pairs = partnership_list(tournament_id=tournament.pk)
     refusals = partnership_substitute_refusals(
         tournament=tournament, entry_ids=[e for p in pairs for e, _name, _club in p.players]
     )
+    gone = players_gone(entry_ids=[e for p in pairs for e, _name, _club in p.players])
     rows = []
     for p in pairs:
         refusal = refusals.get(p.id)
@@ -47,6 +51,7 @@ def partnership_rows(*, tournament: Tournament) -> list[PartnershipRow]:
                 pair=p,
                 offer_substitute=p.id in refusals and refusal is None,
                 no_substitute=refusal.reason if refusal is not None else "",
+                gone=frozenset(e for e, _name, _club in p.players if e in gone),
             )
         )
     return rows

@@ -25,7 +25,7 @@ from brackets.selectors.stage_data import (
 )
 from scoring.engine.placing import side_places as engine_side_places
 from scoring.models import Match, Seat
-from tournament.models import PartnershipMember
+from tournament.models import Entry, PartnershipMember
 from tournament.partnerships import partnership_label
 
 
@@ -106,6 +106,23 @@ def pairs_withdrawn(data: StageData) -> dict[int, int]:
                 rounds.append(last)
         if rounds:
             out[sp.info.pair_id] = min(rounds)
+    return out
+
+
+def players_gone(*, entry_ids: Iterable[int]) -> set[int]:
+    """Those of ``entry_ids`` withdrawn or disqualified from the event, or withdrawn from a
+    stage (T7): the players a partnership's substitute replaces (T11). Two queries."""
+    ids = list(entry_ids)
+    out = set(
+        Entry.objects.filter(
+            pk__in=ids, status__in=[Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED]
+        ).values_list("pk", flat=True)
+    )
+    out |= set(
+        StageEntry.objects.filter(entry_id__in=ids, status=StageEntry.Status.WITHDRAWN).values_list(
+            "entry_id", flat=True
+        )
+    )
     return out
 
 

@@ -158,3 +158,28 @@ def test_after_the_event_the_partnerships_page_offers_no_substitute() -> None:
     assert "is finished" in row_of(refused.content.decode(), pair)
     assert members(t) == before
     assert not Player.objects.filter(name="Tarde").exists()
+
+
+def test_the_partnerships_page_marks_the_withdrawn_player_and_offers_them_as_leaving() -> None:
+    """Walkthrough: after a player withdrew (T7) their partnership's row read as before and
+    the substitute form proposed the partner still playing as the one leaving. The row marks
+    the player who went out and the form proposes them (T11)."""
+    from brackets.services import stage_entry_withdraw
+
+    r = round_with_a_forfeit()
+    t = r.tournament
+    first, second = (
+        PartnershipMember.objects.filter(partnership=r.bye, left_at__isnull=True)
+        .order_by("pk")
+        .values_list("entry_id", flat=True)
+    )
+    out = Entry.objects.get(pk=second)
+    stage_entry_withdraw(stage=r.stage, actor=r.director, entry=out, reason="ill")
+    row = row_of(director_client(r.director).get(pairs_url(t)).content.decode(), r.bye)
+    assert row.count("withdrawn (T7)") == 2  # beside the name, and in the form's choice
+    selected = re.search(r'<option value="(\d+)" selected>', row)
+    assert selected is not None
+    assert int(selected.group(1)) == out.pk != first
+    untouched = row_of(director_client(r.director).get(pairs_url(t)).content.decode(), r.winners)
+    assert "withdrawn (T7)" not in untouched
+    assert " selected>" not in untouched
