@@ -143,7 +143,8 @@ def pairs_standings(
     known = set(ids)
     totals = {p: [0, 0, 0, 0, 0, 0, 0] for p in ids}  # wins hands pf pa slg played byes
     # Not keys (T10), shown beside them: six-loves received (the opponent's given in the same
-    # match, R46) and forfeits (T7).
+    # match, R46), plus one for each forfeit (T7: the forfeiting partnership's 0-6 loss is a
+    # six-love received, as ``standings_line`` counts a forfeited seat), and forfeits (T7).
     given = {(x.match_id, x.pair_id): x.six_loves_given for x in line_list if not x.forfeit}
     received = dict.fromkeys(ids, 0)
     forfeits = dict.fromkeys(ids, 0)
@@ -159,6 +160,7 @@ def pairs_standings(
         t[5] += 1
         if line.forfeit:
             forfeits[line.pair_id] += 1
+            received[line.pair_id] += 1
             continue
         received[line.pair_id] += given.get((line.match_id, line.opponent_id), 0)
         t[0] += 1 if line.won else 0

@@ -481,7 +481,10 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
     The forfeiting seat gets placing last, 0 points and a six-love received; the match ends
     (``end_reason = forfeit``). At a two-player table the opponent wins 6-0. At a partnership
     table (R42) the forfeiting player's partnership loses 0-6 and the other wins it: both
-    partners of each hold its placing (3rd and 1st), the winners the target. At another larger
+    partners of each hold its placing (3rd and 1st), the winners the target. The winners get
+    the match win and the target but no six-love given: nobody won a six-love at the table
+    (README rule decision 6, R31c), so the standings (``standings_line``) and the Leaders page,
+    which reads the seat, count none. At another larger
     table the others play on without the forfeiting player in a new scheduled match (same
     table, referee and play order) when the frozen ruleset allows that many players (R2);
     otherwise the director reseats them. Recorded in the action log.
@@ -526,15 +529,13 @@ def match_forfeit(*, match_id: int, actor: Actor, seat: int, reason: str) -> For
                 if s is not loser:
                     s.six_love_received += 1
             else:
-                s.points, s.placing = target, 1
-                s.six_love_given += 1
+                s.points, s.placing = target, 1  # T7: no six-love given (none at the table)
             scores[s.seat] = s.points
         match.winner_seat = 1 - side  # the winning partnership's first seat (A or B)
     elif n == 2:
         winner = others[0]
         winner.placing = 1
-        winner.points = max(winner.points, ruleset.target_for(2))
-        winner.six_love_given += 1
+        winner.points = max(winner.points, ruleset.target_for(2))  # T7: no six-love given
         scores[winner.seat] = winner.points
         match.winner_seat = winner.seat
     else:

@@ -152,3 +152,36 @@ def _latest() -> list[tuple[str, str]]:
     depend on it (ratings), which must come back too."""
     executor = MigrationExecutor(connection)
     return list(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0011_takes_back_the_six_love_a_forfeit_gave_its_winners() -> None:
+    """T7 (README rule decision 6): a forfeit is never a six-love won at the table. Before
+    0011 ``match_forfeit`` stored one six-love given on the seat(s) that won by it; 0011 takes
+    it back there and only there: the forfeiting side keeps its six-love received, and a
+    six-love won at a table stays."""
+    from scoring.models import Seat
+    from tests.factories import director_of
+
+    tournament = TournamentFactory(ruleset_preset="wsod_partners")
+    forfeited = match_in_progress(tournament)
+    played = match_in_progress(tournament)
+    services.match_forfeit(
+        match_id=forfeited.pk, actor=director_of(tournament), seat=3, reason="no-show"
+    )
+    # As the forfeit stored it before 0011: the winning partnership's six-love given.
+    Seat.objects.filter(match=forfeited, placing=1).update(six_love_given=1)
+    Match.objects.filter(pk=played.pk).update(status=Match.Status.FINISHED)
+    Seat.objects.filter(match=played, seat__in=[0, 2]).update(placing=1, six_love_given=1)
+    try:
+        _migrate([("scoring", "0010_sudden_death_from_call_time")])
+        _migrate([("scoring", "0011_forfeit_winners_no_six_love_given")])
+    finally:
+        _migrate(_latest())
+    assert [
+        (s.six_love_given, s.six_love_received)
+        for s in Seat.objects.filter(match=forfeited).order_by("seat")
+    ] == [(0, 0), (0, 1), (0, 0), (0, 1)]
+    assert list(
+        Seat.objects.filter(match=played).order_by("seat").values_list("six_love_given", flat=True)
+    ) == [1, 0, 1, 0]

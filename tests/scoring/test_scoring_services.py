@@ -314,7 +314,8 @@ def test_forfeit_two_players_is_a_six_love_loss(tournament: Tournament) -> None:
     assert m.started_at is not None
     assert m.scores == [6, 0]
     seats = list(Seat.objects.filter(match=m).order_by("seat"))
-    assert (seats[0].placing, seats[0].points, seats[0].six_love_given) == (1, 6, 1)
+    # T7: the match win and the target, never a six-love given (README rule decision 6).
+    assert (seats[0].placing, seats[0].points, seats[0].six_love_given) == (1, 6, 0)
     assert (seats[1].placing, seats[1].points, seats[1].six_love_received) == (2, 0, 1)
     assert seats[1].forfeited
     assert ActionLog.objects.filter(verb="match.forfeit", reason="no-show").exists()
@@ -343,8 +344,9 @@ def test_forfeit_at_four_plays_on_without_the_player(tournament: Tournament) -> 
 
 def test_forfeit_at_a_partnership_table_is_the_partnerships_six_love_loss() -> None:
     """T7 with R42: the forfeiting player's partnership loses 0-6 and the other wins it. Both
-    partners of each hold its placing (1st, 1st; 3rd, 3rd), the winners the target and a
-    six-love given, the losers 0 and a six-love received; nobody plays on one short."""
+    partners of each hold its placing (1st, 1st; 3rd, 3rd), the winners the target and no
+    six-love given (nobody won one at the table, README rule decision 6), the losers 0 and a
+    six-love received; nobody plays on one short."""
     tournament = TournamentFactory(ruleset_preset="wsod_partners")
     director = director_of(tournament)
     m = match_in_progress(tournament, referee=referee_of(tournament))
@@ -357,7 +359,7 @@ def test_forfeit_at_a_partnership_table_is_the_partnerships_six_love_loss() -> N
     seats = Seat.objects.filter(match=m).order_by("seat")
     assert [
         (s.placing, s.points, s.six_love_given, s.six_love_received, s.forfeited) for s in seats
-    ] == [(1, 6, 1, 0, False), (3, 0, 0, 1, False), (1, 6, 1, 0, False), (3, 0, 0, 1, True)]
+    ] == [(1, 6, 0, 0, False), (3, 0, 0, 1, False), (1, 6, 0, 0, False), (3, 0, 0, 1, True)]
 
 
 def test_a_late_retry_gets_its_original_answer_even_after_the_hand_was_voided(

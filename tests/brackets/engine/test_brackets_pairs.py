@@ -300,8 +300,10 @@ def test_a_forfeit_counts_as_a_loss_only() -> None:
 def test_six_loves_received_and_forfeits_are_counted_beside_the_keys_r46_t7() -> None:
     """Bug: a partnership's standings line had no six-loves received nor forfeits, so the
     standings export left them empty. Now each is counted once per partnership (R46): a
-    six-love received is the opponent's six-love given in the same match; a forfeit (T7)
-    receives nothing (its opponent's line is not a six-love it took)."""
+    six-love received is the opponent's six-love given in the same match; a forfeit (T7) is
+    the forfeiting partnership's 0-6 loss and one six-love received (README rule decision 6,
+    as ``standings_line`` counts a forfeited seat), and no six-love given to the winners.
+    (Before, a forfeit received nothing, and the Leaders page, which sums the seats, said 1.)"""
     s = pairs_standings(
         [
             line(1, 1, 2, True, 6, 6, 0, 1),
@@ -309,12 +311,13 @@ def test_six_loves_received_and_forfeits_are_counted_beside_the_keys_r46_t7() ->
             line(2, 2, 3, False, 2, 3, 6, 0),
             line(2, 3, 2, True, 6, 6, 3, 0),
             PairLine(3, 3, 1, False, forfeit=True),
-            line(3, 1, 3, True, 0, 0, 0, 1),
+            line(3, 1, 3, True, 0, 0, 0, 0),
         ],
         pairs=[1, 2, 3],
     )
     by_pair = {r.pair_id: r for r in s.rows}
-    assert [by_pair[p].six_loves_received for p in (1, 2, 3)] == [0, 1, 0]
+    assert [by_pair[p].six_loves_received for p in (1, 2, 3)] == [0, 1, 1]
+    assert [by_pair[p].six_loves_given for p in (1, 2, 3)] == [1, 0, 0]
     assert [by_pair[p].forfeits for p in (1, 2, 3)] == [0, 0, 1]
 
 
