@@ -29,7 +29,9 @@ from tournament.services import referee_token_issue
 pytestmark = [pytest.mark.browser, pytest.mark.embedded]
 
 POLL_SECONDS = 5  # the page's fallback poll in these tests (REFEREE_POLL_SECONDS; 20 by default)
-WITHIN_A_POLL_MS = (POLL_SECONDS + 2 + 4) * 1000  # a poll, its jitter, and a slow machine
+# A poll, its jitter, and a slow machine: two polls and more (a fresh-clone CI run on a slow
+# 2-core VM once missed the first poll's answer within 11 s).
+WITHIN_A_POLL_MS = (2 * POLL_SECONDS + 2 + 8) * 1000
 
 FIRST = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 0}
 NEXT = {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 0}
@@ -82,6 +84,10 @@ def test_without_a_socket_the_phone_polls_and_says_what_the_director_did(
         re.compile(rf"Reconnecting|checking every {POLL_SECONDS} seconds")
     )
     page.evaluate("window.__sameDocument = true")
+    # The phone's own catch-up reads after loading are done before the director acts: a void
+    # landing during one of them (a read that does not explain, as after the phone's own
+    # queue drains) was drawn silently, an intermittent failure here (see the session note).
+    page.wait_for_load_state("networkidle")
 
     hand_void_last(match_id=match.pk, actor=table["director"], reason="counted twice")
     status = page.locator("#submit-status")
