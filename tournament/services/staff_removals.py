@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from core.exceptions import ApplicationError, PermissionDeniedError
@@ -80,13 +81,15 @@ def roles_remove_by_staff(*, role_ids: Iterable[int], actor: User) -> int:
     tournament would be left without a director: then none (the refusals merged). Returns
     how many were removed."""
     _require_permission(actor, "tournament.delete_tournamentrole")
-    ids = set(role_ids)
-    tournament_ids = TournamentRole.objects.filter(pk__in=ids).values_list(
-        "tournament_id", flat=True
-    )
-    tournaments = _locked(tournament_ids)
+    return _roles_remove(TournamentRole.objects.filter(pk__in=set(role_ids)), actor=actor)
+
+
+def _roles_remove(selected: QuerySet[TournamentRole], *, actor: User) -> int:
+    """Remove the ``selected`` roles under their tournaments' locks, unless one would be left
+    without a director (then none); how many were removed."""
+    tournaments = _locked(selected.values_list("tournament_id", flat=True))
     # Read after the locks: a removal that held them before this one has committed.
-    roles = list(TournamentRole.objects.filter(pk__in=ids).order_by("pk"))
+    roles = list(selected.order_by("pk"))
     _refuse(director_removals_refusals(roles=roles))
     for role in roles:
         role_remove_locked(role=role, tournament=tournaments[role.tournament_id], actor=actor)
@@ -100,14 +103,7 @@ def users_delete_by_staff(*, user_ids: Iterable[int], actor: User) -> int:
     a director. Returns how many accounts were deleted."""
     _require_permission(actor, "auth.delete_user")
     ids = set(user_ids)
-    tournament_ids = TournamentRole.objects.filter(user_id__in=ids).values_list(
-        "tournament_id", flat=True
-    )
-    tournaments = _locked(tournament_ids)
-    roles = list(TournamentRole.objects.filter(user_id__in=ids).order_by("pk"))
-    _refuse(director_removals_refusals(roles=roles))
-    for role in roles:
-        role_remove_locked(role=role, tournament=tournaments[role.tournament_id], actor=actor)
+    _roles_remove(TournamentRole.objects.filter(user_id__in=ids), actor=actor)
     users = list(get_user_model().objects.filter(pk__in=ids))
     for user in users:
         user.delete()
