@@ -740,8 +740,12 @@
 
   // Swap in the server-rendered panel. With onlyIfChanged, only when the match really changed
   // (another device, the director). What the referee typed for the next hand is kept (keep,
-  // or their own taps on the form), and with explain the status line says what changed.
+  // or their own taps on the form), and with explain the status line says what changed
+  // (OWN: the phone's own queued hands may be among the changes). Every read of a newer
+  // panel explains: a director's undo that lands during the phone's own read (its first look
+  // after loading, the queue stopping) is said like one that arrives live.
   // Resolves with the words shown ("" when none).
+  var OWN = "own";
   function refreshPanel(flash, onlyIfChanged, explain, keep) {
     return fetchPanel()
       .then(function (fresh) {
@@ -781,13 +785,15 @@
       confirmInView(flash, fresh.dataset.lastNumber);
       return flash;
     }
-    var words = explain ? whatChanged(before, fresh, !!typed) : "";
+    // After this phone's own queue sent hands (explain === OWN), a later hand is its own,
+    // not "recorded on another device"; the director's changes are still said.
+    var words = explain ? whatChanged(before, fresh, !!typed && explain !== OWN) : "";
     var next = fresh.dataset.number || "";
     if (kept && next && next !== typed.number) {
       // The hand number moved on under the referee's fingers: what they typed stays, for
       // the hand the form is now for.
       words = (words ? words + " " : "") + fill(root.dataset.msgLiveKept, { number: next });
-    } else if (!words && kept && explain) {
+    } else if (!words && kept && explain && explain !== OWN) {
       words = root.dataset.msgConflict;
     }
     if (words) {
@@ -2110,7 +2116,7 @@
       }
       if (how === "stopped" || how === "held") {
         setStatus("", ""); // not "saved on this phone": the queue box says what was refused
-        return refreshPanel(null, true).then(function () { return showQueue(false); });
+        return refreshPanel(null, true, OWN).then(function () { return showQueue(false); });
       }
       return showQueue(false);
     }, function () { draining = false; }).then(function () { catchUpOwed(); });
@@ -2130,7 +2136,7 @@
       if (!isHand(refused)) {
         // A refused tap or dispute (a wrong PIN, a frozen match): drop it; the hands stand.
         return queue.remove(refused.id)
-          .then(function () { return refreshPanel(null, true); })
+          .then(function () { return refreshPanel(null, true, OWN); })
           .then(function () { return showQueue(false); })
           .then(drain);
       }
@@ -2166,7 +2172,7 @@
           });
           return Promise.all(work);
         })
-        .then(function () { return refreshPanel(null, true); })
+        .then(function () { return refreshPanel(null, true, OWN); })
         .then(function () { return showQueue(true); })
         .then(drain);
     });
@@ -2183,7 +2189,7 @@
     var load = url ? import(url).then(function (m) { reducer = m; }, function () { reducer = null; })
       : Promise.resolve();
     Promise.all([ready, load])
-      .then(function () { return refreshPanel(null, true); })
+      .then(function () { return refreshPanel(null, true, true); })
       .then(function () { return showQueue(true); })
       .then(function () { started = true; })
       .then(drain);

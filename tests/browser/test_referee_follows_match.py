@@ -222,3 +222,30 @@ def test_offline_the_result_waiting_on_the_phone_shows_its_scores(
     expect(page.locator("#submit-status")).to_contain_text("Hand 6 recorded", timeout=20_000)
     expect(final.locator("thead th")).to_have_text(["Place", "Player", "Score"])
     assert _final_rows(page)[0] == ["1st", f"A · {names[0]}", "6"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Page) -> None:
+    """The page's own reads of the match (its first look after loading, after the queue on
+    the phone stops, after a refused hand is resolved) show a newer match like any live
+    update: a hand the director undid meanwhile is said, never drawn silently."""
+    table = _table()
+    match: Match = table["match"]
+    _play(table, range(1, 3))
+    voided: list[bool] = []
+
+    def void_first(route: Any) -> None:
+        # The page's first read of its panel: the director undoes hand 2 just before it.
+        if route.request.resource_type == "fetch" and not voided:
+            voided.append(True)
+            hand_void_last(match_id=match.pk, actor=table["director"], reason="counted twice")
+        route.continue_()
+
+    page.route(re.compile(r"/matches/\d+/"), void_first)
+    _open(page, table)
+    panel = page.locator("#match-panel")
+    expect(panel).to_have_attribute("data-number", "2")
+    assert voided
+    expect(page.locator("#submit-status")).to_contain_text(
+        "The director undid hand 2 (reason: counted twice)."
+    )
