@@ -544,6 +544,12 @@
     if (asked) {
       msg = countsQuestion(payload);
       cls = "warn ask";
+    } else if (msg && !poserProblem() && (payload.end !== "domino" || payload.winner !== null)) {
+      var reset = resetOnRecord(payload);
+      if (reset) {
+        msg += (/[.!?]$/.test(msg) ? " " : " — ") + reset;
+        cls = (cls ? cls + " " : "") + "resets";
+      }
     }
     out.textContent = msg;
     out.className = cls;
@@ -1222,8 +1228,10 @@
           break;
         }
       }
-      return folded ? state : null;
+      previewState = folded ? state : null;
+      return previewState;
     } catch (err) {
+      previewState = null;
       return null; // a ruleset the reducer refuses: the server's word only
     }
   }
@@ -1239,6 +1247,7 @@
 
   var pristine = null;
   var previewScored = null; // the reducer's scored line of the last queued hand
+  var previewState = null; // the state after the queued hands, as the panel draws it
   var previewRecorded = false; // every hand folded is confirmed: recorded, only not shown yet
 
   // The name of a partnership as the server writes it, "AC · Ana & Carla" (R42).
@@ -1255,6 +1264,12 @@
   // server shows it above the next hand while the last hand is a reset. At a partnership
   // table the partnerships are named and reset (R42, R44).
   function explainReset(scored, words) {
+    var text = resetWords(scored, words);
+    return text ? fill(words.eEvent, { n: scored.number, text: text }) : "";
+  }
+
+  // The reset a hand causes, in explain_hand's words (R31a, R31d, R32), or "".
+  function resetWords(scored, words) {
     if (!scored || !scored.reset) return "";
     var notes = (scored.notes || []).join(" ");
     var partners = isPartners();
@@ -1277,7 +1292,31 @@
           { winner: winner, holder: other || words.eAnother })
         : (partners && words.eResetAllPartners) || words.eResetAll;
     if (notes.indexOf("play-off next") !== -1) text += " " + words.ePlayoff;
-    return fill(words.eEvent, { n: scored.number, text: text });
+    return text;
+  }
+
+  // What the hand on the form does to the scores when it resets them (R31a: the leader of a
+  // tie run loses the replay; R31d, R32), from the JS reducer applied to the match as this
+  // phone shows it (the server's state, or the queued hands' preview): said in the summary
+  // by the Record button before the referee records it. "" when it resets nothing, or when
+  // the reducer cannot tell (not loaded, a hand it refuses: the server's checks decide).
+  function resetOnRecord(payload) {
+    var snap = snapshot();
+    var p = panel();
+    var section = p && $("#next-hand", p);
+    if (!reducer || !snap || !snap.state || !section) return "";
+    var state = p.dataset.unsent === "1" && previewState ? previewState : snap.state;
+    if (payload.number !== state.hands + 1) return "";
+    try {
+      var step = reducer.matchApply(snap.ruleset, state, {
+        poser: payload.poser, pose_tile: payload.pose_tile, end: payload.end,
+        winner: payload.winner === undefined ? null : payload.winner,
+        counts: payload.counts || null, llave: !!payload.llave, sporting: false
+      });
+      return resetWords(step.scored, section.dataset);
+    } catch (err) {
+      return "";
+    }
   }
 
   // replay_stakes (scoring/presenters/ruleset_words.py): what winning the replay does under this

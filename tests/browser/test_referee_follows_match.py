@@ -249,3 +249,47 @@ def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Pag
     expect(page.locator("#submit-status")).to_contain_text(
         "The director undid hand 2 (reason: counted twice)."
     )
+
+
+# X4 of RULES.md: A leads 3-1-0-0, then hand 5 ties A and C on a block (leader A, R28).
+X4 = [
+    FIRST,
+    NEXT,
+    {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 1},
+    {"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 0},
+    {"poser": 0, "pose_tile": "5-4", "end": "block", "counts": [5, 9, 5, 12]},
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_summary_says_a_replay_lost_by_the_leader_resets_the_scores(page: Page) -> None:
+    """R31a at the Record button: the replay after a tie led by A (X4), won by C, sends every
+    score back to 0 and C scores nothing; the summary says so before the referee records it,
+    and says nothing of a reset when the leader wins it."""
+    table = _table()
+    match: Match = table["match"]
+    for number, payload in enumerate(X4, start=1):
+        hand_record(
+            match_id=match.pk, actor=table["director"], expected_number=number, payload=payload
+        )
+    _open(page, table)
+    page.wait_for_load_state("networkidle")  # the reducer is loaded with the page's first read
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", "6")
+    summary = page.locator("#confirm-summary")
+    page.locator("#hand-form input[name='poser'][value='0'] + span").tap()
+    page.select_option("#pose-tile", "5-4")
+    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
+    page.locator("#hand-form input[name='winner'][value='2'] + span").tap()
+    expect(summary).to_contain_text(
+        f"{table['names'][2]} dominoes. Reset: A · {table['names'][0]} led the tie run and lost "
+        f"the replay, so every score returns to 0 and C · {table['names'][2]} scores nothing (R31a)."
+    )
+    page.locator("#hand-form input[name='winner'][value='0'] + span").tap()
+    expect(summary).to_contain_text(f"{table['names'][0]} dominoes")
+    expect(summary).not_to_contain_text("Reset")
+    # Recorded, the server agrees: every score is 0 (R31a).
+    page.locator("#hand-form input[name='winner'][value='2'] + span").tap()
+    page.locator("#confirm-hand").tap()
+    expect(page.locator("#submit-status")).to_contain_text("Hand 6 recorded")
+    match.refresh_from_db()
+    assert match.scores == [0, 0, 0, 0]
