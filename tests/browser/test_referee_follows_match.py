@@ -281,8 +281,9 @@ def test_the_summary_says_a_replay_lost_by_the_leader_resets_the_scores(page: Pa
     page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
     page.locator("#hand-form input[name='winner'][value='2'] + span").tap()
     expect(summary).to_contain_text(
-        f"{table['names'][2]} dominoes. Reset: A · {table['names'][0]} led the tie run and lost "
-        f"the replay, so every score returns to 0 and C · {table['names'][2]} scores nothing (R31a)."
+        f"{table['names'][2]} dominoes. Reset: A · {table['names'][0]} led the tie run and "
+        "lost the replay, so every score returns to 0 and "
+        f"C · {table['names'][2]} scores nothing (R31a)."
     )
     page.locator("#hand-form input[name='winner'][value='0'] + span").tap()
     expect(summary).to_contain_text(f"{table['names'][0]} dominoes")
