@@ -16,6 +16,7 @@ from brackets import services
 from brackets.models import RoundMatch, Stage
 from brackets.selectors.pairs import pairs_placings
 from scoring.models import Match, Seat
+from scoring.services import hand_record, match_forfeit
 from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
 from tests.factories import PlayerFactory, TournamentFactory, director_of
 from tests.pages.test_pairs_pages import finished_pairs_event
@@ -332,3 +333,32 @@ def test_referee_list_of_an_individual_match_names_the_seats(client: Client) -> 
     assert f"A · {seats[0]}, B · {seats[1]}, C · {seats[2]}, D · {seats[3]}" in page
     assert "AC ·" not in page
     assert TournamentRole.objects.filter(tournament=lt.tournament, role="referee").exists()
+
+
+def test_a_forfeiting_partnership_counts_0_in_the_live_bracket_t7(client: Client) -> None:
+    """The live bracket's partnerships at a forfeited table show what the standings count:
+    the forfeiting partnership 0 whatever it had scored (T7), the other the target, as their
+    seats' ``counted_points`` (one figure on every page)."""
+    t, d, _rnd, match = pairs_round_one()
+    for number, payload in enumerate(
+        [
+            {"poser": 1, "pose_tile": "6-6", "end": "domino", "winner": 1},
+            {"poser": 1, "pose_tile": "5-4", "end": "domino", "winner": 1},
+        ],
+        start=1,
+    ):
+        hand_record(match_id=match.pk, actor=d, expected_number=number, payload=payload)
+    assert Seat.objects.get(match=match, seat=1).points > 0
+    match_forfeit(match_id=match.pk, actor=d, seat=1, reason="no-show")
+    doc = client.get(f"/api/v1/live/{t.slug}/bracket/").json()
+    table = next(
+        x for r in doc["stages"][0]["rounds"] for x in r["tables"] if x["match_id"] == match.pk
+    )
+    sides = {s["letters"]: s for s in table["sides"]}
+    seats = {s["seat"]: s["counted_points"] for s in table["seats"]}
+    assert sides["BD"]["forfeited"] is True
+    assert (sides["BD"]["placing"], sides["AC"]["placing"]) == (2, 1)
+    assert sides["BD"]["points"] == seats[1] == seats[3] == 0  # the 0-6 loss (T7)
+    target = Match.objects.get(pk=match.pk).scores[0]
+    assert target > 0
+    assert sides["AC"]["points"] == seats[0] == seats[2] == target
