@@ -312,14 +312,11 @@ STANDINGS_COLUMNS = [
 #: partnership once per match (R46); ``points`` its points for (the match points its side
 #: scored, T10); ``status``, ``outlook`` and ``place`` as a player's row, the place being the
 #: partnership's place in the event on the row of the stage that placed it (the bracket's).
-#: ``llaves``, ``ties`` and ``replays_won`` are a player's statistics (R35, kept per player):
-#: empty on a partnership's row.
-PAIR_ROW_KEYS: dict[str, str | None] = {
-    "points": "points_for",
-    "llaves": None,
-    "ties": None,
-    "replays_won": None,
-}
+#: ``llaves``, ``ties`` and ``replays_won`` are the partnership's R35 statistics (R42: kept per
+#: player and per partnership), each event once per partnership (R46: a tied hand is one tie,
+#: a replay both partners won one replay won) over its matches, a forfeited one counting none
+#: (T7), as the standings document has them.
+PAIR_ROW_KEYS: dict[str, str] = {"points": "points_for"}
 
 
 def _pair_row(row: dict[str, Any]) -> list[Any]:
@@ -335,8 +332,7 @@ def _pair_row(row: dict[str, Any]) -> list[Any]:
         if column in derived:
             out.append(derived[column])
             continue
-        key = PAIR_ROW_KEYS.get(column, column)
-        out.append(None if key is None else row.get(key))
+        out.append(row.get(PAIR_ROW_KEYS.get(column, column)))
     return out
 
 

@@ -6,7 +6,8 @@ The same document shape as an individual stage's standings (``live.selectors``),
 its players), ``registered_name`` (the name alone, "" if none), ``players`` (entry id, name,
 club), and T10's third key as ``third`` with ``third_key`` saying which it is
 (``points_difference`` under pip scoring, ``six_loves_given`` otherwise); beside the keys,
-``six_loves_received`` and ``forfeits`` (once per partnership, R46, T7), and ``place``,
+``six_loves_received`` and ``forfeits`` (once per partnership, R46, T7), the partnership's
+R35 statistics ``llaves``, ``ties`` and ``replays_won`` (R42, each event once, R46), and ``place``,
 ``status`` and ``outlook`` as an individual row has them
 (:func:`brackets.selectors.pairs.pair_outcomes`).
 """
@@ -157,6 +158,9 @@ def pairs_stage_standings(data: StageData, *, stage_json: JSON) -> JSON:
                 "six_loves_given": row.six_loves_given,
                 "six_loves_received": row.six_loves_received,
                 "forfeits": row.forfeits,
+                "llaves": row.llaves,
+                "ties": row.ties,
+                "replays_won": row.replays_won,
                 "head_to_head": row.head_to_head,
                 "decided_by": row.decided_by.value,
                 "tie_group": tie_group,

@@ -22,7 +22,9 @@ class PairLine:
     """One partnership's result in one finished match (T10).
 
     ``won`` is a match win (T4: the partnership placed first alone, T3); ``forfeit`` a no-show
-    (T7: a loss, nothing else counts).
+    (T7: a loss, nothing else counts). ``llaves``, ``ties`` and ``replays_won`` are the
+    partnership's R35 statistics in the match, each event counted once (R42, R46); not T10
+    keys, shown beside them.
     """
 
     match_id: int
@@ -34,9 +36,20 @@ class PairLine:
     points_against: int = 0
     six_loves_given: int = 0
     forfeit: bool = False
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("hands_won", "points_for", "points_against", "six_loves_given"):
+        for name in (
+            "hands_won",
+            "points_for",
+            "points_against",
+            "six_loves_given",
+            "llaves",
+            "ties",
+            "replays_won",
+        ):
             if getattr(self, name) < 0:
                 raise BracketError(
                     code="negative_count",
@@ -68,6 +81,11 @@ class PairRow:
     """Matches the opposing partnership won 6-0 (R46: once per partnership); not a T10 key."""
     forfeits: int = 0
     """Matches lost by the partnership's no-show (T7); not a T10 key."""
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
+    """The partnership's R35 statistics (R42), each event once per partnership (R46), summed
+    over its matches (a match it forfeited counts none, T7); not T10 keys."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +166,8 @@ def pairs_standings(
     given = {(x.match_id, x.pair_id): x.six_loves_given for x in line_list if not x.forfeit}
     received = dict.fromkeys(ids, 0)
     forfeits = dict.fromkeys(ids, 0)
+    # R35 over partnerships (R42), beside the keys: llaves, ties, replays won.
+    r35 = {p: [0, 0, 0] for p in ids}
     for line in line_list:
         if line.pair_id not in known:
             raise BracketError(
@@ -168,6 +188,10 @@ def pairs_standings(
         t[2] += line.points_for
         t[3] += line.points_against
         t[4] += line.six_loves_given
+        stats = r35[line.pair_id]
+        stats[0] += line.llaves
+        stats[1] += line.ties
+        stats[2] += line.replays_won
     for p in byes:
         if p in totals:
             totals[p][6] += 1
@@ -247,6 +271,9 @@ def pairs_standings(
                     six_loves_given=t[4],
                     six_loves_received=received[p],
                     forfeits=forfeits[p],
+                    llaves=r35[p][0],
+                    ties=r35[p][1],
+                    replays_won=r35[p][2],
                 )
             )
         position += len(group)

@@ -11,11 +11,12 @@ from brackets.engine import Advancement, ByePolicy, advance_cut, resolve_playoff
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pair_roster import NamedPair, roster_for, round_moment
-from brackets.selectors.pairs_data import PairInfo, PairsData
+from brackets.selectors.pairs_data import PairInfo, PairsData, TeamLine
 from brackets.selectors.stage_data import (
     STANDINGS_KINDS,
     EntrantData,
     RoundData,
+    SeatData,
     StageData,
     TableData,
     level_verdict,
@@ -206,9 +207,25 @@ def round_lines(pd: PairsData, rnd: RoundData) -> list[PairLine]:
                     if forfeit
                     else (team[k].six_loves_given if team else max(s.six_love_given for s in mine)),
                     forfeit=forfeit,
+                    **({} if forfeit else _team_r35(team[k] if team else None, mine)),
                 )
             )
     return out
+
+
+def _team_r35(team: TeamLine | None, mine: Sequence[SeatData]) -> dict[str, int]:
+    """A partnership's llaves, ties and replays won in one match (R35 over partnerships, R42),
+    each event once (R46): the engine's fold of the stored hands (``team``). A match that does
+    not fold falls back on its two seats as hands won does: llaves summed (a llave is one
+    player's domino, R23, never shared), ties and replays won the better partner's (partners
+    sharing a lowest count are both credited with the one hand)."""
+    if team is not None:
+        return {"llaves": team.llaves, "ties": team.ties, "replays_won": team.replays_won}
+    return {
+        "llaves": sum(s.llaves for s in mine),
+        "ties": max(s.ties for s in mine),
+        "replays_won": max(s.replays_won for s in mine),
+    }
 
 
 def round_pairs(pd: PairsData, rnd: RoundData) -> tuple[list[tuple[int, int]], list[int]]:

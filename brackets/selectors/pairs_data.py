@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from brackets.selectors.pair_roster import MEMBER_FIELDS, Roster
+from scoring.engine.match_state import PlayerStats
 from scoring.models import Match
 from scoring.selectors import matches_team_stats
 from tournament.models import PartnershipMember
@@ -36,10 +37,15 @@ class PairInfo:
 
 @dataclass(frozen=True, slots=True)
 class TeamLine:
-    """One partnership's statistics in one match, counted once per partnership (R46)."""
+    """One partnership's statistics in one match, counted once per partnership (R46): a hand
+    both partners won (a shared lowest count, R43) is one hand won, one replay won; a tied
+    hand one tie, however many of its players shared the lowest count (R35, R42)."""
 
     hands_won: int
     six_loves_given: int
+    llaves: int = 0
+    ties: int = 0
+    replays_won: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +64,16 @@ class PairsData:
             if p.pair_id == pair_id:
                 return p
         raise KeyError(pair_id)
+
+
+def _team_line(stats: PlayerStats) -> TeamLine:
+    return TeamLine(
+        hands_won=stats.hands_won,
+        six_loves_given=stats.six_love_given,
+        llaves=stats.llaves,
+        ties=stats.ties,
+        replays_won=stats.replays_won,
+    )
 
 
 def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
@@ -120,10 +136,7 @@ def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
         round_link__round__stage_id=stage_id, status=Match.Status.FINISHED
     )
     team_lines: dict[int, tuple[TeamLine, TeamLine]] = {
-        match_id: (
-            TeamLine(hands_won=ac.hands_won, six_loves_given=ac.six_love_given),
-            TeamLine(hands_won=bd.hands_won, six_loves_given=bd.six_love_given),
-        )
+        match_id: (_team_line(ac), _team_line(bd))
         for match_id, (ac, bd) in matches_team_stats(matches=finished).items()
     }
     return PairsData(

@@ -339,6 +339,17 @@ class PairStandingRowSerializer(serializers.Serializer[Any]):
         help_text="Matches the opposing partnership won 6-0, counted once (R46); not a T10 key."
     )
     forfeits = serializers.IntegerField(help_text="Matches lost by a no-show (T7).")
+    llaves = serializers.IntegerField(
+        help_text="Llave wins (R23) of the partnership's players (R35, R42); not a T10 key."
+    )
+    ties = serializers.IntegerField(
+        help_text="Tied hands (R43), one per tied hand however many of its players shared the "
+        "lowest count (R46); not a T10 key."
+    )
+    replays_won = serializers.IntegerField(
+        help_text="Hands won after a tie (R35), one per hand even when both partners shared "
+        "the lowest count (R46); not a T10 key."
+    )
     place = serializers.IntegerField(
         allow_null=True,
         help_text="The partnership's place in the event, on the row of the stage that placed "

@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from live.api.serializers import PairStandingRowSerializer
 from live.exports import STANDINGS_COLUMNS
-from tests.brackets.pairs_helpers import finished_pairs_event
+from scoring.models import Match
+from tests.brackets.pairs_helpers import finished_pairs_event, play_pairs_match
 from tests.live.conftest import make_live_tournament
-from tournament.models import Partnership
+from tournament.models import Partnership, PartnershipMember
 
 # The columns the exports had before pairs events got theirs: scripts read them by position.
 OLD_STANDINGS = [
@@ -91,7 +93,8 @@ def test_a_finished_pairs_events_exports_place_and_name_both_partners() -> None:
         assert r["outlook"] in ("advanced", "eliminated", "final_table", "champion")
         for column in ("points", "six_loves_received", "forfeits", "seed", "played"):
             assert r[column].isdigit(), (column, r)
-        assert r["llaves"] == r["ties"] == r["replays_won"] == ""  # a player's (R35)
+        for column in ("llaves", "ties", "replays_won"):  # the partnership's (R35, R42)
+            assert r[column].isdigit(), (column, r)
     champion = [r for r in rows if r["outlook"] == "champion"]
     assert len(champion) == 1
     assert champion[0]["place"] == "1"
@@ -129,3 +132,61 @@ def test_an_individual_events_exports_keep_their_columns(client: Client) -> None
     header, players = _csv(client, f"{base}/players.csv")
     assert header[: len(OLD_PLAYERS)] == OLD_PLAYERS
     assert all(p["partnership"] == "" for p in players)
+
+
+# A tie that three players share (A and C of AC, B of BD: R43), the replay AC wins on a block A
+# and C share (worth 2, R26), then C's llave (R23, a referee's claim, R24 ``plus_one``: worth 2)
+# and two more of C's dominoes: AC 6-0. Seats: ties A 1, B 1, C 1; replays won A 1, C 1; llaves
+# C 1. Each event counts once per partnership (R42, R46): AC 1 tie, 1 replay won, 1 llave; BD
+# 1 tie (the tied hand is one tie for both partnerships), nothing else.
+TIE_REPLAY_LLAVE: list[dict[str, Any]] = [
+    {"poser": 1, "pose_tile": "6-6", "end": "block", "counts": [5, 5, 5, 12]},
+    {"poser": 3, "pose_tile": "6-6", "end": "block", "counts": [5, 10, 5, 12]},
+    {"poser": 0, "pose_tile": "3-4", "end": "domino", "winner": 2, "llave": True},
+    {"poser": 2, "pose_tile": "2-5", "end": "domino", "winner": 2},
+    {"poser": 2, "pose_tile": "1-1", "end": "domino", "winner": 2},
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pairs_events_results_carry_each_partnerships_llaves_ties_and_replays_won() -> None:
+    """R35 over partnerships (R42, R46): the standings export (CSV and JSON) and the live
+    standings API give each partnership its llaves, ties and replays won, as a player's row
+    gives the player's; they were empty on a partnership's row (CSV ""; JSON null; absent from
+    the API)."""
+    t, _d, _q, match = play_pairs_match(TIE_REPLAY_LLAVE, ruleset_overrides={"llave": "plus_one"})
+    assert match.status == Match.Status.FINISHED
+    seats = {s.seat: s for s in match.seats.all()}
+    # The seats keep their own counts (R35 per player): the partnership is not their sum.
+    assert [seats[i].ties for i in range(4)] == [1, 1, 1, 0]
+    assert [seats[i].replays_won for i in range(4)] == [1, 0, 1, 0]
+    assert [seats[i].llaves for i in range(4)] == [0, 0, 1, 0]
+    ac = PartnershipMember.objects.get(entry_id=seats[0].entry_id).partnership_id
+    bd = PartnershipMember.objects.get(entry_id=seats[1].entry_id).partnership_id
+    expected = {
+        ac: {"llaves": 1, "ties": 1, "replays_won": 1},
+        bd: {"llaves": 0, "ties": 1, "replays_won": 0},
+    }
+    client = Client()
+
+    api = client.get(f"/api/live/{t.slug}/standings/").json()
+    (stage,) = api["stages"]
+    assert stage["pairs"] is True
+    got = {
+        r["pair_id"]: {k: r.get(k) for k in ("llaves", "ties", "replays_won")}
+        for r in stage["rows"]
+    }
+    assert got == expected
+    for row in stage["rows"]:  # documented as sent (the OpenAPI schema lists them)
+        assert set(PairStandingRowSerializer(row).data) == set(row)
+
+    members = {r["pair_id"]: " & ".join(p["name"] for p in r["players"]) for r in stage["rows"]}
+    want = {members[p]: stats for p, stats in expected.items()}
+    base = f"/live/{t.slug}/export"
+    _, rows = _csv(client, f"{base}/standings.csv")
+    assert {
+        r["members"]: {k: int(r[k]) if r[k].isdigit() else r[k] for k in want[r["members"]]}
+        for r in rows
+    } == want
+    as_json = client.get(f"{base}/standings.json").json()
+    assert {r["members"]: {k: r[k] for k in want[r["members"]]} for r in as_json} == want
