@@ -87,6 +87,17 @@ def match_win() -> Q:
     return Q(placing=1, forfeited=False) & ~Q(Exists(rival_first))
 
 
+def counted_seat() -> Q:
+    """A seat that is a match of its own for a player's record (T4), for filtering
+    :class:`scoring.models.Seat` rows: a placed seat. After a forfeit (T7) the players who play
+    on are unplaced in the forfeited match and placed at its continuation
+    (``Match.continues``), the same table's match carried on: counted once, there, as the
+    standings count it (:func:`brackets.selectors.stage_data.standings_line`: an unplaced seat
+    has no line) and :func:`rated_matches` rates it. The forfeiting seat is placed (last): a
+    match played and lost."""
+    return Q(placing__isnull=False)
+
+
 @dataclass(frozen=True, slots=True)
 class RatedRecord:
     """A player's matches that count for ratings (:func:`rated_matches`) and their match wins

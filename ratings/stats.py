@@ -3,9 +3,11 @@ per player (across events or in one tournament) and leaderboards per tournament.
 
 Everything is counted from finished matches' seat lines (the R35 columns the services keep) and
 from the stored, non-void hands; draft tournaments never count. A forfeit (T7) counts as a
-match played and lost, and every hand recorded in a forfeited match counts like any other (the
-forfeiting player's before they left, and those of the players who played on at the
-continuation, which counts as a match of its own). The standings count none of those hands
+match played and lost for the player who forfeited; the players who played on at the
+continuation (``Match.continues``) played one match at that table, counted once, at the
+continuation, as the standings count it (:func:`ratings.selectors.counted_seat`). Every hand
+recorded in a forfeited match counts like any other (the forfeiting player's before they left,
+and those of the players who played on). The standings count none of those hands
 (:func:`brackets.selectors.stage_data.standings_line`), so a page of these statistics says so
 when a forfeited match had hands (:func:`forfeited_hands_counted`). These are statistics of
 every finished match, stand-alone ones included, not of the rated ones: what counts for a
@@ -24,7 +26,7 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ratings.merge import name_key
-from ratings.selectors import match_win
+from ratings.selectors import counted_seat, match_win
 from scoring.models import Hand, Match, Seat
 
 # The R35 statistics kept on each seat, in the order pages show them.
@@ -76,7 +78,7 @@ def _seats(player_id: int, tournament_id: int | None) -> QuerySet[Seat]:
 def player_stats(*, player_id: int, tournament_id: int | None = None) -> PlayerStats:
     """One player's statistics, across events or in one tournament (three queries)."""
     totals = _seats(player_id, tournament_id).aggregate(
-        matches=Count("id"),
+        matches=Count("id", filter=counted_seat()),
         match_wins=Count("id", filter=match_win()),
         **{name: Sum(name) for name in SEAT_STATS},
     )
@@ -216,7 +218,7 @@ def tournament_leaders(
         )
         .values("entry__player_id", "entry__player__name")
         .annotate(
-            matches=Count("id"),
+            matches=Count("id", filter=counted_seat()),
             match_wins=Count("id", filter=match_win()),
             **{name: Sum(name) for name in SEAT_STATS},
         )
