@@ -247,7 +247,9 @@ class PartnershipSubstituteApi(_StageView):
         responses={
             200: PartnershipOutput,
             409: conflict_response(
-                "The partnership is seated in a round in play (`round_in_play`, T11); or "
+                "The partnership is seated in a round in play (`round_in_play`, T11), or out "
+                "of the event (`partnership_withdrawn`, `partnership_disqualified`, "
+                "`partnership_eliminated`, T11 over T7 and T6/T10); or "
                 "`same_name_unconfirmed`: known players have `player_name` and no club tells "
                 "them apart (`error.candidates.player_name`); nothing was written",
                 "SubstituteConflictError",

@@ -443,16 +443,51 @@ def seating_warnings(
                         },
                     )
                 )
-    earlier_byes: dict[int, list[int]] = {}
+    out.extend(bye_warnings(data, byes, names))
+    return out
+
+
+def bye_warnings(
+    data: StageData, byes: Sequence[int], names: dict[int, str]
+) -> list[SeatingWarning]:
+    """A second bye (T1) for someone the proposed seating gives one. In a pairs stage the bye
+    is a partnership's (T9): one warning for it, named as the pairs pages name it ("Los
+    Primos (Ana & Bea)", its current players), counting the byes it had with any player
+    (T11: a substitute's partnership keeps its record), never one warning per partner."""
+    # Who had the bye: the partnership in a pairs stage (every player who ever played for
+    # it, T11 history), else the player.
+    pair_of = data.pairs.pair_of if data.pairs is not None else {}
+    label = {p.pair_id: p.label for p in pairs_of_entries(data, byes)}
+
+    def holder(entry_id: int) -> tuple[str, int]:
+        pair_id = pair_of.get(entry_id)
+        return ("pair", pair_id) if pair_id is not None else ("player", entry_id)
+
+    earlier: dict[tuple[str, int], list[int]] = {}
     for rnd in data.rounds:
         for p in rnd.byes:
-            earlier_byes.setdefault(p, []).append(rnd.number)
+            rounds = earlier.setdefault(holder(p), [])
+            if rnd.number not in rounds:
+                rounds.append(rnd.number)
+    out: list[SeatingWarning] = []
+    seen: set[tuple[str, int]] = set()
     for p in byes:
-        if p in earlier_byes:
-            when = ", ".join(str(r) for r in earlier_byes[p])
-            out.append(
-                SeatingWarning("bye", None, f"{names.get(p, p)} had a bye already (round {when}).")
+        key = holder(p)
+        if key in seen or key not in earlier:
+            continue
+        seen.add(key)
+        who = label.get(key[1], "") if key[0] == "pair" else ""
+        out.append(
+            SeatingWarning(
+                "bye",
+                None,
+                _("%(who)s had a bye already (round %(rounds)s).")
+                % {
+                    "who": who or names.get(p, str(p)),
+                    "rounds": ", ".join(str(r) for r in earlier[key]),
+                },
             )
+        )
     return out
 
 

@@ -37,7 +37,8 @@ class PartnershipRow:
 
 def partnership_rows(*, tournament: Tournament) -> list[PartnershipRow]:
     """Every partnership of the tournament with the service's answer to "may it take a
-    substitute now?" (T11) and its players who went out (T7). Six queries."""
+    substitute now?" (T11) and its players who went out (T7). Eight queries, and a running pairs
+    knockout stage's data (T10: who lost a table there)."""
     pairs = partnership_list(tournament_id=tournament.pk)
     refusals = partnership_substitute_refusals(
         tournament=tournament, entry_ids=[e for p in pairs for e, _name, _club in p.players]
@@ -74,7 +75,8 @@ def round_substitutes(
     and, at a table ended by forfeit (T7), the forfeiting partnership, where
     :func:`partnership_substitute_refusals` allows it. A table still to play is never
     offered one (its partnerships have a match to play: a no-show there is a forfeit).
-    Three queries (none without a bye or a forfeit)."""
+    Five queries and a running pairs knockout stage's data (none without a bye or a
+    forfeit)."""
     forfeiting = {
         m.match_id: [s.entry_id for s in side.seats]
         for m in matches

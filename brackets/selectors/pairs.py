@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
+from django.db.models import Exists, OuterRef
+
 from brackets.engine import Advancement, ByePolicy, advance_cut, resolve_playoff_groups
 from brackets.engine.pairs import Pair, PairLine, PairRow, PairStandings, pairs_standings
 from brackets.models import Round, Stage, StageEntry
@@ -23,10 +25,11 @@ from brackets.selectors.stage_data import (
     plan_end,
     played_playoffs,
     stage_data,
+    stage_data_for,
 )
 from scoring.engine.placing import side_places as engine_side_places
 from scoring.models import Match, Seat
-from tournament.models import Entry, PartnershipMember
+from tournament.models import Entry, Partnership, PartnershipMember
 from tournament.partnerships import partnership_label
 
 
@@ -600,3 +603,78 @@ def pairs_in_play(*, entry_ids: Iterable[int]) -> PairsInPlay:
         ):
             matches[pair_of[entry_id]].append(match_id)
     return PairsInPlay(pair_of=pair_of, matches=matches)
+
+
+def pairs_knocked_out(*, tournament_id: int) -> set[int]:
+    """The partnerships that lost a table of the latest round of a running pairs knockout
+    stage (T10: the table's winner goes through), the final's too: out of the event from the
+    moment their match is decided, though the stage stores them eliminated only when it
+    publishes its next round (or ends). Read as the planner reads a table
+    (:func:`table_winner`). One query, and the stage's data where one is running."""
+    out: set[int] = set()
+    for stage in Stage.objects.filter(
+        tournament_id=tournament_id,
+        pairs=True,
+        kind=Stage.Kind.KNOCKOUT,
+        status=Stage.Status.RUNNING,
+    ):
+        data = stage_data_for(stage)
+        last = data.last_round
+        if data.pairs is None or last is None:
+            continue
+        if last.kind not in (Round.Kind.KNOCKOUT, Round.Kind.FINAL):
+            continue
+        for table in last.tables:
+            winner = table_winner(data.pairs, table)
+            sides = table_sides(data.pairs, table)
+            if winner is not None and sides is not None:
+                out.update(p for p in sides if p != winner)
+    return out
+
+
+def pairs_out(*, pair_ids: Iterable[int], tournament_id: int) -> dict[int, str]:
+    """T7, T6/T10: those of ``pair_ids`` out of the event as a whole, partnership id -> why:
+    ``"disqualified"`` (one of its current players is, T7: T11 names a substitute only for a
+    withdrawal or a no-show), ``"withdrawn"`` (the partnership itself, or both its current
+    players: T11 replaces one player, the other keeps the record) or ``"eliminated"`` (one of
+    its players, past or current, is eliminated from a stage: the cut, T6/T10, or a knockout
+    round, also a table of it already lost, :func:`pairs_knocked_out`). A partnership out only
+    because one player withdrew is not here: a substitute keeps it playing (T11). What
+    :func:`brackets.services.pairs.partnership_substitute_refusals` refuses first. Two
+    queries, and a running pairs knockout stage's data."""
+    ids = list(pair_ids)
+    if not ids:
+        return {}
+    knocked_out = pairs_knocked_out(tournament_id=tournament_id)
+    eliminated = StageEntry.objects.filter(
+        entry_id=OuterRef("entry_id"), status=StageEntry.Status.ELIMINATED
+    )
+    rows = (
+        PartnershipMember.objects.filter(partnership_id__in=ids)
+        .annotate(eliminated=Exists(eliminated))
+        .values_list(
+            "partnership_id", "partnership__status", "left_at", "entry__status", "eliminated"
+        )
+    )
+    status: dict[int, str] = {}
+    current: dict[int, list[str]] = {}
+    out_of_stage: set[int] = set()
+    for pair_id, pair_status, left_at, entry_status, was_eliminated in rows:
+        status[pair_id] = pair_status
+        if left_at is None:
+            current.setdefault(pair_id, []).append(entry_status)
+        if was_eliminated or pair_id in knocked_out:
+            out_of_stage.add(pair_id)
+    out: dict[int, str] = {}
+    gone = {Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED}
+    for pair_id, pair_status in status.items():
+        players = current.get(pair_id, [])
+        if Entry.Status.DISQUALIFIED in players:
+            out[pair_id] = "disqualified"
+        elif pair_status == Partnership.Status.WITHDRAWN or (
+            len(players) == 2 and all(s in gone for s in players)
+        ):
+            out[pair_id] = "withdrawn"
+        elif pair_id in out_of_stage:
+            out[pair_id] = "eliminated"
+    return out

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from brackets.models import Stage, StageEntry
 from brackets.pairs_csv import PairsReport
-from brackets.selectors.pairs import pairs_in_play
+from brackets.selectors.pairs import pairs_in_play, pairs_out
 from brackets.services._common import (
     Actor,
     action_log_record_by_id,
@@ -189,7 +189,11 @@ def partnership_substitute_refusals(
     partnership's 0-6 loss and ends the match for both partnerships (R42: nobody plays on one
     short), and a no-show is what T11 names a substitute for, so the substitute plays the next
     round with the partnership's record. The partnership with a bye (T1) is free too.
-    Two queries.
+    Refused too, before all that, for a partnership out of the event as a whole
+    (:func:`brackets.selectors.pairs.pairs_out`: withdrawn or disqualified, T7, or
+    eliminated, T6/T10): T11 replaces one player of a partnership still in it, and the page
+    shows why it is out instead of the form. Four queries, and a running pairs knockout
+    stage's data.
     """
     in_play = pairs_in_play(entry_ids=entry_ids)
     try:
@@ -198,24 +202,69 @@ def partnership_substitute_refusals(
         # MANAGE's gate refuses only a finished tournament.
         finished = SubstituteRefusal(reason=_("The tournament is finished."), error=exc)
         return dict.fromkeys(in_play.matches, finished)
-    return {
-        pair_id: None
-        if not matches
-        else SubstituteRefusal(
-            reason=_("Has a match still to play: substitute when it is over (T11)."),
+    out = pairs_out(pair_ids=in_play.matches, tournament_id=tournament.pk)
+    refusals: dict[int, SubstituteRefusal | None] = {}
+    for pair_id, matches in in_play.matches.items():
+        if pair_id in out:  # out of the event: why, never "substitute when it is over"
+            refusals[pair_id] = out_refusal(out[pair_id])
+        elif matches:
+            refusals[pair_id] = SubstituteRefusal(
+                reason=_("Has a match still to play: substitute when it is over (T11)."),
+                error=ConflictError(
+                    _(
+                        "A player of this partnership is seated at a table still to play: "
+                        "substitute once its match is over, before the next round is "
+                        "published (T11)."
+                    ),
+                    code="round_in_play",
+                    rule="T11",
+                    extra={"matches": matches},
+                ),
+            )
+        else:
+            refusals[pair_id] = None
+    return refusals
+
+
+def out_refusal(why: str) -> SubstituteRefusal:
+    """The refusal for a partnership out of the event as a whole (:func:`pairs_out`'s
+    ``why``): a substitute replaces one player of a partnership still in it (T11)."""
+    if why == "disqualified":
+        return SubstituteRefusal(
+            reason=_("Disqualified (T7): out of the event, so no substitute (T11)."),
             error=ConflictError(
                 _(
-                    "A player of this partnership is seated at a table still to play: "
-                    "substitute once its match is over, before the next round is published "
-                    "(T11)."
+                    "A player of this partnership is disqualified (T7), which takes the "
+                    "partnership out of the event: T11 names a substitute only for a "
+                    "withdrawal or a no-show."
                 ),
-                code="round_in_play",
+                code="partnership_disqualified",
                 rule="T11",
-                extra={"matches": matches},
             ),
         )
-        for pair_id, matches in in_play.matches.items()
-    }
+    if why == "withdrawn":
+        return SubstituteRefusal(
+            reason=_("Withdrawn (T7): out of the event, so no substitute (T11)."),
+            error=ConflictError(
+                _(
+                    "This partnership is withdrawn from the event (T7): a substitute "
+                    "replaces one player of a partnership still in it (T11)."
+                ),
+                code="partnership_withdrawn",
+                rule="T11",
+            ),
+        )
+    return SubstituteRefusal(
+        reason=_("Eliminated (T6, T10): out of the event, so no substitute (T11)."),
+        error=ConflictError(
+            _(
+                "This partnership is eliminated (T6, T10) and plays no further round: a "
+                "substitute keeps a partnership playing in the event (T11)."
+            ),
+            code="partnership_eliminated",
+            rule="T11",
+        ),
+    )
 
 
 @transaction.atomic
