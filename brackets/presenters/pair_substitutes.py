@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from brackets.presenters.director import MatchLine
 from brackets.selectors.pair_roster import NamedPair
-from brackets.selectors.pairs import pairs_named, players_gone
+from brackets.selectors.pairs import pairs_named, players_disqualified, players_gone
 from brackets.services.pairs import partnership_substitute_refusals
 from scoring.models import Match
 from tournament.models import Tournament
@@ -33,17 +33,21 @@ class PartnershipRow:
     gone: frozenset[int] = frozenset()
     """Its players withdrawn or disqualified, from the event or from a stage (T7): marked on
     the row and the player the substitute form offers as leaving (T11)."""
+    disqualified: frozenset[int] = frozenset()
+    """Those of ``gone`` disqualified (T7): marked "disqualified", not "withdrawn"."""
 
 
 def partnership_rows(*, tournament: Tournament) -> list[PartnershipRow]:
     """Every partnership of the tournament with the service's answer to "may it take a
-    substitute now?" (T11) and its players who went out (T7). Eight queries, and a running pairs
+    substitute now?" (T11) and its players who went out (T7). Nine queries, and a running pairs
     knockout stage's data (T10: who lost a table there)."""
     pairs = partnership_list(tournament_id=tournament.pk)
     refusals = partnership_substitute_refusals(
         tournament=tournament, entry_ids=[e for p in pairs for e, _name, _club in p.players]
     )
-    gone = players_gone(entry_ids=[e for p in pairs for e, _name, _club in p.players])
+    ids = [e for p in pairs for e, _name, _club in p.players]
+    gone = players_gone(entry_ids=ids)
+    disqualified = players_disqualified(entry_ids=ids)
     rows = []
     for p in pairs:
         refusal = refusals.get(p.id)
@@ -53,6 +57,7 @@ def partnership_rows(*, tournament: Tournament) -> list[PartnershipRow]:
                 offer_substitute=p.id in refusals and refusal is None,
                 no_substitute=refusal.reason if refusal is not None else "",
                 gone=frozenset(e for e, _name, _club in p.players if e in gone),
+                disqualified=frozenset(e for e, _name, _club in p.players if e in disqualified),
             )
         )
     return rows

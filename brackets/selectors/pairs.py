@@ -130,6 +130,15 @@ def players_gone(*, entry_ids: Iterable[int]) -> set[int]:
     return out
 
 
+def players_disqualified(*, entry_ids: Iterable[int]) -> set[int]:
+    """Those of ``entry_ids`` disqualified from the event (T7). One query."""
+    return set(
+        Entry.objects.filter(pk__in=list(entry_ids), status=Entry.Status.DISQUALIFIED).values_list(
+            "pk", flat=True
+        )
+    )
+
+
 def table_sides(pd: PairsData, table: TableData) -> tuple[int, int] | None:
     """(AC, BD) partnerships of a four-seat table (R42), ``None`` if it is not one."""
     if len(table.seats) != 4:

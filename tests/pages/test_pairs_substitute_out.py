@@ -159,6 +159,12 @@ def test_the_partnerships_page_says_why_a_partnership_is_out_and_offers_no_form(
         assert "/substitute/" not in row, attr
         assert f'id="no-substitute-{pair.pk}">{reason}' in row, attr
     assert f'id="substitute-form-{f.one_withdrawn.pk}"' in row_of(html, f.one_withdrawn)
+    # Each player who went out is marked as they went (T7): disqualified is not withdrawn.
+    disqualified = row_of(html, f.disqualified)
+    assert disqualified.count("disqualified (T7)</span>") == 1
+    assert "withdrawn (T7)</span>" not in disqualified
+    assert row_of(html, f.both_withdrawn).count("withdrawn (T7)</span>") == 2
+    assert row_of(html, f.one_withdrawn).count("withdrawn (T7)</span>") == 1
     # A form posted anyway (a stale page) is refused on the row, with the rule: no 500.
     pair = f.eliminated
     posted = client.post(
