@@ -1566,6 +1566,21 @@
     return root.dataset["state" + status.charAt(0).toUpperCase() + status.slice(1)] || status;
   }
 
+  // Hands this phone recorded that the panel no longer has (undone since, by the director
+  // or another device, while the phone was closed or busy): said as a live undo is, with
+  // the reason from the record.
+  function sayUndone(p, entries) {
+    if (!entries.length) return;
+    var rows = voidRows(p);
+    var words = entries.map(function (e) {
+      var tr = (rows[e.number] || [])[0];
+      if (!tr) return "";
+      return fill(tr.dataset.voidBy === "director" ? root.dataset.msgLiveUndoneDirector
+        : root.dataset.msgLiveUndone, { number: tr.dataset.hand, reason: tr.dataset.voidReason });
+    }).filter(Boolean).join(" ");
+    if (words) setStatus("notice", words);
+  }
+
   // Show the queue; with advance, prepare the form for the next hand (offline preview).
   function showQueue(advance) {
     return queue.all().then(function (entries) {
@@ -1574,10 +1589,16 @@
       var snap = snapshot();
       var base = Math.max(snap && snap.state ? snap.state.hands : Number(p.dataset.number || 1) - 1,
         Number(p.dataset.lastNumber || 0));
-      // Confirmed hands that the panel already shows are done.
-      var stale = entries.filter(function (e) { return e.status === "confirmed" && e.number <= base; });
+      // Confirmed hands that the panel already shows are done: numbered within it, or
+      // answered at a match version the panel has reached (a hand the director undid since
+      // is not in the panel any more, and must not be drawn on top of it).
+      var shown = Number(p.dataset.version || 0);
+      var stale = entries.filter(function (e) {
+        return e.status === "confirmed" && (e.number <= base || (!!e.version && shown >= e.version));
+      });
       entries = entries.filter(function (e) { return stale.indexOf(e) === -1; });
       stale.forEach(function (e) { queue.remove(e.id); });
+      sayUndone(p, stale.filter(function (e) { return isHand(e) && e.number > base; }));
       queueSize = entries.filter(function (e) { return e.status !== "confirmed"; }).length;
       syncUndo(false);
       var box = $("#offline-queue");
@@ -2075,6 +2096,9 @@
           if (res.status >= 200 && res.status < 300) {
             e.status = "confirmed";
             e.error = null;
+            // The match version the server answered with: a panel read at it or later
+            // already shows this hand, and whatever happened to it since (a director's undo).
+            if (res.data && res.data.match && res.data.match.version) e.version = res.data.match.version;
             sentAny = true;
             lastSent = e;
             if (isHand(e)) lastConfirmed = (res.data && res.data.hand && res.data.hand.number) || e.number;
