@@ -146,6 +146,13 @@ def test_a_withdrawn_player_has_one_place_on_every_page(client: Client) -> None:
     )
     assert cells is not None
     assert (cells.group(1), cells.group(2)) == ("20", None)
+    # "=" is level after every key (T5); a play-off only settles a tie on the advancement
+    # line when the stage ends (T6), not every tie while rounds remain.
+    assert (
+        "Level after every key (T5): only a tie on the advancement line at the end of the "
+        "stage is played off (T6)"
+    ) in section
+    assert "a play-off decides" not in section
 
     # The player's page and the bracket (spectators' and the director's).
     player = client.get(f"/live/{t.slug}/players/{gone}/").content.decode()
