@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from core.exceptions import NotFoundError
 from core.sql import Columns, prepared_cursor
@@ -20,7 +20,7 @@ from scoring.engine import Ruleset, Tile
 from scoring.engine.match import HandScored, MatchState, match_apply, match_fold, match_start
 from scoring.engine.match_state import PlayerStats
 from scoring.engine.record import EndKind, HandRecord
-from scoring.models import Hand, Match, Seat
+from scoring.models import Hand, Match, ResultDispute, Seat
 from tournament.models import Tournament
 
 _RECORD_COLUMNS = ("number", "poser", "pose_tile", "end", "winner", "counts", "llave", "sporting")
@@ -202,3 +202,16 @@ def hand_list(*, match: Match, include_void: bool = True) -> QuerySet[Hand]:
     if not include_void:
         qs = qs.filter(void=False)
     return qs
+
+
+def hand_decided_on_dispute(*, match_id: int, hand: Hand) -> bool:
+    """Whether ``hand`` stands by a director's decision on a player's dispute (issue 15): the
+    recorded version upheld, or the player's version the director recorded in its place (its
+    idempotency key ``dispute-<id>``, ``scoring.services.confirmations.dispute_resolve``).
+    Only a director may undo such a hand: a referee's undo would overturn the ruling. One
+    query."""
+    decided = Q(hand_id=hand.pk, status=ResultDispute.Status.UPHELD)
+    key = hand.idempotency_key or ""
+    if key.startswith("dispute-") and key[len("dispute-") :].isdigit():
+        decided |= Q(pk=int(key[len("dispute-") :]), status=ResultDispute.Status.CORRECTED)
+    return ResultDispute.objects.filter(Q(match_id=match_id) & decided).exists()

@@ -39,6 +39,7 @@ from scoring.presenters.clock import match_round_clock, round_clock
 from scoring.presenters.confirmation import confirmation_panel, dispute_decision, placing_words
 from scoring.presenters.match import DASH, SEAT_LETTERS, match_view, ruleset_of, seat_label
 from scoring.presenters.partnership import pair_names_by_match, partnership_sides
+from scoring.selectors import hand_decided_on_dispute
 from tournament.context import (
     PUBLIC_STATUSES,
     Action,
@@ -142,6 +143,14 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     # A director's way back from the match to its round, where what follows is decided
     # (user test: after the last hand the page led only to "My matches" and the dashboard).
     round_url = _round_page_url(match) if is_director else ""
+    # Issue 15: a hand standing by a director's dispute decision is the director's to undo.
+    last_hand = next((h for h in reversed(hands) if not h.void), None)
+    decided_last = bool(
+        not is_director
+        and match.confirmation
+        and last_hand is not None
+        and hand_decided_on_dispute(match_id=match.pk, hand=last_hand)
+    )
     return {
         # Confirmation at the table (issue 15): the players' block of the panel.
         "table_confirm": confirmation_panel(match, view, hands, may_write=may_write),
@@ -157,7 +166,8 @@ def _panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "clock_over": _(
             "Time! Finish the hand in progress and record it: then the match stops (T3)."
         ),
-        "can_undo": (in_progress and may_write) or (finished_normally and is_director),
+        "can_undo": (in_progress and may_write and (is_director or not decided_last))
+        or (finished_normally and is_director),
         # Move-by-move entry records a hand: offered only while one can be recorded (not on
         # a finished or void match, nor one held for the players' confirmation, issue 15).
         "moves_link": in_progress

@@ -22,7 +22,12 @@ from scoring.engine.placing import (
 )
 from scoring.models import Hand, Match, Seat
 from scoring.presenters.bodies import hand_recorded_body, match_state_body
-from scoring.selectors import match_fold_records, match_hand_records, match_ruleset
+from scoring.selectors import (
+    hand_decided_on_dispute,
+    match_fold_records,
+    match_hand_records,
+    match_ruleset,
+)
 from scoring.services.common import (
     _SNAPSHOT_FIELDS,
     Actor,
@@ -34,6 +39,7 @@ from scoring.services.common import (
     _require_referee_or_director,
     _snapshot,
 )
+from scoring.services.confirmation_gates import RULE as CONFIRMATION_RULE
 from scoring.services.confirmation_gates import confirmation_gate_undo, confirmation_reset
 from scoring.services.hand_store import seats_write
 from scoring.services.notify import _notify_after_commit
@@ -96,6 +102,20 @@ def hand_void_last(
     if last is None:
         raise ApplicationError(
             _("No hand to undo."), code="no_hand", fields={"number": [_("None.")]}
+        )
+    if (
+        not is_director
+        and match.confirmation
+        and hand_decided_on_dispute(match_id=match.pk, hand=last)
+    ):
+        raise PermissionDeniedError(
+            _(
+                "Hand %(number)s stands by a director's decision on a player's dispute: only "
+                "a director may undo it."
+            )
+            % {"number": last.number},
+            code="decided_on_dispute",
+            rule=CONFIRMATION_RULE,
         )
     if expected_number is not None and expected_number != last.number:
         raise ConflictError(

@@ -613,3 +613,52 @@ def test_a_held_result_without_a_current_snapshot_leaves_out_what_it_cannot_know
     assert held["winner"] == 0
     assert held["placings"] is None  # never guessed
     assert held["six_love"] == []
+
+
+# A player's version of hand 3: B, not A, dominoed.
+CLAIMED_B = {"poser": 0, "pose_tile": "5-4", "end": "domino", "winner": 1}
+
+
+def _referee_page(match: Match, t: Tournament, director: Any) -> str:
+    """The referee's panel, through the referee's link as their phone opens it."""
+    client = Client()
+    token = tournament_services.referee_token_issue(
+        tournament=t, actor=director, user=match.referee
+    )
+    client.get("/ref/")
+    client.post("/ref/", {"key": token.key}, HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+    return client.get(f"/matches/{match.pk}/panel/").content.decode()
+
+
+@pytest.mark.parametrize("decision", ["uphold", "correct"])
+def test_a_hand_decided_on_a_dispute_is_the_directors_to_undo(decision: str) -> None:
+    """Under every_hand a dispute on hand 3 is settled by the director and the match goes on:
+    the referee cannot undo the hand that stands by that decision (it would overturn the
+    ruling; their undo is for their own slips), nor is it offered on their phone; the
+    director can. A hand the referee records afterwards is theirs to undo again."""
+    t, director, match, referee = _setup("every_hand")
+    for number in (1, 2):
+        _record(match, referee, number, FIRST if number == 1 else NEXT)
+        for seat in range(4):
+            confirmation.hand_confirm(match_id=match.pk, actor=referee, number=number, seat=seat)
+    _record(match, referee, 3, NEXT)
+    confirmation.hand_dispute(match_id=match.pk, actor=referee, number=3, seat=1, claimed=CLAIMED_B)
+    confirmation.dispute_resolve(
+        match_id=match.pk, actor=director, decision=decision, reason="seen by the floor judge"
+    )
+    with pytest.raises(PermissionDeniedError) as refused:
+        hand_void_last(match_id=match.pk, actor=referee, reason="oops")
+    assert (refused.value.code, refused.value.rule) == ("decided_on_dispute", "confirmation")
+    assert "only a director may undo it" in refused.value.message
+    assert Hand.objects.filter(match=match, number=3, void=False).count() == 1
+    assert 'id="undo"' not in _referee_page(match, t, director)
+
+    # The next hand is the referee's own again: theirs to undo (the decision confirmed 3).
+    _record(match, referee, 4, NEXT if decision == "uphold" else {**NEXT, "poser": 1})
+    assert 'id="undo"' in _referee_page(match, t, director)
+    hand_void_last(match_id=match.pk, actor=referee, reason="slip")
+    # The decided hand 3 is last again: the director undoes it.
+    with pytest.raises(PermissionDeniedError):
+        hand_void_last(match_id=match.pk, actor=referee, reason="oops")
+    hand_void_last(match_id=match.pk, actor=director, reason="the judge reversed it")
+    assert not Hand.objects.filter(match=match, number=3, void=False).exists()
