@@ -1754,8 +1754,10 @@
       disputed = box.dataset.hold === "disputed";
       // Under "match_end" only the hand that ends the match waits, so a disputed hold there is
       // the match's result (the heading says so, not "confirm hand N").
+      // Under "every_hand" a dispute of the hand that ended the match is the match's result
+      // too: the server then holds its final (data-final), as under "match_end".
       result = box.dataset.hold === "result" ||
-        (disputed && (mode === "match_end" || !!(state && state.over)));
+        (disputed && (mode === "match_end" || !!(state && state.over) || heldFinal(number)));
       JSON.parse(box.dataset.confirmedSeats || "[]").forEach(function (seat) { tapped[seat] = true; });
     } else {
       return null;
@@ -1797,8 +1799,12 @@
     if (form) form.hidden = ended || !!(wait && (wait.disputed || wait.mode === "every_hand" || wait.result));
     if (!wait) return;
     box.dataset.waitNumber = String(wait.number);
+    // Frozen by a dispute, nobody taps: the heading says the hand is disputed.
+    var title = wait.disputed
+      ? (wait.result ? box.dataset.msgResultDisputed : box.dataset.msgTitleDisputed)
+      : (wait.result ? box.dataset.msgResult : box.dataset.msgTitle);
     $("#table-confirm-title", box).textContent = fill(
-      wait.result ? box.dataset.msgResult : box.dataset.msgTitle, { number: wait.number });
+      title || (wait.result ? box.dataset.msgResult : box.dataset.msgTitle), { number: wait.number });
     // What the players confirm, in words and (a block) with every count: they confirm the
     // hand, not a number.
     var shown = $("#table-confirm-result", box);
@@ -1850,11 +1856,17 @@
   // (#table-confirm-data data-final: scores, placings T4, winner, six-loves R31c), or drawn
   // from the reducer's state while the hand that ended the match still waits on this phone
   // (no placings then: the server places the players when it has the hand).
-  function heldResult(state, number) {
+  // The result the server holds for hand ``number`` (the hand that ended the match), or null.
+  function heldFinal(number) {
     var data = confirmData();
     var server = null;
     try { server = data && data.dataset.final ? JSON.parse(data.dataset.final) : null; } catch (e) { server = null; }
-    if (server && Number(server.number) === Number(number)) return server;
+    return server && Number(server.number) === Number(number) ? server : null;
+  }
+
+  function heldResult(state, number) {
+    var server = heldFinal(number);
+    if (server) return server;
     if (!state || !state.over) return null;
     var six = [];
     (state.stats || []).forEach(function (row, seat) { if (row && row[9] > 0) six.push(seat); }); // six_love_received
