@@ -107,6 +107,14 @@ class TournamentCreateView(LoginRequiredMixin, View):
                         tournament = tournament_entry_format_set(
                             tournament=tournament, actor=request.user, entry_format=entry_format
                         )
+                    # Confirmation at the table (issue 15), chosen with the event.
+                    confirmation = d.get("confirmation") or ""
+                    if confirmation and confirmation != tournament.confirmation:
+                        tournament = tournament_update(
+                            tournament=tournament,
+                            actor=request.user,
+                            data={"confirmation": confirmation},
+                        )
             except PermissionDeniedError:
                 raise
             except ApplicationError as exc:

@@ -195,3 +195,22 @@ def test_the_settings_page_shows_the_name_and_the_dates_together() -> None:
     assert r.status_code == 400
     assert r.context["form"].errors == {"name": [BIDI], "ends_on": [DATES]}
     assert Tournament.objects.get(pk=tournament.pk).name == "Before"
+
+
+def test_confirmation_at_the_table_is_chosen_when_the_tournament_is_created() -> None:
+    """Walkthrough: confirmation at the table (issue 15) was only on the Settings page; a
+    director choosing how results are confirmed does it with the event, on the New form."""
+    client = _client(tournament_creator())
+    url = reverse("brackets:tournament-create")
+    page = client.get(url).content.decode()
+    assert 'data-field="confirmation"' in page
+    made = client.post(url, _form(name="Confirmed Open", confirmation="every_hand"))
+    assert made.status_code == 302
+    assert Tournament.objects.get(name="Confirmed Open").confirmation == "every_hand"
+    # Left as it is, it is off; a value the form does not offer is refused under the field.
+    client.post(url, _form(name="Plain Open"))
+    assert Tournament.objects.get(name="Plain Open").confirmation == "off"
+    refused = client.post(url, _form(name="Odd Open", confirmation="sometimes"))
+    assert refused.status_code == 400
+    assert "sometimes" in _field_html(refused.content.decode(), "confirmation")
+    assert not Tournament.objects.filter(name="Odd Open").exists()
