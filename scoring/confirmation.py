@@ -28,6 +28,7 @@ __all__ = [
     "DisputeRow",
     "dispute_resolve",
     "disputes_for",
+    "disputes_open_count",
     "hand_confirm",
     "hand_dispute",
     "match_confirmations",
@@ -77,6 +78,14 @@ def disputes_for(*, tournament: Tournament, open_only: bool = True) -> list[Disp
             )
         )
     return out
+
+
+def disputes_open_count(*, tournament_id: int) -> int:
+    """How many of the tournament's disputes are open: the rows of the dispute queue, counted
+    for the director's Disputes tab on every director page (one query)."""
+    return ResultDispute.objects.filter(
+        match__tournament_id=tournament_id, status=ResultDispute.Status.OPEN
+    ).count()
 
 
 def match_confirmations(*, match: Match) -> list[int]:

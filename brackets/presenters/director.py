@@ -599,6 +599,9 @@ class MatchLine:
     """A partnership match (R42): seats 0/2 against 1/3."""
     sides: tuple[SideLine, ...] = ()
     """In a pairs stage (T9), the table's two partnerships, each once, AC then BD."""
+    hold: str = ""
+    """``Match.confirmation_hold`` (issue 15): "disputed" (frozen until the director resolves
+    it), "result" or "hand" (waiting for the players' taps), or "" - the Dashboard's column."""
 
     @property
     def done(self) -> bool:
@@ -688,6 +691,7 @@ def round_matches(rnd: Round) -> list[MatchLine]:
                 )
                 if roster is not None
                 else (),
+                hold=m.confirmation_hold,
             )
         )
         seen_tables.add(link.table_number)

@@ -47,6 +47,7 @@ from core.choice_labels import choice_label
 from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from scoring.models import Match
 from scoring.services import match_assign_referee
+from scoring.services.confirmation_gates import HOLD_DISPUTED
 from tournament.api.serializers import referee_link
 from tournament.context import Action, require
 from tournament.models import RefereeToken, Tournament
@@ -242,6 +243,9 @@ def render_round(
         tables_total=len(tables),
         tables_done=len(done_tables),
         open_matches=open_matches,
+        # Issue 15: a disputed table waits for the director, not for its players: the page
+        # points to each dispute (the Dashboard's marker, Match.confirmation_hold).
+        disputed=[m for m in open_matches if m.hold == HOLD_DISPUTED],
         complete=not open_matches and bool(matches),
         later=later,
         next_step=next_step,

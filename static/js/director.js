@@ -192,6 +192,10 @@
           var count = doc.getElementById("finished-count");
           if (rows) document.getElementById("round-rows").innerHTML = rows.innerHTML;
           if (count) document.getElementById("finished-count").textContent = count.textContent;
+          // Issue 15: a table disputed (or resolved) since the page was drawn.
+          var disputes = doc.getElementById("round-disputes");
+          var shown = document.getElementById("round-disputes");
+          if (disputes && shown) shown.innerHTML = disputes.innerHTML;
           if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined, { hour12: false });
         })
         .catch(function () { if (stamp) stamp.textContent = "· offline?"; });
