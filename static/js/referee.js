@@ -815,7 +815,8 @@
         note.textContent = words;
         bar.insertBefore(note, bar.firstChild);
       }
-    } else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice")) {
+    } else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice") &&
+        !resolutionShown()) {
       setStatus("", ""); // what changed before is no longer what the panel shows
     }
     return words;
@@ -2207,7 +2208,9 @@
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped" || how === "held") {
-        setStatus("", ""); // not "saved on this phone": the queue box says what was refused
+        // Not "saved on this phone": the queue box says what was refused. What resolving a
+        // refused hand did stays said until something else is.
+        if (!resolutionShown()) setStatus("", "");
         // A player's tap sent meanwhile is said as when nothing waits.
         var tapWords = sentAny && lastSent && !isHand(lastSent) ? fill(lastSent.kind === "dispute"
           ? root.dataset.msgDisputeSent : root.dataset.msgTapSent,
@@ -2321,12 +2324,18 @@
         .then(drain)
         .then(function () {
           // Said unless the drain said it with what it sent (resolvedNote is then spent).
-          if (resolvedNote) setStatus("notice", resolvedNote);
+          if (resolvedNote) { setStatus("notice", resolvedNote); resolvedSaid = resolvedNote; }
           resolvedNote = "";
         });
     });
   }
   var resolvedNote = ""; // what resolving a refused hand did, said with what the queue sends
+  var resolvedSaid = ""; // ... as the status line shows it
+
+  function resolutionShown() {
+    var box = $("#submit-status");
+    return !!resolvedSaid && !!box && !box.hidden && box.textContent === resolvedSaid;
+  }
 
   // A queued hand in the page's words: who posed what, and how it ended ("D · Dora posed 5-5 ·
   // D · Dora dominoes."; a block with every count), so the referee can tell it from another.

@@ -76,6 +76,10 @@ def _make(confirmation: str) -> dict[str, Any]:
 @pytest.fixture
 def three_waiting(transactional_db: Any, browser_context: Any) -> dict[str, Any]:
     """Hands 1-2 stored; the phone holds hands 3-5; the director recorded another hand 3."""
+    return _three_waiting(browser_context, DIRECTOR_3)
+
+
+def _three_waiting(browser_context: Any, director_3: dict[str, Any]) -> dict[str, Any]:
     made = _make("off")
     match: Match = made["match"]
     hand_record(match_id=match.pk, actor=made["director"], expected_number=1, payload=FIRST)
@@ -88,7 +92,7 @@ def three_waiting(transactional_db: Any, browser_context: Any) -> dict[str, Any]
     set_offline(context, True)
     for i, payload in enumerate(PHONE):
         _tap_hand(page, payload, 3 + i)
-    hand_record(match_id=match.pk, actor=made["director"], expected_number=3, payload=DIRECTOR_3)
+    hand_record(match_id=match.pk, actor=made["director"], expected_number=3, payload=director_3)
     set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     refused = page.locator("#queue-list li[data-number='3'][data-kind='hand']")
@@ -139,6 +143,23 @@ def test_a_refused_hand_says_what_it_is_and_its_poser_is_fixed_on_the_form(
     expect(status).to_contain_text("Hand 6 recorded", timeout=20_000)
     assert _stored(match) == [(1, 0, 0), (2, 0, 3), (3, 3, 2), (4, 2, 3), (5, 3, 3), (6, 3, 3)]
     expect(page.locator("#queue-list li")).to_have_count(0)
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_a_refused_hand_whose_poser_still_fits_is_sent_as_the_next_hand_and_said(
+    transactional_db: Any, browser_context: Any
+) -> None:
+    # The director's hand 3 is D's too (another tile): D still poses hand 4 (R7).
+    made = _three_waiting(
+        browser_context, {"poser": 3, "pose_tile": "6-4", "end": "domino", "winner": 3}
+    )
+    page: Page = made["page"]
+    page.locator("#queue-renumber").tap()
+    status = page.locator("#submit-status")
+    expect(status).to_contain_text("Hand 6 recorded", timeout=20_000)
+    expect(status).to_contain_text("Hand 3 from this phone is sent as hand 4.")
+    assert [row[0] for row in _stored(made["match"])] == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.browser
