@@ -595,12 +595,13 @@
 
   // The poser tapped against who must pose (the server's next hand, data-must-pose, or the
   // reducer's while hands wait on this phone): the engine's wrong_poser words and rule, or "".
-  function poserProblem() {
-    var p = panel();
+  function poserProblem() { return poserProblemIn(panel(), checked("poser")); }
+
+  // The same for a poser not on the form (a queued hand) against the panel p.
+  function poserProblemIn(p, tapped) {
     var group = p && $('fieldset[data-field="poser"]', p);
-    var tapped = checked("poser");
-    if (!group || tapped === null || !group.dataset.mustPose) return "";
-    if (tapped === group.dataset.mustPose) return "";
+    if (!group || tapped === null || tapped === undefined || !group.dataset.mustPose) return "";
+    if (String(tapped) === group.dataset.mustPose) return "";
     var words = errorMessages().wrong_poser || "%(seat)s must pose this hand.";
     var rule = group.dataset.poseRule ? " (" + group.dataset.poseRule + ")" : "";
     return fill(words, { seat: seatName(group.dataset.mustPose) }) + rule;
@@ -814,7 +815,8 @@
         note.textContent = words;
         bar.insertBefore(note, bar.firstChild);
       }
-    } else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice")) {
+    } else if (explain && $("#submit-status") && $("#submit-status").classList.contains("notice") &&
+        !resolutionShown()) {
       setStatus("", ""); // what changed before is no longer what the panel shows
     }
     return words;
@@ -1102,7 +1104,16 @@
     formHolds = entry.key; // the form still shows this hand until it is sent or queued
     syncRecordButton();
     setStatus("working", root.dataset.msgSending);
-    queue.add(entry).then(function () { return showQueue(false); }).then(drain)
+    // A refused hand put on the form to fix (resolveRefused) is replaced by the hand recorded
+    // from it, in its place in the queue, before the hands that wait behind it.
+    queue.all().then(function (entries) {
+      var fixing = entries.filter(function (e) {
+        return isHand(e) && e.onForm && e.status === "refused" && e.number === entry.number;
+      })[0];
+      if (!fixing) return queue.add(entry);
+      entry.id = fixing.id;
+      return queue.put(entry);
+    }).then(function () { return showQueue(false); }).then(drain)
       .then(settle, settle);
   }
 
@@ -1612,10 +1623,14 @@
         li.dataset.number = e.number;
         li.dataset.status = e.status;
         li.dataset.kind = e.kind || "hand";
-        li.textContent = isHand(e) ? "#" + e.number + " — " + stateLabel(e.status)
+        var handWordsQueued = isHand(e) ? queuedHandWords(e.payload) : "";
+        li.textContent = isHand(e) ? "#" + e.number + " — " + (handWordsQueued ? handWordsQueued + " — " : "") +
+          stateLabel(e.onForm ? "form" : e.status)
           : fill(e.kind === "dispute" ? root.dataset.msgQueueDispute : root.dataset.msgQueueTap,
             { seat: seatName(e.payload.seat), number: e.number }) + " — " + stateLabel(e.status);
-        if (e.error) {
+        // Another device's hand under this number is named below the list (#queue-problem),
+        // not the 409's general words; a hand on the form has its poser flagged there.
+        if (e.error && !e.onForm && !(isHand(e) && e.status === "refused" && serverHand(e.number))) {
           var why = document.createElement("span");
           why.className = "queue-error";
           why.textContent = " " + (refusalText(e.error) || "") + (e.error.rule ? " (" + e.error.rule + ")" : "");
@@ -1630,13 +1645,30 @@
       if (discard && !discard.dataset.hand) discard.dataset.hand = discard.textContent;
       if (refused) {
         // A refused tap or dispute (a wrong PIN...) is only discarded: the player taps again.
-        if (renumber) renumber.hidden = !isHand(refused);
         if (discard) {
           discard.textContent = isHand(refused) ? discard.dataset.hand
             : (root.dataset.msgDiscardTap || discard.dataset.hand);
         }
-        $("#queue-problem", box).textContent = "#" + refused.number + ": " +
-          ((refused.error && refusalText(refused.error)) || root.dataset.msgConflict);
+        // Another device's hand under this number: name it next to this phone's, so the
+        // referee tells whether it is the same hand (discard) or one played after it.
+        var theirs = isHand(refused) && !refused.onForm ? serverHand(refused.number) : "";
+        var server = pristine || p;
+        var held = !!(server && server.dataset.hold);
+        // A hand on the form: the status line said what was done; here, what is to fix.
+        var problem = refused.onForm
+          ? "#" + refused.number + ": " + (refused.error ? refused.error.message : "")
+          : theirs ? fill(held ? root.dataset.msgRefusedHold : root.dataset.msgRefusedOther,
+            { number: refused.number, theirs: theirs.replace(/\.$/, ""),
+              ours: queuedHandWords(refused.payload).replace(/\.$/, "") })
+            : "#" + refused.number + ": " + ((refused.error && refusalText(refused.error)) || root.dataset.msgConflict);
+        if (refused.dropped && refused.dropped.seats.length) {
+          problem += " " + fill(root.dataset.msgTapsDropped, { number: refused.dropped.number,
+            names: joinNames(refused.dropped.seats.map(seatName)) });
+        }
+        $("#queue-problem", box).textContent = problem;
+        // Offered only when it can be taken: not while the server holds its hand for the
+        // players' confirmation (issue 15), nor for a hand already on the form.
+        if (renumber) renumber.hidden = !isHand(refused) || !!refused.onForm || held;
       }
       // The next hand's number and what the table does next, from the queue (hands only).
       var handEntries = entries.filter(isHand);
@@ -1657,6 +1689,7 @@
         next.textContent = "";
       }
       tableConfirm(entries, state);
+      if (refused && refused.onForm) putOnForm(refused);
       // While the form still shows the hand just submitted, the panel waits for its answer.
       if (formHolds === null) {
         if (state) drawUnsent(p, state);
@@ -1969,7 +2002,10 @@
   }
 
   function recordedVersion(entries, number) {
-    var queued = (entries || []).filter(function (e) { return isHand(e) && e.number === number; })[0];
+    // A hand the server refused is not the one the players confirm (another device's is).
+    var queued = (entries || []).filter(function (e) {
+      return isHand(e) && e.number === number && e.status !== "refused";
+    })[0];
     if (queued) return queued.payload;
     try {
       var data = confirmData();
@@ -2092,9 +2128,17 @@
     var retryWait = 0; // a rate limit's Retry-After (ms): the queue waits at least that long
     function step() {
       return queue.all().then(function (entries) {
-        var e = entries.filter(function (x) { return x.status !== "confirmed"; }).sort(byTurn)[0];
+        var open = entries.filter(function (x) { return x.status !== "confirmed"; }).sort(byTurn);
+        var e = open[0];
         if (!e) return "done";
-        if (e.status === "refused") return "stopped";
+        if (e.status === "refused") {
+          // A player's tap on the hand the server has (the other device's) still goes while
+          // the referee decides about this phone's refused hand: the table confirms it.
+          e = open.filter(function (x) {
+            return !isHand(x) && x.status !== "refused" && x.payload && x.payload.hand_id;
+          })[0];
+          if (!e) return "stopped";
+        }
         // A player's tap for this hand was refused: the next hand waits until they tap again
         // (the server would refuse it with confirmation_pending under every_hand).
         if (isHand(e) && tapHeldFor !== null && e.number > tapHeldFor) return "held";
@@ -2157,12 +2201,21 @@
             });
           }
           e.status = "refused";
+          // The players' taps for this hand confirmed it as this phone had it: the server has
+          // another hand (or none) under its number, so they are dropped, and the page says so.
+          var dropped = entries.filter(function (x) {
+            return !isHand(x) && x.status !== "confirmed" && x.payload && x.payload.hand_key === e.key;
+          });
+          if (dropped.length) {
+            e.dropped = { number: e.number, seats: dropped.map(function (x) { return x.payload.seat; }) };
+          }
           // The raw error is kept: the page words it again once the panel shows the server's
           // state (here the panel may be older than the hands just stored, and name the wrong
           // seat as the one that must pose).
           e.error = { code: err.code || String(res.status), message: localise(err).message || err.message,
             rule: err.rule || null, status: res.status, raw: err };
-          return queue.put(e).then(function () { return "stopped"; });
+          return Promise.all(dropped.map(function (x) { return queue.remove(x.id); }))
+            .then(function () { return queue.put(e); }).then(function () { return "stopped"; });
         });
       });
     }
@@ -2187,11 +2240,21 @@
           : lastSent && lastSent.kind === "dispute"
             ? fill(root.dataset.msgDisputeSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
             : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
+        if (resolvedNote) { flash = resolvedNote + " " + flash; resolvedNote = ""; }
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped" || how === "held") {
-        setStatus("", ""); // not "saved on this phone": the queue box says what was refused
-        return refreshPanel(null, true, OWN).then(function () { return showQueue(false); });
+        // Not "saved on this phone": the queue box says what was refused. What resolving a
+        // refused hand did stays said until something else is.
+        if (!resolutionShown()) setStatus("", "");
+        // A player's tap sent meanwhile is said as when nothing waits.
+        var tapWords = sentAny && lastSent && !isHand(lastSent) ? fill(lastSent.kind === "dispute"
+          ? root.dataset.msgDisputeSent : root.dataset.msgTapSent,
+          { seat: seatName(lastSent.payload.seat), number: lastSent.number }) : "";
+        return refreshPanel(null, true, OWN).then(function () {
+          if (tapWords) setStatus("ok", tapWords);
+          return showQueue(false);
+        });
       }
       return showQueue(false);
     }, function () { draining = false; }).then(function () { catchUpOwed(); });
@@ -2200,7 +2263,10 @@
 
   // The referee resolves the refused hand: discard it, or record it as the next hand. Either
   // way the hands after it are re-numbered from the server's next hand number, with new keys
-  // (none of them was stored: the server refused the hand before them).
+  // (none of them was stored: the server refused the hand before them). The hand sent first
+  // must still be posed by whom the rules now name (R5-R10, the panel's poser check): if not,
+  // it is put on the form with the poser flagged for the referee to fix, never resent blindly;
+  // the hands after it wait behind it. The status line says what was done.
   function resolveRefused(discard) {
     return queue.all().then(function (entries) {
       var open = entries.filter(function (e) { return e.status !== "confirmed"; });
@@ -2215,42 +2281,144 @@
           .then(function () { return showQueue(false); })
           .then(drain);
       }
+      var said = [];
+      var head = null;
       return window.fetch(panelUrl, { credentials: "same-origin", headers: { "Accept": "text/html" } })
         .then(function (res) { return res.ok ? res.text() : null; }, function () { return null; })
         .then(function (html) {
           var number = null;
+          var fresh = null;
           if (html) {
             var holder = document.createElement("div");
             holder.innerHTML = html;
-            var fresh = holder.querySelector("#match-panel");
+            fresh = holder.querySelector("#match-panel");
             if (fresh && fresh.dataset.number) number = Number(fresh.dataset.number);
           }
           if (number === null) number = refused.number; // offline: keep the numbering
-          var rest = open.slice(idx + (discard ? 1 : 0));
+          if (discard) {
+            said.push(fill(root.dataset.msgDiscarded, { number: refused.number,
+              hand: queuedHandWords(refused.payload).replace(/\.$/, "") }));
+          }
+          // Taps for the server's own hand (hand_id) stay as they are; the others follow
+          // their hand, or go with it when it is discarded or changed.
+          var rest = open.slice(idx + (discard ? 1 : 0)).filter(function (e) {
+            return isHand(e) || !(e.payload && e.payload.hand_id);
+          });
           var work = discard ? [queue.remove(refused.id)] : [];
           var renumbered = {};
+          var keys = {};
           var h = 0;
           rest.forEach(function (e) {
             if (isHand(e)) {
+              var old = e.number;
               renumbered[e.number] = number + h;
               e.number = number + h;
+              if (head === null) { head = e; head.oldNumber = old; }
               h += 1;
             } else {
-              // A tap follows its hand (none of them was stored either).
+              if (discard && e.payload.hand_key === refused.key) { work.push(queue.remove(e.id)); return; }
               e.number = renumbered[e.number] !== undefined ? renumbered[e.number] : e.number;
             }
             e.payload.number = e.number;
+            var was = e.key;
             e.key = uuid4();
+            if (isHand(e)) keys[was] = e.key;
             e.status = "queued";
             e.error = null;
+            e.onForm = false;
+            e.dropped = null;
+          });
+          var problem = head && fresh ? poserProblemIn(fresh, head.payload.poser) : "";
+          rest.forEach(function (e) {
+            if (isHand(e)) return;
+            var heads = problem && e.payload.hand_key && keys[e.payload.hand_key] === head.key;
+            if (heads) { work.push(queue.remove(e.id)); return; } // taps for a hand to be changed
+            if (e.payload.hand_key && keys[e.payload.hand_key]) e.payload.hand_key = keys[e.payload.hand_key];
             work.push(queue.put(e));
           });
+          rest.filter(isHand).forEach(function (e) {
+            if (e === head && problem) {
+              e.status = "refused";
+              e.onForm = true;
+              e.error = { code: "wrong_poser", message: problem, rule: null, local: true };
+            }
+            work.push(queue.put(e));
+          });
+          if (head && problem) {
+            said.push(fill(root.dataset.msgOnForm, { old: head.oldNumber, number: head.number,
+              problem: problem }));
+          } else if (head && head.oldNumber !== head.number) {
+            said.push(fill(root.dataset.msgRenumbered, { old: head.oldNumber, number: head.number }));
+          } else if (!head) {
+            said.push(root.dataset.msgNothingLeft);
+          }
           return Promise.all(work);
         })
         .then(function () { return refreshPanel(null, true, OWN); })
         .then(function () { return showQueue(true); })
-        .then(drain);
+        .then(function () { resolvedNote = said.join(" "); })
+        .then(drain)
+        .then(function () {
+          // Said unless the drain said it with what it sent (resolvedNote is then spent).
+          if (resolvedNote) { setStatus("notice", resolvedNote); resolvedSaid = resolvedNote; }
+          resolvedNote = "";
+        });
     });
+  }
+  var resolvedNote = ""; // what resolving a refused hand did, said with what the queue sends
+  var resolvedSaid = ""; // ... as the status line shows it
+
+  function resolutionShown() {
+    var box = $("#submit-status");
+    return !!resolvedSaid && !!box && !box.hidden && box.textContent === resolvedSaid;
+  }
+
+  // A queued hand in the page's words: who posed what, and how it ended ("D · Dora posed 5-5 ·
+  // D · Dora dominoes."; a block with every count), so the referee can tell it from another.
+  function queuedHandWords(payload) {
+    if (!payload) return "";
+    var posed = payload.poser === null || payload.poser === undefined ? ""
+      : fill(root.dataset.msgQueuePosed || "%(name)s posed %(tile)s",
+        { name: seatName(payload.poser), tile: payload.pose_tile || "—" });
+    var result = handWords(payload);
+    var counts = payload.counts;
+    if (payload.end === "block" && counts && counts.every(function (c) { return typeof c === "number"; })) {
+      result += " " + fill(root.dataset.msgQueueCounts || "%(counts)s", { counts: counts.map(function (c, i) {
+        return "ABCDEFGH".charAt(i) + " " + c;
+      }).join(" · ") });
+    }
+    return [posed, result].filter(Boolean).join(" · ");
+  }
+
+  // What the server has under hand number n (another device's hand), from the panel's list
+  // of hands: "D · Dora posed 5-5 · C · Carla dominoes", or "" when it has none.
+  function serverHand(n) {
+    var p = pristine || panel();
+    var row = p && $all('tr[data-hand="' + n + '"]', p).filter(function (tr) {
+      return !tr.classList.contains("void");
+    })[0];
+    if (!row) return "";
+    var posed = $(".hand-posed", row);
+    var result = $(".hand-result", row);
+    return [posed && posed.textContent.trim(), result && result.textContent.trim()]
+      .filter(Boolean).join(" · ");
+  }
+
+  // A hand the rules refuse as it was queued (R5-R10) is on the form for the referee to fix:
+  // every field as queued, the poser flagged beside it (showPoserProblem). Once per panel;
+  // what the referee changed since is theirs.
+  function putOnForm(entry) {
+    var p = panel();
+    var form = p && $("#hand-form", p);
+    if (!form || p.dataset.formFor === entry.key) return;
+    p.dataset.formFor = entry.key;
+    if (formTouched) return;
+    var pl = entry.payload;
+    var fields = { poser: String(pl.poser), pose_tile: pl.pose_tile, end: pl.end };
+    if (pl.end === "domino" && pl.winner !== null && pl.winner !== undefined) fields.winner = String(pl.winner);
+    if (pl.llave) fields.llave = true;
+    (pl.counts || []).forEach(function (c, i) { if (c !== null) fields["count-" + i] = String(c); });
+    restoreTyped({ number: p.dataset.number, last: "", fields: fields, reason: "", undoOpen: false });
   }
 
   function startOffline() {

@@ -241,7 +241,7 @@ def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Pag
             hand_void_last(match_id=match.pk, actor=table["director"], reason="counted twice")
         route.continue_()
 
-    page.route(re.compile(r"/matches/\d+/"), void_first)
+    page.route(re.compile(r"/matches/\d+/panel/"), void_first)
     _open(page, table)
     panel = page.locator("#match-panel")
     expect(panel).to_have_attribute("data-number", "2")
