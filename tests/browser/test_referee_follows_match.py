@@ -13,6 +13,7 @@ confirm a final result they can read.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, cast
 
@@ -224,6 +225,11 @@ def test_offline_the_result_waiting_on_the_phone_shows_its_scores(
     assert _final_rows(page)[0] == ["1st", f"A · {names[0]}", "6"]
 
 
+@pytest.mark.skipif(
+    os.environ.get("TEST_DATABASE", "postgres").lower() == "sqlite",
+    reason="the director's undo is written from the test's thread inside the page's request; "
+    "on the embedded SQLite file the live server's thread may hold the write lock then",
+)
 @pytest.mark.django_db(transaction=True)
 def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Page) -> None:
     """The page's own reads of the match (its first look after loading, after the queue on
@@ -237,8 +243,8 @@ def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Pag
     def void_first(route: Any) -> None:
         # The page's first read of its panel: the director undoes hand 2 just before it.
         if route.request.resource_type == "fetch" and not voided:
-            voided.append(True)
             hand_void_last(match_id=match.pk, actor=table["director"], reason="counted twice")
+            voided.append(True)
         route.continue_()
 
     page.route(re.compile(r"/matches/\d+/panel/"), void_first)
