@@ -231,7 +231,9 @@ def test_offline_the_result_waiting_on_the_phone_shows_its_scores(
     "on the embedded SQLite file the live server's thread may hold the write lock then",
 )
 @pytest.mark.django_db(transaction=True)
-def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Page) -> None:
+def test_a_director_undo_during_the_phones_own_first_read_is_explained(
+    browser_context: ContextFactory,
+) -> None:
     """The page's own reads of the match (its first look after loading, after the queue on
     the phone stops, after a refused hand is resolved) show a newer match like any live
     update: a hand the director undid meanwhile is said, never drawn silently."""
@@ -247,6 +249,8 @@ def test_a_director_undo_during_the_phones_own_first_read_is_explained(page: Pag
             voided.append(True)
         route.continue_()
 
+    # No service worker: the panel read then goes to the network, where the route sees it.
+    page = browser_context(service_workers="block").new_page()
     page.route(re.compile(r"/matches/\d+/panel/"), void_first)
     _open(page, table)
     panel = page.locator("#match-panel")
