@@ -204,6 +204,11 @@ def hand_list(*, match: Match, include_void: bool = True) -> QuerySet[Hand]:
     return qs
 
 
+#: The idempotency key of the player's version a director records to settle a dispute:
+#: this prefix and the dispute's id (``scoring.services.confirmations.dispute_resolve``).
+DISPUTE_KEY_PREFIX = "dispute-"
+
+
 def hand_decided_on_dispute(*, match_id: int, hand: Hand) -> bool:
     """Whether ``hand`` stands by a director's decision on a player's dispute (issue 15): the
     recorded version upheld, or the player's version the director recorded in its place (its
@@ -212,6 +217,7 @@ def hand_decided_on_dispute(*, match_id: int, hand: Hand) -> bool:
     query."""
     decided = Q(hand_id=hand.pk, status=ResultDispute.Status.UPHELD)
     key = hand.idempotency_key or ""
-    if key.startswith("dispute-") and key[len("dispute-") :].isdigit():
-        decided |= Q(pk=int(key[len("dispute-") :]), status=ResultDispute.Status.CORRECTED)
+    if key.startswith(DISPUTE_KEY_PREFIX) and key[len(DISPUTE_KEY_PREFIX) :].isdigit():
+        pk = int(key[len(DISPUTE_KEY_PREFIX) :])
+        decided |= Q(pk=pk, status=ResultDispute.Status.CORRECTED)
     return ResultDispute.objects.filter(Q(match_id=match_id) & decided).exists()

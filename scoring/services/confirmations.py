@@ -38,7 +38,12 @@ from scoring.engine.match import match_apply
 from scoring.engine.record import HandRecord
 from scoring.events import match_update_event
 from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
-from scoring.selectors import match_fold_records, match_hand_records, match_missing
+from scoring.selectors import (
+    DISPUTE_KEY_PREFIX,
+    match_fold_records,
+    match_hand_records,
+    match_missing,
+)
 from scoring.services.common import _final_placings, _require_match_director, _require_match_visible
 from scoring.services.confirmation_gates import (
     HOLD_DISPUTED,
@@ -509,7 +514,7 @@ def dispute_resolve(
             actor=actor,
             expected_number=number,
             payload=dispute.claimed,
-            idempotency_key=f"dispute-{dispute.pk}",
+            idempotency_key=f"{DISPUTE_KEY_PREFIX}{dispute.pk}",
         )
         match = _lock(match_id)  # as the record left it
         if match.confirmation_hold in (HOLD_HAND, HOLD_RESULT):

@@ -1205,6 +1205,13 @@
     try { return JSON.parse(panel().dataset.offlinePreview || "null"); } catch (e) { return null; }
   }
 
+  // A hand's payload (the form's, or a queued one) as the JS reducer's record.
+  function reducerRecord(p) {
+    return { poser: p.poser, pose_tile: p.pose_tile, end: p.end,
+      winner: p.winner === undefined ? null : p.winner,
+      counts: p.counts || null, llave: !!p.llave, sporting: false };
+  }
+
   // The hands not yet in the panel's state, folded with the JS reducer from the panel's engine
   // snapshot: what the table plays next while the server has not confirmed them.
   function preview(entries) {
@@ -1224,10 +1231,7 @@
         if (e.number <= state.hands) continue; // already in the snapshot
         if (e.number !== state.hands + 1) break;
         var p = e.payload;
-        var step = reducer.matchApply(snap.ruleset, state, {
-          poser: p.poser, pose_tile: p.pose_tile, end: p.end, winner: p.winner === undefined ? null : p.winner,
-          counts: p.counts || null, llave: !!p.llave, sporting: false
-        });
+        var step = reducer.matchApply(snap.ruleset, state, reducerRecord(p));
         state = step.state;
         previewScored = step.scored;
         if (e.status !== "confirmed") previewRecorded = false;
@@ -1319,11 +1323,7 @@
     var state = p.dataset.unsent === "1" && previewState ? previewState : snap.state;
     if (payload.number !== state.hands + 1) return "";
     try {
-      var step = reducer.matchApply(snap.ruleset, state, {
-        poser: payload.poser, pose_tile: payload.pose_tile, end: payload.end,
-        winner: payload.winner === undefined ? null : payload.winner,
-        counts: payload.counts || null, llave: !!payload.llave, sporting: false
-      });
+      var step = reducer.matchApply(snap.ruleset, state, reducerRecord(payload));
       return resetWords(step.scored, section.dataset);
     } catch (err) {
       return "";
