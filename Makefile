@@ -42,8 +42,16 @@ lint: venv
 typecheck: venv
 	$(VENV)/bin/mypy .
 
+# Two pytest-xdist workers by default (the CI machine has 2 cores). Each test file is one unit
+# of work (--dist loadfile): its module fixtures (a live server, a browser, the deployment
+# stack of tests/deploy/test_smoke.py on its fixed ports) are set up once, on one worker. Each
+# worker has its own test database (pytest-django) and Redis database (config/settings/test.py).
+# PYTEST_WORKERS=0 runs in one process, as a single file or a debugger wants.
+PYTEST_WORKERS ?= 2
+XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),-n 0,-n $(PYTEST_WORKERS) --dist loadfile)
+
 pytest: venv
-	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(PYTEST_ARGS)
+	DJANGO_SETTINGS_MODULE=config.settings.test $(VENV)/bin/pytest $(XDIST) $(PYTEST_ARGS)
 
 # The page, API and flow tests again on the embedded default (SQLite, in-memory channel layer,
 # local-memory cache, eager Celery): what `make demo` runs on, and the whole-event browser test
@@ -92,7 +100,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_round_page_disputes.py tests/browser/test_round_disputed_table.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
-		$(VENV)/bin/pytest -p no:cacheprovider $(EMBEDDED_TESTS) $(PYTEST_ARGS)
+		$(VENV)/bin/pytest -p no:cacheprovider $(XDIST) $(EMBEDDED_TESTS) $(PYTEST_ARGS)
 
 # The whole gate, in CI order (STYLE.md §12). Tests need PostgreSQL and Redis (the embedded
 # run needs neither).

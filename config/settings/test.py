@@ -25,6 +25,24 @@ else:
         os.environ["DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/test"
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = "redis://127.0.0.1:6379/1"
+    # Under pytest-xdist (``make pytest`` runs two workers) each worker has its own test
+    # database (pytest-django suffixes its name) and here its own Redis database: the channel
+    # layer's groups, the shared cache and the real Celery broker of one worker never meet the
+    # other's (tournament ids repeat across the two databases). Children a test starts (ASGI
+    # servers, Celery workers) inherit it through the environment.
+    # ``CT_TEST_REDIS_WORKER`` says it is done, so a child (which inherits both variables)
+    # does not move it again.
+    _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if (
+        _worker.startswith("gw")
+        and _worker[2:].isdigit()
+        and os.environ.get("CT_TEST_REDIS_WORKER") != _worker
+    ):
+        _base, _, _db = os.environ["REDIS_URL"].rpartition("/")
+        _db = _db.split("?", 1)[0]
+        if _base.startswith("redis") and _db.isdigit():
+            os.environ["REDIS_URL"] = f"{_base}/{(int(_db) + int(_worker[2:])) % 16}"
+        os.environ["CT_TEST_REDIS_WORKER"] = _worker
 # Services and views run their Celery tasks in-process unless a test asks for the real worker
 # (tests/core/test_infrastructure.py sends through the real broker to a real worker process).
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
