@@ -283,8 +283,20 @@ class MatchListQuery(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class QueryBooleanField(serializers.BooleanField):
+    """A boolean query parameter: ``true``/``false`` (or ``1``/``0``, ``yes``/``no``). Given
+    but blank (``?include_void=``) is a 400 naming it, not read as absent: DRF's form rule
+    (a blank box is no answer) made ``?include_void=`` list the voided hands, the default,
+    when a client most likely meant the opposite."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
+
+
 class HandListQuery(serializers.Serializer[dict[str, Any]]):
-    include_void = serializers.BooleanField(
+    include_void = QueryBooleanField(
         required=False, default=True, help_text="Also the voided hands (default true)"
     )
 

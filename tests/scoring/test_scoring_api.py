@@ -685,6 +685,37 @@ def test_start_override_forfeit_void_through_the_api(tournament: Tournament) -> 
     assert hands["results"][0]["void_reason"] == "typo"
 
 
+def test_the_hand_list_reads_include_void_and_refuses_a_blank_or_unknown_value(
+    tournament: Tournament,
+) -> None:
+    """``include_void`` (default true) is a boolean: ``false`` leaves voided hands out; given
+    but blank, or not a boolean, it is a 400 naming the parameter, never read as absent (a
+    blank used to list the voided hands, the default)."""
+    director = director_of(tournament)
+    api = APIClient()
+    api.force_authenticate(director)
+    m = scheduled_match(tournament, n_players=2)
+    assert (
+        api.post(f"/api/matches/{m.pk}/start/", {"lot_winner": 1}, format="json").status_code == 200
+    )
+    assert post_hand(api, m, {"number": 1, **win(0, 1, "6-6")}).status_code == 201
+    voided = api.post(
+        f"/api/matches/{m.pk}/hands/void-last/", {"number": 1, "reason": "typo"}, format="json"
+    )
+    assert voided.status_code == 200
+    url = f"/api/matches/{m.pk}/hands/"
+    assert api.get(url).json()["count"] == 1
+    assert api.get(url, {"include_void": "true"}).json()["count"] == 1
+    assert api.get(url, {"include_void": "false"}).json()["count"] == 0
+    assert api.get(url, {"include_void": "0"}).json()["count"] == 0
+    for value in ("", "maybe"):
+        r = api.get(url, {"include_void": value})
+        assert r.status_code == 400, (value, r.content)
+        error = r.json()["error"]
+        assert list(error["fields"]) == ["include_void"]
+        assert "boolean" in error["fields"]["include_void"][0]
+
+
 def test_create_match_through_the_api(tournament: Tournament) -> None:
     from tests.factories import EntryFactory, TableFactory
 
