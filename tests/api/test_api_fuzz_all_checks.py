@@ -193,7 +193,7 @@ def _director_signed_in(world: World) -> Iterator[None]:  # noqa: F811
 def test_api_fuzz_all_checks(
     case: Any,
     caller: str,
-    world: World,
+    world: World,  # noqa: F811
     app: InProcessApp,  # noqa: F811
 ) -> None:
     app.tracebacks.clear()
