@@ -573,6 +573,9 @@ def director_dashboard_rows(request: HttpRequest, slug: str) -> HttpResponse:
     """The dashboard's table body, polled by the page (conditional GET: 304 when unchanged)."""
     tournament = _dashboard_tournament(request, slug)
     context = _dashboard_context(request, tournament)
+    # Polled: the rows also carry the open disputes' count for the Disputes tab (the page's
+    # own tab was drawn with it when the page loaded).
+    context["polled"] = True
     response = render(request, "scoring/_dashboard_rows.html", context)
     # Not kept by the browser (a shared laptop at the venue; a draft's rows are private): the
     # page's script keeps the ETag and the rows itself and treats a 304 as "unchanged", so no

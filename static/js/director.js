@@ -196,6 +196,10 @@
           var disputes = doc.getElementById("round-disputes");
           var shown = document.getElementById("round-disputes");
           if (disputes && shown) shown.innerHTML = disputes.innerHTML;
+          // ... and the Disputes tab's count with it.
+          var tab = doc.getElementById("nav-disputes");
+          var tabShown = document.getElementById("nav-disputes");
+          if (tab && tabShown) tabShown.innerHTML = tab.innerHTML;
           if (stamp) stamp.textContent = "· " + new Date().toLocaleTimeString(document.documentElement.lang || undefined, { hour12: false });
         })
         .catch(function () { if (stamp) stamp.textContent = "· offline?"; });

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from scoring import confirmation
 from tests.brackets.disputed_round import dispute_the_result, disputed_round
 from tests.browser.conftest import DESKTOP, ContextFactory
 
@@ -91,9 +92,42 @@ def test_a_table_disputed_while_the_page_is_open_is_marked_at_the_next_refresh(
     expect(page.locator("#disputed-next")).to_have_count(0)
     page.evaluate("window.__same_page = true")
 
+    expect(page.locator("#nav-disputes")).to_have_text("Disputes")
     dispute_the_result(held, event.director)
     page.clock.fast_forward("00:25")
     expect(page.locator(f"#match-{held.pk} .hold-disputed")).to_be_visible()
+    expect(page.locator("#nav-disputes")).to_have_text("Disputes (1)")  # the tab too
     expect(page.locator(f"#match-{held.pk} .hold-pending")).to_have_count(0)
     expect(page.locator(f"#dispute-link-{held.pk}")).to_be_visible()
+    assert page.evaluate("window.__same_page === true")  # updated in place, not reloaded
+
+
+def test_the_dashboard_counts_disputes_raised_and_resolved_while_it_is_open(
+    browser_context: ContextFactory, transactional_db: Any
+) -> None:
+    """The dashboard's Disputes tab follows its rows: a table disputed while the page is open
+    shows "Disputes (1)" at the next poll, and the count leaves once the director resolves it
+    (it was drawn once, when the page loaded)."""
+    event = disputed_round(players=12, disputed=0, held=1)
+    (held,) = event.held
+    page = browser_context(viewport=DESKTOP, user=event.director).new_page()
+    page.clock.install()
+    page.goto(f"/director/tournaments/{event.tournament.slug}/")
+    tab = page.locator("#nav-disputes")
+    expect(tab).to_have_text("Disputes")
+    # No websocket on the test server: the page polls once its socket has failed.
+    expect(page.locator("#dashboard")).to_have_attribute("data-live-state", "polling")
+    page.evaluate("window.__same_page = true")
+
+    dispute_the_result(held, event.director)
+    page.clock.fast_forward("00:16")
+    expect(tab).to_have_text("Disputes (1)")
+    expect(tab.locator(".nav-count")).to_have_attribute("data-count", "1")
+
+    confirmation.dispute_resolve(
+        match_id=held.pk, actor=event.director, decision="uphold", reason="the sheet agrees"
+    )
+    page.clock.fast_forward("00:16")
+    expect(tab).to_have_text("Disputes")
+    expect(tab.locator(".nav-count")).to_have_count(0)
     assert page.evaluate("window.__same_page === true")  # updated in place, not reloaded
