@@ -155,6 +155,27 @@ class PairStandingOutput(serializers.Serializer[Any]):
     points_for = serializers.IntegerField(source="row.points_for")
     points_against = serializers.IntegerField(source="row.points_against")
     six_loves_given = serializers.IntegerField(source="row.six_loves_given")
+    six_loves_received = serializers.IntegerField(
+        source="row.six_loves_received",
+        help_text="Matches the opposing partnership won 6-0, counted once (R46); not a T10 key.",
+    )
+    forfeits = serializers.IntegerField(
+        source="row.forfeits", help_text="Matches lost by a no-show (T7)."
+    )
+    llaves = serializers.IntegerField(
+        source="row.llaves",
+        help_text="Llave wins (R23) of the partnership's players (R35, R42); not a T10 key.",
+    )
+    ties = serializers.IntegerField(
+        source="row.ties",
+        help_text="Tied hands (R43), one per tied hand however many of its players shared the "
+        "lowest count (R46); not a T10 key.",
+    )
+    replays_won = serializers.IntegerField(
+        source="row.replays_won",
+        help_text="Hands won after a tie (R35), one per hand even when both partners shared "
+        "the lowest count (R46); not a T10 key.",
+    )
     head_to_head = serializers.IntegerField(source="row.head_to_head", allow_null=True)
     tied_with = serializers.ListField(child=serializers.IntegerField(), source="row.tied_with")
     decided_by = serializers.CharField(source="row.decided_by")

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from live.api.serializers import PairStandingRowSerializer
 from live.exports import STANDINGS_COLUMNS
@@ -153,8 +154,8 @@ def test_a_pairs_events_results_carry_each_partnerships_llaves_ties_and_replays_
     """R35 over partnerships (R42, R46): the standings export (CSV and JSON) and the live
     standings API give each partnership its llaves, ties and replays won, as a player's row
     gives the player's; they were empty on a partnership's row (CSV ""; JSON null; absent from
-    the API)."""
-    t, _d, _q, match = play_pairs_match(TIE_REPLAY_LLAVE, ruleset_overrides={"llave": "plus_one"})
+    the API). So does the director's pair standings API (it had none of them)."""
+    t, d, q, match = play_pairs_match(TIE_REPLAY_LLAVE, ruleset_overrides={"llave": "plus_one"})
     assert match.status == Match.Status.FINISHED
     seats = {s.seat: s for s in match.seats.all()}
     # The seats keep their own counts (R35 per player): the partnership is not their sum.
@@ -179,6 +180,20 @@ def test_a_pairs_events_results_carry_each_partnerships_llaves_ties_and_replays_
     assert got == expected
     for row in stage["rows"]:  # documented as sent (the OpenAPI schema lists them)
         assert set(PairStandingRowSerializer(row).data) == set(row)
+
+    # The director's pair standings of the stage say the same (they lacked these columns).
+    director_api = APIClient()
+    director_api.force_authenticate(d)
+    direct = director_api.get(f"/api/tournaments/{t.slug}/stages/{q.pk}/pair-standings/")
+    assert direct.status_code == 200, direct.content
+    assert {
+        r["partnership_id"]: {k: r[k] for k in ("llaves", "ties", "replays_won")}
+        for r in direct.json()
+    } == expected
+    live_rows = {r["pair_id"]: r for r in stage["rows"]}
+    for r in direct.json():
+        for key in ("six_loves_given", "six_loves_received", "forfeits", "hands_won"):
+            assert r[key] == live_rows[r["partnership_id"]][key], key
 
     members = {r["pair_id"]: " & ".join(p["name"] for p in r["players"]) for r in stage["rows"]}
     want = {members[p]: stats for p, stats in expected.items()}
