@@ -2445,6 +2445,13 @@
   function registerWorker() {
     var swUrl = root.dataset.swUrl;
     if (!swUrl || !("serviceWorker" in navigator)) return;
+    // The worker says when it holds this page's copies: from then on a reload without
+    // network shows the page (#referee-app[data-offline-ready]; the offline tests wait for it
+    // before cutting the network, as a copy being rewritten is not there yet).
+    navigator.serviceWorker.addEventListener("message", function (ev) {
+      if (ev.data && ev.data.type === "cached") root.dataset.offlineReady = "1";
+    });
+    if (navigator.serviceWorker.startMessages) navigator.serviceWorker.startMessages();
     navigator.serviceWorker.register(swUrl).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (reg) {

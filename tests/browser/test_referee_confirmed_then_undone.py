@@ -34,6 +34,9 @@ def _wait_for_worker(page: Page) -> None:
         " && !!(await caches.match(location.pathname))",
         polling=200,
     )
+    # ... and has answered that it holds the page's copies (a copy being rewritten is not there
+    # yet: a reload without network then failed, seen under load).
+    expect(page.locator("#referee-app[data-offline-ready='1']")).to_have_count(1)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -201,6 +201,9 @@ def test_offline_the_result_waiting_on_the_phone_shows_its_scores(
         polling=200,
     )
     page.reload()
+    # The worker holds the reloaded page's copies again before the network goes (a copy being
+    # rewritten is not there yet: a reload without network then fails).
+    expect(page.locator("#referee-app[data-offline-ready='1']")).to_have_count(1)
     set_offline(context, True)
     _record_last_hand(page, 6)
     expect(page.locator("#submit-status")).to_contain_text("Hand 6 is saved on this phone")

@@ -207,6 +207,9 @@ def test_confirmations_queue_offline_with_the_hands(
         polling=200,
     )
     page.reload()
+    # The worker holds the reloaded page's copies again before the network goes (a copy being
+    # rewritten is not there yet: the offline reload below failed so once, under load).
+    expect(page.locator("#referee-app[data-offline-ready='1']")).to_have_count(1)
     set_offline(context, True)
     _tap_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
