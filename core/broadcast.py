@@ -181,15 +181,6 @@ def group_send_now(groups: list[str], event: dict[str, Any]) -> Future[None] | N
     return None
 
 
-def flush(timeout: float = 10.0) -> None:
-    """Wait until every event queued before the call has been sent to the channel layer (the
-    sender sends in order, so an empty send queued now resolves after them). For a caller
-    that writes and then joins a group, and must not hear its own earlier writes arrive late
-    (the tests' sockets); nothing to wait for without the Redis layer's sender thread."""
-    if _uses_sender_thread():
-        _sender.submit([], {}).result(timeout=timeout)
-
-
 def broadcast_on_commit(groups: list[str], event: dict[str, Any]) -> None:
     """Queue ``event`` for every group in ``groups``, sent once the transaction commits."""
     transaction.on_commit(lambda: _send_observed(groups, event), robust=True)

@@ -30,7 +30,6 @@ from django.utils import timezone
 
 from brackets.models import Round, RoundMatch, Stage
 from brackets.services import round_publish, stage_create, stage_seed
-from core import broadcast
 from scoring.engine import Ruleset
 from scoring.engine.simulate import simulate_match
 from scoring.models import Match, Seat
@@ -105,7 +104,6 @@ def make_live_tournament(
     stage_seed(stage=stage, actor=director, method="rating")
     rnd = round_publish(stage=stage, actor=director)
     tournament.refresh_from_db()
-    broadcast.flush()  # its events are out before a test's sockets connect
     return LiveTournament(tournament=tournament, director=director, stage=stage, round=rnd)
 
 
@@ -114,9 +112,6 @@ def start_match(match: Match, actor: Any, seed: int = 1) -> list[dict[str, Any]]
     ruleset = Ruleset.from_json(match.tournament.ruleset)
     sim = simulate_match(ruleset, match.n_players, seed)
     match_start(match_id=match.pk, actor=actor, lot_winner=sim.lot_winner)
-    # The start's update leaves on the broadcast thread: out before a socket the test connects
-    # next, which would otherwise hear it arrive late, after its hello (seen under load).
-    broadcast.flush()
     return [record.to_dict() for record in sim.records]
 
 

@@ -154,7 +154,15 @@ async def test_a_tournament_socket_after_a_match_socket_gets_events_and_ticks(
     t_comm, ok2, _ = await _connect("/ws/live/ws-open/?lang=en")
     assert ok2
     assert (await _json(t_comm))["type"] == "hello"
-    assert (await _json(t_comm))["type"] == "tick"
+    # Ticks come (the hub frames them for this socket). The match's start may still be on its
+    # way through Redis when the hub subscribes, and come first (seen under load).
+    seen = []
+    for _ in range(5):
+        seen.append((await _json(t_comm))["type"])
+        if seen[-1] == "tick":
+            break
+    assert seen[-1] == "tick", seen
+    assert set(seen[:-1]) <= {"tournament.update", "match.update"}, seen
 
     await sync_to_async(play_hands)(match, lt.director, payloads[:1])
     for _ in range(5):
