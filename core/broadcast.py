@@ -70,6 +70,9 @@ class _SenderLoop:
         self._pending: dict[str, list[dict[str, Any]]] = {}
         self._waiters: list[Future[None]] = []
         self._scheduled = False
+        # The running drain: asyncio keeps only a weak reference to a task, and a drain
+        # collected mid-send would leave the sender "scheduled" with nobody draining.
+        self._drains: set[asyncio.Task[None]] = set()
         # Loop time before which the next send waits (the end of the last send's window);
         # only the drain task touches it.
         self._next_send = 0.0
@@ -83,6 +86,7 @@ class _SenderLoop:
                 thread.start()
                 self._loop, self._pid = loop, os.getpid()
                 self._pending, self._waiters, self._scheduled = {}, [], False
+                self._drains = set()
                 self._next_send = 0.0
             return self._loop
 
@@ -101,7 +105,9 @@ class _SenderLoop:
         return future
 
     def _start_drain(self) -> None:
-        asyncio.get_running_loop().create_task(self._drain())
+        task = asyncio.get_running_loop().create_task(self._drain())
+        self._drains.add(task)
+        task.add_done_callback(self._drains.discard)
 
     async def _drain(self) -> None:
         linger = max(0.0, float(getattr(settings, "LIVE_BROADCAST_LINGER_MS", 0))) / 1000
@@ -132,8 +138,12 @@ class _SenderLoop:
         # The window opens when this send starts: events queued during it and up to
         # ``linger`` after wait for the next pass, which then sends them together.
         self._next_send = loop.time() + linger
-        layer = get_channel_layer()
         error: BaseException | None = None
+        try:
+            layer = get_channel_layer()
+        except Exception as exc:  # a misconfigured layer: say so to every waiter, never hang
+            logger.error("broadcast: no channel layer", exc_info=exc)
+            layer, batch, error = None, {}, exc
         for group, events in batch.items():
             message = events[0] if len(events) == 1 else {"type": BATCH, "events": events}
             try:

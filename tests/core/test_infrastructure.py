@@ -134,6 +134,36 @@ def test_broadcast_on_commit_reaches_a_group_only_after_commit() -> None:
     assert async_to_sync(receive)() == {"type": "match.update", "version": 3}
 
 
+def test_a_send_the_sender_cannot_make_is_answered_and_the_next_one_goes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No channel layer on the sender's thread (a broken configuration): the events' waiters
+    get the error instead of waiting forever, and the sender keeps going for later events.
+    The error used to end the drain with the batch's waiters never answered."""
+    import threading
+
+    from core import broadcast
+
+    real = broadcast.get_channel_layer
+    broken = [True]
+
+    def layer_or_failure(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "broadcast" and broken:
+            broken.pop()
+            raise RuntimeError("no channel layer")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", layer_or_failure)
+    group = f"test-{uuid.uuid4().hex[:8]}"
+    failed = broadcast.group_send_now([group], {"type": "t", "i": 1})
+    assert failed is not None
+    with pytest.raises(RuntimeError, match="no channel layer"):
+        failed.result(timeout=5)
+    sent = broadcast.group_send_now([group], {"type": "t", "i": 2})
+    assert sent is not None
+    sent.result(timeout=5)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_broadcast_is_dropped_when_the_transaction_rolls_back() -> None:
     from django.db import transaction
