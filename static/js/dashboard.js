@@ -57,29 +57,13 @@
       });
   }
 
-  // The Disputes tab's count (issue 15), from the rows just fetched: a table disputed while
-  // the page is open shows on the tab too, and a resolved one leaves it.
+  // The Disputes tab's count (issue 15), from the rows just fetched (they carry the tab's
+  // label as the server draws it): a table disputed while the page is open shows on the tab
+  // too, and a resolved one leaves it.
   function showDisputes() {
-    var counted = document.getElementById("dashboard-disputes");
+    var label = document.getElementById("dashboard-disputes");
     var tab = document.getElementById("nav-disputes");
-    if (!counted || !tab) return;
-    var n = parseInt(counted.dataset.openDisputes || "0", 10);
-    var count = tab.querySelector(".nav-count");
-    if (n > 0) {
-      if (!count) {
-        count = document.createElement("span");
-        count.className = "nav-count";
-        tab.appendChild(document.createTextNode(" "));
-        tab.appendChild(count);
-      }
-      count.dataset.count = String(n);
-      count.textContent = "(" + n + ")";
-    } else if (count) {
-      if (count.previousSibling && count.previousSibling.nodeType === 3) {
-        count.previousSibling.textContent = count.previousSibling.textContent.replace(/\s+$/, "");
-      }
-      count.remove();
-    }
+    if (label && tab) tab.innerHTML = label.innerHTML;
   }
 
   function refreshSoon() {
