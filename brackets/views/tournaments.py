@@ -26,7 +26,7 @@ from django.views import View
 
 from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
 from brackets.views.base import DirectorTournamentMixin
-from core.exceptions import ApplicationError, PermissionDeniedError
+from core.exceptions import ApplicationError, PermissionDeniedError, readable_rule
 from tournament.models import Tournament
 from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
@@ -49,7 +49,8 @@ def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
                 form.add_error(field, message)
             placed = True
     if not placed:
-        text = exc.message + (f" ({exc.rule})" if exc.rule and exc.rule not in exc.message else "")
+        rule = readable_rule(exc.rule)
+        text = exc.message + (f" ({rule})" if rule and rule not in exc.message else "")
         form.add_error(None, text)
 
 
