@@ -348,6 +348,21 @@ def test_the_directors_bracket_page_shows_points_as_the_round_page_does(
     assert all(on not in who for who, _ in continued)
 
 
+def test_the_directors_bracket_page_labels_the_continuation(
+    ev: ForfeitEvent, client: Client
+) -> None:
+    """T7: a forfeited match and its continuation are two cards of one table on the director's
+    bracket page. Both read "Table 1" with nothing to tell them apart (a director's walkthrough
+    on ``make demo``), where the round page, the dashboard, the table sheets and the public
+    bracket label the second "continuation (T7)"; now the bracket page does too."""
+    client.force_login(ev.director)
+    page = _get(client, f"/director/tournaments/{ev.tournament.slug}/bracket/")
+    headings = [
+        _text(h) for h in re.findall(r'<div class="table-card[^"]*">\s*<h3>(.*?)</h3>', page, re.S)
+    ]
+    assert headings == ["Table 1", "Table 1 continuation (T7)"], headings
+
+
 @pytest.mark.parametrize("prefix", ["/api/live", "/api/v1/live", "/api/v2/live"])
 def test_the_bracket_json_counts_points_as_the_pages_do(
     ev: ForfeitEvent, client: Client, prefix: str
