@@ -7,14 +7,16 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from brackets.views.base import DirectorTournamentMixin
+from brackets.views.base import DirectorTournamentMixin, error_text
 from core.choice_labels import choice_label
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from dominoes.digits import parse_int
 from notify import selectors, services
 from notify.models import MailSettings, WebhookDelivery, WebhookEvent
@@ -74,19 +76,30 @@ class WebhooksView(DirectorTournamentMixin):
         events = [str(e) for e in request.POST.getlist("events")]
         description = str(request.POST.get("description", ""))
         form = {"url": url, "events": events, "description": description}
-        created = self.run(
-            lambda: services.endpoint_create(
+        try:
+            endpoint, secret = services.endpoint_create(
                 tournament=self.tournament,
                 actor=request.user,
                 url=url,
                 events=events,
                 description=description,
-            ),
-            success=_("Webhook added. Copy its secret now: it is not shown again."),
-        )
-        if created is None:
-            return render(request, "notify/webhooks.html", self.context(form=form), status=400)
-        endpoint, secret = created
+            )
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except ApplicationError as exc:
+            # A bad field is said under that field, by its label ("Receiver URL"), with what
+            # was typed kept; before, one line at the top named it by its code ("url: ...").
+            # Any other refusal (a URL already added, too many webhooks) stays at the top.
+            errors = exc.fields if exc.code == "invalid_webhook" else {}
+            if not errors:
+                messages.error(request, error_text(exc))
+            return render(
+                request,
+                "notify/webhooks.html",
+                self.context(form=form, errors=errors),
+                status=400,
+            )
+        messages.success(request, _("Webhook added. Copy its secret now: it is not shown again."))
         # Rendered once, in this answer only (never stored in the session or a message).
         response = render(
             request,
