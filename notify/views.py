@@ -4,6 +4,7 @@ once), the delivery log, and the players' e-mail addresses for round notificatio
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -161,14 +162,15 @@ class PlayerEmailsView(DirectorTournamentMixin):
             .values_list("language", flat=True)
             .first()
         )
-        return self.base_context(
-            rows=selectors.contact_rows(tournament=self.tournament),
-            languages=settings.LANGUAGES,
-            default_language=default or "",
-            site_language=dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),
+        context: dict[str, Any] = {
+            "rows": selectors.contact_rows(tournament=self.tournament),
+            "languages": settings.LANGUAGES,
+            "default_language": default or "",
+            "site_language": dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),
             **_gate(self),
-            **extra,
-        )
+        }
+        context.update(extra)  # a refused save: the rows as they were sent
+        return self.base_context(**context)
 
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "notify/emails.html", self.page())
@@ -187,16 +189,62 @@ class PlayerEmailsView(DirectorTournamentMixin):
             and (pid := parse_int(key.removeprefix("language-"))) is not None
         }
         default = request.POST.get("default_language")
-        done = self.run(
-            lambda: services.contacts_update(
+        try:
+            services.contacts_update(
                 tournament=self.tournament,
                 actor=request.user,
                 emails=emails,
                 languages=languages,
                 default_language=None if default is None else str(default),
-            ),
-            success=_("E-mail addresses saved."),
-        )
-        if done is None:
-            return render(request, "notify/emails.html", self.page(), status=400)
+            )
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except ApplicationError as exc:
+            # Nothing was saved: the page comes back with what was typed in every row (before,
+            # every field went back to the stored address, the good ones typed with it lost),
+            # and each refusal under the address or language it is about.
+            messages.error(request, error_text(exc))
+            return render(
+                request,
+                "notify/emails.html",
+                self.page(
+                    rows=[
+                        _typed_row(row, emails, languages, exc.fields)
+                        for row in selectors.contact_rows(tournament=self.tournament)
+                    ],
+                    default_language=str(default or ""),
+                    default_error=" ".join(exc.fields.get("default_language", [])),
+                ),
+                status=400,
+            )
+        messages.success(request, _("E-mail addresses saved."))
         return HttpResponseRedirect(reverse("notify:emails", args=[self.tournament.slug]))
+
+
+@dataclass(frozen=True, slots=True)
+class TypedContactRow:
+    """A row of the e-mail addresses page as it was sent, with its refusals (nothing saved)."""
+
+    player_id: int
+    name: str
+    email: str
+    language: str
+    account_address: bool
+    error: str = ""
+
+
+def _typed_row(
+    row: selectors.ContactRow,
+    emails: dict[int, str],
+    languages: dict[int, str],
+    errors: dict[str, list[str]],
+) -> TypedContactRow:
+    pid = row.player_id
+    return TypedContactRow(
+        player_id=pid,
+        name=row.name,
+        email=emails.get(pid, row.email),
+        language=languages.get(pid, row.language),
+        account_address=row.account_address,
+        error=" ".join(errors.get(f"email-{pid}", []) + errors.get(f"language-{pid}", [])),
+    )
