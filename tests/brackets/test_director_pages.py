@@ -283,6 +283,41 @@ def test_format_is_fixed_once_the_stage_started(setup: dict[str, Any]) -> None:
     assert not form.fields["round_time_limit"].disabled
 
 
+def test_a_qualifying_stages_settings_do_not_show_the_knockout_fields(
+    setup: dict[str, Any],
+) -> None:
+    """A director's walkthrough on ``make demo``: a qualifying stage's Settings page showed
+    "Per table: top k go on" and "Final table seats", the knockout's settings (T6), which a
+    qualifying stage never uses (a knockout stage's page already left out Rounds and Cut).
+    They are sent as they are (hidden), so saving the page still works."""
+    client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
+    assert stage.kind == Stage.Kind.QUALIFYING
+    html = client.get(url("stage-edit", slug, stage.pk)).content.decode()
+    form = html.split('class="stage-form', 1)[1].split("</form>", 1)[0]
+    fields = re.findall(r'(<div hidden>)?<div class="field[^"]*" data-field="(\w+)"', form)
+    hidden = {name for wrapper, name in fields if wrapper}
+    shown = {name for wrapper, name in fields if not wrapper}
+    assert hidden == {"advance_per_table", "final_table_size"}
+    assert {"swiss_rounds", "cut_size", "round_time_limit"} <= shown
+    # What the browser sends (the hidden fields with their values) saves.
+    response = client.post(
+        url("stage-edit", slug, stage.pk),
+        {
+            "name": stage.name,
+            "swiss_rounds": "3",
+            "cut_size": str(stage.cut_size or ""),
+            "advance_per_table": "1",
+            "final_table_size": "4",
+            "allow_three": "on",
+            "bye_policy": stage.bye_policy,
+            "seat_order": stage.seat_order,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    stage.refresh_from_db()
+    assert stage.swiss_rounds == 3
+
+
 # -- seeding ----------------------------------------------------------------------------------
 
 
