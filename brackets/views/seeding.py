@@ -37,6 +37,7 @@ from brackets.services.registration import SameNameUnconfirmedError, TypedPlayer
 from brackets.services.steps import byes_text, tables_text
 from brackets.views.base import DirectorTournamentMixin, error_text, namesakes_notice
 from core.exceptions import ApplicationError, PermissionDeniedError
+from tournament.context import Action
 from tournament.models import Entry, Partnership, Tournament
 from tournament.partnerships import is_pairs_event, partnership_of_entries
 from tournament.pins import entry_check_in
@@ -150,8 +151,11 @@ class SeedingView(DirectorTournamentMixin):
             table_plan=_table_plan(
                 stage, len(active), pairs=self.tournament.entry_format == "pairs"
             ),
-            # Players' PINs matter only when they confirm results at the table (issue 15).
-            pins=self.tournament.confirmation != Tournament.Confirmation.OFF,
+            # Players' PINs matter only when they confirm results at the table (issue 15),
+            # and are issued only while the tournament can change (MANAGE's lifecycle gate):
+            # a finished one showed "issue a PIN" buttons that could only be refused.
+            pins=self.tournament.confirmation != Tournament.Confirmation.OFF
+            and self.tournament_context.can(Action.MANAGE),
             seed_form=seed_form
             or SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),
         )
