@@ -378,6 +378,20 @@ def test_reorder_full_order_and_single_move(setup: dict[str, Any]) -> None:
     assert seed_order(stage)[-1] == new[0]
 
 
+def test_saving_the_seed_order_untouched_changes_and_logs_nothing(setup: dict[str, Any]) -> None:
+    """A director's walkthrough on ``make demo``: "Save seed order" pressed again with nothing
+    moved said "Seed order saved." and logged "Seed order changed" with the same before and
+    after (as a referee set to the one a table has logs nothing). It now says nothing
+    changed, and the log has no such entry (T8)."""
+    seeded(setup)
+    client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
+    order = seed_order(stage)
+    response = client.post(url("reorder", slug, stage.pk), {"order": order, "reason": "again"})
+    assert follow_messages(client, response) == ["The seed order is unchanged: nothing was saved."]
+    assert seed_order(stage) == order
+    assert not ActionLog.objects.filter(verb="stage.reorder").exists()
+
+
 def test_reorder_rejects_an_order_of_other_players(setup: dict[str, Any]) -> None:
     seeded(setup)
     client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
