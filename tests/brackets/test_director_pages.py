@@ -19,7 +19,7 @@ from tests.brackets.factories_pages import (
     superuser,
     tournament_with_stage,
 )
-from tournament.models import ActionLog, Entry, RefereeToken
+from tournament.models import ActionLog, Entry, RefereeToken, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -316,6 +316,23 @@ def test_a_qualifying_stages_settings_do_not_show_the_knockout_fields(
     assert response.status_code == 302, response.content.decode()[:3000]
     stage.refresh_from_db()
     assert stage.swiss_rounds == 3
+
+
+def test_a_drafts_bracket_page_has_no_dead_public_link(setup: dict[str, Any]) -> None:
+    """A director's walkthrough on ``make demo``: a draft tournament's Bracket page linked
+    "Public bracket page", which answers 404 while the tournament is a draft (the public pages
+    open with registration). The page says so instead; the link is back once it is public."""
+    client, tournament = setup["client"], setup["t"]
+    public = f"/live/{tournament.slug}/bracket/"
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DRAFT)
+    html = client.get(url("bracket", tournament.slug)).content.decode()
+    assert f'href="{public}"' not in html
+    assert "The public bracket page opens with registration (Lifecycle page)" in html
+    assert client.get(public).status_code == 404
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.REGISTRATION)
+    html = client.get(url("bracket", tournament.slug)).content.decode()
+    assert f'href="{public}"' in html
+    assert client.get(public).status_code == 200
 
 
 # -- seeding ----------------------------------------------------------------------------------
