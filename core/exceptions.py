@@ -6,8 +6,19 @@ with its status (400 unless said otherwise); pages show ``message``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
+
+#: A rule of RULES.md (R31, T3, §9): what a reader can look up. Other ``rule`` values
+#: ("lifecycle", "confirmation") label the API's error for programs, not for a reader.
+RULE_NUMBER = re.compile(r"^(R\d+|T\d+|§\d+)")
+
+
+def readable_rule(rule: str | None) -> str | None:
+    """``rule`` when a page may name it to a reader (a RULES.md number), else ``None``: a
+    page says "[rule T7]", never "[rule lifecycle]"."""
+    return rule if rule and RULE_NUMBER.match(rule) else None
 
 
 class ApplicationError(Exception):

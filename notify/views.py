@@ -4,17 +4,20 @@ once), the delivery log, and the players' e-mail addresses for round notificatio
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from brackets.views.base import DirectorTournamentMixin
+from brackets.views.base import DirectorTournamentMixin, error_text
 from core.choice_labels import choice_label
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
 from dominoes.digits import parse_int
 from notify import selectors, services
 from notify.models import MailSettings, WebhookDelivery, WebhookEvent
@@ -74,19 +77,30 @@ class WebhooksView(DirectorTournamentMixin):
         events = [str(e) for e in request.POST.getlist("events")]
         description = str(request.POST.get("description", ""))
         form = {"url": url, "events": events, "description": description}
-        created = self.run(
-            lambda: services.endpoint_create(
+        try:
+            endpoint, secret = services.endpoint_create(
                 tournament=self.tournament,
                 actor=request.user,
                 url=url,
                 events=events,
                 description=description,
-            ),
-            success=_("Webhook added. Copy its secret now: it is not shown again."),
-        )
-        if created is None:
-            return render(request, "notify/webhooks.html", self.context(form=form), status=400)
-        endpoint, secret = created
+            )
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except ApplicationError as exc:
+            # A bad field is said under that field, by its label ("Receiver URL"), with what
+            # was typed kept; before, one line at the top named it by its code ("url: ...").
+            # Any other refusal (a URL already added, too many webhooks) stays at the top.
+            errors = exc.fields if exc.code == "invalid_webhook" else {}
+            if not errors:
+                messages.error(request, error_text(exc))
+            return render(
+                request,
+                "notify/webhooks.html",
+                self.context(form=form, errors=errors),
+                status=400,
+            )
+        messages.success(request, _("Webhook added. Copy its secret now: it is not shown again."))
         # Rendered once, in this answer only (never stored in the session or a message).
         response = render(
             request,
@@ -148,14 +162,15 @@ class PlayerEmailsView(DirectorTournamentMixin):
             .values_list("language", flat=True)
             .first()
         )
-        return self.base_context(
-            rows=selectors.contact_rows(tournament=self.tournament),
-            languages=settings.LANGUAGES,
-            default_language=default or "",
-            site_language=dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),
+        context: dict[str, Any] = {
+            "rows": selectors.contact_rows(tournament=self.tournament),
+            "languages": settings.LANGUAGES,
+            "default_language": default or "",
+            "site_language": dict(settings.LANGUAGES).get(settings.LANGUAGE_CODE, ""),
             **_gate(self),
-            **extra,
-        )
+        }
+        context.update(extra)  # a refused save: the rows as they were sent
+        return self.base_context(**context)
 
     def get(self, request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "notify/emails.html", self.page())
@@ -174,16 +189,62 @@ class PlayerEmailsView(DirectorTournamentMixin):
             and (pid := parse_int(key.removeprefix("language-"))) is not None
         }
         default = request.POST.get("default_language")
-        done = self.run(
-            lambda: services.contacts_update(
+        try:
+            services.contacts_update(
                 tournament=self.tournament,
                 actor=request.user,
                 emails=emails,
                 languages=languages,
                 default_language=None if default is None else str(default),
-            ),
-            success=_("E-mail addresses saved."),
-        )
-        if done is None:
-            return render(request, "notify/emails.html", self.page(), status=400)
+            )
+        except (NotFoundError, PermissionDeniedError):
+            raise
+        except ApplicationError as exc:
+            # Nothing was saved: the page comes back with what was typed in every row (before,
+            # every field went back to the stored address, the good ones typed with it lost),
+            # and each refusal under the address or language it is about.
+            messages.error(request, error_text(exc))
+            return render(
+                request,
+                "notify/emails.html",
+                self.page(
+                    rows=[
+                        _typed_row(row, emails, languages, exc.fields)
+                        for row in selectors.contact_rows(tournament=self.tournament)
+                    ],
+                    default_language=str(default or ""),
+                    default_error=" ".join(exc.fields.get("default_language", [])),
+                ),
+                status=400,
+            )
+        messages.success(request, _("E-mail addresses saved."))
         return HttpResponseRedirect(reverse("notify:emails", args=[self.tournament.slug]))
+
+
+@dataclass(frozen=True, slots=True)
+class TypedContactRow:
+    """A row of the e-mail addresses page as it was sent, with its refusals (nothing saved)."""
+
+    player_id: int
+    name: str
+    email: str
+    language: str
+    account_address: bool
+    error: str = ""
+
+
+def _typed_row(
+    row: selectors.ContactRow,
+    emails: dict[int, str],
+    languages: dict[int, str],
+    errors: dict[str, list[str]],
+) -> TypedContactRow:
+    pid = row.player_id
+    return TypedContactRow(
+        player_id=pid,
+        name=row.name,
+        email=emails.get(pid, row.email),
+        language=languages.get(pid, row.language),
+        account_address=row.account_address,
+        error=" ".join(errors.get(f"email-{pid}", []) + errors.get(f"language-{pid}", [])),
+    )

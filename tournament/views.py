@@ -32,7 +32,7 @@ from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
 from core.choice_labels import choice_label
-from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError, readable_rule
 from core.form_words import REASON_ERRORS, no_control_characters
 from core.views import api_error
 from tournament.api.serializers import referee_link as referee_link_url
@@ -274,8 +274,9 @@ class RevokeForm(forms.Form):
 
 def _service_text(exc: ApplicationError) -> str:
     """A service's refusal as the page says it, naming its rule if it has one."""
-    if exc.rule:
-        return gettext("%(message)s [rule %(rule)s]") % {"message": exc.message, "rule": exc.rule}
+    rule = readable_rule(exc.rule)
+    if rule and rule not in exc.message:
+        return gettext("%(message)s [rule %(rule)s]") % {"message": exc.message, "rule": rule}
     return exc.message
 
 

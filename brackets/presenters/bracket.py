@@ -38,6 +38,8 @@ class BracketTable:
     seats: tuple[SeatLine, ...]
     sides: tuple[SideLine, ...] = ()
     """In a pairs stage, the table's two partnerships, each once with its place (T9, R42)."""
+    continuation: bool = False
+    """A forfeit's continuation (T7): the second match at this table in the round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,10 @@ def _bracket_stage(
     for rnd in data.rounds:
         mark = went_on(data, rnd)  # as the public bracket marks it
         tables = []
+        seen_tables: set[int] = set()  # a table's matches come in id order (T7)
         for t in rnd.tables:
+            continuation = t.table_number in seen_tables
+            seen_tables.add(t.table_number)
             first = sole_first([s.placing or 0 for s in t.seats])
             # A finished match's points as the standings count them (T5, T7; README rule
             # decision 6): a forfeit is a 0-6 loss, and the players who played on at the
@@ -150,6 +155,7 @@ def _bracket_stage(
                     )
                     if data.pairs is not None
                     else (),
+                    continuation=continuation,
                 )
             )
         rounds.append(

@@ -460,7 +460,8 @@ def _partners_together(
 def stage_seed_reorder(
     *, stage: Stage, actor: Actor, order: Sequence[int], reason: str = ""
 ) -> Stage:
-    """Set a new seed order (entry ids, best first) before the stage's first round (T8)."""
+    """Set a new seed order (entry ids, best first) before the stage's first round (T8).
+    The order the stage already has changes and logs nothing."""
     require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     if stage.rounds.exists():
@@ -475,6 +476,10 @@ def stage_seed_reorder(
         raise seed_order_error(exc, names) from exc
     if stage.pairs:
         ordered = _partners_together(stage, current, ordered)
+    if list(ordered) == current:
+        # The order as it is (the list saved again untouched): nothing to write, and no
+        # "Seed order changed" entry whose before and after are the same.
+        return stage
     # One UPDATE; the (stage, seed) unique constraint is deferred to commit.
     StageEntry.objects.filter(stage=stage).update(
         seed=Case(

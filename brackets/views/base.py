@@ -13,7 +13,6 @@ Every POST calls one service; an expected failure (:class:`ApplicationError`, or
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -30,27 +29,27 @@ from django.views import View
 
 from brackets.engine import BracketError
 from brackets.models import Round, Stage
-from core.exceptions import ApplicationError, NotFoundError, PermissionDeniedError
+from core.exceptions import (
+    ApplicationError,
+    NotFoundError,
+    PermissionDeniedError,
+    readable_rule,
+)
 from tournament.context import Action, TournamentContext, context_for, require
 from tournament.models import Entry, Partnership, Tournament
 
 T = TypeVar("T")
 
 
-#: A rule of RULES.md (R31, T3, §9): what a director can look up. Other ``rule`` values
-#: ("lifecycle", "confirmation") label the API's error for programs, not for a reader.
-RULE_NUMBER = re.compile(r"^(R\d+|T\d+|§\d+)")
-
-
 def error_text(exc: ApplicationError | BracketError) -> str:
     """The message a director reads: the service's message, naming its rule if it has one."""
     message = exc.message
-    rule = exc.rule
+    rule = readable_rule(exc.rule)
     if isinstance(exc, ApplicationError):
         details = [m for msgs in exc.fields.values() for m in msgs if m not in message]
         if details and len(details) <= 3:
             message = f"{message} ({'; '.join(details)})"
-    if rule and RULE_NUMBER.match(rule) and rule not in message:
+    if rule and rule not in message:
         message = _("%(message)s [rule %(rule)s]") % {"message": message, "rule": rule}
     return message
 

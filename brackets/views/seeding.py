@@ -24,7 +24,7 @@ from brackets.forms import (
     ReorderForm,
     SeedForm,
 )
-from brackets.models import Stage
+from brackets.models import Stage, StageEntry
 from brackets.presenters.director import pairs_not_ready, roster_lines, seeding_rows
 from brackets.services import (
     stage_entry_add,
@@ -37,6 +37,7 @@ from brackets.services.registration import SameNameUnconfirmedError, TypedPlayer
 from brackets.services.steps import byes_text, tables_text
 from brackets.views.base import DirectorTournamentMixin, error_text, namesakes_notice
 from core.exceptions import ApplicationError, PermissionDeniedError
+from tournament.context import Action
 from tournament.models import Entry, Partnership, Tournament
 from tournament.partnerships import is_pairs_event, partnership_of_entries
 from tournament.pins import entry_check_in
@@ -150,8 +151,11 @@ class SeedingView(DirectorTournamentMixin):
             table_plan=_table_plan(
                 stage, len(active), pairs=self.tournament.entry_format == "pairs"
             ),
-            # Players' PINs matter only when they confirm results at the table (issue 15).
-            pins=self.tournament.confirmation != Tournament.Confirmation.OFF,
+            # Players' PINs matter only when they confirm results at the table (issue 15),
+            # and are issued only while the tournament can change (MANAGE's lifecycle gate):
+            # a finished one showed "issue a PIN" buttons that could only be refused.
+            pins=self.tournament.confirmation != Tournament.Confirmation.OFF
+            and self.tournament_context.can(Action.MANAGE),
             seed_form=seed_form
             or SeedForm(initial={"method": stage.seeding, "rng_seed": stage.rng_seed}),
         )
@@ -226,16 +230,29 @@ class ReorderView(DirectorTournamentMixin):
         if not form.is_valid():
             messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
         else:
-            self.run(
+            before = _seed_order(stage)
+            done = self.run(
                 lambda: stage_seed_reorder(
                     stage=stage,
                     actor=request.user,
                     order=form.order,
                     reason=form.cleaned_data.get("reason") or "",
-                ),
-                success=_("Seed order saved."),
+                )
             )
+            if done is not None:
+                messages.success(
+                    request,
+                    _("Seed order saved.")
+                    if _seed_order(stage) != before
+                    else _("The seed order is unchanged: nothing was saved."),
+                )
         return HttpResponseRedirect(seeding_url(slug, stage.pk) + "#seeds")
+
+
+def _seed_order(stage: Stage) -> list[int]:
+    return list(
+        StageEntry.objects.filter(stage=stage).order_by("seed").values_list("entry_id", flat=True)
+    )
 
 
 class CheckInView(DirectorTournamentMixin):

@@ -26,9 +26,10 @@ from django.views import View
 
 from brackets.tournament_forms import TournamentForm, preset_labels, preset_values
 from brackets.views.base import DirectorTournamentMixin
-from core.exceptions import ApplicationError, PermissionDeniedError
+from core.exceptions import ApplicationError, PermissionDeniedError, readable_rule
 from tournament.models import Tournament
 from tournament.partnerships import PAIRS, is_partnership_ruleset, tournament_entry_format_set
+from tournament.selectors import user_directs_any
 from tournament.services import tournament_create, tournament_create_allowed, tournament_update
 
 #: Refusals whose field text is a bare "Taken.": the form shows the whole message there
@@ -49,7 +50,8 @@ def _service_error_to_form(form: TournamentForm, exc: ApplicationError) -> None:
                 form.add_error(field, message)
             placed = True
     if not placed:
-        text = exc.message + (f" ({exc.rule})" if exc.rule and exc.rule not in exc.message else "")
+        rule = readable_rule(exc.rule)
+        text = exc.message + (f" ({rule})" if rule and rule not in exc.message else "")
         form.add_error(None, text)
 
 
@@ -68,6 +70,16 @@ class TournamentCreateView(LoginRequiredMixin, View):
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated and not tournament_create_allowed(actor=request.user):
+            if user_directs_any(user=request.user):
+                # A co-director (invited): "only ... tournament directors" would read as if
+                # they were not one (docs/director-guide.md, "Co-directors").
+                raise PermissionDenied(
+                    _(
+                        "You joined as a co-director through an invitation: you direct the "
+                        "tournaments you were invited to and cannot create new ones. Ask the "
+                        "site's staff if you need to."
+                    )
+                )
             raise PermissionDenied(_("Only staff or tournament directors may create tournaments."))
         return super().dispatch(request, *args, **kwargs)
 

@@ -19,7 +19,7 @@ from tests.brackets.factories_pages import (
     superuser,
     tournament_with_stage,
 )
-from tournament.models import ActionLog, Entry, RefereeToken
+from tournament.models import ActionLog, Entry, RefereeToken, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -283,6 +283,58 @@ def test_format_is_fixed_once_the_stage_started(setup: dict[str, Any]) -> None:
     assert not form.fields["round_time_limit"].disabled
 
 
+def test_a_qualifying_stages_settings_do_not_show_the_knockout_fields(
+    setup: dict[str, Any],
+) -> None:
+    """A director's walkthrough on ``make demo``: a qualifying stage's Settings page showed
+    "Per table: top k go on" and "Final table seats", the knockout's settings (T6), which a
+    qualifying stage never uses (a knockout stage's page already left out Rounds and Cut).
+    They are sent as they are (hidden), so saving the page still works."""
+    client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
+    assert stage.kind == Stage.Kind.QUALIFYING
+    html = client.get(url("stage-edit", slug, stage.pk)).content.decode()
+    form = html.split('class="stage-form', 1)[1].split("</form>", 1)[0]
+    fields = re.findall(r'(<div hidden>)?<div class="field[^"]*" data-field="(\w+)"', form)
+    hidden = {name for wrapper, name in fields if wrapper}
+    shown = {name for wrapper, name in fields if not wrapper}
+    assert hidden == {"advance_per_table", "final_table_size"}
+    assert {"swiss_rounds", "cut_size", "round_time_limit"} <= shown
+    # What the browser sends (the hidden fields with their values) saves.
+    response = client.post(
+        url("stage-edit", slug, stage.pk),
+        {
+            "name": stage.name,
+            "swiss_rounds": "3",
+            "cut_size": str(stage.cut_size or ""),
+            "advance_per_table": "1",
+            "final_table_size": "4",
+            "allow_three": "on",
+            "bye_policy": stage.bye_policy,
+            "seat_order": stage.seat_order,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    stage.refresh_from_db()
+    assert stage.swiss_rounds == 3
+
+
+def test_a_drafts_bracket_page_has_no_dead_public_link(setup: dict[str, Any]) -> None:
+    """A director's walkthrough on ``make demo``: a draft tournament's Bracket page linked
+    "Public bracket page", which answers 404 while the tournament is a draft (the public pages
+    open with registration). The page says so instead; the link is back once it is public."""
+    client, tournament = setup["client"], setup["t"]
+    public = f"/live/{tournament.slug}/bracket/"
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DRAFT)
+    html = client.get(url("bracket", tournament.slug)).content.decode()
+    assert f'href="{public}"' not in html
+    assert "The public bracket page opens with registration (Lifecycle page)" in html
+    assert client.get(public).status_code == 404
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.REGISTRATION)
+    html = client.get(url("bracket", tournament.slug)).content.decode()
+    assert f'href="{public}"' in html
+    assert client.get(public).status_code == 200
+
+
 # -- seeding ----------------------------------------------------------------------------------
 
 
@@ -341,6 +393,20 @@ def test_reorder_full_order_and_single_move(setup: dict[str, Any]) -> None:
         url("reorder", slug, stage.pk), {"order": seed_order(stage), "move": f"{new[0]}:bottom"}
     )
     assert seed_order(stage)[-1] == new[0]
+
+
+def test_saving_the_seed_order_untouched_changes_and_logs_nothing(setup: dict[str, Any]) -> None:
+    """A director's walkthrough on ``make demo``: "Save seed order" pressed again with nothing
+    moved said "Seed order saved." and logged "Seed order changed" with the same before and
+    after (as a referee set to the one a table has logs nothing). It now says nothing
+    changed, and the log has no such entry (T8)."""
+    seeded(setup)
+    client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
+    order = seed_order(stage)
+    response = client.post(url("reorder", slug, stage.pk), {"order": order, "reason": "again"})
+    assert follow_messages(client, response) == ["The seed order is unchanged: nothing was saved."]
+    assert seed_order(stage) == order
+    assert not ActionLog.objects.filter(verb="stage.reorder").exists()
 
 
 def test_reorder_rejects_an_order_of_other_players(setup: dict[str, Any]) -> None:

@@ -36,6 +36,24 @@ def test_the_roster_offers_pins_only_when_players_confirm() -> None:
     )
 
 
+def test_a_finished_tournaments_roster_offers_no_pin() -> None:
+    """A director's walkthrough on ``make demo``: the seeding list of a finished tournament
+    (players confirming at the table) still had an "issue a PIN" button on every row, each
+    answered "... is finished: changing the tournament is no longer possible". The roster
+    offers none once the tournament is finished, and again once it is reopened."""
+    tournament, director, url = _setup("match_end")
+    client = director_client(director)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    html = client.get(url).content.decode()
+    assert "issue a PIN" not in html
+    assert 'id="pin-' not in html
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    html = client.get(url).content.decode()
+    assert (
+        html.count(">issue a PIN</button>") == Entry.objects.filter(tournament=tournament).count()
+    )
+
+
 def test_a_pin_is_shown_once_replaces_the_old_one_and_lifts_a_lockout() -> None:
     tournament, director, url = _setup("every_hand")
     client = director_client(director)

@@ -49,7 +49,11 @@ def _isolated_namespaces(settings: Any) -> None:
     caches["default"]["KEY_PREFIX"] = f"ct-live-test-{uuid.uuid4().hex}"
     settings.CACHES = caches
     layers = copy.deepcopy(settings.CHANNEL_LAYERS)
-    layers["default"].setdefault("CONFIG", {})["prefix"] = CHANNEL_PREFIX
+    # Redis's layer only: the embedded run's InMemoryChannelLayer takes no ``prefix`` (it
+    # raised TypeError on every broadcast, logged and dropped, so these tests never sent one
+    # on SQLite as ``make demo`` does); its groups live in this process anyway.
+    if "redis" in layers["default"]["BACKEND"].lower():
+        layers["default"].setdefault("CONFIG", {})["prefix"] = CHANNEL_PREFIX
     settings.CHANNEL_LAYERS = layers
 
 

@@ -27,12 +27,14 @@ import pytest
 from django.test import Client
 
 from brackets.selectors.stage_data import SeatData, standings_line
-from brackets.services import round_advance
+from brackets.services import round_advance, stage_entry_withdraw
 from live import selectors as live
+from scoring.models import Seat
 from tests.brackets.conftest import play_round
 from tests.factories import TournamentFactory, match_in_progress
 from tests.live.conftest import add_knockout, make_live_tournament
 from tests.live.forfeit_event import ForfeitEvent, forfeit_event
+from tests.pages.final_table import final_table_one_hand_from_the_end
 from tournament.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -348,6 +350,21 @@ def test_the_directors_bracket_page_shows_points_as_the_round_page_does(
     assert all(on not in who for who, _ in continued)
 
 
+def test_the_directors_bracket_page_labels_the_continuation(
+    ev: ForfeitEvent, client: Client
+) -> None:
+    """T7: a forfeited match and its continuation are two cards of one table on the director's
+    bracket page. Both read "Table 1" with nothing to tell them apart (a director's walkthrough
+    on ``make demo``), where the round page, the dashboard, the table sheets and the public
+    bracket label the second "continuation (T7)"; now the bracket page does too."""
+    client.force_login(ev.director)
+    page = _get(client, f"/director/tournaments/{ev.tournament.slug}/bracket/")
+    headings = [
+        _text(h) for h in re.findall(r'<div class="table-card[^"]*">\s*<h3>(.*?)</h3>', page, re.S)
+    ]
+    assert headings == ["Table 1", "Table 1 continuation (T7)"], headings
+
+
 @pytest.mark.parametrize("prefix", ["/api/live", "/api/v1/live", "/api/v2/live"])
 def test_the_bracket_json_counts_points_as_the_pages_do(
     ev: ForfeitEvent, client: Client, prefix: str
@@ -371,3 +388,28 @@ def test_the_bracket_json_counts_points_as_the_pages_do(
     continued = {s["entry_id"]: s for s in tables[ev.continuation.pk]["seats"]}
     assert [continued[e]["counted_points"] for e in (a, b, d)] == [0, 6, 0]
     assert not any(s["played_on"] for s in continued.values())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_directors_final_table_card_labels_the_continuation(client: Client) -> None:
+    """T7 at the final table: with a player withdrawn from the final, the bracket page's
+    "Final table" card listed the forfeited match's four seats and the continuation's three
+    as one list (A, B, C, D, A, B, C: seven seats at one table, letters repeated). The
+    continuation's seats now come under "Table 1 · continuation (T7)"."""
+    final = final_table_one_hand_from_the_end()
+    leaver = Seat.objects.filter(match=final.match).order_by("seat").first()
+    assert leaver is not None
+    stage = final.match.round_link.round.stage  # type: ignore[attr-defined]
+    stage_entry_withdraw(
+        stage=stage,
+        actor=final.director,
+        entry=Entry.objects.get(pk=leaver.entry_id),
+        reason="Flight home",
+    )
+    client.force_login(final.director)
+    page = _get(client, f"/director/tournaments/{final.tournament.slug}/bracket/")
+    card = _between(page, '<section class="card final-table"', "</section>")
+    assert card.count('<ol class="seats final">') == 2
+    assert _text(card.split('<ol class="seats final">')[1]).count("played on at the continuation")
+    between = _text(card.split('<ol class="seats final">')[1].split("</ol>", 1)[1])
+    assert between == "Table 1 · continuation (T7)", between

@@ -132,6 +132,42 @@ def test_the_emails_page_saves_and_clears_addresses() -> None:
     assert not EntryContact.objects.exists()
 
 
+def test_a_refused_save_keeps_every_typed_address_and_says_which_one_is_wrong() -> None:
+    """A director's walkthrough on ``make demo``: typing a bad address in one row and a good
+    one in the next, then Save, answered "No address was saved: ..." with every field back
+    to the stored (empty) address: the good address typed with it was lost, and no row said
+    which one was wrong. Nothing is saved still; the page keeps what was typed and the
+    refusal is under the address it is about."""
+    tournament, director, _ = seeded_stage(4)
+    pids = list(
+        Entry.objects.filter(tournament=tournament)
+        .order_by("player__name")
+        .values_list("player_id", flat=True)
+    )
+    client = Client()
+    client.force_login(director)
+    url = reverse("notify:emails", args=[tournament.slug])
+    bad = client.post(
+        url,
+        {
+            f"email-{pids[0]}": "not-an-email",
+            f"email-{pids[1]}": "kevin@example.org",
+            f"language-{pids[1]}": "es",
+        },
+    )
+    assert bad.status_code == 400
+    html = bad.content.decode()
+    assert 'value="not-an-email"' in html
+    assert 'value="kevin@example.org"' in html
+    row = html.split(f'id="email-{pids[1]}"', 1)[1].split("</tr>", 1)[0]
+    assert '<option value="es" selected>' in row
+    error = html.split(f'id="email-error-{pids[0]}">', 1)[1].split("</p>", 1)[0]
+    assert "is not an e-mail address." in error
+    assert f'aria-describedby="email-error-{pids[0]}"' in html
+    assert f'id="email-error-{pids[1]}"' not in html
+    assert not EntryContact.objects.exists()
+
+
 # -- an address belongs to the entry: one tournament's, never shown to another -----------------
 
 

@@ -451,6 +451,47 @@ def test_the_delivery_log_filter_ignores_an_endpoint_in_other_digits(
     assert WebhookEndpoint.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("posted", "error_id", "words"),
+    [
+        (
+            {"url": "ftp://example.com/hook", "events": ["round_published"]},
+            "webhook-url-error",
+            "Only http and https URLs may receive webhooks",
+        ),
+        ({"url": "", "events": ["round_published"]}, "webhook-url-error", "Enter the receiver"),
+        (
+            {"url": "https://example.org/hook", "events": []},
+            "webhook-events-error",
+            "Choose one or more of: round_published, match_finished, hand_recorded.",
+        ),
+    ],
+)
+def test_a_bad_field_is_said_under_that_field_by_its_label(
+    posted: dict[str, Any], error_id: str, words: str
+) -> None:
+    """A director's walkthrough on ``make demo``: a refused webhook read, at the top of the
+    page, "The webhook was not added: url: only http and https URLs ..." or "events: ...":
+    the field named by its code, away from it. The refusal is now under the field it is
+    about (the Receiver URL input, the Events box), what was typed is kept and no code is
+    shown."""
+    tournament, director, _ = seeded_stage(4)
+    client = Client()
+    client.force_login(director)
+    response = client.post(reverse("notify:webhooks", args=[tournament.slug]), posted)
+    assert response.status_code == 400
+    html = response.content.decode()
+    form = html.split('id="webhook-add"', 1)[1].split("</form>", 1)[0]
+    assert f'id="{error_id}"' in form
+    error = form.split(f'id="{error_id}">', 1)[1].split("</p>", 1)[0]
+    assert words.replace("'", "&#x27;") in error, error
+    assert f'aria-describedby="{error_id}"' in form
+    assert f'value="{posted["url"]}"' in form  # what was typed is kept
+    assert "url: " not in html
+    assert "events: " not in html
+    assert not WebhookEndpoint.objects.exists()
+
+
 def test_the_page_is_for_directors_only() -> None:
     tournament, _, _ = seeded_stage(4)
     url = reverse("notify:webhooks", args=[tournament.slug])
@@ -559,12 +600,12 @@ def test_the_page_speaks_spanish() -> None:
     html = client.get(reverse("notify:webhooks", args=[tournament.slug])).content.decode()
     assert "Añadir un webhook" in html
     assert "Todavía no hay webhooks." in html
-    # A refused receiver is explained in Spanish too (the field and the reason).
+    # A refused receiver is explained in Spanish too (the reason, under the field).
     url = reverse("notify:webhooks", args=[tournament.slug])
     bad = client.post(url, {"url": "gopher://x", "events": ["round_published"]})
     assert bad.status_code == 400
     text = bad.content.decode()
-    assert "solo las URL http y https pueden recibir webhooks" in text
+    assert "Solo las URL http y https pueden recibir webhooks" in text
     assert "only http and https" not in text
     empty = client.post(url, {"url": "", "events": []}).content.decode()
     assert "Escribe la URL del receptor." in empty

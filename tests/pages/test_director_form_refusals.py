@@ -116,3 +116,22 @@ def test_reason_and_label_refusals_name_their_field(
     assert r.status_code == 400
     assert "Label: at most" in _text(r)
     assert "Ensure this value" not in _text(r)
+
+
+def test_lifecycle_change_sent_from_a_page_open_before_the_finish_says_why(
+    director_page: tuple[Client, Tournament],
+) -> None:
+    """A director's walkthrough on ``make demo``: with the Lifecycle page open in two tabs,
+    one finished the tournament; "Change status" in the other answered 400 with no word (the
+    refusal sat on the status list, which a finished tournament's page does not show). It
+    is now said at the top, above the Reopen form."""
+    client, tournament = director_page
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    r = client.post("/director/tournaments/life-cup/lifecycle/", {"status": "finished"})
+    assert r.status_code == 400
+    text = _text(r)
+    assert 'role="alert" id="status-error"' in text
+    alert = text.split('id="status-error">', 1)[1].split("</div>", 1)[0]
+    assert "is finished" in alert
+    assert "reopen the tournament first" in alert
+    assert 'name="reopen"' in text  # the Reopen form is there below it

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
-from django.test import override_settings
+from django.test import Client, override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from core.exceptions import ApplicationError, PermissionDeniedError
@@ -184,6 +185,26 @@ def test_a_director_appointed_otherwise_still_creates_tournaments(tournament: To
     """Only invitation roles are left out of "directs a tournament" for creating one."""
     director = director_of(tournament)
     assert tournament_create_allowed(actor=director) is True
+
+
+def test_the_new_tournament_page_tells_an_invited_co_director_why_not(
+    tournament: Tournament,
+) -> None:
+    """A director's walkthrough on ``make demo``: a co-director who opened ``/director/new/``
+    read "Only staff or tournament directors may create tournaments." though they direct a
+    tournament. The page now says why: they joined through an invitation (as their Director
+    page does). Anyone else refused keeps the general words."""
+    user = accept(invite(tournament).key, username="luisa")  # type: ignore[attr-defined]
+    client = Client()
+    client.force_login(user)
+    response = client.get(reverse("brackets:tournament-create"))
+    assert response.status_code == 403
+    text = response.content.decode().replace("&#x27;", "'")
+    assert "You joined as a co-director through an invitation" in text
+    assert "Only staff or tournament directors may create tournaments." not in text
+    client.force_login(UserFactory())
+    other = client.get(reverse("brackets:tournament-create")).content.decode()
+    assert "Only staff or tournament directors may create tournaments." in other
 
 
 def test_an_invitation_works_once(tournament: Tournament) -> None:
