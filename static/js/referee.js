@@ -2456,6 +2456,9 @@
       return navigator.serviceWorker.ready;
     }).then(function (reg) {
       var urls = [window.location.pathname + window.location.search, panelUrl, root.dataset.reducerUrl];
+      // "My matches" (the header's link) and its script, so that the link opens without
+      // network too and names the matches whose hands wait on this phone (referee-home.js).
+      (root.dataset.homeUrls || "").split(" ").forEach(function (u) { if (u) urls.push(u); });
       $all('script[src], link[rel="stylesheet"], link[rel="manifest"]').forEach(function (el) {
         urls.push(el.getAttribute("src") || el.getAttribute("href"));
       });
