@@ -4,6 +4,7 @@ which hands count when time is called."""
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -112,8 +113,16 @@ def test_keeping_a_table_for_sudden_death_gives_its_open_phone_a_newer_panel() -
     after = client.get(f"/matches/{b.pk}/panel/").content.decode()
     assert f'data-version="{b.version}"' in after
     assert "sudden-death hand (T3)" in after
-    # The stored engine snapshot was for the old version: the next hand folds the stored
-    # hands instead, and the hand won still ends the match.
+    # The engine snapshot moves with the version (the flag changes no score): the phone
+    # still has the state to draw the sudden-death hand from offline, and knows the table
+    # plays one. Before, the snapshot stayed on the old version and the page gave none
+    # (data-offline-preview=""), so a hand won offline did not end the match on the phone.
+    assert b.engine_state["match_version"] == b.version
+    preview = json.loads(html.unescape(after.split('data-offline-preview="', 1)[1].split('"')[0]))
+    assert preview["sudden_death"] is True
+    assert preview["state"]["hands"] == 1
+    assert preview["state"]["scores"] == [0, 1, 0, 0]
+    # The next hand folds from the snapshot, and the hand won ends the match.
     result = hand_record(match_id=b.pk, actor=d, expected_number=2, payload=SEAT0_WINS)
     assert result.body["match"]["status"] == "finished"
 
