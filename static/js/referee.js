@@ -1399,7 +1399,9 @@
       var partners = isPartners();
       var leader = nh.leader === null || nh.leader === undefined ? null
         : partners ? sideName(nh.leader) : seatName(nh.leader);
-      var stakes = replayStakes(ruleset, leader, partners, words);
+      // At a sudden-death table (T3) the replay's winner wins the match (describe_next_hand):
+      // the panel says so only there (data-x-stakes-sudden).
+      var stakes = words.xStakesSudden || replayStakes(ruleset, leader, partners, words);
       explanation = fill(words.xReplay, { v: value }) + (stakes ? " " + stakes : "");
     }
     return { title: fill(title, { n: number, v: value }), description: description, rule: rule,

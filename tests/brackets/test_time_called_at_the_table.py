@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -190,6 +191,45 @@ def test_a_sudden_death_replay_lost_by_the_leader_leaves_no_love_badge_on_the_wi
     assert "win-mark" in by_seat[2]
     assert 'class="love"' not in by_seat[2]
     assert all('class="love"' in by_seat[seat] for seat in (0, 1, 3))
+
+
+def test_the_replay_at_a_sudden_death_table_says_its_winner_wins_the_match() -> None:
+    """T3 with R28: the sudden-death hand is tied with B leading. The replay's winner wins
+    the match whoever it is (scoring.services, and the test above: C wins on 0-0-0-0), yet
+    the referee's next hand said "B led the tie run: if anyone else wins this replay, every
+    score returns to 0 and the winner scores nothing (R31a)", under the note "the first hand
+    won ends the match". It now says what the table plays for."""
+    d, _, r1, _a, b = _round()
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    hand_record(match_id=b.pk, actor=d, expected_number=2, payload=TIED_BLOCK)
+    b.refresh_from_db()
+    assert (b.next_hand["is_replay"], b.next_hand["leader"]) == (True, 1)
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/matches/{b.pk}/panel/").content.decode()
+    section = page.split('id="next-hand"', 1)[1].split("</section>", 1)[0]
+    # The words shown (rule numbers are links), not the offline words (data-*).
+    body = re.sub(r"<[^>]+>", "", section.split(">", 1)[1])
+    assert "Sudden death (T3): whoever wins this replay wins the match." in body
+    assert "returns to 0" not in body
+    assert "scored as after any other hand" not in body
+    # The words the phone draws the next hand with offline say the same (referee.js).
+    assert (
+        'data-x-stakes-sudden="Sudden death (T3): whoever wins this replay wins the match."'
+        in section
+    )
+
+
+def test_a_replay_at_a_table_playing_on_keeps_its_stakes() -> None:
+    """Without a sudden-death hand the replay's stakes stand (R31a): no sudden-death words."""
+    d, _, _r1, _a, b = _round()
+    hand_record(match_id=b.pk, actor=d, expected_number=2, payload=TIED_BLOCK)
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/matches/{b.pk}/panel/").content.decode()
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "every score returns to 0 and the winner scores nothing (R31a)" in text
+    assert "whoever wins this replay wins the match" not in text
 
 
 def test_a_tied_sudden_death_hand_decides_nothing_and_the_table_plays_on() -> None:
