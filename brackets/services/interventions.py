@@ -34,7 +34,7 @@ from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, PermissionDeniedError
 from scoring.models import Hand, Match, Seat
 from scoring.selectors import matches_team_stats
-from scoring.services import hand_void_last, match_result_override
+from scoring.services import hand_void_last, match_result_override, match_version_bump
 from scoring.services.confirmation_gates import HOLD_DISPUTED, HOLD_HAND, HOLD_RESULT
 from tournament.models import Entry
 
@@ -170,15 +170,9 @@ def round_call_time(
     kept = [m for m, _t, _h in open_rows if m in keep]
     now = timezone.now()
     for match in Match.objects.filter(pk__in=kept).order_by("pk"):  # locked above
-        stored = match.engine_state
         match.sudden_death = True
-        match.version += 1
         match.updated_at = now
-        fields = ["sudden_death", "version", "updated_at"]
-        if isinstance(stored, dict) and stored.get("match_version") == match.version - 1:
-            match.engine_state = {**stored, "match_version": match.version}
-            fields.append("engine_state")
-        match.save(update_fields=fields)
+        match.save(update_fields=["sudden_death", *match_version_bump(match)])
     history: dict[int, list[list[int]]] = {}
     for match_id, scores_after in (
         Hand.objects.filter(match_id__in=open_ids, void=False)
