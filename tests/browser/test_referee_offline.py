@@ -599,3 +599,47 @@ def test_offline_a_tied_sudden_death_hand_says_the_replay_decides_the_match(
     expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
     expect(page.locator("#next-hand")).to_contain_text(words)
     assert "returns to 0" not in page.locator("#next-hand").inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_offline_from_the_first_hand_of_a_match_not_yet_started(
+    browser_context: Any, transactional_db: Any
+) -> None:
+    """Every round's match waits "scheduled" until its first hand starts it. A phone offline
+    from the start of the round (the venue's network down) had no state to draw from: after
+    hand 1 was queued the page still asked for "Hand 1" with the forced pose and everyone on
+    love, and went on so for every hand queued. The page now starts from the engine's opening
+    (R25, R5): hand 1 queued, it shows hand 2 posed by hand 1's winner (R7) and the score."""
+    from tests.factories import scheduled_match
+
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    director = director_of(tournament)
+    referee = referee_of(tournament)
+    match = scheduled_match(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director, user=referee)
+    context: BrowserContext = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{token.key}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    _wait_for_worker(page)
+    page.reload()
+    _wait_for_worker(page)
+
+    set_offline(context, True)
+    first = HandRecord.from_dict({"poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 1})
+    _record_offline(page, first, 1)
+    expect(page.locator("#match-panel")).to_have_class("is-unsent")
+    expect(page.locator("#next-hand h2")).to_have_text("Hand 2")
+    expect(page.locator("#next-hand")).to_contain_text("won the last hand and poses any tile")
+    assert [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()] == [0, 1, 0, 0]
+    expect(page.locator("#hand-form input[name='poser'][value='1']")).to_be_checked()
+    second = HandRecord.from_dict({"poser": 1, "pose_tile": "5-5", "end": "domino", "winner": 1})
+    _record_offline(page, second, 2)
+    assert [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()] == [0, 2, 0, 0]
+
+    set_offline(context, False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
+    assert _stored(match) == [(1, 2), (2, 1)]
+    expect(page.locator("#next-hand h2")).to_have_text("Hand 3")
