@@ -67,7 +67,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/scoring/test_confirmation.py tests/browser/test_full_event.py \
 	tests/security/test_referee_key_shape.py tests/security/test_session_lifetime.py \
 	tests/security/test_private_responses.py \
-	tests/browser/test_referee_offline.py tests/browser/test_referee_follows_match.py tests/browser/test_referee_confirmed_then_undone.py tests/browser/test_every_hand_disputed_result.py \
+	tests/browser/test_referee_offline.py tests/browser/test_referee_my_matches_waiting.py tests/browser/test_referee_follows_match.py tests/browser/test_referee_confirmed_then_undone.py tests/browser/test_every_hand_disputed_result.py \
 	tests/browser/test_referee_refused_hand.py \
 	tests/scoring/test_tables_at_once.py \
 	tests/tournament/test_referee_names.py \

@@ -33,6 +33,10 @@ from django.views.decorators.http import condition, require_GET
 
 from core.exceptions import NotFoundError, PermissionDeniedError
 from core.titles import match_round_title
+from scoring.engine import RuleViolation
+from scoring.engine.match import match_start as engine_match_start
+from scoring.engine.rules import Opening
+from scoring.engine.snapshot import state_to_json
 from scoring.error_messages import error_messages_json
 from scoring.models import Hand, Match, Seat
 from scoring.presenters.clock import match_round_clock, round_clock
@@ -231,12 +235,28 @@ def _offline_preview(match: Match, in_progress: bool) -> str:
     ruleset and the engine snapshot of the current version, and whether the first hand won
     ends the match (a sudden-death table, T3); "" when there is none."""
     snapshot = match.engine_state or {}
-    if not in_progress or snapshot.get("match_version") != match.version:
+    if not in_progress:
+        return ""
+    state = snapshot.get("state") if snapshot.get("match_version") == match.version else None
+    ruleset = ruleset_of(match)
+    if state is None and match.status == Match.Status.SCHEDULED and not match.hands_count:
+        # A match starts with its first hand (scoring.services): a table whose phone is
+        # offline from the start of the round drew nothing from its queue, and went on
+        # asking for "Hand 1" with the forced pose and no score. The state before the first
+        # hand is the engine's opening (R25, R5), as the first hand will start it. Under
+        # lot_then_rotate the lot winner is only known from that hand (R6): no preview.
+        if ruleset.opening is Opening.LOT_THEN_ROTATE:
+            return ""
+        try:
+            state = state_to_json(engine_match_start(ruleset, match.n_players))
+        except RuleViolation:
+            return ""
+    if state is None:
         return ""
     return json.dumps(
         {
-            "ruleset": ruleset_of(match).to_json(),
-            "state": snapshot.get("state"),
+            "ruleset": ruleset.to_json(),
+            "state": state,
             "sudden_death": match.sudden_death,
         }
     )

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -35,7 +34,7 @@ from core.choice_labels import choice_label, choice_phrase
 from core.exceptions import ApplicationError, PermissionDeniedError
 from scoring.models import Hand, Match, Seat
 from scoring.selectors import matches_team_stats
-from scoring.services import hand_void_last, match_result_override
+from scoring.services import hand_void_last, match_result_override, match_version_bump
 from scoring.services.confirmation_gates import HOLD_DISPUTED, HOLD_HAND, HOLD_RESULT
 from tournament.models import Entry
 
@@ -163,11 +162,17 @@ def round_call_time(
         _void_unconfirmed_hand(match_id=match_id, actor=actor)
     # T3: the tables kept play on until a hand is won; the recording service ends them. The
     # match version moves with the flag: a referee's phone already open re-reads its panel
-    # only for a newer version, and must now say the next hand won ends the match.
+    # only for a newer version, and must now say the next hand won ends the match. The
+    # engine snapshot moves with it (the flag changes no score, as a confirmation's bump):
+    # a snapshot of an older version is no snapshot, and the phone then had nothing to draw
+    # the sudden-death hand from offline (scoring.views._offline_preview), so a hand won
+    # there did not end the match on the phone.
     kept = [m for m, _t, _h in open_rows if m in keep]
-    Match.objects.filter(pk__in=kept).update(
-        sudden_death=True, version=F("version") + 1, updated_at=timezone.now()
-    )
+    now = timezone.now()
+    for match in Match.objects.filter(pk__in=kept).order_by("pk"):  # locked above
+        match.sudden_death = True
+        match.updated_at = now
+        match.save(update_fields=["sudden_death", *match_version_bump(match)])
     history: dict[int, list[list[int]]] = {}
     for match_id, scores_after in (
         Hand.objects.filter(match_id__in=open_ids, void=False)

@@ -160,11 +160,15 @@ def describe_next_hand(
     names: Sequence[str],
     ruleset: Ruleset,
     sides: Sequence[SideView] = (),
+    *,
+    sudden_death: bool = False,
 ) -> NextHandView:
     """Title and sentence for the next hand, e.g. "Replay worth 3" / "Ana leads and poses (R10)".
 
     ``ruleset`` decides what a replay's explanation says (R26, R28, R30-R32, R40);
-    ``sides``: the partnerships of a partnership match, whose tie run a partnership leads (R42).
+    ``sides``: the partnerships of a partnership match, whose tie run a partnership leads (R42);
+    ``sudden_death``: the table plays for a sudden-death hand (T3), where whoever wins the
+    replay wins the match, whatever R31a or R31b would do to the scores.
     """
     number = int(next_hand.get("number") or 1)
     poser = next_hand.get("poser")
@@ -238,6 +242,14 @@ def describe_next_hand(
                 leader_name = sides[k % 2].label
             else:
                 leader_name = names[k] if 0 <= k < len(names) else str(k)
+        # At a sudden-death table (T3) the replay's winner wins the match, even one who
+        # would score nothing under R31a (scoring.services): the stakes of a replay played
+        # on would contradict the sudden-death note on the same screen.
+        stakes = (
+            str(_("Sudden death (T3): whoever wins this replay wins the match."))
+            if sudden_death
+            else replay_stakes(ruleset, leader_name, partners=partners)
+        )
         explanation = (
             _(
                 "Replay: the last hand was tied, so nobody scored and this hand is worth %(v)s "
@@ -245,7 +257,7 @@ def describe_next_hand(
             )
             % {"v": value}
             + " "
-            + replay_stakes(ruleset, leader_name, partners=partners)
+            + stakes
         )
     else:
         explanation = ""
@@ -468,8 +480,11 @@ def match_view(match: Any, seats: Sequence[Any], hands: Sequence[Any]) -> MatchV
     over = match.status == "finished"
     sides = partnership_sides(match, ruleset, names, scores)
     nh_data = match.next_hand or {}
+    sudden_death = bool(getattr(match, "sudden_death", False))
     next_view = (
-        describe_next_hand(nh_data, labels, ruleset, sides) if (nh_data and not over) else None
+        describe_next_hand(nh_data, labels, ruleset, sides, sudden_death=sudden_death)
+        if (nh_data and not over)
+        else None
     )
     # (A match whose last hand waits for the players' confirmation has no next hand and is not
     # over yet: nothing to record, issue 15.)

@@ -27,7 +27,12 @@ The modules, by topic:
 This package re-exports the names other apps use; import them from ``scoring.services``.
 """
 
-from scoring.services.common import ClientInfo, ForfeitResult, HandRecordResult
+from scoring.services.common import (
+    ClientInfo,
+    ForfeitResult,
+    HandRecordResult,
+    match_version_bump,
+)
 from scoring.services.corrections import (
     HandVoidResult,
     OverrideResult,
@@ -67,6 +72,7 @@ __all__ = [
     "match_forfeit",
     "match_result_override",
     "match_start",
+    "match_version_bump",
     "override_placings",
     "override_ruleset",
 ]

@@ -153,6 +153,21 @@ def _snapshot(match: Match, state: MatchState) -> None:
     match.engine_state = {"match_version": match.version, "state": state_to_json(state)}
 
 
+def match_version_bump(match: Match) -> list[str]:
+    """Bump ``match``'s version for a write that changes no score (a confirmation, a new
+    referee, a table kept for a sudden-death hand) and keep the engine snapshot current with
+    it: a snapshot of another version is no snapshot, so the next hand would fold every stored
+    hand and, worse, the referee's phone gets no offline preview (scoring.views) until a hand
+    is recorded online. A snapshot already stale stays stale. Returns the fields to save;
+    the caller holds the match's lock."""
+    stored = match.engine_state
+    match.version += 1
+    if isinstance(stored, dict) and stored.get("match_version") == match.version - 1:
+        match.engine_state = {**stored, "match_version": match.version}
+        return ["version", "engine_state", "updated_at"]
+    return ["version", "updated_at"]
+
+
 def _final_placings(
     state: MatchState, history: Sequence[Sequence[int]], winner: int | None = None
 ) -> list[int]:

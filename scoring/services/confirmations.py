@@ -44,7 +44,12 @@ from scoring.selectors import (
     match_hand_records,
     match_missing,
 )
-from scoring.services.common import _final_placings, _require_match_director, _require_match_visible
+from scoring.services.common import (
+    _final_placings,
+    _require_match_director,
+    _require_match_visible,
+    match_version_bump,
+)
 from scoring.services.confirmation_gates import (
     HOLD_DISPUTED,
     HOLD_HAND,
@@ -209,12 +214,7 @@ def _finish(match: Match) -> None:
 def _bump(match: Match) -> list[str]:
     """Bump the match version; the engine snapshot of the hands stays current (a confirmation
     changes no score), so the next hand and the offline preview keep using it."""
-    stored = match.engine_state
-    match.version += 1
-    if isinstance(stored, dict) and stored.get("match_version") == match.version - 1:
-        match.engine_state = {**stored, "match_version": match.version}
-        return ["version", "engine_state", "updated_at"]
-    return ["version", "updated_at"]
+    return match_version_bump(match)
 
 
 def _release(match: Match) -> bool:

@@ -23,6 +23,7 @@ from scoring.services.common import (
     _require_match_director,
     _require_referee_or_director,
     _snapshot,
+    match_version_bump,
 )
 from scoring.services.notify import _notify_after_commit
 from tournament.context import (
@@ -134,8 +135,9 @@ def match_assign_referee(*, match_id: int, actor: Actor, referee: Actor | None) 
     if before == (referee.pk if referee is not None else None):
         return match
     match.referee = referee
-    match.version += 1
-    match.save(update_fields=["referee", "version", "updated_at"])
+    # A new referee changes no score: the snapshot stays current, so the new referee's
+    # phone can follow the match offline from the start.
+    match.save(update_fields=["referee", *match_version_bump(match)])
     action_log_record(
         tournament=match.tournament,
         actor=actor,

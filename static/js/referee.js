@@ -1399,7 +1399,9 @@
       var partners = isPartners();
       var leader = nh.leader === null || nh.leader === undefined ? null
         : partners ? sideName(nh.leader) : seatName(nh.leader);
-      var stakes = replayStakes(ruleset, leader, partners, words);
+      // At a sudden-death table (T3) the replay's winner wins the match (describe_next_hand):
+      // the panel says so only there (data-x-stakes-sudden).
+      var stakes = words.xStakesSudden || replayStakes(ruleset, leader, partners, words);
       explanation = fill(words.xReplay, { v: value }) + (stakes ? " " + stakes : "");
     }
     return { title: fill(title, { n: number, v: value }), description: description, rule: rule,
@@ -2456,6 +2458,9 @@
       return navigator.serviceWorker.ready;
     }).then(function (reg) {
       var urls = [window.location.pathname + window.location.search, panelUrl, root.dataset.reducerUrl];
+      // "My matches" (the header's link) and its script, so that the link opens without
+      // network too and names the matches whose hands wait on this phone (referee-home.js).
+      (root.dataset.homeUrls || "").split(" ").forEach(function (u) { if (u) urls.push(u); });
       $all('script[src], link[rel="stylesheet"], link[rel="manifest"]').forEach(function (el) {
         urls.push(el.getAttribute("src") || el.getAttribute("href"));
       });

@@ -339,7 +339,9 @@ def test_referee_list_tells_the_forfeited_table_from_its_continuation(
     html = phone.get("/referee/").content.decode()
     rows = {
         int(m.group(1)): m.group(2)
-        for m in re.finditer(r'<li><a href="/matches/(\d+)/">(.*?)</a></li>', html, re.S)
+        for m in re.finditer(
+            r'<li data-match-id="\d+"><a href="/matches/(\d+)/">(.*?)</a>', html, re.S
+        )
     }
     assert "continuation (T7)" in rows[continuation.pk]
     assert "Forfeit (T7)" not in rows[continuation.pk]

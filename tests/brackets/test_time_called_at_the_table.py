@@ -4,7 +4,9 @@ which hands count when time is called."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -112,8 +114,16 @@ def test_keeping_a_table_for_sudden_death_gives_its_open_phone_a_newer_panel() -
     after = client.get(f"/matches/{b.pk}/panel/").content.decode()
     assert f'data-version="{b.version}"' in after
     assert "sudden-death hand (T3)" in after
-    # The stored engine snapshot was for the old version: the next hand folds the stored
-    # hands instead, and the hand won still ends the match.
+    # The engine snapshot moves with the version (the flag changes no score): the phone
+    # still has the state to draw the sudden-death hand from offline, and knows the table
+    # plays one. Before, the snapshot stayed on the old version and the page gave none
+    # (data-offline-preview=""), so a hand won offline did not end the match on the phone.
+    assert b.engine_state["match_version"] == b.version
+    preview = json.loads(html.unescape(after.split('data-offline-preview="', 1)[1].split('"')[0]))
+    assert preview["sudden_death"] is True
+    assert preview["state"]["hands"] == 1
+    assert preview["state"]["scores"] == [0, 1, 0, 0]
+    # The next hand folds from the snapshot, and the hand won ends the match.
     result = hand_record(match_id=b.pk, actor=d, expected_number=2, payload=SEAT0_WINS)
     assert result.body["match"]["status"] == "finished"
 
@@ -181,6 +191,45 @@ def test_a_sudden_death_replay_lost_by_the_leader_leaves_no_love_badge_on_the_wi
     assert "win-mark" in by_seat[2]
     assert 'class="love"' not in by_seat[2]
     assert all('class="love"' in by_seat[seat] for seat in (0, 1, 3))
+
+
+def test_the_replay_at_a_sudden_death_table_says_its_winner_wins_the_match() -> None:
+    """T3 with R28: the sudden-death hand is tied with B leading. The replay's winner wins
+    the match whoever it is (scoring.services, and the test above: C wins on 0-0-0-0), yet
+    the referee's next hand said "B led the tie run: if anyone else wins this replay, every
+    score returns to 0 and the winner scores nothing (R31a)", under the note "the first hand
+    won ends the match". It now says what the table plays for."""
+    d, _, r1, _a, b = _round()
+    services.round_call_time(round=r1, actor=d, sudden_death=[b.pk])
+    hand_record(match_id=b.pk, actor=d, expected_number=2, payload=TIED_BLOCK)
+    b.refresh_from_db()
+    assert (b.next_hand["is_replay"], b.next_hand["leader"]) == (True, 1)
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/matches/{b.pk}/panel/").content.decode()
+    section = page.split('id="next-hand"', 1)[1].split("</section>", 1)[0]
+    # The words shown (rule numbers are links), not the offline words (data-*).
+    body = re.sub(r"<[^>]+>", "", section.split(">", 1)[1])
+    assert "Sudden death (T3): whoever wins this replay wins the match." in body
+    assert "returns to 0" not in body
+    assert "scored as after any other hand" not in body
+    # The words the phone draws the next hand with offline say the same (referee.js).
+    assert (
+        'data-x-stakes-sudden="Sudden death (T3): whoever wins this replay wins the match."'
+        in section
+    )
+
+
+def test_a_replay_at_a_table_playing_on_keeps_its_stakes() -> None:
+    """Without a sudden-death hand the replay's stakes stand (R31a): no sudden-death words."""
+    d, _, _r1, _a, b = _round()
+    hand_record(match_id=b.pk, actor=d, expected_number=2, payload=TIED_BLOCK)
+    client = Client()
+    client.force_login(d)
+    page = client.get(f"/matches/{b.pk}/panel/").content.decode()
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "every score returns to 0 and the winner scores nothing (R31a)" in text
+    assert "whoever wins this replay wins the match" not in text
 
 
 def test_a_tied_sudden_death_hand_decides_nothing_and_the_table_plays_on() -> None:

@@ -452,11 +452,15 @@ def _record_offline_hand(page: Page, record: HandRecord, number: int) -> None:
 
 # -- a sudden-death table (T3) offline: the deciding hand ends the match on the phone too -----
 
+# The sudden-death hand tied: A and B share the lowest count (R20), B leads 1-0-0-0 (R28).
+SUDDEN_TIE = {"poser": 1, "pose_tile": "5-4", "end": "block", "counts": [3, 3, 12, 9]}
 
-def _sudden_death_table_after_a_tie() -> dict[str, Any]:
+
+def _sudden_death_table_after_a_tie(*, tied: bool = True) -> dict[str, Any]:
     """Round 1 of an 8-player event; at table 2 seat 1 (B) won hand 1, time was called with
     the table kept for a sudden-death hand (T3), and that hand was tied (A and B share the
-    lowest count): hand 3 is a replay worth 2 led by B (R10, R28)."""
+    lowest count): hand 3 is a replay worth 2 led by B (R10, R28). ``tied=False``: the
+    sudden-death hand (hand 2) is still to be played."""
     from brackets import services as brackets_services
     from scoring.services import hand_record, match_start
     from tests.brackets.conftest import make_tournament
@@ -478,10 +482,10 @@ def _sudden_death_table_after_a_tie() -> dict[str, Any]:
     first = {"poser": 0, "pose_tile": "6-6", "end": "domino", "winner": 1}
     hand_record(match_id=match.pk, actor=director, expected_number=1, payload=first)
     brackets_services.round_call_time(round=r1, actor=director, sudden_death=[match.pk])
-    tie = {"poser": 1, "pose_tile": "5-4", "end": "block", "counts": [3, 3, 12, 9]}
-    hand_record(match_id=match.pk, actor=director, expected_number=2, payload=tie)
-    match.refresh_from_db()
-    assert (match.next_hand["is_replay"], match.next_hand["leader"]) == (True, 1)
+    if tied:
+        hand_record(match_id=match.pk, actor=director, expected_number=2, payload=SUDDEN_TIE)
+        match.refresh_from_db()
+        assert (match.next_hand["is_replay"], match.next_hand["leader"]) == (True, 1)
     assert match.referee is not None
     token = referee_token_issue(tournament=tournament, actor=director, user=match.referee)
     return {"match": match, "token": token}
@@ -557,3 +561,85 @@ def test_offline_a_sudden_death_replay_lost_by_the_leader_ends_the_match_as_the_
     expect(page.locator("#sudden-death-won")).to_have_text(sudden)
     expect(page.locator("#last-event")).to_have_text(event)
     page.screenshot(path=artifacts_dir / "referee-sudden-death-result.png", full_page=True)
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_offline_a_tied_sudden_death_hand_says_the_replay_decides_the_match(
+    browser_context: Any, transactional_db: Any
+) -> None:
+    """T3 with R28: the sudden-death hand is tied offline, B leading. The phone drew the
+    replay's stakes of a table playing on ("if anyone else wins this replay, every score
+    returns to 0 and the winner scores nothing (R31a)"), under the note that the first hand
+    won ends the match; the replay's winner wins the match whoever it is (the test above).
+    Drawn on the phone and by the server, the replay now says so, in the same words."""
+    made = _sudden_death_table_after_a_tie(tied=False)
+    match: Match = made["match"]
+    context: BrowserContext = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{made['token'].key}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    _wait_for_worker(page)
+    page.reload()
+    _wait_for_worker(page)
+    expect(page.locator("#sudden-death")).to_be_visible()
+
+    set_offline(context, True)
+    _record_offline_hand(page, HandRecord.from_dict(SUDDEN_TIE), 2)
+    expect(page.locator("#match-panel")).to_have_class("is-unsent")
+    drawn = page.locator("#next-hand")
+    expect(drawn.locator("h2")).to_have_text("Hand 3 — replay worth 2")
+    words = "Sudden death (T3): whoever wins this replay wins the match."
+    expect(drawn).to_contain_text(words)
+    assert "returns to 0" not in drawn.inner_text()
+
+    set_offline(context, False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
+    expect(page.locator("#match-panel")).not_to_have_class("is-unsent")
+    expect(page.locator("#next-hand")).to_contain_text(words)
+    assert "returns to 0" not in page.locator("#next-hand").inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.embedded
+def test_offline_from_the_first_hand_of_a_match_not_yet_started(
+    browser_context: Any, transactional_db: Any
+) -> None:
+    """Every round's match waits "scheduled" until its first hand starts it. A phone offline
+    from the start of the round (the venue's network down) had no state to draw from: after
+    hand 1 was queued the page still asked for "Hand 1" with the forced pose and everyone on
+    love, and went on so for every hand queued. The page now starts from the engine's opening
+    (R25, R5): hand 1 queued, it shows hand 2 posed by hand 1's winner (R7) and the score."""
+    from tests.factories import scheduled_match
+
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    director = director_of(tournament)
+    referee = referee_of(tournament)
+    match = scheduled_match(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director, user=referee)
+    context: BrowserContext = browser_context()
+    page = context.new_page()
+    page.goto(f"/ref/#{token.key}")
+    page.wait_for_url(f"**/matches/{match.pk}/")
+    _wait_for_worker(page)
+    page.reload()
+    _wait_for_worker(page)
+
+    set_offline(context, True)
+    first = HandRecord.from_dict({"poser": 2, "pose_tile": "6-6", "end": "domino", "winner": 1})
+    _record_offline(page, first, 1)
+    expect(page.locator("#match-panel")).to_have_class("is-unsent")
+    expect(page.locator("#next-hand h2")).to_have_text("Hand 2")
+    expect(page.locator("#next-hand")).to_contain_text("won the last hand and poses any tile")
+    assert [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()] == [0, 1, 0, 0]
+    expect(page.locator("#hand-form input[name='poser'][value='1']")).to_be_checked()
+    second = HandRecord.from_dict({"poser": 1, "pose_tile": "5-5", "end": "domino", "winner": 1})
+    _record_offline(page, second, 2)
+    assert [int(t) for t in page.locator(".scoreboard .score").all_inner_texts()] == [0, 2, 0, 0]
+
+    set_offline(context, False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#submit-status")).to_contain_text("Hand 2 recorded", timeout=20_000)
+    assert _stored(match) == [(1, 2), (2, 1)]
+    expect(page.locator("#next-hand h2")).to_have_text("Hand 3")

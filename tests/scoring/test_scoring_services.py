@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 from typing import Any
 
 import pytest
@@ -300,6 +302,37 @@ def test_assigning_the_referee_a_match_already_has_writes_and_logs_nothing(
     # A referee who is not one of the tournament's is still refused, change or not.
     with pytest.raises(ApplicationError):
         services.match_assign_referee(match_id=match.pk, actor=director, referee=UserFactory())
+
+
+def test_a_new_referee_keeps_the_engine_snapshot_current_for_the_phone(
+    tournament: Tournament, match: Match, referee: Any
+) -> None:
+    """A director gives a table a new referee mid-match. The version moved but the engine
+    snapshot stayed on the old one, so the new referee's phone got no offline preview
+    (scoring.views: data-offline-preview="") until a hand was recorded online, and a hand
+    queued offline was not drawn. A new referee changes no score: the snapshot moves too."""
+    from django.test import Client
+
+    from tournament.services import referee_token_issue
+
+    director = director_of(tournament)
+    record(match, referee, 1, forced(2, 1))
+    other = referee_of(tournament)
+    services.match_assign_referee(match_id=match.pk, actor=director, referee=other)
+    match.refresh_from_db()
+    assert match.engine_state["match_version"] == match.version
+    token = referee_token_issue(tournament=tournament, actor=director, user=other)
+    phone = Client()
+    assert phone.post("/ref/", {"key": token.key}).status_code == 200
+    panel = phone.get(f"/matches/{match.pk}/panel/").content.decode()
+    preview = panel.split('data-offline-preview="', 1)[1].split('"', 1)[0]
+    assert preview != ""
+    state = json.loads(html.unescape(preview))["state"]
+    assert (state["hands"], state["scores"]) == (1, [0, 1, 0, 0])
+    # The next hand folds from the snapshot and is recorded as before.
+    record(match, other, 2, win(1, 1))
+    match.refresh_from_db()
+    assert match.scores == [0, 2, 0, 0]
 
 
 def test_forfeit_two_players_is_a_six_love_loss(tournament: Tournament) -> None:
