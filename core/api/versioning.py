@@ -27,7 +27,7 @@ from rest_framework.versioning import NamespaceVersioning
 
 DEFAULT_VERSION = "v1"
 # The release each path version serves (the schema's ``info.version``).
-RELEASES = {"v1": "1.15.0", "v2": "2.14.0"}
+RELEASES = {"v1": "1.16.0", "v2": "2.15.0"}
 VERSIONED_PATH = re.compile(r"^/api/(v\d+)/")
 
 # Keys whose value v1 writes as "" for "none yet", written as null from v2 on.

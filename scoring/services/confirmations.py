@@ -319,6 +319,22 @@ def _claimed_record(match: Match, number: int, claimed: Any) -> HandRecord:
     return record
 
 
+def _same_dispute(
+    existing: ResultDispute, match: Match, seat: Any, number: Any, claimed: Any, note: Any
+) -> bool:
+    """Whether a dispute sent while ``existing`` is open is a retry of it: the same seat and
+    hand, the same version of the hand (section 9), and no other words (the note repeated,
+    or none)."""
+    try:
+        if int(seat) != existing.seat or int(number) != existing.hand.number:
+            return False
+        record = _claimed_record(match, existing.hand.number, claimed)
+    except (TypeError, ValueError, ApplicationError):
+        return False
+    words = str(note or "").strip()[:2000]
+    return record.to_dict() == existing.claimed and words in ("", existing.note)
+
+
 @transaction.atomic
 def hand_dispute(
     *,
@@ -341,8 +357,10 @@ def hand_dispute(
         existing = ResultDispute.objects.filter(
             match=match, status=ResultDispute.Status.OPEN
         ).first()
-        if existing is not None and existing.seat == seat and existing.hand.number == number:
+        if existing is not None and _same_dispute(existing, match, seat, number, claimed, note):
             return existing  # a retry of the same dispute
+        # Any other dispute (another seat or hand, or this seat's other version or words)
+        # waits until a director resolved the open one: refused, never dropped in silence.
         confirmation_gate_record(match)
     if match.status != Match.Status.IN_PROGRESS or match.confirmation_hold not in (
         HOLD_HAND,

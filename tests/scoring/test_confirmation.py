@@ -254,6 +254,16 @@ def test_a_disputed_block_count_freezes_the_match_until_the_director_corrects_it
         match_id=match.pk, actor=referee, number=6, seat=2, claimed=CLAIMED_BLOCK
     )
     assert again.pk == dispute.pk  # a retry records once
+    # The same seat's other version of the hand, or other words, is not a retry: refused
+    # while the dispute is open (it was answered with the first dispute, and dropped).
+    for other in (
+        {"claimed": {**CLAIMED_BLOCK, "counts": [3, 14, 12, 9]}},
+        {"claimed": CLAIMED_BLOCK, "note": "I had 2, and D had 9"},
+    ):
+        with pytest.raises(ApplicationError) as second:
+            confirmation.hand_dispute(match_id=match.pk, actor=referee, number=6, seat=2, **other)
+        assert (second.value.code, second.value.status_code) == ("result_disputed", 409)
+    assert ResultDispute.objects.get().claimed["counts"] == CLAIMED_BLOCK["counts"]
     # The player's note is the entry's reason: the action log's "Why" (walkthrough).
     (raised,) = ActionLog.objects.filter(verb="result.dispute")
     assert (raised.actor_id, raised.reason) == (None, "I had 2")
