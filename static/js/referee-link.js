@@ -29,12 +29,16 @@
       headers: { "X-CSRFToken": cookie("csrftoken") },
       body: body
     }).then(function (response) {
-      return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+      // An answer that is not the server's JSON (a proxy's error page) is no answer about the
+      // link: said as such, not as "no connection" and not in English.
+      return response.json().then(function (data) { return { ok: response.ok, data: data || {} }; },
+        function () { return { ok: false, data: {} }; });
     }).then(function (result) {
       if (result.ok && result.data.redirect) {
         window.location.replace(result.data.redirect);
       } else {
-        say((result.data.error && result.data.error.message) || "This referee link is not valid.");
+        say((result.data.error && result.data.error.message) ||
+          (status ? status.getAttribute("data-failed") : ""));
       }
     }).catch(function () { say(status ? status.getAttribute("data-offline") : ""); });
   }

@@ -415,3 +415,30 @@ def test_a_link_pasted_into_the_open_link_tab_signs_in(page: Page) -> None:
     page.wait_for_url(f"**/matches/{match.pk}/")
     expect(page.locator("#match-panel")).to_be_visible()
     assert token.key not in page.url
+
+
+@pytest.mark.browser
+def test_a_link_answered_by_an_error_page_says_so_in_the_pages_words(
+    browser_context: Any,
+) -> None:
+    """A proxy's error page (502, HTML) in answer to the link's sign-in is no word about the
+    link: the page says the server could not open it, in the page's language, and never
+    "no connection" (there was one) nor an English fallback."""
+    tournament = cast(Tournament, TournamentFactory(ruleset_preset="wsod"))  # type: ignore[no-untyped-call]
+    referee = referee_of(tournament)
+    match_in_progress(tournament, referee=referee)
+    token = referee_token_issue(tournament=tournament, actor=director_of(tournament), user=referee)
+    context = browser_context(service_workers="block", locale="es-ES")
+    page = context.new_page()
+    page.route(
+        "**/ref/",
+        lambda route: (
+            route.fulfill(status=502, content_type="text/html", body="<h1>502</h1>")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.goto(f"/ref/#{token.key}")
+    status = page.locator("#ref-status")
+    expect(status).to_contain_text("no pudo abrir este enlace")
+    expect(status).not_to_contain_text("conexión")

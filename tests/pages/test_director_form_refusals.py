@@ -135,3 +135,19 @@ def test_lifecycle_change_sent_from_a_page_open_before_the_finish_says_why(
     assert "is finished" in alert
     assert "reopen the tournament first" in alert
     assert 'name="reopen"' in text  # the Reopen form is there below it
+
+
+def test_a_backward_status_is_named_in_the_pages_language_not_by_its_code(
+    director_page: tuple[Client, Tournament],
+) -> None:
+    """The refusal names the statuses as the Lifecycle page does: in Spanish, "inscripción"
+    and "borrador", never the codes "registration" and "draft"."""
+    client, tournament = director_page
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
+    r = client.post("/director/tournaments/life-cup/lifecycle/", {"status": "draft"})
+    assert r.status_code == 400
+    text = _text(r)
+    assert "de inscripción a borrador" in text
+    assert "registration" not in text.split("<main", 1)[-1].split("</main>", 1)[0]
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.REGISTRATION

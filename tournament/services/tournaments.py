@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.choice_labels import choice_phrase
 from core.exceptions import (
     ApplicationError,
     NotFoundError,
@@ -280,11 +281,12 @@ def tournament_update_refusals(
             refusals.append(
                 ApplicationError(
                     _("Status cannot go from %(before)s to %(after)s.")
-                    % {"before": tournament.status, "after": new},
+                    % {"before": _status_words(tournament.status), "after": _status_words(new)},
                     code="bad_status_transition",
                     fields={
                         "status": [
-                            _("Only forward from %(before)s.") % {"before": tournament.status}
+                            _("Only forward from %(before)s.")
+                            % {"before": _status_words(tournament.status)}
                         ]
                     },
                 )
@@ -302,6 +304,12 @@ def tournament_update_refusals(
 
 
 # -- lifecycle ------------------------------------------------------------------------------------
+
+
+def _status_words(status: Any) -> str:
+    """A tournament status as the pages word it, in the request's language ("registration",
+    *inscripción*), not its code; a value that is not a status, as sent."""
+    return choice_phrase(Tournament.Status, str(status))
 
 
 def _credentials_revoke_at_finish(*, tournament: Tournament, actor: Any) -> None:
@@ -330,10 +338,14 @@ def tournament_status_change(
     ):
         raise ApplicationError(
             _("Status cannot go from %(before)s to %(after)s.")
-            % {"before": locked.status, "after": status},
+            % {"before": _status_words(locked.status), "after": _status_words(status)},
             code="bad_status_transition",
             rule="lifecycle",
-            fields={"status": [_("Only forward from %(before)s.") % {"before": locked.status}]},
+            fields={
+                "status": [
+                    _("Only forward from %(before)s.") % {"before": _status_words(locked.status)}
+                ]
+            },
         )
     before = locked.status
     locked.status = status
