@@ -84,3 +84,34 @@ def test_a_rules_number_is_still_named_and_a_code_is_not() -> None:
     assert readable_rule("lifecycle") is None
     assert readable_rule("confirmation") is None
     assert readable_rule(None) is None
+
+
+@pytest.mark.parametrize(
+    "url_name",
+    [
+        "scoring:director-dashboard",
+        "brackets:settings",
+        "brackets:import",
+        "brackets:stages",
+        "tournament:referees",
+        "tournament:directors",
+        "scoring:dispute-queue",
+        "notify:webhooks",
+    ],
+)
+def test_every_director_page_of_a_finished_tournament_says_so_before_its_forms(
+    url_name: str,
+) -> None:
+    """A finished tournament is read-only (README, Lifecycle): its pages still draw their
+    forms, so each says at the top that nothing can be changed and links the Lifecycle page,
+    where it may be reopened. Not on the Lifecycle page itself, nor before the finish."""
+    tournament, client = _finished()
+    lifecycle = reverse("tournament:lifecycle", args=[tournament.slug])
+    html = client.get(reverse(url_name, args=[tournament.slug])).content.decode()
+    assert 'id="finished-banner"' in html
+    assert "This tournament is finished: nothing in it can be changed." in _text(html)
+    assert f'<a href="{lifecycle}">Lifecycle</a>' in html
+    assert 'id="finished-banner"' not in client.get(lifecycle).content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    html = client.get(reverse(url_name, args=[tournament.slug])).content.decode()
+    assert 'id="finished-banner"' not in html
