@@ -54,7 +54,8 @@ def tournament_slug_taken_error(slug: str) -> ApplicationError:
     """The refusal of a slug another tournament holds (whatever its case): the service's, and
     the create form's before it calls the service."""
     return ApplicationError(
-        _("The slug %(slug)r is taken.") % {"slug": slug},
+        _("Short name in links: %(slug)r is another tournament's; choose another.")
+        % {"slug": slug},
         code="slug_taken",
         fields={"slug": [_("Taken.")]},
     )

@@ -118,7 +118,7 @@ def test_a_taken_slug_a_direction_control_and_a_cross_field_rule_show_together()
     assert r.status_code == 400
     assert r.context["form"].errors == {
         "name": [BIDI],
-        "slug": ["The slug 'spring-cup' is taken."],
+        "slug": ["Short name in links: 'spring-cup' is another tournament's; choose another."],
         "entry_format": [PAIRS],
     }
     assert Tournament.objects.count() == 1

@@ -157,8 +157,8 @@ def test_another_director_or_another_name_still_makes_a_new_one(staff: Any) -> N
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("es", "El identificador 'taken-cup' ya está en uso."),
-        ("en", "The slug 'taken-cup' is taken."),
+        ("es", "Nombre corto en los enlaces: 'taken-cup' ya es de otro torneo; elige otro."),
+        ("en", "Short name in links: 'taken-cup' is another tournament's; choose another."),
     ],
 )
 def test_a_taken_slug_is_said_under_the_slug_field_in_the_page_language(

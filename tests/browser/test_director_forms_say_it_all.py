@@ -45,7 +45,7 @@ def test_the_new_tournament_form_shows_every_refusal_at_once(
     )
     expect(page.locator("[data-field='name'] .field-error")).to_have_text("Name: Required.")
     expect(page.locator("[data-field='slug'] .field-error")).to_have_text(
-        "The slug 'spring-cup' is taken."
+        "Short name in links: 'spring-cup' is another tournament's; choose another."
     )
     expect(page.locator("[data-field='ends_on'] .field-error")).to_have_text(
         "The tournament cannot end before it starts."

@@ -122,7 +122,9 @@ def test_the_admin_refuses_a_changed_slug_and_keeps_an_old_one(admin_client: Cli
     r = admin_client.post(url, form | {"slug": "a_b"})
     assert r.context["adminform"].form.errors["slug"] == [UNDERSCORE]
     r = admin_client.post(url, form | {"slug": "Spring-Cup"})
-    assert r.context["adminform"].form.errors["slug"] == ["The slug 'spring-cup' is taken."]
+    assert r.context["adminform"].form.errors["slug"] == [
+        "Short name in links: 'spring-cup' is another tournament's; choose another."
+    ]
     r = admin_client.post(url, form | {"slug": "Old_Mixed", "venue": "Hall B"})
     assert r.status_code == 302
     old.refresh_from_db()
