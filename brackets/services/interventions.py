@@ -37,6 +37,7 @@ from scoring.selectors import matches_team_stats
 from scoring.services import hand_void_last, match_result_override, match_version_bump
 from scoring.services.confirmation_gates import HOLD_DISPUTED, HOLD_HAND, HOLD_RESULT
 from tournament.models import Entry
+from tournament.services import entry_update
 
 
 @transaction.atomic
@@ -367,6 +368,10 @@ def round_seat_replace(
     if in_entry_id in rnd.byes:
         rnd.byes = [p for p in rnd.byes if p != in_entry_id]
         rnd.save(update_fields=["byes", "updated_at"])
+    # The replacement is at the table: checked in (logged), as a late entry joining the
+    # stage is (``stage_add_entry``); the round page listed them as "Not checked in".
+    if not incoming.checked_in:
+        entry_update(entry=incoming, actor=actor, data={"checked_in": True})
     seat.entry_id = in_entry_id
     seat.save(update_fields=["entry", "updated_at"])
     StageEntry.objects.filter(stage=stage, entry_id=out_entry_id).update(

@@ -676,6 +676,7 @@ def test_replace_a_no_show_before_the_match_starts() -> None:
     services.stage_seed(stage=q, actor=d)
     r1 = services.round_publish(stage=q, actor=d)
     no_show = seated(r1)[0][2]
+    check_ins = logged(t, "entry.check_in")
     seat = services.round_seat_replace(
         round=r1, actor=d, out_entry_id=no_show, in_entry_id=spare.pk, reason="no-show"
     )
@@ -684,6 +685,10 @@ def test_replace_a_no_show_before_the_match_starts() -> None:
     assert StageEntry.objects.get(stage=q, entry_id=no_show).status == "withdrawn"
     assert StageEntry.objects.get(stage=q, entry_id=spare.pk).joined_round == 1
     assert logged(t, "round.replace_player") == 1
+    # At the table, so checked in (logged), as a late entry joining the stage is.
+    spare.refresh_from_db()
+    assert spare.checked_in
+    assert logged(t, "entry.check_in") == check_ins + 1
     started = open_matches(r1)[1]
     match_start(match_id=started.pk, actor=d)
     with pytest.raises(ApplicationError) as exc:
