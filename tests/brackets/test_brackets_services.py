@@ -148,6 +148,7 @@ def test_reorder_rewrites_every_seed_in_one_transaction() -> None:
     assert exc.value.code == "stage_started"
 
 
+@pytest.mark.postgres  # SET CONSTRAINTS: PostgreSQL's deferred unique constraint
 def test_seed_unique_per_stage_in_the_database() -> None:
     t, d = make_tournament(4)
     q = qualifying(t, d)
@@ -255,6 +256,7 @@ def test_a_stored_match_label_is_in_the_servers_language_whoever_publishes() -> 
     assert Match.objects.get(round_link__round=rnd).label == "Final table · Table 1"
 
 
+@pytest.mark.postgres  # SQLite splits a bulk insert by its limit of variables a statement
 def test_publish_is_bulk_a_constant_number_of_queries() -> None:
     counts = []
     for n in (16, 160):
