@@ -121,8 +121,11 @@
     var target = event.target;
     // The button pressed may ask on its own (one form, two decisions of different weight).
     var button = event.submitter;
+    // ... or the option chosen in its select (the Lifecycle page's "Finished": irreversible
+    // for the referee links, unlike the other moves).
+    var chosen = target.querySelector && target.querySelector("select option[data-confirm]:checked");
     var message = (button && button.dataset && button.dataset.confirm) ||
-      (target.dataset && target.dataset.confirm);
+      (target.dataset && target.dataset.confirm) || (chosen && chosen.dataset.confirm);
     if (message && !window.confirm(message)) {
       event.preventDefault();
       return;
