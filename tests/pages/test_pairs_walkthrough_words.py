@@ -14,13 +14,16 @@ Runs on PostgreSQL and in the embedded SQLite run."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from brackets.models import Stage
 from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
-from tests.factories import tournament_creator
-from tests.pages.test_pairs_event_words import text_of
+from tests.factories import director_of, tournament_creator
+from tests.pages.test_pairs_event_words import individual_event_with_stages, text_of
 from tests.pages.test_pairs_pages import finished_pairs_event
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +98,37 @@ def test_the_public_bracket_names_the_champion_partnership_t10(client: Client) -
     final_es = es[es.rindex("La final (dos parejas)") :]
     assert "Pareja campeona" in final_es
     assert "campeón" not in final_es.lower()
+
+
+def test_the_pairs_stage_form_draws_no_empty_fieldset_or_cell_t9_t10(client: Client) -> None:
+    """The new-stage form of a pairs event drops the individual table settings (per-table
+    advancement, final table seats, 3-player tables): it drew their fieldset empty, with only
+    its legend, and an empty grid cell before "A bye counts"."""
+    t, d, _ = make_pairs_tournament(4, status="registration")
+    client.force_login(d)
+    html = client.get(f"/director/tournaments/{t.slug}/stages/").content.decode()
+    form = html[html.index('class="stage-form"') :]
+    assert 'data-field=""' not in form  # an include of a field the form does not have
+    assert "Knockout and final table (T6)" not in form
+    for fieldset in re.findall(r"<fieldset[^>]*>(.*?)</fieldset>", form, re.S):
+        assert "data-field=" in fieldset, fieldset  # every fieldset holds a field
+    # With a qualifying stage before it, the warning speaks of the pairs final (T10).
+    pairs_stages(t, d, swiss_rounds=1, cut_size=2)
+    Stage.objects.filter(tournament=t, kind="knockout").delete()
+    page = text_of(client.get(f"/director/tournaments/{t.slug}/stages/").content.decode())
+    assert (
+        "Qualifying is a qualifying stage: a final stage must follow it (T10: the last stage "
+        "ends in the final between the top two partnerships)." in page
+    )
+    assert "the last stage is a final table" not in page
+
+
+def test_the_individual_stage_form_keeps_its_table_settings(client: Client) -> None:
+    t = individual_event_with_stages(4)
+    Stage.objects.filter(tournament=t, kind="knockout").delete()
+    client.force_login(director_of(t))
+    html = client.get(f"/director/tournaments/{t.slug}/stages/").content.decode()
+    form = html[html.index('class="stage-form"') :]
+    assert "Knockout and final table (T6)" in form
+    assert 'data-field="allow_three"' in form
+    assert "(T6: the last stage is a final table)." in text_of(html)
