@@ -95,6 +95,8 @@ def test_the_public_bracket_names_the_champion_partnership_t10(client: Client) -
     final = page[page.rindex("The final (two partnerships)") :]
     assert "Champion partnership" in final
     es = text_of(client.get(f"/live/{t.slug}/bracket/", HTTP_ACCEPT_LANGUAGE="es").content.decode())
+    assert "Pareja campeona:" in es  # the home page's and the standings' words (T10)
+    assert "Campeón:" not in es
     final_es = es[es.rindex("La final (dos parejas)") :]
     assert "Pareja campeona" in final_es
     assert "campeón" not in final_es.lower()

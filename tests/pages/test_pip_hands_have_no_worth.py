@@ -58,13 +58,13 @@ def test_pip_scored_hands_are_never_worth_0_r40(client: Client) -> None:
     slug = match.tournament.slug
     live = client.get(f"/live/{slug}/matches/{match.pk}/").content.decode()
     text = _text(live)
-    assert "Hand 5: replay" in text
+    assert "Hand 5 — replay" in text
     assert "worth 0" not in text
     rows = HAND_ROWS.findall(live)
     assert [n for n, _ in rows] == ["1", "2", "3", "4"]
-    assert all(">–<" in worth for _, worth in rows), rows
+    assert all(worth.startswith("–") for _, worth in rows), rows
     tables = _text(client.get(f"/live/{slug}/tables/").content.decode())
-    assert "Hand 5: replay" in tables
+    assert "Hand 5 — replay" in tables
     assert "worth 0" not in tables
     client.force_login(director)
     panel = _text(client.get(f"/matches/{match.pk}/panel/").content.decode())
