@@ -216,6 +216,11 @@ class StageListView(DirectorTournamentMixin):
                     # T10: a pairs knockout is partnerships to the final between two.
                     "pairs_kind": pairs_stage_kind_label(stage, field) if stage.pairs else "",
                     "is_final_only": final_only,
+                    # A pairs knockout after a cut of two is the final alone: one match, whose
+                    # winners are the champions, not a table whose winners "go on" (T10).
+                    "pairs_final_only": bool(stage.pairs)
+                    and stage.kind == Stage.Kind.KNOCKOUT
+                    and field == 2,
                 }
             )
             previous = stage
@@ -237,6 +242,7 @@ class StageListView(DirectorTournamentMixin):
             # A knockout whose field is the final table is that table alone, not a knockout
             # to it (T6): the page says so where it names the last stage.
             last_is_final_only=bool(rows) and rows[-1]["is_final_only"],
+            last_is_pairs_final_only=bool(rows) and rows[-1]["pairs_final_only"],
             # The finished qualifying stage's advanced entrants seed the new stage at once.
             seeds_from_finished=advanced,
             final_needed=last is not None and last.kind == Stage.Kind.QUALIFYING,

@@ -136,15 +136,21 @@ class TournamentCreateView(LoginRequiredMixin, View):
                     return again
                 _service_error_to_form(form, exc)
             else:
-                messages.success(
-                    request,
-                    _(
+                # A pairs event's entries are registered on the Partnerships page (T9), not
+                # on the Players page the individual wording sends the director to.
+                if tournament.entry_format == PAIRS:
+                    created = _(
+                        "%(name)s created, in draft: only its directors see it until you open "
+                        "registration on the Lifecycle page. Next: create its first stage "
+                        "below, then register the partnerships on the Partnerships page (T9)."
+                    )
+                else:
+                    created = _(
                         "%(name)s created, in draft: only its directors see it until you open "
                         "registration on the Lifecycle page. Next: create its first stage "
                         "below, then add the players on the Players page."
                     )
-                    % {"name": tournament.name},
-                )
+                messages.success(request, created % {"name": tournament.name})
                 return HttpResponseRedirect(reverse("brackets:stages", args=[tournament.slug]))
         return render(
             request, "brackets/tournament_form.html", _context(form, creating=True), status=400

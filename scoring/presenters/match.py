@@ -200,7 +200,12 @@ def describe_next_hand(
         title = _("Hand %(n)s") % {"n": number}
         kind = "normal"
 
-    if forced or poser is None:
+    # A match not started under lot_then_rotate: any seat may pose hand 1, freely, and the
+    # seat that does is the lot winner (R6), not the holder of a forced 6-6 (R5).
+    lot = not forced and poser is None and rule == "R6" and number == 1
+    if lot:
+        description = _("The winner of the draw for the lead poses any tile")
+    elif forced or poser is None:
         tile = forced_tile or "6-6"
         description = _("The holder of %(tile)s poses the %(tile)s") % {"tile": tile}
         rule = "R5" if rule in ("", "R6") else f"{rule}, R5"
@@ -267,8 +272,8 @@ def describe_next_hand(
         description=description,
         rule=rule,
         poser=None if forced or poser is None else int(poser),
-        forced=forced or poser is None,
-        forced_tile=forced_tile if (forced or poser is None) else None,
+        forced=not lot and (forced or poser is None),
+        forced_tile=forced_tile if not lot and (forced or poser is None) else None,
         value=value,
         kind=kind,
         explanation=explanation,

@@ -129,7 +129,7 @@ def test_bracket_pages_list_each_partnership_once_t9_t10(client: Client) -> None
         assert f"/live/{t.slug}/players/{entry_id}/" in items[0][2]
     assert '<li value="1"><a' not in live
     page = text_of(live)
-    assert f"Champion: {labels[0]}" in page
+    assert f"Champion partnership: {labels[0]}" in page
     assert "4 partnerships (8 players) · top 2 partnerships advance" in page
     advanced = [text_of(x) for x in re.findall(r'<li data-pair="\d+">(.*?)</li>', live, re.S)]
     assert sorted(advanced) == sorted(labels[:2])  # the two partnerships in the final

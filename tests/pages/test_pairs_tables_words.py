@@ -118,7 +118,8 @@ def test_live_bracket_lists_each_partnership_once_with_1st_and_2nd_t10(client: C
         assert len(card) == 2  # one row per partnership, not four per player
         assert card[0].startswith(f"1st {winner}")
         assert card[1].startswith(f"2nd {loser}")
-    assert cards[-1][0].endswith("champion")  # the final's winners are the champions (T10)
+    # The final's winners are the champion partnership (T10).
+    assert cards[-1][0].endswith("Champion partnership")
     region = html[html.index("bracket-stage") :]
     assert "3rd" not in text_of(region)
     # The API carries the same: each table's two partnerships with their places.
@@ -238,7 +239,7 @@ def test_stages_page_of_a_pairs_event_speaks_of_partnerships_t9_t10(client: Clie
     assert "Qualifying (Swiss-style) · 1 round · cut to the top 2 partnerships ·" in page
     assert page.count("two partnerships a table, partners opposite (T9)") == 2
     assert (
-        "The final only (top two partnerships) · each table's winning partnership goes on (T10)"
+        "The final only (top two partnerships) · one match between the top two partnerships (T10)"
         in page
     )
     assert "1 The final (two partnerships) Closed" in page
