@@ -75,6 +75,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_import_namesakes.py \
 	tests/tournament/test_player_fields_one_rule.py tests/pages/test_director_form_refusals.py \
 	tests/brackets/test_tournament_slugs.py \
+	tests/brackets/test_sheets_qr.py tests/brackets/test_dashboard_pushed.py \
 	tests/brackets/test_director_number_fields.py \
 	tests/brackets/test_override_guards.py tests/scoring/test_dispute_queue_scope.py \
 	tests/scoring/test_stale_hand_after_finish.py tests/brackets/test_action_log_details.py \

@@ -447,9 +447,58 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
         match.tournament = tournament  # the entry format and ruleset are read from it: no query
     # A pairs event's registered partnership names (T9), one query for every match.
     pair_names = pair_names_by_match(matches)
+
+    def group_key(m: Any) -> tuple[int, int] | None:
+        return (m.stage_number, m.round_number) if m.round_id else None
+
+    def order_key(key: tuple[int, int] | None, open_: bool) -> tuple[int, int, int]:
+        # Rounds with tables still playing first (the latest first), then finished rounds
+        # from the latest back; matches outside any round last.
+        if key is None:
+            return (2, 0, 0)
+        stage_n, round_n = key
+        return (0 if open_ else 1, -(stage_n or 0), -(round_n or 0))
+
+    # A finished round other than the current one is folded to its heading and a link to
+    # its round page: at a big event every round's tables (75 a round for 300 players) were
+    # drawn again on every hand pushed, growing with each round.
+    open_keys = {group_key(m) for m in matches if m.status in LIVE_STATUSES}
+    round_keys = {group_key(m) for m in matches} - {None}
+    current_key = min(round_keys, key=lambda k: order_key(k, k in open_keys), default=None)
     for match in matches:
         m: Any = match  # with the annotations above
         counts[m.status] = counts.get(m.status, 0) + 1
+        key = group_key(m)
+        folded = key is not None and key not in open_keys and key != current_key
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = {
+                "key": key,
+                "round_id": m.round_id,
+                "title": (
+                    f"{m.stage_name} · " + _("Round %(n)s") % {"n": m.round_number}
+                    if m.round_id
+                    else _("Matches outside any round")
+                ),
+                "rows": [],
+                # The round's clock (T2, T3), shown while it has tables in play (below).
+                "clock": round_clock(
+                    time_limit=m.round_time_limit,
+                    clock_started_at=m.round_clock_started_at,
+                    time_called_at=m.round_time_called_at,
+                    status=m.round_status,
+                )
+                if m.round_id
+                else None,
+                "open": 0,
+                "playing": 0,
+                "waiting": 0,
+                "folded": folded,
+                "tables": 0,
+            }
+        group["tables"] += 1
+        if folded:
+            continue
         scores = list(m.scores or [])
         # R42: a partnership match reads AC against BD, each with its one score, as the round
         # page and the referee's list show it; an individual one seat by seat.
@@ -489,46 +538,13 @@ def _dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str
         }
         if is_idle:
             idle.append(row)
-        key = (m.stage_number, m.round_number) if m.round_id else None
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = {
-                "key": key,
-                "round_id": m.round_id,
-                "title": (
-                    f"{m.stage_name} · " + _("Round %(n)s") % {"n": m.round_number}
-                    if m.round_id
-                    else _("Matches outside any round")
-                ),
-                "rows": [],
-                # The round's clock (T2, T3), shown while it has tables in play (below).
-                "clock": round_clock(
-                    time_limit=m.round_time_limit,
-                    clock_started_at=m.round_clock_started_at,
-                    time_called_at=m.round_time_called_at,
-                    status=m.round_status,
-                )
-                if m.round_id
-                else None,
-                "open": 0,
-                "playing": 0,
-                "waiting": 0,
-            }
         group["rows"].append(row)
         group["open"] += open_
         # "Playing" is a table with its first hand recorded; a published table waits.
         group["playing"] += m.status == Match.Status.IN_PROGRESS
         group["waiting"] += m.status == Match.Status.SCHEDULED
 
-    def order(g: dict[str, Any]) -> tuple[int, int, int]:
-        # Rounds with tables still playing first (the latest first), then finished rounds
-        # from the latest back; matches outside any round last.
-        if g["key"] is None:
-            return (2, 0, 0)
-        stage_n, round_n = g["key"]
-        return (0 if g["open"] else 1, -(stage_n or 0), -(round_n or 0))
-
-    ordered = sorted(groups.values(), key=order)
+    ordered = sorted(groups.values(), key=lambda g: order_key(g["key"], bool(g["open"])))
     for g in ordered:
         if g["clock"] is not None:
             # A finished round's clock says nothing; after time is called (T3), the tables

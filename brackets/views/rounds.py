@@ -504,7 +504,7 @@ def render_sheets(
                 "match": m,
                 "order": " → ".join(s.letter for s in m.seats),
                 "table_url": address,
-                "qr": qr_svg(address),
+                "qr": qr_svg(address, public=True),
             }
         )
         key = keys.get(m.referee_id) if m.referee_id is not None else None

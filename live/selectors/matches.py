@@ -182,6 +182,8 @@ _LAST_HAND_FIELDS = (
     "paid",
     "llave",
     "scores_after",
+    # A block's counts (R20, ``hand_json``): deferred, they cost a query per table.
+    "counts",
 )
 
 

@@ -3,6 +3,7 @@ DIRECTOR_IDLE_MINUTES, and pushed (it follows the live websocket, no 15 s pollin
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -89,3 +90,36 @@ def test_draft_dashboard_opens_no_socket_and_polls() -> None:
     tournament.__class__.objects.filter(pk=tournament.pk).update(status="registration")
     html = client.get(url).content.decode()
     assert f'data-ws="/ws/live/{tournament.slug}/"' in html
+
+
+def test_finished_rounds_are_folded_so_the_rows_do_not_grow_with_each_round() -> None:
+    """At a big event (75 tables a round) every finished round's tables were drawn again on
+    every hand pushed: the rows grew by a round's worth each round. A finished round that is
+    not the current one keeps its heading, says how many tables finished and links its round
+    page; the current round (the one in play, or the last one finished) keeps its rows."""
+    tournament, director, stage = tournament_with_stage(16, swiss_rounds=3, auto_advance=False)
+    stage_seed(stage=stage, actor=director, method="rating")
+    first = round_publish(stage=stage, actor=director)
+    client = director_client(director)
+    rows_url = reverse("scoring:director-dashboard-rows", args=[tournament.slug])
+    play_round(first, director, seed=3)
+    # Round 1 finished and nothing after it yet: it is the current round, its rows shown.
+    html = client.get(rows_url).content.decode()
+    assert html.count("<tr class=") == 4
+    second = round_publish(stage=stage, actor=director)
+    html = client.get(rows_url).content.decode()
+    sections = _sections(html)
+    assert "Round 2" in sections[0]
+    assert "current" in sections[0]
+    assert "Round 1" in sections[1]
+    assert "4 tables finished" in sections[1]
+    assert html.count("<tr class=") == 4  # round 2's tables only
+    round_1_link = reverse("brackets:round", args=[tournament.slug, first.pk])
+    assert f'<a href="{round_1_link}">See its tables on the round page</a>' in html
+    second_ids = set(RoundMatch.objects.filter(round=second).values_list("match_id", flat=True))
+    drawn = {int(x) for x in re.findall(r'data-match="(\d+)"', html)}
+    assert drawn == second_ids
+    page = client.get(reverse("scoring:director-dashboard", args=[tournament.slug]))
+    assert page.content.decode().count("<tr class=") == 4
+    # The page's status counts still count every match.
+    assert page.context["counts"]["finished"] == 4

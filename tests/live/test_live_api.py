@@ -298,3 +298,43 @@ def test_a_live_version_hint_in_other_digits_is_ignored(client: Any, url: str) -
         assert hinted.status_code == 200, hint
         assert hinted["ETag"] == plain["ETag"]
     assert Tournament.objects.get(pk=lt.tournament.pk).version == lt.tournament.version
+
+
+# --- a block's counts come with the last hands, not one query per table ---------------------
+
+
+def _play_to_a_block(lt: LiveTournament, match: Any) -> None:
+    """Start ``match`` on the first simulator seed whose match has a block (R20) and record its
+    hands up to and including that block, so the table's last hand is a block."""
+    from scoring.engine import Ruleset
+    from scoring.engine.simulate import simulate_match
+
+    ruleset = Ruleset.from_json(match.tournament.ruleset)
+    for seed in range(1, 200):
+        records = [r.to_dict() for r in simulate_match(ruleset, match.n_players, seed).records]
+        blocks = [i for i, r in enumerate(records) if r.get("end") == "block"]
+        if blocks:
+            break
+    else:  # pragma: no cover - the simulator always blocks within 200 seeds
+        raise AssertionError("no block in 200 simulated matches")
+    payloads = start_match(match, lt.director, seed=seed)
+    play_hands(match, lt.director, payloads[: blocks[0] + 1])
+
+
+def test_tables_whose_last_hand_is_a_block_cost_no_query_each(client: Any) -> None:
+    """The live tables show a block's counts (R20). They were deferred from the last-hands
+    query and then loaded one query per table whose last hand was a block: 75 tables at a
+    big event, 75 more queries on every rebuild of the tables page."""
+    lt = make_live_tournament(16, cut_size=8, slug="block-open")
+    matches = lt.matches()
+    _play_to_a_block(lt, matches[0])
+    url = _api("block-open", "tables/")
+    status, one_block = _queries(client, url, HTTP_X_LIVE_VERSION="999999")
+    assert status == 200
+    for match in matches[1:]:
+        _play_to_a_block(lt, match)
+    status, four_blocks = _queries(client, url, HTTP_X_LIVE_VERSION="999999")
+    assert status == 200
+    tables = client.get(url).json()["tables"]
+    assert sum(1 for t in tables if (t.get("last_hand") or {}).get("counts")) == 4
+    assert four_blocks == one_block
