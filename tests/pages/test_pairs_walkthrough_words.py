@@ -21,7 +21,11 @@ from django.test import Client
 from django.urls import reverse
 
 from brackets.models import Stage
-from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+from tests.brackets.pairs_helpers import (
+    make_pairs_tournament,
+    pairs_stages,
+    qualified_for_the_final,
+)
 from tests.factories import director_of, tournament_creator
 from tests.pages.test_pairs_event_words import individual_event_with_stages, text_of
 from tests.pages.test_pairs_pages import finished_pairs_event
@@ -134,3 +138,15 @@ def test_the_individual_stage_form_keeps_its_table_settings(client: Client) -> N
     assert "Knockout and final table (T6)" in form
     assert 'data-field="allow_three"' in form
     assert "(T6: the last stage is a final table)." in text_of(html)
+
+
+def test_the_standings_of_a_stage_with_no_round_yet_say_no_round_count(
+    client: Client,
+) -> None:
+    """The pairs final (T10), seeded and not yet published, said "Rounds complete: 0 of 0
+    published." under its heading. Now that line is left out until the stage has a round,
+    and kept for the qualifying stage that played its round."""
+    t, _d, _q, _k = qualified_for_the_final(4, status="registration")
+    page = text_of(client.get(f"/live/{t.slug}/standings/").content.decode())
+    assert "0 of 0 published" not in page
+    assert "Rounds complete: 1 of 1 published." in page
