@@ -72,3 +72,29 @@ def test_projector_page_shows_the_cut_line_of_a_large_field(client: Any) -> None
     assert line.count("cut-after") == 1
     es = client.get("/live/big-open/projector/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Línea de corte: pasan los 64 primeros" in es
+
+
+@pytest.mark.django_db
+def test_the_tables_slide_names_a_final_round_not_only_its_number(client: Any) -> None:
+    """Walkthrough of a pairs event: the projector's tables slide read "Live tables · Round 1"
+    for the final, as for a qualifying round 1. A round other than a qualifying one now says
+    what it is, as the tables page does: the final between two partnerships (T10)."""
+    from brackets import services
+    from tests.brackets.pairs_helpers import qualified_for_the_final
+
+    t, d, _q, k = qualified_for_the_final(4, status="registration")
+    services.round_publish(stage=k, actor=d)
+    html = client.get(f"/live/{t.slug}/projector/").content.decode()
+    heading = re.search(r'<section class="slide"[^>]*>\s*<h2>(.*?)</h2>', html, re.S)
+    assert heading is not None
+    text = re.sub(r"<[^>]+>", "", heading.group(1))
+    assert "Round 1 · The final (two partnerships)" in text
+
+
+@pytest.mark.django_db
+def test_the_tables_slide_of_a_qualifying_round_says_its_number_alone(client: Any) -> None:
+    make_live_tournament(8, slug="small-open")
+    html = client.get("/live/small-open/projector/").content.decode()
+    heading = re.search(r'<section class="slide"[^>]*>\s*<h2>(.*?)</h2>', html, re.S)
+    assert heading is not None
+    assert re.sub(r"<[^>]+>", "", heading.group(1)).strip() == "Live tables · Round 1"
