@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
+from brackets import services
 from live.templatetags.live_tags import projector_standings
+from tests.brackets.pairs_helpers import qualified_for_the_final
 from tests.live.conftest import finish_round_fast, make_live_tournament
 
 
@@ -79,9 +81,6 @@ def test_the_tables_slide_names_a_final_round_not_only_its_number(client: Any) -
     """Walkthrough of a pairs event: the projector's tables slide read "Live tables · Round 1"
     for the final, as for a qualifying round 1. A round other than a qualifying one now says
     what it is, as the tables page does: the final between two partnerships (T10)."""
-    from brackets import services
-    from tests.brackets.pairs_helpers import qualified_for_the_final
-
     t, d, _q, k = qualified_for_the_final(4, status="registration")
     services.round_publish(stage=k, actor=d)
     html = client.get(f"/live/{t.slug}/projector/").content.decode()
