@@ -211,12 +211,6 @@ def _finish(match: Match) -> None:
     match.confirmation_hold = HOLD_NONE
 
 
-def _bump(match: Match) -> list[str]:
-    """Bump the match version; the engine snapshot of the hands stays current (a confirmation
-    changes no score), so the next hand and the offline preview keep using it."""
-    return match_version_bump(match)
-
-
 def _release(match: Match) -> bool:
     """Release what the match waited for; True when that finished it."""
     finishing = match.confirmation_hold == HOLD_RESULT
@@ -224,7 +218,7 @@ def _release(match: Match) -> bool:
         _finish(match)
     else:
         match.confirmation_hold = HOLD_NONE
-    bumped = _bump(match)
+    bumped = match_version_bump(match)
     match.save(
         update_fields=[
             *("confirmation_hold", "status", "finished_at", "end_reason", "winner_seat"),
@@ -291,7 +285,7 @@ def hand_confirm(
     if len(done) >= match.n_players:
         finished = _release(match)
     else:
-        match.save(update_fields=_bump(match))
+        match.save(update_fields=match_version_bump(match))
     _announce(match, finished=finished)
     return ConfirmationResult(match, tuple(sorted(done)), finished, False)
 
@@ -403,7 +397,7 @@ def hand_dispute(
     )
     dispute_data = {"hold_before": match.confirmation_hold}
     match.confirmation_hold = HOLD_DISPUTED
-    match.save(update_fields=["confirmation_hold", *_bump(match)])
+    match.save(update_fields=["confirmation_hold", *match_version_bump(match)])
     action_log_record(
         tournament=match.tournament,
         actor=None,
@@ -517,7 +511,7 @@ def dispute_resolve(
     finished = False
     if decided:
         match.confirmation_hold = HOLD_NONE  # the decision stands; nothing to release
-        match.save(update_fields=["confirmation_hold", *_bump(match)])
+        match.save(update_fields=["confirmation_hold", *match_version_bump(match)])
     elif decision == "uphold":
         match.confirmation_hold = hold
         finished = _release(match)
