@@ -268,9 +268,8 @@ def pair_standings_from_data(
         keep = set(ids)
         lines += [x for x in round_lines(pd, r) if x.pair_id in keep]
         byes += [p for p in round_pairs(pd, r)[1] if p in keep]
-    if pip_scoring is None:
-        # Points (pip scoring) are above the win-count scale: any line above 6 means pips.
-        pip_scoring = any(x.points_for > 6 or x.points_against > 6 for x in lines)
+    if pip_scoring is None:  # R45: the tournament's scoring, before its first result too
+        pip_scoring = data.pairs.pip_scoring if data.pairs is not None else False
     keep = set(ids)
     return pairs_standings(
         lines,

@@ -14,7 +14,7 @@ from brackets.selectors.pair_roster import MEMBER_FIELDS, Roster
 from scoring.engine.match_state import PlayerStats
 from scoring.models import Match
 from scoring.selectors import matches_team_stats
-from tournament.models import PartnershipMember
+from tournament.models import PartnershipMember, Tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,9 @@ class PairsData:
     does not fold is missing and its seats stand in."""
     roster: Roster
     """Every membership, past and current: how the pages name a table or a bye (T11)."""
+    pip_scoring: bool = False
+    """The tournament plays to pips (R40, R45): T10's third key is points for minus against,
+    not six-loves given. From the ruleset, so the standings say it before the first result."""
 
     def pair(self, pair_id: int) -> PairInfo:
         for p in self.pairs:
@@ -77,8 +80,9 @@ def _team_line(stats: PlayerStats) -> TeamLine:
 
 
 def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
-    """Three queries: the tournament's memberships, the stage's finished matches and their
-    non-void hands (folded by the engine into each partnership's statistics, R35/R46)."""
+    """Four queries: the tournament's scoring, its memberships, the stage's finished matches
+    and their non-void hands (folded by the engine into each partnership's statistics,
+    R35/R46)."""
     current: dict[int, dict[str, object]] = {}
     members: dict[int, list[tuple[int, int, str, str, int | None]]] = {}
     pair_of: dict[int, int] = {}
@@ -139,9 +143,11 @@ def pairs_data_for(*, tournament_id: int, stage_id: int) -> PairsData:
         match_id: (_team_line(ac), _team_line(bd))
         for match_id, (ac, bd) in matches_team_stats(matches=finished).items()
     }
+    ruleset = Tournament.objects.filter(pk=tournament_id).values_list("ruleset", flat=True).first()
     return PairsData(
         pairs=tuple(pairs),
         pair_of=pair_of,
         team_lines=team_lines,
         roster=Roster.from_rows(rows),
+        pip_scoring=isinstance(ruleset, dict) and ruleset.get("scoring") == "pips",
     )

@@ -43,3 +43,26 @@ def test_the_schema_describes_both_stage_shapes(client: Client) -> None:
     ]
     row = components["PairStandingRow"]["properties"]
     assert {"pair_id", "players", "third", "match_wins"} <= set(row)
+
+
+@pytest.mark.parametrize(
+    ("preset", "third_key"),
+    [("partnership_block", "points_difference"), ("wsod_partners", "six_loves_given")],
+)
+def test_the_third_key_follows_the_ruleset_before_the_first_result(
+    client: Client, preset: str, third_key: str
+) -> None:
+    """T10's third key under pip scoring is points for minus against (R45), from the
+    tournament's ruleset: it used to be guessed from the scores (any above 6 meant pips), so a
+    pip-scoring event's standings said "six-loves given" until a result was in."""
+    from brackets import services
+    from tests.brackets.pairs_helpers import make_pairs_tournament, pairs_stages
+
+    t, d, _ = make_pairs_tournament(4, preset=preset)
+    q, _k = pairs_stages(t, d, swiss_rounds=2, cut_size=2, auto_advance=False)
+    services.stage_seed(stage=q, actor=d, method="rating")
+    services.round_publish(stage=q, actor=d)
+    body = client.get(f"/api/live/{t.slug}/standings/").json()
+    (stage,) = [st for st in body["stages"] if st["stage"]["id"] == q.pk]
+    assert stage["third_key"] == third_key
+    assert all(row["third"] == 0 for row in stage["rows"])
