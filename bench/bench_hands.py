@@ -71,6 +71,11 @@ TWO_PHONES_SHARE = 0.02  # sent twice at once with different keys: one 201, one 
 # Issue 19 item 3: >= 0.7 of the honest floor (same driver features) on a quiet machine; the
 # earlier 0.5 was against a floor that made five round trips with client-side binding.
 GOAL_RATIO = 0.7
+# The supply of matches is built for this rate (hands/s, above any 2-core VM measured so far:
+# 338): a client that runs out of hands idles, and a closed-loop round it idled in understates
+# the hands' throughput (the run says so and its ratio does not count).
+SUPPLY_RATE = 600
+HANDS_PER_MATCH = 15  # a simulated match to the target, a little below the mean
 GOAL_P99_MS = 50.0  # paced p99 (issue 19: <= 50 ms, with the 0.7 ratio; was 150 before it)
 
 
@@ -686,6 +691,8 @@ async def load(
         hands = await run_phase(clients, submit_one, args.seconds)
         results["floor"].merge(floor)
         results["hands"].merge(hands)
+        if any(c.next_hand() is None for c in clients):
+            args.short_rounds.append(i + 1)
         # Per round (trial), the hands phase against the floor phase right before it.
         results[f"floor-{i}"], results[f"hands-{i}"] = floor, hands
     if args.paced_rate is None:
@@ -696,6 +703,11 @@ async def load(
     idle = sum(1 for c in clients if c.next_hand() is None)
     if idle:
         print(f"note: {idle} clients ran out of matches before the end (raise --matches)")
+    if args.short_rounds:
+        print(
+            f"WARNING: clients ran out of hands in closed-loop round(s) {args.short_rounds}: "
+            "their throughput is understated, so the ratio is not graded (raise --matches)"
+        )
     return results, clients
 
 
@@ -801,7 +813,13 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3)))
     parser.add_argument("--worker-class", choices=["gthread", "uvicorn", "sync"], default="gthread")
-    parser.add_argument("--matches", type=int, default=8, help="started matches per client")
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=None,
+        help="started matches per client (default: enough for the run at "
+        f"{SUPPLY_RATE} hands/s, above any machine measured so far)",
+    )
     parser.add_argument(
         "--conn-max-age",
         type=int,
@@ -817,6 +835,10 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
+    if args.matches is None:
+        hands_needed = SUPPLY_RATE * args.seconds * (args.rounds + 1) + SUPPLY_RATE * 4
+        args.matches = max(8, math.ceil(hands_needed / HANDS_PER_MATCH / args.clients))
+    args.short_rounds = []  # closed-loop rounds (1-based) after which a client had no hand left
 
     os.environ.update(bench_env(args.port))
     print(f"Preparing database {DB_NAME!r} and {args.clients} referees ...", flush=True)
@@ -915,8 +937,9 @@ def main() -> int:
         figure=f"{hands.rate:.0f} hands/s",
         floor=f"{floor.rate:.0f} hands/s (3 round trips, prepared, pipelined COMMIT)",
         ratio=hand_ratio,
-        goal=f">= {GOAL_RATIO}",
-        passed=hand_ratio >= GOAL_RATIO,
+        goal=f">= {GOAL_RATIO}"
+        + (" (not graded: the supply ran out)" if args.short_rounds else ""),
+        passed=hand_ratio >= GOAL_RATIO and not args.short_rounds,
         load=load_before,
     )
     emit(
