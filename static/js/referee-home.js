@@ -1,9 +1,10 @@
 /*
  * "My matches" (scoring/referee_home.html): names the matches whose hands wait on this phone.
  *
- * The referee page keeps every hand in an IndexedDB queue (database "ct-referee", store
- * "hands", index "match"; static/js/referee.js) until the server confirms it, and sends it only
- * from that match's page. A referee who left the page with hands still queued (offline, or the
+ * The referee page keeps every hand in an IndexedDB queue (static/js/referee.js) until the
+ * server confirms it, and sends it only from that match's page. The queue's database and what
+ * counts as a hand waiting are static/js/referee-queue.js's (window.refereeQueue), loaded
+ * before this script, so this page opens the queue exactly as that page writes it. A referee who left the page with hands still queued (offline, or the
  * connection came back while they were here) saw nothing here, and the hands stayed on the
  * phone. Each such match now says how many hands wait, and that opening it sends them.
  * No inline script (Content-Security-Policy): wording comes from data- attributes.
@@ -12,7 +13,8 @@
   "use strict";
 
   var list = document.getElementById("match-list");
-  if (!list || !window.indexedDB) return;
+  var queue = window.refereeQueue;
+  if (!list || !window.indexedDB || !queue) return;
 
   function fill(template, params) {
     return String(template || "").replace(/%\((\w+)\)s/g, function (all, key) {
@@ -20,28 +22,11 @@
     });
   }
 
-  // A hand the server has not confirmed (queued, sent without an answer, or refused and
-  // waiting for the referee), as referee.js keeps it; the players' taps are not hands.
-  function waiting(entry) {
-    return (!entry.kind || entry.kind === "hand") && entry.status !== "confirmed";
-  }
-
-  var req;
-  try {
-    req = window.indexedDB.open("ct-referee", 1);
-  } catch (e) {
-    return;
-  }
-  // No queue on this phone yet: make the store as referee.js would, empty.
-  req.onupgradeneeded = function () {
-    var store = req.result.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
-    store.createIndex("match", "match");
-  };
-  req.onsuccess = function () {
-    var db = req.result;
+  // No queue on this phone yet: open() makes the store as referee.js would, empty.
+  queue.open().then(function (db) {
     var all;
     try {
-      all = db.transaction("hands", "readonly").objectStore("hands").getAll();
+      all = db.transaction(queue.store, "readonly").objectStore(queue.store).getAll();
     } catch (e) {
       db.close();
       return;
@@ -49,7 +34,7 @@
     all.onsuccess = function () {
       var counts = {};
       (all.result || []).forEach(function (entry) {
-        if (!waiting(entry)) return;
+        if (!queue.waiting(entry)) return;
         var key = String(entry.match);
         counts[key] = (counts[key] || 0) + 1;
       });
@@ -65,5 +50,5 @@
       db.close();
     };
     all.onerror = function () { db.close(); };
-  };
+  }, function () { /* no IndexedDB here (a private window): nothing to name */ });
 })();

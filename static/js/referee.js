@@ -1150,34 +1150,26 @@
 
   // -- the offline queue (issue 15) ------------------------------------------------------------
   //
-  // Hands wait in an ordered IndexedDB queue (database "ct-referee", store "hands", in the order
-  // recorded), each with its Idempotency-Key and expected hand number, until the server
-  // confirms them; they survive a reload and a closed browser. States: queued (not sent yet, or
-  // the connection failed), sent (waiting for the answer), confirmed, refused (the server said
-  // no: 409 another device recorded first, or a rule). A refused hand stops the queue there;
-  // the hands after it stay queued until the referee resolves it (re-number or discard).
+  // Hands wait in an ordered IndexedDB queue, each with its Idempotency-Key and expected hand
+  // number, until the server confirms them; they survive a reload and a closed browser. Its
+  // database, its entries and their states (queued, sent, confirmed, refused) are defined once,
+  // in static/js/referee-queue.js (window.refereeQueue), which "My matches" reads too. A
+  // refused hand stops the queue there; the hands after it stay queued until the referee
+  // resolves it (re-number or discard).
 
   var queue = (function () {
+    var shared = window.refereeQueue;
     var dbPromise = null;
     function db() {
-      if (!dbPromise) {
-        dbPromise = new Promise(function (resolve, reject) {
-          var req = window.indexedDB.open("ct-referee", 1);
-          req.onupgradeneeded = function () {
-            var store = req.result.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
-            store.createIndex("match", "match");
-          };
-          req.onsuccess = function () { resolve(req.result); };
-          req.onerror = function () { reject(req.error); };
-        });
-      }
+      // Rejected, as when IndexedDB itself fails, if referee-queue.js did not load.
+      if (!dbPromise) dbPromise = new Promise(function (resolve) { resolve(shared.open()); });
       return dbPromise;
     }
     function tx(mode, work) {
       return db().then(function (d) {
         return new Promise(function (resolve, reject) {
-          var t = d.transaction("hands", mode);
-          var result = work(t.objectStore("hands"));
+          var t = d.transaction(shared.store, mode);
+          var result = work(t.objectStore(shared.store));
           t.oncomplete = function () { resolve(result && "result" in result ? result.result : undefined); };
           t.onerror = function () { reject(t.error); };
         });
@@ -1185,7 +1177,7 @@
     }
     return {
       all: function () {
-        return tx("readonly", function (store) { return store.index("match").getAll(matchId); })
+        return tx("readonly", function (store) { return store.index(shared.byMatch).getAll(matchId); })
           .then(function (rows) { return (rows || []).sort(function (a, b) { return a.id - b.id; }); });
       },
       add: function (entry) { return tx("readwrite", function (store) { return store.add(entry); }); },
@@ -1674,7 +1666,7 @@
       }
       // The next hand's number and what the table does next, from the queue (hands only).
       var handEntries = entries.filter(isHand);
-      var open = handEntries.filter(function (e) { return e.status !== "confirmed"; });
+      var open = entries.filter(window.refereeQueue.waiting); // as "My matches" counts them
       var last = handEntries.length ? handEntries[handEntries.length - 1] : null;
       var state = preview(entries);
       var next = $("#offline-next", box);
@@ -1725,7 +1717,7 @@
   // disputes are queue entries like the hands, after the hand they confirm, so they are sent
   // in order and survive a reload or a closed browser too.
 
-  function isHand(e) { return !e.kind || e.kind === "hand"; }
+  function isHand(e) { return window.refereeQueue.isHand(e); }
   // The order entries are sent in: a hand, then the taps and disputes of that hand, then the
   // next hand. A player who taps again after a refusal is sent before a hand queued meanwhile.
   function byTurn(a, b) {
@@ -2424,7 +2416,7 @@
   }
 
   function startOffline() {
-    if (!window.indexedDB) { started = true; return; }
+    if (!window.indexedDB || !window.refereeQueue) { started = true; return; }
     // An unconfirmed hand from the older one-hand sessionStorage keeps its key in the queue.
     var old = pending && pending.kind === "hand" ? pending : null;
     if (old) { pending = null; savePending(null); }
@@ -2459,7 +2451,8 @@
     }).then(function (reg) {
       var urls = [window.location.pathname + window.location.search, panelUrl, root.dataset.reducerUrl];
       // "My matches" (the header's link) and its script, so that the link opens without
-      // network too and names the matches whose hands wait on this phone (referee-home.js).
+      // network too and names the matches whose hands wait on this phone (referee-home.js;
+      // the queue's definition it reads, referee-queue.js, is among this page's scripts).
       (root.dataset.homeUrls || "").split(" ").forEach(function (u) { if (u) urls.push(u); });
       $all('script[src], link[rel="stylesheet"], link[rel="manifest"]').forEach(function (el) {
         urls.push(el.getAttribute("src") || el.getAttribute("href"));

@@ -136,7 +136,8 @@ def test_match_page_shows_seats_in_play_order_and_the_forced_first_pose(
     assert f'data-hands-url="/api/matches/{setup.match.pk}/hands/"' in html
     assert re.search(r'data-csrf-token="[A-Za-z0-9]{32,}"', html)
     assert 'data-number="1"' in html
-    assert "/static/js/referee.js" in html
+    # The offline queue's definition (referee-queue.js) runs before the script that uses it.
+    assert html.index("/static/js/referee-queue.js") < html.index("/static/js/referee.js")
 
 
 def test_match_page_after_a_tie_describes_the_replay_and_its_leader(
