@@ -18,6 +18,7 @@ said while the phone's hand waits.
 
 from __future__ import annotations
 
+import time
 from typing import Any, cast
 
 import pytest
@@ -53,10 +54,12 @@ def _tap_hand(page: Page, payload: dict[str, Any], number: int) -> None:
     )
 
 
-def _seat_name(page: Page, seat: int) -> str:
-    """The seat's name as the page words it (referee.js ``seatName``)."""
-    name = page.locator(f"#match-panel [data-seat-name='{seat}']").first
-    return str(name.get_attribute("data-label") or name.get_attribute("data-name"))
+def _wait_for(condition: Any, seconds: float = 15.0) -> None:
+    """Poll the database (the live server commits in its own thread) until ``condition()``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
 
 
 def _stored(match: Match) -> list[tuple[int, int, int | None]]:
@@ -237,14 +240,16 @@ def test_taps_for_a_refused_hand_are_dropped_and_a_tap_on_the_servers_hand_is_sa
 
     # Once every player confirmed it, the phone's hand may follow it: offered now; D won the
     # director's hand 2, so D poses hand 3 (R7) and the phone's poser A is flagged, not resent.
-    # Each tap is waited for by its own words ("<seat> confirmed hand 2."): the status line
-    # already says seat 2's, so the hand's number alone would not show that this one went.
+    # Each tap is waited for until the server holds it: its seat's button pressed for good
+    # (the status line's words are transient: a panel read after the live update clears
+    # them, which failed this test under load), and the confirmation stored.
     for seat in (0, 1, 3):
-        expect(box.locator(f"[data-confirm-seat='{seat}']")).to_be_enabled(timeout=15_000)
-        box.locator(f"[data-confirm-seat='{seat}']").tap()
-        expect(page.locator("#submit-status")).to_contain_text(
-            f"{_seat_name(page, seat)} confirmed hand 2.", timeout=15_000
-        )
+        button = box.locator(f"[data-confirm-seat='{seat}']")
+        expect(button).to_be_enabled(timeout=15_000)
+        button.tap()
+        if seat != 3:  # the last tap completes hand 2 and the box moves on
+            expect(button).to_have_attribute("aria-pressed", "true", timeout=15_000)
+        _wait_for(lambda s=seat: HandConfirmation.objects.filter(hand=theirs, seat=s).exists())
     expect(page.locator("#queue-renumber")).to_be_visible(timeout=15_000)
     expect(problem).to_contain_text("The same hand? Discard it here.")
     expect(problem).to_contain_text("posed 5-5")  # the phone's own hand 2, as it is
