@@ -99,7 +99,8 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_preview_seating_note.py tests/tournament/test_admin_ruleset_refusals.py \
 	tests/brackets/test_pairs_bye_warnings.py \
 	tests/brackets/test_round_page_disputes.py tests/browser/test_round_disputed_table.py \
-	tests/brackets/test_brackets_services.py tests/browser/test_lifecycle_finish_confirm.py
+	tests/brackets/test_brackets_services.py tests/browser/test_lifecycle_finish_confirm.py \
+	tests/brackets/test_seeding_page_forms.py tests/browser/test_seeding_row_actions.py
 pytest-embedded: venv
 	env -u DATABASE_URL -u REDIS_URL TEST_DATABASE=sqlite DJANGO_SETTINGS_MODULE=config.settings.test \
 		$(VENV)/bin/pytest -p no:cacheprovider $(XDIST) $(EMBEDDED_TESTS) $(PYTEST_ARGS)

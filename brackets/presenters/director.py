@@ -110,8 +110,6 @@ class SeedRow:
     unit_label: str = ""
     unit_first: bool = False  # the first row of its partnership in the seed order
     unit_seed: int | None = None  # the partnership's one seed (1, 2, ...), T8 over partnerships
-    # The tables a withdrawal now would forfeit (T7): its confirmation step follows.
-    open_tables: tuple[int, ...] = ()
 
     @property
     def seed_shown(self) -> int | None:

@@ -24,7 +24,6 @@ from brackets.services.entrants import (
     stage_entry_add,
     stage_entry_withdraw,
     stage_entry_withdraw_forfeits,
-    withdrawal_tables,
 )
 from brackets.services.interventions import (
     round_call_time,
@@ -72,5 +71,4 @@ __all__ = [
     "stage_seed",
     "stage_seed_reorder",
     "stage_update",
-    "withdrawal_tables",
 ]

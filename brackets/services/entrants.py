@@ -65,22 +65,6 @@ def _open_seats(current: Round | None, entry_ids: list[int] | None) -> list[Seat
     return list(seats.order_by("match_id", "seat"))
 
 
-def withdrawal_tables(*, stage: Stage) -> dict[int, list[int]]:
-    """Entry id -> the table numbers a withdrawal now would forfeit (T7), for every entrant
-    seated at an open match of the stage's round in play; the seeding page says it beside
-    each "Withdraw…". Two queries."""
-    seats = _open_seats(_current_round(stage), None)
-    tables = dict(
-        RoundMatch.objects.filter(match_id__in={s.match_id for s in seats}).values_list(
-            "match_id", "table_number"
-        )
-    )
-    out: dict[int, list[int]] = {}
-    for s in seats:
-        out.setdefault(s.entry_id, []).append(tables[s.match_id])
-    return out
-
-
 def stage_entry_withdraw_forfeits(*, stage: Stage, entry: Entry) -> list[WithdrawalForfeit]:
     """What :func:`stage_entry_withdraw` would forfeit if called now (T7): each open match of
     the round in play where ``entry`` sits, with whether the others play on. Empty when no

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -30,7 +29,6 @@ from brackets.services import (
     stage_entry_add,
     stage_seed,
     stage_seed_reorder,
-    withdrawal_tables,
 )
 from brackets.services.imports import players_import_csv
 from brackets.services.registration import SameNameUnconfirmedError, TypedPlayer, player_add
@@ -102,10 +100,6 @@ class SeedingView(DirectorTournamentMixin):
         request = self.request
         seeded, others = seeding_rows(stage)
         started = stage.rounds.exists()
-        if started:
-            # Beside each "Withdraw…": the table it would forfeit (T7), the service's reading.
-            tables = withdrawal_tables(stage=stage)
-            seeded = [replace(r, open_tables=tuple(tables.get(r.entry_id, ()))) for r in seeded]
         active = [r for r in seeded if r.active]
         # Seeding takes the checked-in entries only where the stage is seeded from them (the
         # first stage, before its first round; stage_seed): there, checked-in players outside

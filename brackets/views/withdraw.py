@@ -116,15 +116,58 @@ def forfeits_in_final(forfeits: list[WithdrawalForfeit]) -> bool:
     ).exists()
 
 
+def nothing_forfeited(stage: Stage) -> list[str]:
+    """What withdrawing a player of ``stage`` with no open match does (T7, T11)."""
+    if not stage.rounds.exists():
+        return [_("The stage has not started: nothing is forfeited and they play no round of it.")]
+    what = [
+        _(
+            "No match of theirs is open: nothing is forfeited; they play no further "
+            "rounds and are placed after everyone still in the stage."
+        )
+    ]
+    if stage.pairs:
+        # T11: the partnership leaves the stage with them unless a substitute is named.
+        what.append(
+            _(
+                "Their partnership leaves the stage with them unless you name a "
+                "substitute for them on Partnerships before the next round is "
+                "published (T11)."
+            )
+        )
+    return what
+
+
 class WithdrawView(DirectorTournamentMixin):
     """POST ``stages/<id>/entries/<entry>/withdraw/``: withdraw or disqualify (T7).
 
     With a match of the player's still to play, the first POST answers the confirmation
     step (the same values carried as hidden fields, and the matches it names); the POST
     with ``confirmed`` calls the service. If the matches changed in between (a table
-    finished, a round was published), the step is shown again as things are now."""
+    finished, a round was published), the step is shown again as things are now.
+
+    GET (the seeding list's "Withdraw…" link: the list holds no form a row) is the
+    withdrawal's form: the reason, the disqualification, and what it would forfeit now, so
+    that one press gives the reason and confirms."""
 
     nav = "stages"
+
+    def get(self, request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
+        stage = self.get_stage(stage_id)
+        entry = self.get_entry(entry_id)
+        in_stage = StageEntry.objects.filter(
+            stage=stage, entry=entry, status=StageEntry.Status.ACTIVE
+        ).exists()
+        forfeits = stage_entry_withdraw_forfeits(stage=stage, entry=entry) if in_stage else []
+        return self._confirm(
+            stage,
+            entry,
+            {"reason": "", "disqualify": False},
+            forfeits,
+            changed=False,
+            ask=True,
+            notes=nothing_forfeited(stage) if in_stage and not forfeits else [],
+        )
 
     def post(self, request: HttpRequest, slug: str, stage_id: int, entry_id: int) -> HttpResponse:
         stage = self.get_stage(stage_id)
@@ -155,33 +198,12 @@ class WithdrawView(DirectorTournamentMixin):
         forfeits = stage_entry_withdraw_forfeits(stage=stage, entry=entry)
         shown = ",".join(str(f.match_id) for f in forfeits)
         confirmed = request.POST.get("confirmed") == "yes"
-        if forfeits and (not confirmed or request.POST.get("matches", "") != shown):
+        if forfeits and (not confirmed or request.POST.get("forfeited", "") != shown):
             return self._confirm(stage, entry, form.cleaned_data, forfeits, changed=confirmed)
         done = (
             _("%(player)s disqualified (T7).") if disqualify else _("%(player)s withdrawn (T7).")
         ) % {"player": name}
-        if forfeits:
-            what = [forfeit_line(f) for f in forfeits]
-        elif stage.rounds.exists():
-            what = [
-                _(
-                    "No match of theirs is open: nothing is forfeited; they play no further "
-                    "rounds and are placed after everyone still in the stage."
-                )
-            ]
-            if stage.pairs:
-                # T11: the partnership leaves the stage with them unless a substitute is named.
-                what.append(
-                    _(
-                        "Their partnership leaves the stage with them unless you name a "
-                        "substitute for them on Partnerships before the next round is "
-                        "published (T11)."
-                    )
-                )
-        else:
-            what = [
-                _("The stage has not started: nothing is forfeited and they play no round of it.")
-            ]
+        what = [forfeit_line(f) for f in forfeits] if forfeits else nothing_forfeited(stage)
         self.run(
             lambda: stage_entry_withdraw(
                 stage=stage,
@@ -202,7 +224,12 @@ class WithdrawView(DirectorTournamentMixin):
         forfeits: list[WithdrawalForfeit],
         *,
         changed: bool,
+        ask: bool = False,
+        notes: list[str] | None = None,
     ) -> HttpResponse:
+        """The confirmation step; ``ask``: the first step, with the reason and the
+        disqualification still to give (its ``notes``: what follows when nothing is
+        forfeited)."""
         name = entry.player.name
         disqualify = bool(data["disqualify"])
         title = (_("Disqualify %(player)s") if disqualify else _("Withdraw %(player)s")) % {
@@ -223,6 +250,8 @@ class WithdrawView(DirectorTournamentMixin):
                 disqualify=disqualify,
                 matches=",".join(str(f.match_id) for f in forfeits),
                 changed=changed,
+                ask=ask,
+                notes=notes or [],
                 back_url=seeding_url(self.tournament.slug, stage.pk) + "#seeds",
             ),
         )

@@ -130,7 +130,7 @@ def test_withdrawing_a_seated_player_asks_to_confirm_and_changes_nothing_before(
         "and a six-love received, no match win (T7)." in page
     )
     assert "Reason: flight home" in page
-    assert f'name="matches" value="{first.match_id}"' in page
+    assert f'name="forfeited" value="{first.match_id}"' in page
     # Nothing happened yet.
     assert StageEntry.objects.get(stage=stage, entry=entry).status == "active"
     assert Match.objects.get(pk=first.match_id).status == Match.Status.IN_PROGRESS
@@ -138,7 +138,7 @@ def test_withdrawing_a_seated_player_asks_to_confirm_and_changes_nothing_before(
 
     response = client.post(
         target,
-        {"reason": "flight home", "confirmed": "yes", "matches": str(first.match_id)},
+        {"reason": "flight home", "confirmed": "yes", "forfeited": str(first.match_id)},
     )
     assert response.status_code == 302
     (message,) = said(response)
@@ -155,7 +155,7 @@ def test_a_confirmation_drawn_before_the_matches_changed_is_shown_again(
     t, stage, entry, client = event["t"], event["stage"], event["entry"], event["client"]
     response = client.post(
         url("withdraw", t.slug, stage.pk, entry.pk),
-        {"reason": "ill", "confirmed": "yes", "matches": ""},
+        {"reason": "ill", "confirmed": "yes", "forfeited": ""},
     )
     assert response.status_code == 200
     assert "matches changed since the confirmation was drawn" in text(response)
@@ -209,15 +209,47 @@ def test_before_the_stage_starts_a_withdrawal_forfeits_nothing() -> None:
     )
 
 
-def test_the_seeding_list_says_beside_withdraw_what_follows(event: dict[str, Any]) -> None:
+def test_withdraw_from_the_seeding_list_says_what_follows_before_the_reason(
+    event: dict[str, Any],
+) -> None:
+    """The list's "Withdraw…" is a link (no form a row); its page says what withdrawing now
+    forfeits (T7) above the reason, and one press with the reason withdraws."""
     t, stage, entry, client = event["t"], event["stage"], event["entry"], event["client"]
+    withdraw = url("withdraw", t.slug, stage.pk, entry.pk)
     page = text(client.get(url("seeding", t.slug, stage.pk)))
+    assert f'<a href="{withdraw}" class="withdraw-link" id="wd-{entry.pk}"' in page
+    assert f'aria-label="Withdraw {entry.player.name}"' in page
+    asked = client.get(withdraw)
+    assert asked.status_code == 200
+    form = text(asked)
     table = event["links"][0].table_number
-    assert (
-        f"Their match at table {table} is forfeited (T7): the next step says what happens "
-        "and asks you to confirm." in page
+    assert f"Table {table} (in play): the match is forfeited (T7)." in form
+    assert f"{entry.player.name}'s line for that match: a 0–6 loss" in form
+    assert 'name="reason" required maxlength="500"' in form
+    assert 'name="disqualify"' in form
+    assert f'name="forfeited" value="{event["links"][0].match_id}"' in form
+    assert StageEntry.objects.get(stage=stage, entry=entry).status == "active"
+    done = client.post(
+        withdraw,
+        {"reason": "ill", "confirmed": "yes", "forfeited": str(event["links"][0].match_id)},
     )
-    assert f'id="wd-submit-{entry.pk}">Continue</button>' in page
+    assert done.status_code == 302
+    assert said(done)[0].startswith(f"{entry.player.name} withdrawn (T7). Table {table}")
+    assert StageEntry.objects.get(stage=stage, entry=entry).status == "withdrawn"
+
+
+def test_withdraw_page_of_a_player_with_no_open_match_says_nothing_is_forfeited() -> None:
+    tournament, director, stage = tournament_with_stage(8)
+    stage_seed(stage=stage, actor=director, method="rating")
+    entry = Entry.objects.filter(tournament=tournament).first()
+    assert entry is not None
+    client = director_client(director)
+    form = text(client.get(url("withdraw", tournament.slug, stage.pk, entry.pk)))
+    assert "The stage has not started: nothing is forfeited and they play no round of it." in form
+    assert 'name="forfeited" value=""' in form
+    assert 'id="confirm-box"' not in form
+    outsider = director_client(UserFactory())
+    assert outsider.get(url("withdraw", tournament.slug, stage.pk, entry.pk)).status_code == 403
 
 
 def test_in_a_pairs_event_the_confirmation_names_both_partnerships() -> None:

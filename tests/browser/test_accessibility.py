@@ -112,6 +112,8 @@ def test_axe_finds_no_violation(
         f"/director/tournaments/{s}/",
         f"/director/tournaments/{s}/stages/",
         f"/director/tournaments/{s}/stages/{event.stage_id}/seeding/",
+        # The seeding list's "Withdraw…" leads here: the reason, and what it would forfeit.
+        f"/director/tournaments/{s}/stages/{event.stage_id}/entries/{event.entry_id}/withdraw/",
         f"/director/tournaments/{s}/rounds/{event.round_id}/",
         f"/director/tournaments/{s}/bracket/",
         f"/director/tournaments/{s}/log/",

@@ -57,13 +57,9 @@ def test_withdrawing_a_player_in_play_is_confirmed_first(
 
     page.goto(seeding)
     row = page.locator(f"tr[data-entry='{seat.entry_id}']")
-    row.locator("summary").click()
-    expect(row.locator(".withdraw-note")).to_contain_text(
-        f"Their match at table {first.table_number} is forfeited (T7)"
-    )
-    row.locator("input[name='reason']").fill("Flight home")
     row.screenshot(path=artifacts_dir / "director-withdraw-row.png")
-    row.locator(f"#wd-submit-{seat.entry_id}").click()
+    # The row's "Withdraw…" is a link: its page says what follows before the reason is asked.
+    row.get_by_role("link", name=f"Withdraw {name}").click()
 
     box = page.locator("#confirm-box")
     expect(box).to_contain_text(
@@ -71,7 +67,10 @@ def test_withdrawing_a_player_in_play_is_confirmed_first(
     )
     expect(box).to_contain_text("play on at this table in a continuation match, from love")
     expect(box).to_contain_text(f"{name}'s line for that match: a 0\u20136 loss")
-    expect(box).to_contain_text("Reason: Flight home")
+    # The reason is asked for before anything is done (required: an empty one is not sent).
+    page.locator("#withdraw-confirm").click()
+    expect(page.locator("#withdraw-reason")).to_be_focused()
+    page.get_by_label("Reason").fill("Flight home")
     page.screenshot(path=artifacts_dir / "director-withdraw-confirm.png", full_page=True)
     assert StageEntry.objects.get(stage=stage, entry_id=seat.entry_id).status == "active"
 
@@ -83,11 +82,12 @@ def test_withdrawing_a_player_in_play_is_confirmed_first(
     assert Match.objects.get(pk=first.match_id).end_reason == Match.EndReason.FORFEIT
 
     # The others play on at the continuation (T7): withdrawing one of them forfeits it.
-    other = Seat.objects.get(match_id=first.match_id, seat=2)
+    other = Seat.objects.select_related("entry__player").get(match_id=first.match_id, seat=2)
     row = page.locator(f"tr[data-entry='{other.entry_id}']")
-    row.locator("summary").click()
-    expect(row.locator(".withdraw-note")).to_contain_text(
-        f"Their match at table {first.table_number} is forfeited (T7)"
+    row.get_by_role("link", name=f"Withdraw {other.entry.player.name}").click()
+    # ... their continuation match, not started yet.
+    expect(page.locator("#confirm-box")).to_contain_text(
+        f"Table {first.table_number} (not started yet): the match is forfeited (T7)."
     )
 
 
