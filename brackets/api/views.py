@@ -95,10 +95,10 @@ class StageReorderApi(_StageView):
     def post(self, request: Request, slug: str, stage_id: int) -> Response:
         data = s.ReorderInput(data=request.data)
         data.is_valid(raise_exception=True)
-        stage = services.stage_seed_reorder(
+        result = services.stage_seed_reorder(
             stage=self.stage(stage_id), actor=request.user, **data.validated_data
         )
-        return Response(s.StageOutput(stage).data)
+        return Response(s.StageOutput(result.stage).data)
 
 
 class StageEntrantListApi(_StageView):

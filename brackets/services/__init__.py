@@ -41,6 +41,7 @@ from brackets.services.rounds import (
     rounds_reconcile,
 )
 from brackets.services.stages import (
+    SeedReorderResult,
     stage_advance,
     stage_create,
     stage_seed,
@@ -53,6 +54,7 @@ __all__ = [
     "AdvanceResult",
     "NextStep",
     "RoundAlreadyPublishedError",
+    "SeedReorderResult",
     "WithdrawalForfeit",
     "round_advance",
     "round_call_time",

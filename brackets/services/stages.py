@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -456,12 +457,21 @@ def _partners_together(
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class SeedReorderResult:
+    """What :func:`stage_seed_reorder` did: the stage, and whether its seed order changed
+    (the order it already had saves and logs nothing)."""
+
+    stage: Stage
+    changed: bool
+
+
 @transaction.atomic
 def stage_seed_reorder(
     *, stage: Stage, actor: Actor, order: Sequence[int], reason: str = ""
-) -> Stage:
+) -> SeedReorderResult:
     """Set a new seed order (entry ids, best first) before the stage's first round (T8).
-    The order the stage already has changes and logs nothing."""
+    The order the stage already has changes and logs nothing (``changed`` is False)."""
     require_director_or_system(actor, stage.tournament_id)
     stage = stage_lock(stage.pk)
     if stage.rounds.exists():
@@ -479,7 +489,7 @@ def stage_seed_reorder(
     if list(ordered) == current:
         # The order as it is (the list saved again untouched): nothing to write, and no
         # "Seed order changed" entry whose before and after are the same.
-        return stage
+        return SeedReorderResult(stage=stage, changed=False)
     # One UPDATE; the (stage, seed) unique constraint is deferred to commit.
     StageEntry.objects.filter(stage=stage).update(
         seed=Case(
@@ -497,7 +507,7 @@ def stage_seed_reorder(
         data={"before": current, "after": list(ordered)},
     )
     tournament_notify(stage.tournament_id)
-    return stage
+    return SeedReorderResult(stage=stage, changed=True)
 
 
 def stage_advance(*, stage: Stage, actor: Actor) -> AdvanceResult:

@@ -23,7 +23,7 @@ from brackets.forms import (
     ReorderForm,
     SeedForm,
 )
-from brackets.models import Stage, StageEntry
+from brackets.models import Stage
 from brackets.presenters.director import pairs_not_ready, roster_lines, seeding_rows
 from brackets.services import (
     stage_entry_add,
@@ -224,29 +224,20 @@ class ReorderView(DirectorTournamentMixin):
         if not form.is_valid():
             messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
         else:
-            before = _seed_order(stage)
-            done = self.run(
+            self.run(
                 lambda: stage_seed_reorder(
                     stage=stage,
                     actor=request.user,
                     order=form.order,
                     reason=form.cleaned_data.get("reason") or "",
-                )
-            )
-            if done is not None:
-                messages.success(
-                    request,
+                ),
+                success=lambda result: (
                     _("Seed order saved.")
-                    if _seed_order(stage) != before
-                    else _("The seed order is unchanged: nothing was saved."),
-                )
+                    if result.changed
+                    else _("The seed order is unchanged: nothing was saved.")
+                ),
+            )
         return HttpResponseRedirect(seeding_url(slug, stage.pk) + "#seeds")
-
-
-def _seed_order(stage: Stage) -> list[int]:
-    return list(
-        StageEntry.objects.filter(stage=stage).order_by("seed").values_list("entry_id", flat=True)
-    )
 
 
 class CheckInView(DirectorTournamentMixin):

@@ -137,8 +137,13 @@ def test_reorder_rewrites_every_seed_in_one_transaction() -> None:
     q = qualifying(t, d)
     services.stage_seed(stage=q, actor=d)
     order = list(q.entrants.order_by("-seed").values_list("entry_id", flat=True))
-    services.stage_seed_reorder(stage=q, actor=d, order=order, reason="ratings were stale")
+    done = services.stage_seed_reorder(stage=q, actor=d, order=order, reason="ratings were stale")
+    assert (done.stage.pk, done.changed) == (q.pk, True)
     assert list(q.entrants.order_by("seed").values_list("entry_id", flat=True)) == order
+    # The order it already has: nothing saved, nothing logged, and the result says so.
+    again = services.stage_seed_reorder(stage=q, actor=d, order=order, reason="again")
+    assert again.changed is False
+    assert ActionLog.objects.filter(tournament=t, verb="stage.reorder").count() == 1
     log = ActionLog.objects.get(tournament=t, verb="stage.reorder")
     assert log.reason == "ratings were stale"
     assert log.data["after"] == order
