@@ -51,7 +51,7 @@ from scoring.services.confirmation_gates import HOLD_DISPUTED
 from tournament.api.serializers import referee_link
 from tournament.context import Action, require
 from tournament.models import RefereeToken, Tournament
-from tournament.qr import qr_svg
+from tournament.qr import public_qr_svgs
 from tournament.selectors import referees_without_link
 from tournament.services import referee_token_issue
 from tournament.shown_once import shown_once_keep, shown_once_take
@@ -495,16 +495,18 @@ def render_sheets(
     referee_ids = {m.referee_id for m in matches if m.referee_id is not None}
     sheets: list[dict[str, Any]] = []
     issued: list[dict[str, Any]] = []
-    for m in matches:
-        address = view.request.build_absolute_uri(
-            table_url(slug=view.tournament.slug, number=m.table_number)
-        )
+    addresses = [
+        view.request.build_absolute_uri(table_url(slug=view.tournament.slug, number=m.table_number))
+        for m in matches
+    ]
+    codes = public_qr_svgs(addresses)
+    for m, address in zip(matches, addresses, strict=True):
         sheets.append(
             {
                 "match": m,
                 "order": " → ".join(s.letter for s in m.seats),
                 "table_url": address,
-                "qr": qr_svg(address, public=True),
+                "qr": codes[address],
             }
         )
         key = keys.get(m.referee_id) if m.referee_id is not None else None

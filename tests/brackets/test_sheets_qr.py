@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from brackets.services import round_publish, stage_seed
 from tests.brackets.factories_pages import director_client, tournament_with_stage
-from tournament.qr import qr_svg
+from tournament.qr import public_qr_svgs, qr_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +67,36 @@ def test_a_secret_is_drawn_every_time_and_kept_nowhere(drawn: list[str]) -> None
     link = "http://testserver/ref/#prefix.secret"
     assert str(qr_svg(link)) == str(qr_svg(link))
     assert drawn == [link, link]
+
+
+def test_public_codes_are_read_in_one_cache_round_trip(
+    drawn: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round's sheets read every table's kept code at once (one round trip to Redis), not
+    one read a table."""
+    import tournament.qr as qr
+
+    reads: list[str] = []
+
+    class Counting:
+        def get_many(self, keys: list[str]) -> Any:
+            reads.append("get_many")
+            return cache.get_many(keys)
+
+        def set_many(self, data: dict[str, str], timeout: int) -> Any:
+            return cache.set_many(data, timeout)
+
+        def get(self, key: str) -> Any:  # pragma: no cover - must not be used
+            reads.append("get")
+            return cache.get(key)
+
+    monkeypatch.setattr(qr, "cache", Counting())
+    cache.clear()
+    texts = [f"http://testserver/t/x/table/{n}/" for n in (1, 2, 3, 2)]
+    first = public_qr_svgs(texts)
+    assert drawn == texts[:3]  # the repeated address is drawn once
+    again = public_qr_svgs(texts)
+    assert drawn == texts[:3]  # nothing drawn again
+    assert reads == ["get_many", "get_many"]
+    assert {str(v) for v in again.values()} == {str(v) for v in first.values()}
+    assert set(first) == set(texts)
