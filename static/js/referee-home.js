@@ -4,9 +4,10 @@
  * The referee page keeps every hand in an IndexedDB queue (static/js/referee.js) until the
  * server confirms it, and sends it only from that match's page. The queue's database and what
  * counts as a hand waiting are static/js/referee-queue.js's (window.refereeQueue), loaded
- * before this script, so this page opens the queue exactly as that page writes it. A referee who left the page with hands still queued (offline, or the
- * connection came back while they were here) saw nothing here, and the hands stayed on the
- * phone. Each such match now says how many hands wait, and that opening it sends them.
+ * before this script, so this page opens the queue exactly as that page writes it. A referee
+ * who left the page with hands still queued (offline, or the connection came back while they
+ * were here) saw nothing here, and the hands stayed on the phone. Each such match now says
+ * how many hands wait, and that opening it sends them.
  * No inline script (Content-Security-Policy): wording comes from data- attributes.
  */
 (function () {
