@@ -41,7 +41,15 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Route,
+    expect,
+    sync_playwright,
+)
 from playwright.sync_api import Error as PlaywrightError
 
 # Playwright's sync API runs an event loop in the main thread; Django's async-safety check would
@@ -202,3 +210,19 @@ def browser_context(browser: Browser, live_server: Any) -> Iterator[ContextFacto
 def page(browser_context: ContextFactory) -> Page:
     """A page in a fresh phone-sized (360 x 740) context against the live server."""
     return browser_context().new_page()
+
+
+def tap_domino_hand(
+    page: Page, payload: dict[str, Any], number: int, *, queued: bool = False
+) -> None:
+    """On the referee's phone, tap hand ``number`` in as a domino (poser, pose tile, winner of
+    ``payload``) and *Record* it; ``queued``: then wait until the phone's queue holds it."""
+    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
+    page.locator(f"#hand-form input[name='poser'][value='{payload['poser']}'] + span").tap()
+    page.select_option("#pose-tile", payload["pose_tile"])
+    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
+    page.locator(f"#hand-form input[name='winner'][value='{payload['winner']}'] + span").tap()
+    page.locator("#confirm-hand").tap()
+    if queued:
+        entry = page.locator(f"#queue-list li[data-number='{number}'][data-kind='hand']")
+        expect(entry).to_have_count(1)

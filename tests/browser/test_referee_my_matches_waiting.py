@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 from scoring.engine import Ruleset
 from scoring.engine.simulate import simulate_match
 from scoring.models import Hand, Match
 from scoring.services import hand_record
-from tests.browser.conftest import set_offline
+from tests.browser.conftest import set_offline, tap_domino_hand
 from tests.browser.referee_form import fill_hand_form
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
@@ -126,18 +126,6 @@ def _entry(match: Match, key: str, number: int, status: str, **more: Any) -> dic
     }
 
 
-def _record_on_phone(page: Page, payload: dict[str, Any], number: int) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
-    page.locator(f"#hand-form input[name='poser'][value='{payload['poser']}'] + span").tap()
-    page.select_option("#pose-tile", payload["pose_tile"])
-    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
-    page.locator(f"#hand-form input[name='winner'][value='{payload['winner']}'] + span").tap()
-    page.locator("#confirm-hand").tap()
-    expect(page.locator(f"#queue-list li[data-number='{number}'][data-kind='hand']")).to_have_count(
-        1
-    )
-
-
 @pytest.mark.browser
 @pytest.mark.embedded
 def test_my_matches_counts_the_hands_the_match_page_keeps_refused_ones_too_never_taps(
@@ -157,7 +145,7 @@ def test_my_matches_counts_the_hands_the_match_page_keeps_refused_ones_too_never
     # phone's hand 3 is refused and its hands 4 and 5 stay queued behind it (referee.js).
     set_offline(context, True)
     for i, payload in enumerate(PHONE):
-        _record_on_phone(page, payload, 3 + i)
+        tap_domino_hand(page, payload, 3 + i, queued=True)
     hand_record(match_id=match.pk, actor=director, expected_number=3, payload=DIRECTOR_3)
     set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")

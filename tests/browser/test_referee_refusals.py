@@ -22,7 +22,7 @@ from core.exceptions import ApplicationError
 from scoring.models import Hand, HandConfirmation, Match, Seat
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
-from tests.browser.conftest import controlled_by_service_worker, set_offline
+from tests.browser.conftest import controlled_by_service_worker, set_offline, tap_domino_hand
 from tests.factories import (
     TournamentFactory,
     director_of,
@@ -44,15 +44,6 @@ def _open(page: Page, key: str, match: Match) -> None:
     page.goto(f"/ref/#{key}")
     page.wait_for_url(f"**/matches/{match.pk}/")
     expect(page.locator(".scoreboard li")).to_have_count(4)
-
-
-def _tap_hand(page: Page, payload: dict[str, Any], number: int) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
-    page.locator(f"#hand-form input[name='poser'][value='{payload['poser']}'] + span").tap()
-    page.select_option("#pose-tile", payload["pose_tile"])
-    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
-    page.locator(f"#hand-form input[name='winner'][value='{payload['winner']}'] + span").tap()
-    page.locator("#confirm-hand").tap()
 
 
 # -- undo while hands wait (README "Conflicts and refusals") -------------------------------------
@@ -81,7 +72,7 @@ def test_undo_is_not_offered_while_a_hand_waits_on_the_phone(
     expect(page.locator("#undo summary")).to_have_text("Undo hand 1")
 
     set_offline(context, True)
-    _tap_hand(page, NEXT, 2)
+    tap_domino_hand(page, NEXT, 2)
     expect(page.locator("#submit-status")).to_contain_text("Hand 2 is saved on this phone")
     # Hand 1 is not the table's last hand any more: no Undo until the queue is empty.
     expect(page.locator("#undo")).to_be_hidden()
@@ -124,7 +115,7 @@ def test_a_rate_limit_is_retried_with_the_same_key_after_its_retry_after(
         )
 
     page.context.route(f"**/api/matches/{match.pk}/hands/", limited)
-    _tap_hand(page, FIRST, 1)
+    tap_domino_hand(page, FIRST, 1)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=20_000)
     assert len(sent) == 2
     (first, key), (second, again) = sent
@@ -175,7 +166,7 @@ def test_a_locked_pin_is_refused_once_and_the_table_goes_on(
         ),
     )
     _open(page, every_hand["key"], match)
-    _tap_hand(page, FIRST, 1)
+    tap_domino_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(box).to_be_visible(timeout=15_000)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
@@ -215,7 +206,7 @@ def test_a_tap_is_pending_until_answered_and_a_wrong_pin_is_dropped(
     wrong = f"{(int(pin) + 1) % 10000:04d}"
     page = browser_context().new_page()
     _open(page, every_hand["key"], match)
-    _tap_hand(page, FIRST, 1)
+    tap_domino_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(box).to_be_visible(timeout=15_000)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
@@ -263,7 +254,7 @@ def test_the_dispute_form_shows_what_applies_and_asks_for_the_pin(
     match: Match = every_hand["match"]
     page = browser_context().new_page()
     _open(page, every_hand["key"], match)
-    _tap_hand(page, FIRST, 1)
+    tap_domino_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
     box.locator("#dispute-open").tap()

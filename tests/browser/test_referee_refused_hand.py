@@ -27,7 +27,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scoring.models import Hand, HandConfirmation, Match
 from scoring.services import hand_record
 from scoring.services.confirmations import hand_confirm
-from tests.browser.conftest import set_offline
+from tests.browser.conftest import set_offline, tap_domino_hand
 from tests.factories import TournamentFactory, director_of, match_in_progress, referee_of
 from tournament.models import Tournament
 from tournament.services import referee_token_issue
@@ -40,18 +40,6 @@ PHONE = [  # hands 3, 4, 5 on the phone: D poses and wins each (R7)
     {"poser": 3, "pose_tile": "3-3", "end": "domino", "winner": 3},
 ]
 DIRECTOR_3 = {"poser": 3, "pose_tile": "5-4", "end": "domino", "winner": 2}  # C wins hand 3
-
-
-def _tap_hand(page: Page, payload: dict[str, Any], number: int) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
-    page.locator(f"#hand-form input[name='poser'][value='{payload['poser']}'] + span").tap()
-    page.select_option("#pose-tile", payload["pose_tile"])
-    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
-    page.locator(f"#hand-form input[name='winner'][value='{payload['winner']}'] + span").tap()
-    page.locator("#confirm-hand").tap()
-    expect(page.locator(f"#queue-list li[data-number='{number}'][data-kind='hand']")).to_have_count(
-        1
-    )
 
 
 def _wait_for(condition: Any, seconds: float = 15.0) -> None:
@@ -100,7 +88,7 @@ def _three_waiting(browser_context: Any, director_3: dict[str, Any]) -> dict[str
     expect(page.locator(".scoreboard li")).to_have_count(4)
     set_offline(context, True)
     for i, payload in enumerate(PHONE):
-        _tap_hand(page, payload, 3 + i)
+        tap_domino_hand(page, payload, 3 + i, queued=True)
     hand_record(match_id=match.pk, actor=made["director"], expected_number=3, payload=director_3)
     set_offline(context, False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -206,7 +194,9 @@ def test_taps_for_a_refused_hand_are_dropped_and_a_tap_on_the_servers_hand_is_sa
     page.wait_for_url(f"**/matches/{match.pk}/")
     expect(page.locator("#match-panel")).to_have_attribute("data-number", "2")
     set_offline(context, True)
-    _tap_hand(page, {"poser": 0, "pose_tile": "5-5", "end": "domino", "winner": 1}, 2)
+    tap_domino_hand(
+        page, {"poser": 0, "pose_tile": "5-5", "end": "domino", "winner": 1}, 2, queued=True
+    )
     box = page.locator("#table-confirm")
     expect(box).to_be_visible()
     for seat in (0, 1):

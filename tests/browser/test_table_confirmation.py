@@ -21,7 +21,7 @@ from brackets.models import Round, RoundMatch
 from scoring.models import Hand, HandConfirmation, Match, ResultDispute, Seat
 from scoring.services import hand_record, match_assign_referee
 from tests.brackets.conftest import make_tournament
-from tests.browser.conftest import DESKTOP, set_offline
+from tests.browser.conftest import DESKTOP, set_offline, tap_domino_hand
 from tests.factories import director_of, scheduled_match
 from tournament import services as tournament_services
 from tournament.models import ActionLog
@@ -181,15 +181,6 @@ def every_hand(transactional_db: Any) -> dict[str, Any]:
     return {"match": match, "key": token.key}  # type: ignore[attr-defined]
 
 
-def _tap_hand(page: Any, payload: dict[str, Any], number: int) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute("data-number", str(number))
-    page.locator(f"#hand-form input[name='poser'][value='{payload['poser']}'] + span").tap()
-    page.select_option("#pose-tile", payload["pose_tile"])
-    page.locator("#hand-form input[name='end'][value='domino'] + span").tap()
-    page.locator(f"#hand-form input[name='winner'][value='{payload['winner']}'] + span").tap()
-    page.locator("#confirm-hand").tap()
-
-
 @pytest.mark.browser
 def test_confirmations_queue_offline_with_the_hands(
     browser_context: Any, every_hand: dict[str, Any]
@@ -211,7 +202,7 @@ def test_confirmations_queue_offline_with_the_hands(
     # rewritten is not there yet: the offline reload below failed so once, under load).
     expect(page.locator("#referee-app[data-offline-ready='1']")).to_have_count(1)
     set_offline(context, True)
-    _tap_hand(page, FIRST, 1)
+    tap_domino_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(box).to_be_visible()
     expect(page.locator("#hand-form")).to_be_hidden()  # hand 2 waits for the players
@@ -219,7 +210,7 @@ def test_confirmations_queue_offline_with_the_hands(
         box.locator(f"[data-confirm-seat='{seat}']").tap()
         expect(box.locator(f"[data-confirm-seat='{seat}']")).to_be_disabled()
     expect(box).to_be_hidden()
-    _tap_hand(page, NEXT, 2)
+    tap_domino_hand(page, NEXT, 2)
     expect(page.locator("#queue-list li")).to_have_count(6)  # hand 1, four taps, hand 2
     page.reload()  # still offline: the worker serves the page, the queue is kept
     expect(page.locator("#queue-list li")).to_have_count(6)
@@ -252,7 +243,7 @@ def test_a_wrong_pin_is_refused_and_the_player_taps_again(
     page.on("console", lambda msg: console.append(msg.text))
     page.goto(f"/ref/#{every_hand['key']}")
     page.wait_for_url(f"**/matches/{match.pk}/")
-    _tap_hand(page, FIRST, 1)
+    tap_domino_hand(page, FIRST, 1)
     box = page.locator("#table-confirm")
     expect(box).to_be_visible(timeout=15_000)
     expect(page.locator("#submit-status")).to_contain_text("Hand 1 recorded", timeout=15_000)
