@@ -23,6 +23,7 @@ from tests.factories import (
     referee_of,
     scheduled_match,
 )
+from tests.pages.test_pairs_event_words import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -48,26 +49,22 @@ def _play(preset: str, hands: list[dict[str, Any]]) -> tuple[Match, Any]:
 HAND_ROWS = re.compile(r"<tr[^>]*>\s*<td class=\"num\">(\d+)</td>\s*<td class=\"num\">(.*?)</td>")
 
 
-def _text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
 def test_pip_scored_hands_are_never_worth_0_r40(client: Client) -> None:
     match, director = _play("partnership_block", X11)
     assert match.scores == [27, 2, 27, 2]  # X11, net credit (R45)
     slug = match.tournament.slug
     live = client.get(f"/live/{slug}/matches/{match.pk}/").content.decode()
-    text = _text(live)
+    text = text_of(live)
     assert "Hand 5 — replay" in text
     assert "worth 0" not in text
     rows = HAND_ROWS.findall(live)
     assert [n for n, _ in rows] == ["1", "2", "3", "4"]
     assert all(worth.startswith("–") for _, worth in rows), rows
-    tables = _text(client.get(f"/live/{slug}/tables/").content.decode())
+    tables = text_of(client.get(f"/live/{slug}/tables/").content.decode())
     assert "Hand 5 — replay" in tables
     assert "worth 0" not in tables
     client.force_login(director)
-    panel = _text(client.get(f"/matches/{match.pk}/panel/").content.decode())
+    panel = text_of(client.get(f"/matches/{match.pk}/panel/").content.decode())
     assert "C · Player" in panel
     assert "posed 5-4" in panel
     assert "worth 0" not in panel
@@ -80,7 +77,7 @@ def test_a_six_love_replay_is_still_worth_its_value_r26(client: Client) -> None:
         [{"poser": 0, "pose_tile": "6-6", "end": "block", "counts": [5, 5, 11, 20]}],
     )
     slug = match.tournament.slug
-    text = _text(client.get(f"/live/{slug}/matches/{match.pk}/").content.decode())
+    text = text_of(client.get(f"/live/{slug}/matches/{match.pk}/").content.decode())
     assert "Hand 2: replay, worth 2" in text
     live = client.get(f"/live/{slug}/matches/{match.pk}/").content.decode()
     rows = HAND_ROWS.findall(live)
@@ -93,5 +90,5 @@ def test_a_six_love_replay_is_still_worth_its_value_r26(client: Client) -> None:
         payload={"poser": 1, "pose_tile": "6-6", "end": "domino", "winner": 1},
     )
     client.force_login(director)
-    panel = _text(client.get(f"/matches/{match.pk}/panel/").content.decode())
+    panel = text_of(client.get(f"/matches/{match.pk}/panel/").content.decode())
     assert "posed 6-6 · worth 2" in panel
