@@ -56,3 +56,12 @@ def child_exit(server: Any, worker: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def post_worker_init(worker: Any) -> None:
+    """Warm the new worker before it accepts a connection (core/warmup.py): the URLconf,
+    templates and service clients the first request would otherwise build."""
+    from core.warmup import warm
+
+    timings = warm()
+    worker.log.debug("worker %s warmed in %s ms: %s", worker.pid, sum(timings.values()), timings)

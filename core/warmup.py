@@ -1,0 +1,109 @@
+"""Warm a freshly started worker before it takes its first request.
+
+Django imports the URLconf, the template engines and the cache and channel-layer clients on
+first use, so the first request a new gunicorn worker answered paid for all of them: 175-300 ms
+on the 2-core bench VM (a ``/healthz`` or a standings page) against 1-3 ms for the second,
+and a hand recorded on a new worker waited for channels-redis, kombu's Redis transport and the
+cache client to be imported (bench/RESULTS.md). A deploy or a restarted worker showed it to
+the first referee or spectator each worker served.
+
+:func:`warm` does that work at boot instead. gunicorn calls it from ``post_worker_init``
+(``config/gunicorn.py``): after the application is loaded and before the worker accepts a
+connection, so the master's other workers keep serving meanwhile. Nothing in it talks to the
+database or to Redis: a service that is down at boot is the readiness probe's business
+(``/readyz``), not a reason for a worker to fail to start.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+logger = logging.getLogger(__name__)
+
+
+def warm() -> dict[str, float]:
+    """Import and build what the first request would otherwise build; returns the ms each
+    step took (a step that fails is logged and skipped: the request that needs it will
+    raise the same error where it can be answered)."""
+    timings: dict[str, float] = {}
+    for name, step in _STEPS:
+        started = time.perf_counter()
+        try:
+            step()
+        except Exception:
+            logger.exception("warm-up step %s failed; the first request will retry it", name)
+            continue
+        timings[name] = round((time.perf_counter() - started) * 1000, 1)
+    return timings
+
+
+def _urlconf() -> None:
+    # Every URLconf module (and the views they name), and the reverse lookup tables that
+    # Django builds per language on the first {% url %} (150 ms on the bench VM).
+    from django.conf import settings
+    from django.urls import get_resolver, reverse
+    from django.utils import translation
+
+    get_resolver().url_patterns  # noqa: B018 (the import is the point)
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            reverse("healthz")
+
+
+def _templates() -> None:
+    from django.template import engines
+
+    for engine in engines.all():
+        engine.get_template("base.html")
+
+
+def _translations() -> None:
+    # Each language's catalogs (Django's and every app's), loaded on its first activation.
+    from django.conf import settings
+    from django.utils import translation
+
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("Standings")
+
+
+def _rules() -> None:
+    # The rules reference (/rules/, linked from every referee's screen), rendered once a process.
+    from core.rules_reference import FILES, rules_html
+
+    for language in FILES:
+        rules_html(language)
+
+
+def _cache() -> None:
+    # The client object (and, for Redis, its module and connection pool; no connection yet).
+    from django.core.cache import caches
+
+    for alias in caches.settings:
+        client = caches[alias]
+        getattr(client, "_cache", None)
+
+
+def _channel_layer() -> None:
+    from channels.layers import get_channel_layer
+
+    get_channel_layer()
+
+
+def _celery() -> None:
+    # The broker transport's module (kombu's Redis transport), imported by the first publish.
+    from config.celery_app import app
+
+    app.connection_for_write().transport  # noqa: B018
+
+
+_STEPS = (
+    ("urlconf", _urlconf),
+    ("templates", _templates),
+    ("translations", _translations),
+    ("rules", _rules),
+    ("cache", _cache),
+    ("channel_layer", _channel_layer),
+    ("celery", _celery),
+)
