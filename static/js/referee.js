@@ -2235,18 +2235,23 @@
             ? fill(root.dataset.msgDisputeSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
             : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
         if (resolvedNote) { flash = resolvedNote + " " + flash; resolvedNote = ""; }
+        tapSaid = lastSent && !isHand(lastSent) ? flash : "";
         return refreshPanel(flash).then(function () { return showQueue(false); });
       }
       if (how === "stopped" || how === "held") {
         // Not "saved on this phone": the queue box says what was refused. What resolving a
-        // refused hand did stays said until something else is.
-        if (!resolutionShown()) setStatus("", "");
+        // refused hand did, and what a tap sent earlier said, stay said until something else
+        // is: a later pass that sends nothing (the phone back online, a retry) says nothing.
+        if (!resolutionShown() && !statusShows(tapSaid)) setStatus("", "");
         // A player's tap sent meanwhile is said as when nothing waits.
         var tapWords = sentAny && lastSent && !isHand(lastSent) ? fill(lastSent.kind === "dispute"
           ? root.dataset.msgDisputeSent : root.dataset.msgTapSent,
           { seat: seatName(lastSent.payload.seat), number: lastSent.number }) : "";
         return refreshPanel(null, true, OWN).then(function () {
-          if (tapWords) setStatus("ok", tapWords);
+          if (tapWords) {
+            setStatus("ok", tapWords);
+            tapSaid = tapWords;
+          }
           return showQueue(false);
         });
       }
@@ -2362,9 +2367,15 @@
   var resolvedNote = ""; // what resolving a refused hand did, said with what the queue sends
   var resolvedSaid = ""; // ... as the status line shows it
 
-  function resolutionShown() {
+  var tapSaid = ""; // the words a sent tap or dispute put on the status line
+
+  function statusShows(words) {
     var box = $("#submit-status");
-    return !!resolvedSaid && !!box && !box.hidden && box.textContent === resolvedSaid;
+    return !!words && !!box && !box.hidden && box.textContent === words;
+  }
+
+  function resolutionShown() {
+    return statusShows(resolvedSaid);
   }
 
   // A queued hand in the page's words: who posed what, and how it ended ("D · Dora posed 5-5 ·

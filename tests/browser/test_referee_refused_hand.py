@@ -225,8 +225,21 @@ def test_taps_for_a_refused_hand_are_dropped_and_a_tap_on_the_servers_hand_is_sa
     # A player confirms the director's hand 2 while the phone's waits: sent, and said.
     expect(box.locator("#table-confirm-result")).to_contain_text("D · ")
     box.locator("[data-confirm-seat='2']").tap()
-    expect(page.locator("#submit-status")).to_contain_text("confirmed hand 2", timeout=15_000)
+    status = page.locator("#submit-status")
+    expect(status).to_contain_text("confirmed hand 2", timeout=15_000)
     assert HandConfirmation.objects.filter(hand=theirs, seat=2).exists()
+    said = status.inner_text()
+    # A later pass over the queue that sends nothing (here: the phone hears it is online
+    # again) reads the panel once more; what the tap's words said stays said.
+    panel_url = page.locator("#referee-root, [data-panel-url]").first.get_attribute(
+        "data-panel-url"
+    )
+    assert panel_url
+    with page.expect_response(lambda r: r.url.endswith(panel_url)):
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(300)  # the answer's handling (parse, swap the panel, the queue box)
+    expect(status).to_be_visible()
+    expect(status).to_have_text(said)
 
     # Once every player confirmed it, the phone's hand may follow it: offered now; D won the
     # director's hand 2, so D poses hand 3 (R7) and the phone's poser A is flagged, not resent.
