@@ -60,8 +60,16 @@ def child_exit(server: Any, worker: Any) -> None:
 
 def post_worker_init(worker: Any) -> None:
     """Warm the new worker before it accepts a connection (core/warmup.py): the URLconf,
-    templates and service clients the first request would otherwise build."""
-    from core.warmup import warm
+    templates and service clients the first request would otherwise build; then freeze what
+    is alive so full garbage collections stop walking it."""
+    from core.warmup import freeze, warm
 
     timings = warm()
-    worker.log.debug("worker %s warmed in %s ms: %s", worker.pid, sum(timings.values()), timings)
+    frozen = freeze()  # last: what the warm-up built is frozen with the rest
+    worker.log.debug(
+        "worker %s warmed in %s ms: %s; %s objects frozen",
+        worker.pid,
+        round(sum(timings.values()), 1),
+        timings,
+        frozen,
+    )

@@ -71,6 +71,17 @@ def round_title(rnd: Round) -> str:
     return f"{_(rnd.get_kind_display())} {rnd.number}"
 
 
+def stage_round_title(rnd: Round) -> str:
+    """The round named with its stage for headings outside the stage's pages ("Day 1,
+    Qualifying round 2"), without saying the stage twice when the round's title already
+    starts with its name ("Qualifying round 2" in a stage called "Qualifying")."""
+    title = round_title(rnd)
+    name = rnd.stage.name.strip()
+    if not name or title.casefold().startswith(name.casefold()):
+        return title
+    return _("%(stage)s, %(round)s") % {"stage": name, "round": title}
+
+
 def _published_text(rnd: Round, stage: Stage) -> str:
     """What publishing stored: a round of the stage's plan by its number; a play-off table
     or the final by what it is (no "Round 3 of Qualifying" in a stage of one round, T6)."""
@@ -233,6 +244,7 @@ def render_round(
         no_link=no_link,
         kind_label=round_kind_label(rnd.kind, pairs=stage.pairs),
         round_title=round_title(rnd),
+        stage_round_title=stage_round_title(rnd),
         # T9: a pairs round's byes are partnerships, each named once.
         bye_pairs=bye_pairs,
         bye_names="; ".join(p.label for p in bye_pairs),
@@ -522,6 +534,7 @@ def render_sheets(
             stage=rnd.stage,
             kind_label=choice_label(Round.Kind, rnd.kind),
             round_title=round_title(rnd),
+            stage_round_title=stage_round_title(rnd),
             sheets=sheets,
             issued=issued,
             # A finished tournament's referees need no link (the gate refuses one anyway).

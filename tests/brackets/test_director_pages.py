@@ -851,6 +851,29 @@ def test_sheets_carry_table_qr_codes_and_issued_links_only_on_screen(
     assert re.findall(r'class="seat-name">([^<]+)<', sheet) == names
 
 
+@pytest.mark.parametrize(
+    ("stage_name", "heading", "title"),
+    [
+        # The demo's stage: its name starts the round's title, said once (walkthrough:
+        # "Table sheets: Qualifying, Qualifying round 1").
+        ("Qualifying", "Table sheets: Qualifying round 1", "Qualifying round 1"),
+        ("qualifying", "Table sheets: Qualifying round 1", "Qualifying round 1"),
+        ("Day 1", "Table sheets: Day 1, Qualifying round 1", "Day 1, Qualifying round 1"),
+    ],
+)
+def test_sheets_and_round_page_name_the_stage_once(
+    setup: dict[str, Any], stage_name: str, heading: str, title: str
+) -> None:
+    Stage.objects.filter(pk=setup["stage"].pk).update(name=stage_name)
+    setup["stage"].refresh_from_db()
+    rnd = published(setup)
+    client, slug = setup["client"], setup["t"].slug
+    sheets = client.get(url("sheets", slug, rnd.pk)).content.decode()
+    assert re.search(r"<h1>\s*" + re.escape(heading) + r"\s*</h1>", sheets), sheets[:3000]
+    page = client.get(url("round", slug, rnd.pk)).content.decode()
+    assert f"<title>{title} · {setup['t'].name}</title>" in page, page[:600]
+
+
 def test_sheets_of_a_finished_tournament_offer_no_links_and_refuse_once_in_words(
     setup: dict[str, Any],
 ) -> None:

@@ -40,7 +40,7 @@ def test_the_form_has_a_rating_per_partner(page: dict[str, Any]) -> None:
     html = page["client"].get(page["url"]).content.decode()
     for name in ("rating_a", "rating_b"):
         assert f'name="{name}"' in html
-        assert f'id="id_pair_{name}_help">0 to 9999; optional.' in html
+        assert f'id="id_pair_{name}_helptext">0 to 9999; optional.' in html
 
 
 def test_the_ratings_are_stored_as_entered_ratings(page: dict[str, Any]) -> None:

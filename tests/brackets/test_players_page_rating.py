@@ -45,7 +45,10 @@ def test_the_players_page_shows_the_rating_seeding_uses() -> None:
     client: Client = director_client(d)
     page = client.get(f"/director/tournaments/{t.slug}/players/import/").content.decode()
     assert '<th class="num">Rating (T8)</th>' in page
-    assert "the system rating once the player has a rated match, else the one entered" in page
+    assert (
+        "what seeding by rating uses. That is the system rating once the player has a rated "
+        "match, else the rating entered" in page
+    )
     # Rated matches: the system's rating, the typed one beside it (it no longer seeds).
     assert _rating_cell(page, rated.pk) == f"{system} (entered 1500)"
     # No rated match yet: the typed rating is the one seeding uses, shown once.

@@ -17,7 +17,7 @@ import pytest
 BASE = Path(__file__).resolve().parents[2]
 
 PROBE = """
-import json, sys
+import gc, json, sys
 import django
 django.setup()
 from django.conf import settings
@@ -33,6 +33,7 @@ def state():
         "reverse": sorted(k for k in resolver._reverse_dict if k in dict(settings.LANGUAGES)),
         "catalogs": sorted(translation.trans_real._translations),
         "rules": rules_html.cache_info().currsize,
+        "frozen": gc.get_freeze_count() > 10000,
     }
 
 before = state()
@@ -43,7 +44,7 @@ if sys.argv[1] == "hook":
     lines = []
     worker = SimpleNamespace(pid=1, log=SimpleNamespace(debug=lambda *a: lines.append(a)))
     post_worker_init(worker)
-    timings = lines[0][-1]
+    timings = lines[0][-2]
 print(json.dumps({"before": before, "after": state(), "timings": timings}))
 """
 
@@ -86,6 +87,9 @@ def test_a_new_worker_has_nothing_built_until_its_hook_warms_it() -> None:
     assert after["reverse"] == languages  # type: ignore[index]
     assert set(languages) <= set(after["catalogs"])  # type: ignore[index]
     assert after["rules"] == len(languages)  # type: ignore[index]
+    # Then what the worker holds for life is frozen: full collections no longer walk it.
+    assert cold["after"]["frozen"] is False  # type: ignore[index]
+    assert after["frozen"] is True  # type: ignore[index]
     timings = warm["timings"]
     assert isinstance(timings, dict)
     assert set(timings) == {

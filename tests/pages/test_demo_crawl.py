@@ -33,11 +33,16 @@ class _Links(HTMLParser):
         self.links: list[str] = []
         self.assets: list[str] = []
         self.ids: list[str] = []
+        # Ids that attributes point at (a label's for, aria-describedby and the like).
+        self.refs: list[tuple[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
         if found.get("id"):
             self.ids.append(str(found["id"]))
+        for name in REF_ATTRIBUTES:
+            for ref in (found.get(name) or "").split():
+                self.refs.append((name, ref))
         if tag == "a" and found.get("href"):
             self.links.append(str(found["href"]))
         # Stylesheets, icons, manifests, scripts and images the page asks the browser to load.
@@ -46,7 +51,12 @@ class _Links(HTMLParser):
             self.assets.append(ref)
 
 
+REF_ATTRIBUTES = ("for", "aria-describedby", "aria-labelledby", "aria-controls", "form", "list")
 ASSETS: set[str] = set()
+# Pages with an attribute naming an id that no element has: a field's help text or error a
+# screen reader never reads out (help ids once ended "_help" where Django's fields say
+# "_helptext"), a label that labels nothing.
+DANGLING_REFS: dict[str, list[str]] = {}
 # Pages whose HTML gives two elements the same id (labels, aria and scripts then find the wrong
 # one: a second form's checkbox shadowed the import form's "check in").
 DUPLICATE_IDS: dict[str, list[str]] = {}
@@ -70,6 +80,9 @@ def crawl(client: Client, starts: list[str]) -> dict[str, int]:
         repeated = sorted({i for i in parser.ids if parser.ids.count(i) > 1})
         if repeated:
             DUPLICATE_IDS[path] = repeated
+        dangling = sorted({f"{name}={ref}" for name, ref in parser.refs if ref not in parser.ids})
+        if dangling:
+            DANGLING_REFS[path] = dangling
         for href in parser.links:
             url, _ = urldefrag(urljoin(path, href))
             parts = urlsplit(url)
@@ -114,3 +127,4 @@ def test_demo_crawl_answers_no_5xx_and_shows_tables_in_play() -> None:
     missing = {a: s for a in sorted(ASSETS) if (s := Client().get(a).status_code) != 200}
     assert not missing, missing
     assert not DUPLICATE_IDS, DUPLICATE_IDS
+    assert not DANGLING_REFS, DANGLING_REFS
