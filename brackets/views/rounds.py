@@ -3,7 +3,7 @@ close and advance; referees per table; printable table sheets with the referee's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -242,6 +242,7 @@ def render_round(
         round=rnd,
         stage=stage,
         no_link=no_link,
+        shared_referees=_shared_referees(open_matches),
         kind_label=round_kind_label(rnd.kind, pairs=stage.pairs),
         round_title=round_title(rnd),
         stage_round_title=stage_round_title(rnd),
@@ -281,6 +282,24 @@ def render_round(
         in_progress=Match.Status.IN_PROGRESS,
     )
     return render(request, "brackets/round.html", context, status=status)
+
+
+def _shared_referees(open_matches: Sequence[Any]) -> list[dict[str, str]]:
+    """The referees of two or more tables still to play in this round, each with the words
+    of their tables ("tables 1 and 9"). Publishing deals the referees round the tables in
+    turn (``brackets.services.store``), so a round with more tables than referees gives some
+    referees two; a referee records one table at a time, and the page says so."""
+    tables: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for m in open_matches:
+        if m.referee_id is not None:
+            tables.setdefault(m.referee_id, []).append(m.table_number)
+            names[m.referee_id] = str(m.referee or "")
+    return [
+        {"referee": names[rid], "tables": _tables_words(sorted(numbers))}
+        for rid, numbers in sorted(tables.items(), key=lambda item: min(item[1]))
+        if len(numbers) > 1
+    ]
 
 
 def _tables_words(numbers: list[int]) -> str:

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from brackets.models import Round, RoundMatch, Stage, StageEntry
+from brackets.presenters.director import user_label
 from brackets.services import round_advance, round_call_time, round_publish, stage_seed
 from scoring.models import Match
 from tests.brackets.conftest import play_match, play_round
@@ -19,6 +20,7 @@ from tests.brackets.factories_pages import (
     superuser,
     tournament_with_stage,
 )
+from tests.factories import referee_of
 from tournament.models import ActionLog, Entry, RefereeToken, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -786,6 +788,42 @@ def test_change_referee_of_a_table(setup: dict[str, Any]) -> None:
     link.match.refresh_from_db()
     assert link.match.referee_id == new.user_id
     assert ActionLog.objects.filter(verb="match.assign_referee").exists()
+
+
+def test_a_referee_of_two_tables_still_to_play_is_flagged_until_one_is_reassigned(
+    setup: dict[str, Any],
+) -> None:
+    """Walkthrough: a late entry made 9 tables for 8 referees and one referee was dealt
+    tables 1 and 9 with no word anywhere. Here: 3 tables, 2 referees (tables 1 and 3 share)."""
+    rnd = published(setup)
+    client, slug = setup["client"], setup["t"].slug
+    links = {
+        rm.table_number: rm.match
+        for rm in RoundMatch.objects.filter(round=rnd).select_related("match__referee")
+    }
+    assert len(links) == 3
+    assert links[1].referee_id == links[3].referee_id != links[2].referee_id
+    page = client.get(url("round", slug, rnd.pk)).content.decode()
+    warning = page.split('id="shared-referees"')[1].split("</section>")[0]
+    name = user_label(links[1].referee)
+    assert f"{name} referees tables 1 and 3." in warning
+    assert user_label(links[2].referee) not in warning
+    assert f'href="/director/tournaments/{slug}/referees/"' in warning
+
+    # A third referee takes table 3: nobody has two tables any more.
+    third = referee_of(setup["t"], username="third-ref")
+    response = client.post(
+        url("referee", slug, rnd.pk), {"match_id": links[3].pk, "referee": third.pk}
+    )
+    assert "Referee changed." in follow_messages(client, response)
+    assert 'id="shared-referees"' not in client.get(url("round", slug, rnd.pk)).content.decode()
+
+    # Only tables still to play count: with table 3 back on the first referee and table 1
+    # finished, that referee has one table to record.
+    Match.objects.filter(pk=links[3].pk).update(referee=links[1].referee)
+    assert 'id="shared-referees"' in client.get(url("round", slug, rnd.pk)).content.decode()
+    play_match(links[1], setup["director"], seed=3)
+    assert 'id="shared-referees"' not in client.get(url("round", slug, rnd.pk)).content.decode()
 
 
 def test_a_referee_id_of_no_account_changes_nothing(setup: dict[str, Any]) -> None:
