@@ -271,9 +271,12 @@
     }
     var box = $("#form-error", panel());
     if (placed) {
-      // The message sits next to its field; bring that field into view.
+      // The message sits next to its field; bring that field into view, and the focus to
+      // the first field to correct (not left on the Record button, where a screen reader
+      // or a keyboard would go on from).
       var shown = $(".field-error:not([hidden])", panel());
       if (shown) shown.scrollIntoView({ block: "center" });
+      focusFirstInvalid();
       return;
     }
     if (box) {
@@ -295,6 +298,17 @@
     // it, or the refused hand would vanish without a word.
     var whole = error.message + (error.rule && error.message.indexOf("(" + error.rule + ")") === -1 ? rule : "");
     setStatus("error", (said ? said + " " : "") + whole);
+  }
+
+  // The first field marked invalid, in the form's order: the field itself, or in a group
+  // (the poser's, the winner's) its chosen option, else its first.
+  function focusFirstInvalid() {
+    var first = $('[aria-invalid="true"]', panel());
+    if (!first) return;
+    var target = first.matches("input, select, textarea") ? first
+      : $("input:checked:not([disabled]), input:not([disabled]), select, textarea", first);
+    if (!target) return;
+    try { target.focus({ preventScroll: true }); } catch (e) { target.focus(); }
   }
 
   // -- what the form shows -------------------------------------------------------------------

@@ -143,6 +143,10 @@ def test_a_double_tap_records_one_hand_and_shows_no_false_error(
     expect(page.locator(".field-error[data-error-for='pose_tile']")).to_contain_text(
         "Choose the tile that was posed."
     )
+    # The focus goes to the first field to correct (the pose tile comes before the winner),
+    # not left on the Record button.
+    expect(page.locator("#pose-tile")).to_be_focused()
+    expect(page.locator("#pose-tile")).to_have_attribute("aria-invalid", "true")
     assert len(posts) == 3
     _domino(page, 1, "3-3", 3)
     button.tap()

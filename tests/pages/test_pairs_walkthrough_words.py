@@ -149,4 +149,4 @@ def test_the_standings_of_a_stage_with_no_round_yet_say_no_round_count(
     t, _d, _q, _k = qualified_for_the_final(4, status="registration")
     page = text_of(client.get(f"/live/{t.slug}/standings/").content.decode())
     assert "0 of 0 published" not in page
-    assert "Rounds complete: 1 of 1 published." in page
+    assert "1 round published, 1 finished." in page
