@@ -10,7 +10,9 @@ What it does, all on loopback, every loop bounded by time and by a fixed supply 
 2. Starts the app as production does (``deploy/scripts/start-web.sh``: gunicorn with WSGI
    gthread workers; ``--worker-class uvicorn`` runs ``config.asgi`` instead) with
    production settings plus a bench-only URLconf that adds the floor view
-   (``bench/floor_app``). ``DJANGO_SECURE_SSL_REDIRECT=false``: plain HTTP on loopback.
+   (``bench/floor_app``), and production's gunicorn settings and worker hooks (the warm-up
+   and the freeze of ``core/warmup.py``; ``bench/floor_app/gunicorn.py``: no access log
+   unless ``--access-log``). ``DJANGO_SECURE_SSL_REDIRECT=false``: plain HTTP on loopback.
 3. Every client signs in through its private link ``/ref/#<key>`` (session + CSRF cookie,
    exactly like the phone page), then the load runs in interleaved rounds:
    * floor: ``POST /bench/floor/<id>/`` -- lock a row, then insert a row and update the
@@ -249,9 +251,11 @@ def start_server(
     port: int, workers: int, worker_class: str, conn_max_age: int, access_log: str | None = None
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, **bench_env(port), "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
-    extra: list[str] = []
-    if access_log:  # production's JSON access lines, with the server-side duration_ms
-        extra += ["--config", "python:config.gunicorn", "--access-logfile", access_log]
+    # Production's gunicorn settings and worker hooks (the warm-up and the freeze), without
+    # the access log unless asked for (production's JSON lines, with the server-side time).
+    extra: list[str] = ["--config", "python:bench.floor_app.gunicorn"]
+    if access_log:
+        extra += ["--access-logfile", access_log]
     if worker_class == "gthread":
         # As deploy/scripts/start-web.sh: WSGI threads (websockets have their own process).
         app, klass = "config.wsgi:application", "gthread"
