@@ -529,6 +529,16 @@ def test_preview_stores_nothing_and_shows_tables_referees_warnings(
     assert all(t.referee for t in preview.tables)
     assert "are from the same club, Club 0." in text  # one club: same-club warning (T8)
     assert "Publish round 1" in text
+    assert 'id="preview-shared-referees"' not in text  # 2 tables, 2 referees
+
+
+def test_the_preview_says_when_referees_will_get_two_tables(setup: dict[str, Any]) -> None:
+    """10 players make 3 tables for the setup's 2 referees: said before publishing."""
+    seeded(setup)
+    client, slug, stage = setup["client"], setup["t"].slug, setup["stage"]
+    text = client.get(url("preview", slug, stage.pk)).content.decode()
+    note = text.split('id="preview-shared-referees">')[1].split("</span>")[0]
+    assert "3 tables and 2 referees: some referees get two tables" in note
 
 
 def test_publish_then_progress_and_dashboard(setup: dict[str, Any]) -> None:
