@@ -2243,11 +2243,8 @@
       }
       if (how === "done" && sentAny) {
         // A player's tap or dispute is not a new hand: say what was taken.
-        var flash = lastSent && lastSent.kind === "confirm"
-          ? fill(root.dataset.msgTapSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
-          : lastSent && lastSent.kind === "dispute"
-            ? fill(root.dataset.msgDisputeSent, { seat: seatName(lastSent.payload.seat), number: lastSent.number })
-            : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
+        var flash = lastSent && !isHand(lastSent) ? tapSentWords(lastSent)
+          : root.dataset.msgRecorded.replace("%(number)s", lastConfirmed || "");
         if (resolvedNote) { flash = resolvedNote + " " + flash; resolvedNote = ""; }
         tapSaid = lastSent && !isHand(lastSent) ? flash : "";
         return refreshPanel(flash).then(function () { return showQueue(false); });
@@ -2258,9 +2255,7 @@
         // is: a later pass that sends nothing (the phone back online, a retry) says nothing.
         if (!resolutionShown() && !statusShows(tapSaid)) setStatus("", "");
         // A player's tap sent meanwhile is said as when nothing waits.
-        var tapWords = sentAny && lastSent && !isHand(lastSent) ? fill(lastSent.kind === "dispute"
-          ? root.dataset.msgDisputeSent : root.dataset.msgTapSent,
-          { seat: seatName(lastSent.payload.seat), number: lastSent.number }) : "";
+        var tapWords = sentAny && lastSent && !isHand(lastSent) ? tapSentWords(lastSent) : "";
         return refreshPanel(null, true, OWN).then(function () {
           if (tapWords) {
             setStatus("ok", tapWords);
@@ -2382,6 +2377,12 @@
   var resolvedSaid = ""; // ... as the status line shows it
 
   var tapSaid = ""; // the words a sent tap or dispute put on the status line
+
+  // What the status line says for a player's tap or dispute the server took.
+  function tapSentWords(e) {
+    return fill(e.kind === "dispute" ? root.dataset.msgDisputeSent : root.dataset.msgTapSent,
+      { seat: seatName(e.payload.seat), number: e.number });
+  }
 
   function statusShows(words) {
     var box = $("#submit-status");

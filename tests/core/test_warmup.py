@@ -95,7 +95,7 @@ def test_a_new_worker_has_nothing_built_until_its_hook_warms_it() -> None:
     assert set(timings) == {
         "urlconf",
         "templates",
-        "translations",
+        "languages",
         "rules",
         "cache",
         "channel_layer",
