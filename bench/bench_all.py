@@ -5,8 +5,9 @@ players, rounds (a real Celery worker) and nginx-cache benchmarks one after anot
 own process with ``BENCH_RESULTS`` set (bench/results.py), so each appends one line per judged
 figure: the figure, its floor measured in the same run, their ratio, the goal, pass/fail and the
 1-minute load average. Prints one table and writes it to bench/RESULTS.md with the date and the
-load, which is where the README's figures come from. Each benchmark's own output goes to a log
-file (listed at the end).
+load, which is where the README's figures come from: the run replaces the one under
+:data:`LAST_RUN` and that one moves below it, so the file keeps every run and the notes above
+(:func:`results_merged`). Each benchmark's own output goes to a log file (listed at the end).
 
 Quick mode keeps every benchmark's floor and its >= 3 alternating trials but shortens what each
 trial does (fewer hands, 1,000 sockets only, shorter phases); ``--full`` runs the defaults.
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +29,10 @@ from pathlib import Path
 
 BASE = Path(__file__).resolve().parent.parent
 RESULTS_MD = BASE / "bench" / "RESULTS.md"
+TITLE = "# Benchmark results"
+#: The line above the latest run in bench/RESULTS.md: notes written by hand go above it,
+#: earlier runs below the latest, each under its own heading.
+LAST_RUN = "The table below is the last full `make bench-all`."
 
 # (benchmark, script, quick arguments, full arguments)
 BENCHES: list[tuple[str, str, list[str], list[str]]] = [
@@ -160,8 +166,6 @@ def main() -> int:
     passed = all(r["passed"] is not False for r in lines)
     mode = "full" if args.full else "quick"
     header = [
-        "# Benchmark results",
-        "",
         f"`make bench-all` ({mode} mode), {started}; 1-minute load average {load_start:.2f} at "
         f"the start, {load_average():.2f} at the end; {os.cpu_count()} cores, Python "
         f"{platform.python_version()}. Every figure is judged by its ratio to a floor measured "
@@ -185,9 +189,35 @@ def main() -> int:
     print(text)
     print("logs: " + ", ".join(str(r[4]) for r in runs))
     if not args.no_write:
-        RESULTS_MD.write_text(text)
+        old = RESULTS_MD.read_text() if RESULTS_MD.exists() else ""
+        RESULTS_MD.write_text(results_merged(old, text))
         print(f"written to {RESULTS_MD.relative_to(BASE)}")
     return 0 if passed else 1
+
+
+def results_merged(old: str, run: str) -> str:
+    """bench/RESULTS.md with ``run`` as the last full run: what is above :data:`LAST_RUN`
+    (notes written by hand) stays, the run it replaces moves below it under a heading with
+    its date, and the earlier runs stay below that."""
+    if LAST_RUN not in old:
+        notes = old.strip() or TITLE
+        return f"{notes}\n\n{LAST_RUN}\n\n{run.strip()}\n"
+    head, _, rest = old.partition(LAST_RUN)
+    rest = rest.strip("\n")
+    cut = rest.find("\n## ")
+    previous, earlier = (rest, "") if cut < 0 else (rest[:cut], rest[cut + 1 :])
+    parts = [head.rstrip("\n"), "", LAST_RUN, "", run.strip(), ""]
+    if previous.strip():
+        when = re.search(r"^`make bench-all` \((?:quick|full) mode\), ([^;]+);", previous, re.M)
+        parts += [
+            f"## Run of {when.group(1) if when else 'an earlier date'}",
+            "",
+            previous.strip(),
+            "",
+        ]
+    if earlier.strip():
+        parts += [earlier.strip(), ""]
+    return "\n".join(parts)
 
 
 if __name__ == "__main__":

@@ -78,8 +78,10 @@ def main() -> int:
     from django.test import Client
     from django.utils import timezone
 
+    from brackets.models import Round, RoundMatch, Stage
     from ratings.model import Skill, rate_table
     from ratings.models import RatingChange
+    from ratings.selectors import rated_matches
     from ratings.services import ratings_rebuild
     from scoring.models import Match, Seat
     from tournament.models import Entry, Player, Tournament
@@ -109,6 +111,23 @@ def main() -> int:
         for t, m in enumerate(matches)
         for s in range(4)
     )
+    # At a round's tables: only those matches are rated (ratings.selectors.rated_matches).
+    stage = Stage.objects.create(
+        tournament=tournament,
+        number=1,
+        name="Qualifying",
+        kind=Stage.Kind.QUALIFYING,
+        status=Stage.Status.RUNNING,
+    )
+    round_ = Round.objects.create(stage=stage, number=1, kind=Round.Kind.SWISS)
+
+    def at_tables(ms: list[Match], first_table: int = 1) -> None:
+        RoundMatch.objects.bulk_create(
+            RoundMatch(round=round_, match=m, table_number=first_table + i)
+            for i, m in enumerate(ms)
+        )
+
+    at_tables(matches)
     first = (start, matches[0].pk)
 
     # -- ratings of a finished round -------------------------------------------------------
@@ -189,8 +208,22 @@ def main() -> int:
             end_reason="normal",
             started_at=start - timedelta(days=1, seconds=i),
             finished_at=start - timedelta(days=1, seconds=i),
+            hands_count=10,
         )
         for i in range(args.history - 1)
+    )
+    # Rated matches as the profile counts them: at a round's table, the hero and one other
+    # player placed (the page's statistics read them; its chart reads the rating changes).
+    at_tables(history_matches, first_table=tables + 1)
+    Seat.objects.bulk_create(
+        Seat(
+            match=m,
+            seat=s,
+            entry=entries[0 if s == 0 else 1 + i % (len(entries) - 1)],
+            placing=(1 + i % 2) if s == 0 else (2 - i % 2),
+        )
+        for i, m in enumerate(history_matches)
+        for s in range(2)
     )
     RatingChange.objects.bulk_create(
         RatingChange(
@@ -207,7 +240,12 @@ def main() -> int:
         )
         for i, m in enumerate(history_matches)
     )
+    from django.db import connection
+
+    with connection.cursor() as cursor:  # as autovacuum would have: planner statistics
+        cursor.execute("ANALYZE")
     n_history = RatingChange.objects.filter(player=hero).count()
+    assert rated_matches().filter(seats__entry__player=hero).count() == n_history
     client = Client(HTTP_HOST="127.0.0.1")
     client.get(f"/players/{hero.pk}/")  # warm: templates, URL resolver, connection
     client.get("/healthz")
