@@ -11,7 +11,8 @@ load, which is where the README's figures come from: the run replaces the one un
 
 Quick mode keeps every benchmark's floor and its >= 3 alternating trials but shortens what each
 trial does (fewer hands, 1,000 sockets only, shorter phases); ``--full`` runs the defaults.
-Usage: ``python bench/bench_all.py [--full] [--only engine,standings] [--no-write]``.
+Usage: ``python bench/bench_all.py [--full] [--only engine,standings] [--no-write]``; a run
+with ``--only`` prints its table and writes nothing (it is not a full run).
 """
 
 from __future__ import annotations
@@ -188,7 +189,10 @@ def main() -> int:
     print()
     print(text)
     print("logs: " + ", ".join(str(r[4]) for r in runs))
-    if not args.no_write:
+    if only and not args.no_write:
+        # A partial run is not "the last full run": printed, never written over it.
+        print(f"--only {args.only}: not written to {RESULTS_MD.relative_to(BASE)}")
+    elif not args.no_write:
         old = RESULTS_MD.read_text() if RESULTS_MD.exists() else ""
         RESULTS_MD.write_text(results_merged(old, text))
         print(f"written to {RESULTS_MD.relative_to(BASE)}")

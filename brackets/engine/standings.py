@@ -30,11 +30,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from brackets.engine.errors import BracketError
 from brackets.engine.model import ByePolicy, PlayerId, Record
+from dominoes.records import unchecked
 
 MatchId = int
 _GroupKey = tuple[int, int, int, int, int]
@@ -164,6 +165,21 @@ class StandingRow:
     @property
     def record(self) -> Record:
         return Record(match_wins=self.match_wins, hands_won=self.hands_won)
+
+
+# Rows built positionally, without the frozen __init__'s keyword handling (StandingRow has no
+# checks to skip); the field order is asserted here.
+_new_row = unchecked(StandingRow)
+assert [f.name for f in fields(StandingRow)][:8] == [
+    "rank",
+    "player_id",
+    "match_wins",
+    "hands_won",
+    "six_loves_given",
+    "head_to_head",
+    "tied_with",
+    "decided_by",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +385,8 @@ def compute_standings(
         if len(at_table) < 2:
             continue
         seated = [(key_of[p], pl, p) for p, pl in at_table.items()]
+        if len({key for key, _, _ in seated}) == len(seated):
+            continue  # nobody at this table is level with another: no head-to-head here
         for key_a, pl_a, a in seated:
             for key_b, pl_b, b in seated:
                 if pl_a < pl_b and key_a == key_b:
@@ -431,23 +449,23 @@ def compute_standings(
             level = max(separation(i, i - 1), separation(i, i + 1))
         t = totals[p]
         rows.append(
-            StandingRow(
-                rank=r,
-                player_id=p,
-                match_wins=t.match_wins,
-                hands_won=t.hands_won,
-                six_loves_given=t.six_loves_given,
-                head_to_head=h2h.get(p),
-                tied_with=tied_with,
-                decided_by=levels[level],
-                played=t.played,
-                byes=t.byes,
-                points=t.points,
-                six_loves_received=t.six_loves_received,
-                llaves=t.llaves,
-                ties=t.ties,
-                replays_won=t.replays_won,
-                forfeits=t.forfeits,
+            _new_row(  # StandingRow's fields in order (a 5,000-player stage builds 5,000)
+                r,
+                p,
+                t.match_wins,
+                t.hands_won,
+                t.six_loves_given,
+                h2h.get(p),
+                tied_with,
+                levels[level],
+                t.played,
+                t.byes,
+                t.points,
+                t.six_loves_received,
+                t.llaves,
+                t.ties,
+                t.replays_won,
+                t.forfeits,
             )
         )
     return Standings(rows=tuple(rows))

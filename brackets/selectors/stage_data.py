@@ -28,6 +28,7 @@ from brackets.engine import (
 from brackets.models import Round, Stage, StageEntry
 from brackets.selectors.pairs_data import PairsData, pairs_data_for
 from core.exceptions import NotFoundError
+from core.sql import values_rows
 from dominoes.records import unchecked
 from scoring.models import Match, Seat
 from tournament.models import Entry
@@ -517,15 +518,18 @@ def stage_data(*, stage_id: int) -> StageData:
 def stage_data_for(stage: Stage) -> StageData:
     """:func:`stage_data` for an already loaded (possibly locked) stage: three queries."""
     # EntrantData's fields are _ENTRANT_FIELDS in order (asserted at import).
+    # Both reads are thousands of rows at a large event: values_rows (binary, prepared).
     entrants = tuple(
         EntrantData(*row)
-        for row in StageEntry.objects.filter(stage_id=stage.pk)
-        .order_by("seed")
-        .values_list(*_ENTRANT_FIELDS)
+        for row in values_rows(
+            StageEntry.objects.filter(stage_id=stage.pk)
+            .order_by("seed")
+            .values_list(*_ENTRANT_FIELDS)
+        )
     )
     # Per round, per match (dicts keep the table-number order of the query).
     seats_by_round: dict[int, dict[int, list[tuple[Any, ...]]]] = {}
-    for row in (
+    for row in values_rows(
         Seat.objects.filter(match__round_link__round__stage_id=stage.pk)
         .order_by(
             "match__round_link__round_id",

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
@@ -59,7 +60,13 @@ NOT_FOUND = b"null"
 
 
 def _dumps(data: JSON | None) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    """A document's JSON: compact UTF-8, by orjson. The bytes are those of
+    ``json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()`` for what the
+    documents hold (text, integers, ordinary floats; asserted in tests/live); a float below
+    1e-4 or above 1e16 prints in another exponent form, the same number. A 5,000-player
+    standings body (2.2 MB) took 31-49 ms with the standard library and 4-5 ms with orjson, a
+    tenth of an uncached build (issue 19). Non-string keys become strings, as json's do."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
 
 _gc_lock = threading.Lock()
@@ -130,7 +137,7 @@ def html_region(page: str, t: PublicTournament, *extra: int) -> str | None:
         for kind in kinds:
             # Tournament-wide documents are one per version, whatever the page's extra ids.
             ids = () if kind in TOURNAMENT_WIDE else extra
-            context[kind] = json.loads(json_document(kind, t, *ids))
+            context[kind] = orjson.loads(json_document(kind, t, *ids))
             if context[kind] is None:
                 return NOT_FOUND
         return render_to_string(template, context).encode()

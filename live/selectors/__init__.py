@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from brackets.engine import Advancement
+from brackets.engine import Advancement, Tiebreak
 from brackets.models import Round, RoundMatch, Stage, StageEntry
 from brackets.selectors import (
     FINISHED,
@@ -42,6 +42,7 @@ from brackets.selectors.pairs import (
     stage_pairs,
 )
 from brackets.selectors.stage_data import counted_lines
+from dominoes.records import unchecked
 from live.cut_line import above_cut, cut_line_at
 from live.outlook import WinBounds, cut_outlook
 from live.pairs import pair_json, pairs_stage_standings, table_pairs_json
@@ -216,15 +217,20 @@ def _win_bounds(data: StageData, rows: Any) -> list[WinBounds]:
             for seat in table.seats:
                 open_match[seat.entry_id] += 1
     status = {e.entry_id: e.status for e in data.entrants}
+    active = (StageEntry.Status.ACTIVE, None)
+    # WinBounds' fields in order: player, min wins, max wins, active (one per entrant).
     return [
-        WinBounds(
-            player_id=row.player_id,
-            min_wins=row.match_wins,
-            max_wins=row.match_wins + open_match[row.player_id] + future,
-            active=status.get(row.player_id) in (StageEntry.Status.ACTIVE, None),
+        _new_bounds(
+            row.player_id,
+            row.match_wins,
+            row.match_wins + open_match[row.player_id] + future,
+            status.get(row.player_id) in active,
         )
         for row in rows
     ]
+
+
+_new_bounds = unchecked(WinBounds)
 
 
 def _final_places(data: StageData) -> dict[int, int]:
@@ -364,12 +370,12 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
                 "seed": entrant.seed if entrant else None,
                 "played": row.played,
                 "byes": row.byes,
-                "bye_wins": data.bye_wins(row.byes),
+                "bye_wins": data.bye_wins(row.byes) if row.byes else 0,
                 "match_wins": row.match_wins,
                 "hands_won": row.hands_won,
                 "six_loves_given": row.six_loves_given,
                 "head_to_head": row.head_to_head,
-                "decided_by": row.decided_by.value,
+                "decided_by": _TIEBREAK_VALUE[row.decided_by],
                 "tie_group": tie_group,
                 "points": row.points,
                 "six_loves_received": row.six_loves_received,
@@ -405,6 +411,9 @@ def stage_standings_from_data(data: StageData, *, stage: Stage) -> JSON:
         # nothing (everyone is level on nothing) and the pages show the stage as not started.
         "ranked": ranked,
     }
+
+
+_TIEBREAK_VALUE = {t: t.value for t in Tiebreak}  # a dict read, not the enum's property
 
 
 def _in_the_cut(entrant: Any) -> bool:

@@ -487,9 +487,10 @@ def test_a_retry_is_answered_by_the_lock_statement_alone(api: APIClient, match: 
     assert again.status_code == 201
     assert again["Idempotent-Replayed"] == "true"
     assert again.json() == first.json()
-    statements = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in (q["sql"] or "")]
-    # The lock statement (prepared: Django logs its text as None) and nothing else.
+    statements = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # The lock statement (prepared: logged with its $n placeholders) and nothing else.
     assert len(statements) == 1, statements
+    assert "FOR NO KEY UPDATE" in statements[0]
     other = {**body, "counts": [5, 5, 9, 8]}
     reused = post_hand(api, match, other, **{"Idempotency-Key": "lost-1"})
     assert reused.status_code == 422
