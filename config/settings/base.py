@@ -230,7 +230,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # waits behind a backlog of cache warms and e-mails in the default one (bench/bench_rounds.py:
 # the first advance after a worker started waited 8 s behind the warms of earlier rounds).
 # Every worker consumes both (no -Q needed); the broker is polled over both in turn, so a
-# round check waits for one free worker child at most, not for the backlog.
+# round check waits for one free worker child at most, not for the backlog. A cache warm
+# runs in steps of a fraction of a second (live.tasks), so a child frees up quickly: whole
+# warms of other events' rounds (1.3-3.4 s each) kept both children busy and put the next
+# round 2-3 s late.
 CELERY_TASK_QUEUES = (Queue("rounds"), Queue("celery"))
 CELERY_TASK_ROUTES = {
     "brackets.round_check": {"queue": "rounds"},

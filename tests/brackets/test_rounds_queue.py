@@ -3,7 +3,9 @@
 Why: bench/bench_rounds.py measured the first advance after a worker started at 8.4 s against
 0.5-1.1 s for later ones; the worker's log showed the round check waiting behind the cache
 warms and e-mails of earlier rounds in the one default queue, not a cold start (the task itself
-ran in 1.1 s). A round check in its own queue waits for one free worker child at most.
+ran in 1.1 s). A round check in its own queue waits for one free worker child at most, and
+since a cache warm runs in short steps (tests/live/test_cache_warm_steps.py) a child frees up
+within a fraction of a second.
 """
 
 from __future__ import annotations
