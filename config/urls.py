@@ -19,6 +19,9 @@ API_URLS = [
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico where a response names no icon (the API's JSON): the
+    # site's icon, not a 404 in every log.
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("readyz", core_views.readyz, name="readyz"),
     # The referee page's service worker, at the root so it may control the pages (issue 15).
     path("sw.js", core_views.service_worker, name="service-worker"),

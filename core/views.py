@@ -6,14 +6,21 @@ import logging
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 
 logger = logging.getLogger(__name__)
 
 
 @never_cache
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: the site's icon (templates/base.html names it; a browser still asks
+    for this path where a response names none, as the API's JSON)."""
+    return HttpResponsePermanentRedirect(static("icons/domino.svg"))
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness: the process answers. Touches no dependency."""
     return JsonResponse({"status": "ok"})

@@ -139,3 +139,12 @@ def test_openapi_schema_validates_without_warnings(tmp_path: Path) -> None:
     # --fail-on-warn turns enum-name collisions and unresolvable serializers into failures.
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
     assert (tmp_path / "s.yml").read_text().startswith("openapi:")
+
+
+def test_favicon_is_the_sites_icon(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("icons/domino.svg")
+    from django.contrib.staticfiles import finders
+
+    assert finders.find("icons/domino.svg")  # the file the redirect names is shipped
