@@ -201,6 +201,7 @@ ROUTES: dict[str, dict[str, Action]] = {
     "rules": {_R: Action.VIEW_PUBLIC},
     # The referee app's service worker script (static code, no data).
     "service-worker": {_R: Action.VIEW_PUBLIC},
+    "favicon": {_R: Action.VIEW_PUBLIC},  # a redirect to the site's icon (static, no data)
     "referee-card": {
         _R: Action.VIEW_PUBLIC
     },  # operations endpoint (deploy restricts who reaches it)
