@@ -92,10 +92,12 @@ def check_api_docs(page: Page) -> None:
 
 def check_sign_in_and_language(page: Page, username: str, password: str) -> None:
     open_page(page, "/accounts/login/")
-    page.select_option("#lang-select", "es")  # static/js/site.js submits the form
-    expect(page.locator("html")).to_have_attribute("lang", "es")
+    # static/js/site.js submits the form and the page reloads in the language: a full
+    # round trip, which took over the default 5 s once on a loaded 2-core CI machine.
+    page.select_option("#lang-select", "es")
+    expect(page.locator("html")).to_have_attribute("lang", "es", timeout=15_000)
     page.select_option("#lang-select", "en")
-    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("html")).to_have_attribute("lang", "en", timeout=15_000)
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.locator("button[type=submit]").click()
