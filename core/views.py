@@ -14,13 +14,13 @@ from django.views.decorators.cache import never_cache
 logger = logging.getLogger(__name__)
 
 
-@never_cache
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``: the site's icon (templates/base.html names it; a browser still asks
     for this path where a response names none, as the API's JSON)."""
     return HttpResponsePermanentRedirect(static("icons/domino.svg"))
 
 
+@never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness: the process answers. Touches no dependency."""
     return JsonResponse({"status": "ok"})

@@ -170,7 +170,7 @@ class StandingRow:
 # Rows built positionally, without the frozen __init__'s keyword handling (StandingRow has no
 # checks to skip); the field order is asserted here.
 _new_row = unchecked(StandingRow)
-assert [f.name for f in fields(StandingRow)][:8] == [
+assert [f.name for f in fields(StandingRow)] == [
     "rank",
     "player_id",
     "match_wins",
@@ -179,6 +179,14 @@ assert [f.name for f in fields(StandingRow)][:8] == [
     "head_to_head",
     "tied_with",
     "decided_by",
+    "played",
+    "byes",
+    "points",
+    "six_loves_received",
+    "llaves",
+    "ties",
+    "replays_won",
+    "forfeits",
 ]
 
 

@@ -148,3 +148,7 @@ def test_favicon_is_the_sites_icon(client: Client) -> None:
     from django.contrib.staticfiles import finders
 
     assert finders.find("icons/domino.svg")  # the file the redirect names is shipped
+
+
+def test_healthz_is_never_cached(client: Client) -> None:
+    assert "no-cache" in client.get("/healthz")["Cache-Control"]
