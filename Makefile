@@ -60,7 +60,7 @@ EMBEDDED_TESTS ?= tests/pages tests/live tests/brackets/test_director_pages.py \
 	tests/brackets/test_time_called_at_the_table.py tests/brackets/test_playoff_still_level.py \
 	tests/brackets/test_brackets_api.py tests/brackets/test_pairs_api.py tests/scoring/test_scoring_api.py \
 	tests/api/test_api_regressions.py tests/api/test_api_versions.py tests/core/test_login.py tests/core/test_warmup.py \
-	tests/core/test_health.py tests/core/test_values_rows.py tests/brackets/test_simulate_event.py tests/ratings tests/circuits \
+	tests/core/test_health.py tests/core/test_values_rows.py tests/core/test_json_params.py tests/brackets/test_simulate_event.py tests/ratings tests/circuits \
 	tests/notify tests/archive tests/brackets/test_player_add.py tests/brackets/test_round_page_links.py \
 	tests/brackets/test_pairs_register_form.py tests/brackets/test_registration_services.py \
 	tests/brackets/test_tournament_form_words.py tests/brackets/test_form_errors_name_rules.py \

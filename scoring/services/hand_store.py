@@ -21,7 +21,6 @@ store it.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,7 +29,14 @@ from django.db.models import Field
 from django.utils import timezone
 
 from core.exceptions import NotFoundError
-from core.sql import Insert, default_connection, execute_and_commit, prepared_cursor
+from core.sql import (
+    Insert,
+    default_connection,
+    execute_and_commit,
+    json_dumps,
+    prep_save,
+    prepared_cursor,
+)
 from core.sql import column as sql_column
 from core.sql import table as sql_table
 from scoring.engine.match import MatchState
@@ -88,7 +94,11 @@ def seats_write_sql(
     db = default_connection()
     sql = _seats_write_statement(db.vendor, n)
     if db.vendor == "postgresql":
-        payload = json.dumps([dict(zip(SEAT_COLUMNS, row, strict=True)) for row in rows])
+        from psycopg.types.json import Jsonb
+
+        payload = Jsonb(
+            [dict(zip(SEAT_COLUMNS, row, strict=True)) for row in rows], dumps=json_dumps
+        )
         return sql, [timezone.now(), payload, match_id]
     return sql, [timezone.now(), *(v for row in rows for v in row), match_id]
 
@@ -156,7 +166,7 @@ def match_update_sql(match: Match, fields: Sequence[str]) -> tuple[str, list[Any
     sql, model_fields = _match_update_statement(
         db.vendor, tuple(dict.fromkeys([*fields, "updated_at"]))
     )
-    params = [f.get_db_prep_save(getattr(match, f.attname), db) for f in model_fields]
+    params = [prep_save(f, getattr(match, f.attname), db) for f in model_fields]
     return sql, [*params, match.pk]
 
 
