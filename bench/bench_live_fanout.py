@@ -426,6 +426,12 @@ def standings_phase(trials: int) -> dict[str, Any]:
     from tournament.models import Tournament
 
     tournament = Tournament.objects.get(slug=STANDINGS_SLUG)
+    # Planner statistics as autovacuum would have them a minute after the rounds were stored
+    # (bench_players does the same): without them the floor's aggregate ran a nested-loop plan
+    # chosen for ~20 rows, 1.4-2 x slower than with them, while the project's reads did not
+    # change, so the ratio flattered the project (bench/RESULTS.md, 2026-12-08).
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
     floor_sql = """
         SELECT s.entry_id, e.id, p.name, p.club, e.seed,
                count(*) AS played, sum(CASE WHEN s.placing = 1 THEN 1 ELSE 0 END) AS wins,
