@@ -70,6 +70,13 @@ def json_dumps(value: Any) -> bytes | str:
         return json.dumps(value)
 
 
+def jsonb(value: Any) -> Any:
+    """``value`` as a PostgreSQL ``jsonb`` parameter encoded by :func:`json_dumps`."""
+    from psycopg.types.json import Jsonb  # only on PostgreSQL
+
+    return Jsonb(value, dumps=json_dumps)
+
+
 def prep_save(field: Field[Any, Any], value: Any, db: BaseDatabaseWrapper) -> Any:
     """``field.get_db_prep_save(value, db)``, as ``Model.save`` adapts a value, but for a plain
     ``JSONField`` (no custom encoder) holding a dict or a list on PostgreSQL, which is
@@ -80,9 +87,7 @@ def prep_save(field: Field[Any, Any], value: Any, db: BaseDatabaseWrapper) -> An
         and isinstance(field, JSONField)
         and field.encoder is None
     ):
-        from psycopg.types.json import Jsonb  # only on PostgreSQL
-
-        return Jsonb(value, dumps=json_dumps)
+        return jsonb(value)
     return field.get_db_prep_save(value, db)
 
 

@@ -33,7 +33,7 @@ from core.sql import (
     Insert,
     default_connection,
     execute_and_commit,
-    json_dumps,
+    jsonb,
     prep_save,
     prepared_cursor,
 )
@@ -94,11 +94,7 @@ def seats_write_sql(
     db = default_connection()
     sql = _seats_write_statement(db.vendor, n)
     if db.vendor == "postgresql":
-        from psycopg.types.json import Jsonb
-
-        payload = Jsonb(
-            [dict(zip(SEAT_COLUMNS, row, strict=True)) for row in rows], dumps=json_dumps
-        )
+        payload = jsonb([dict(zip(SEAT_COLUMNS, row, strict=True)) for row in rows])
         return sql, [timezone.now(), payload, match_id]
     return sql, [timezone.now(), *(v for row in rows for v in row), match_id]
 
